@@ -1,0 +1,556 @@
+//! The assembled program: directives, declarations and instructions, after macro expansion and includes.
+//!
+//! Immediates stay symbolic ([`ConstExpr`]) because they may depend on the warp size `W` and on parameters
+//! that are only known at launch; the simulator resolves them when it instantiates the program.
+
+use crate::expr::ConstExpr;
+use crate::source::{SourceMap, Span};
+
+/// How an instruction reads its 32-bit register operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    F32,
+    S32,
+    U32,
+    /// Untyped bits (moves, bitwise ops, shuffles).
+    B32,
+}
+
+impl Ty {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::F32 => "f32",
+            Ty::S32 => "s32",
+            Ty::U32 => "u32",
+            Ty::B32 => "b32",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Ty> {
+        Some(match s {
+            "f32" => Ty::F32,
+            "s32" => Ty::S32,
+            "u32" => Ty::U32,
+            "b32" => Ty::B32,
+            _ => return None,
+        })
+    }
+
+    pub fn is_int(self) -> bool {
+        !matches!(self, Ty::F32)
+    }
+}
+
+/// Element type of a global buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElemTy {
+    F32,
+    S32,
+    U32,
+}
+
+impl ElemTy {
+    pub fn name(self) -> &'static str {
+        self.ty().name()
+    }
+
+    pub fn ty(self) -> Ty {
+        match self {
+            ElemTy::F32 => Ty::F32,
+            ElemTy::S32 => Ty::S32,
+            ElemTy::U32 => Ty::U32,
+        }
+    }
+}
+
+/// A general-purpose register (32 bits per lane), by index into [`Program::regs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg(pub u16);
+
+/// A predicate register (one bit per lane), by index into [`Program::preds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pred(pub u16);
+
+/// Read-only registers the hardware provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// `%laneid`: position of the thread in its warp, `0..W`.
+    LaneId,
+    /// `%tid.x`: thread index in the block.
+    TidX,
+    /// `%ntid.x`: threads per block.
+    NtidX,
+    /// `%ctaid.x`: block index in the grid.
+    CtaidX,
+    /// `%nctaid.x`: blocks in the grid.
+    NctaidX,
+    /// `%warpid`: warp index in the block.
+    WarpId,
+    /// `%nwarpid`: warps per block.
+    NWarpId,
+    /// `%warpsize`: `W`.
+    WarpSize,
+    /// `%clock`: the SM cycle counter at issue, low 32 bits (like PTX `%clock`).
+    Clock,
+}
+
+impl Special {
+    pub const ALL: [Special; 9] = [
+        Special::LaneId,
+        Special::TidX,
+        Special::NtidX,
+        Special::CtaidX,
+        Special::NctaidX,
+        Special::WarpId,
+        Special::NWarpId,
+        Special::WarpSize,
+        Special::Clock,
+    ];
+
+    /// The name without `%`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Special::LaneId => "laneid",
+            Special::TidX => "tid.x",
+            Special::NtidX => "ntid.x",
+            Special::CtaidX => "ctaid.x",
+            Special::NctaidX => "nctaid.x",
+            Special::WarpId => "warpid",
+            Special::NWarpId => "nwarpid",
+            Special::WarpSize => "warpsize",
+            Special::Clock => "clock",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Special> {
+        Special::ALL.into_iter().find(|sp| sp.name() == s)
+    }
+}
+
+/// A source operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    Reg(Reg),
+    Special(Special),
+    Imm(ConstExpr),
+}
+
+/// A predicate operand of `and.pred` and friends: a predicate, possibly negated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PredOperand {
+    pub pred: Pred,
+    pub negated: bool,
+}
+
+/// `@%p` or `@!%p` in front of an instruction: lanes where it is false do nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Guard {
+    pub pred: Pred,
+    pub negated: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Abs,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TernaryOp {
+    /// `mad`: `a*b + c` (integer: low 32 bits; f32: fused, one rounding, as PTX `mad.rn.f32`).
+    Mad,
+    /// `fma.f32`: fused multiply-add, one rounding.
+    Fma,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    pub const ALL: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Cmp::Eq => "eq",
+            Cmp::Ne => "ne",
+            Cmp::Lt => "lt",
+            Cmp::Le => "le",
+            Cmp::Gt => "gt",
+            Cmp::Ge => "ge",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PredLogicOp {
+    And,
+    Or,
+    Xor,
+    Not,
+}
+
+/// Rounding of a float → integer (or float → integral float) conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    /// `rni`: to nearest, ties to even.
+    Nearest,
+    /// `rzi`: towards zero (truncate).
+    Zero,
+    /// `rmi`: towards minus infinity (floor).
+    Down,
+    /// `rpi`: towards plus infinity (ceil).
+    Up,
+    /// `rn`: float result rounded to nearest (integer → float).
+    NearestFloat,
+}
+
+impl Rounding {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rounding::Nearest => "rni",
+            Rounding::Zero => "rzi",
+            Rounding::Down => "rmi",
+            Rounding::Up => "rpi",
+            Rounding::NearestFloat => "rn",
+        }
+    }
+}
+
+/// How a memory operand names its location.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AddrMode {
+    /// `buf[index + disp]`: an element index.
+    Element,
+    /// `[buf + offset + disp]`: a byte offset from the start of the buffer (must be aligned).
+    Byte,
+}
+
+/// A global-memory operand: which buffer and where in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Address {
+    pub buffer: usize,
+    pub mode: AddrMode,
+    /// The register (or special) part of the index, if any.
+    pub base: Option<Operand>,
+    /// The constant part.
+    pub disp: Option<ConstExpr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    Idx,
+    Up,
+    Down,
+    Bfly,
+}
+
+impl ShflMode {
+    pub const ALL: [ShflMode; 4] = [ShflMode::Idx, ShflMode::Up, ShflMode::Down, ShflMode::Bfly];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ShflMode::Idx => "idx",
+            ShflMode::Up => "up",
+            ShflMode::Down => "down",
+            ShflMode::Bfly => "bfly",
+        }
+    }
+}
+
+/// The segment operand of a shuffle: PTX's packed `c`, or the CUDA-style width.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShflSegment {
+    /// `width=w`: segments of `w` lanes (a power of two ≤ W); the clamp value follows from the mode.
+    Width(ConstExpr),
+    /// PTX `c`: clamp value in the low bits, segment mask from bit 8.
+    Raw(ConstExpr),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Mov {
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+    },
+    Unary {
+        op: UnaryOp,
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+    },
+    Binary {
+        op: BinaryOp,
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        b: Operand,
+    },
+    Ternary {
+        op: TernaryOp,
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+    },
+    Setp {
+        cmp: Cmp,
+        ty: Ty,
+        p: Pred,
+        a: Operand,
+        b: Operand,
+    },
+    PredLogic {
+        op: PredLogicOp,
+        d: Pred,
+        a: PredOperand,
+        b: Option<PredOperand>,
+    },
+    Selp {
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        b: Operand,
+        p: Pred,
+    },
+    Cvt {
+        rounding: Rounding,
+        to: Ty,
+        from: Ty,
+        d: Reg,
+        a: Operand,
+    },
+    Ld {
+        ty: Ty,
+        d: Reg,
+        addr: Address,
+    },
+    St {
+        ty: Ty,
+        addr: Address,
+        a: Operand,
+    },
+    Shfl {
+        mode: ShflMode,
+        d: Reg,
+        p: Option<Pred>,
+        a: Operand,
+        b: Operand,
+        segment: Option<ShflSegment>,
+        /// Member mask; `None` is all lanes of the warp.
+        mask: Option<ConstExpr>,
+    },
+    Bra {
+        target: usize,
+    },
+    Exit,
+    Nop,
+}
+
+impl Op {
+    /// The registers this instruction writes.
+    pub fn reg_written(&self) -> Option<Reg> {
+        match self {
+            Op::Mov { d, .. }
+            | Op::Unary { d, .. }
+            | Op::Binary { d, .. }
+            | Op::Ternary { d, .. }
+            | Op::Selp { d, .. }
+            | Op::Cvt { d, .. }
+            | Op::Ld { d, .. }
+            | Op::Shfl { d, .. } => Some(*d),
+            _ => None,
+        }
+    }
+
+    /// The predicate this instruction writes.
+    pub fn pred_written(&self) -> Option<Pred> {
+        match self {
+            Op::Setp { p, .. } => Some(*p),
+            Op::PredLogic { d, .. } => Some(*d),
+            Op::Shfl { p, .. } => *p,
+            _ => None,
+        }
+    }
+
+    /// Source operands that are read, in order.
+    pub fn sources(&self) -> Vec<&Operand> {
+        match self {
+            Op::Mov { a, .. } | Op::Unary { a, .. } | Op::Cvt { a, .. } | Op::St { a, .. } => {
+                let mut v = vec![a];
+                if let Op::St { addr, .. } = self {
+                    v.extend(addr.base.iter());
+                }
+                v
+            }
+            Op::Binary { a, b, .. } | Op::Setp { a, b, .. } | Op::Selp { a, b, .. } => vec![a, b],
+            Op::Ternary { a, b, c, .. } => vec![a, b, c],
+            Op::Ld { addr, .. } => addr.base.iter().collect(),
+            Op::Shfl { a, b, .. } => vec![a, b],
+            Op::PredLogic { .. } | Op::Bra { .. } | Op::Exit | Op::Nop => vec![],
+        }
+    }
+
+    /// Predicates read as data (not the guard).
+    pub fn preds_read(&self) -> Vec<Pred> {
+        match self {
+            Op::Selp { p, .. } => vec![*p],
+            Op::PredLogic { a, b, .. } => {
+                let mut v = vec![a.pred];
+                v.extend(b.map(|b| b.pred));
+                v
+            }
+            _ => vec![],
+        }
+    }
+
+    pub fn is_branch(&self) -> bool {
+        matches!(self, Op::Bra { .. })
+    }
+}
+
+/// One instruction and where it came from.
+#[derive(Clone, Debug)]
+pub struct Instruction {
+    pub guard: Option<Guard>,
+    pub op: Op,
+    /// The whole statement in the source.
+    pub span: Span,
+    /// The statement as written (macro arguments substituted), for traces.
+    pub text: String,
+    /// For an instruction from a macro: the span of the invocation.
+    pub expanded_from: Option<Span>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Named {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ParamDecl {
+    pub name: String,
+    pub default: ConstExpr,
+    pub span: Span,
+}
+
+/// A buffer initialiser: a default expression for every element, then overrides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Init {
+    /// In terms of `i` (index) and `n` (length).
+    pub default: ConstExpr,
+    pub overrides: Vec<InitOverride>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum InitOverride {
+    /// `[k] = expr`
+    One { index: ConstExpr, value: ConstExpr },
+    /// `[a..b] = [v0, v1, …]` (half-open, exactly `b - a` values), or `[a..] = [v0, …]` (from `a`, values past
+    /// the end of the buffer ignored).
+    List {
+        start: ConstExpr,
+        end: Option<ConstExpr>,
+        values: Vec<ConstExpr>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct BufferDecl {
+    pub name: String,
+    pub elem: ElemTy,
+    pub len: ConstExpr,
+    pub init: Option<Init>,
+    pub span: Span,
+}
+
+/// A whole program, assembled.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The kernel name: `.kernel`, or the file name without extension.
+    pub name: String,
+    pub description: Option<String>,
+    /// Warp sizes the program supports (inclusive, powers of two).
+    pub warp_sizes: (u32, u32),
+    pub warp_sizes_span: Option<Span>,
+    pub grid: Option<ConstExpr>,
+    pub block: Option<ConstExpr>,
+    pub params: Vec<ParamDecl>,
+    pub buffers: Vec<BufferDecl>,
+    pub regs: Vec<Named>,
+    pub preds: Vec<Named>,
+    /// Labels and the instruction index they name, in source order.
+    pub labels: Vec<(String, usize)>,
+    pub instructions: Vec<Instruction>,
+    pub sources: SourceMap,
+}
+
+impl Program {
+    pub fn reg_name(&self, r: Reg) -> &str {
+        &self.regs[r.0 as usize].name
+    }
+
+    pub fn pred_name(&self, p: Pred) -> &str {
+        &self.preds[p.0 as usize].name
+    }
+
+    pub fn buffer_index(&self, name: &str) -> Option<usize> {
+        self.buffers.iter().position(|b| b.name == name)
+    }
+
+    /// Same program, whatever the spelling: directives, declarations, labels and instructions compare equal,
+    /// spans and the source text are ignored. The printer guarantees `parse(print(p))` is equivalent to `p`.
+    pub fn equivalent(&self, other: &Program) -> bool {
+        let names = |v: &[Named]| v.iter().map(|n| n.name.clone()).collect::<Vec<_>>();
+        self.name == other.name
+            && self.description == other.description
+            && self.warp_sizes == other.warp_sizes
+            && self.grid == other.grid
+            && self.block == other.block
+            && self.params.len() == other.params.len()
+            && self
+                .params
+                .iter()
+                .zip(&other.params)
+                .all(|(a, b)| a.name == b.name && a.default == b.default)
+            && self.buffers.len() == other.buffers.len()
+            && self.buffers.iter().zip(&other.buffers).all(|(a, b)| {
+                a.name == b.name && a.elem == b.elem && a.len == b.len && a.init == b.init
+            })
+            && names(&self.regs) == names(&other.regs)
+            && names(&self.preds) == names(&other.preds)
+            && self.labels == other.labels
+            && self.instructions.len() == other.instructions.len()
+            && self
+                .instructions
+                .iter()
+                .zip(&other.instructions)
+                .all(|(a, b)| a.guard == b.guard && a.op == b.op)
+    }
+}

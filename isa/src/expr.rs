@@ -1,0 +1,311 @@
+//! Constant expressions: launch shapes, buffer lengths and initialisers, immediates.
+//!
+//! They are evaluated when a program is instantiated for a warp size and parameter values (the variables are
+//! `W`, the program's `.param`s, and in a buffer initialiser `i`, the element index, and `n`, the length).
+//! Integers are 64-bit and stay integers (division truncates); an expression with a float literal is evaluated in
+//! f64 and rounded once, to the element type, at the end.
+
+use crate::source::Span;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+}
+
+impl Value {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Value::Int(i) => i as f64,
+            Value::Float(f) => f,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{}", format_float(*x)),
+        }
+    }
+}
+
+/// Prints a float so that it reads back as a float (`2.0`, not `2`).
+pub fn format_float(x: f64) -> String {
+    if x.is_finite() && x == x.trunc() && x.abs() < 1e16 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:?}")
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+}
+
+impl BinOp {
+    fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+        }
+    }
+
+    /// Binding strength, higher binds tighter (C's order).
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::Xor => 2,
+            BinOp::And => 3,
+            BinOp::Shl | BinOp::Shr => 4,
+            BinOp::Add | BinOp::Sub => 5,
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 6,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Float(f64),
+    Var(String),
+    Neg(Box<ConstExpr>),
+    Not(Box<ConstExpr>),
+    Binary(BinOp, Box<ConstExpr>, Box<ConstExpr>),
+    /// `min(a, b)`, `max(a, b)`.
+    Call(String, Vec<ConstExpr>),
+}
+
+/// An expression with the span of its text. Equality ignores spans: two expressions are equal when they are
+/// the same expression, wherever they were written.
+#[derive(Clone, Debug)]
+pub struct ConstExpr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl PartialEq for ExprKind {
+    fn eq(&self, other: &Self) -> bool {
+        use ExprKind::*;
+        match (self, other) {
+            (Int(a), Int(b)) => a == b,
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (Var(a), Var(b)) => a == b,
+            (Neg(a), Neg(b)) | (Not(a), Not(b)) => a == b,
+            (Binary(o1, a1, b1), Binary(o2, a2, b2)) => o1 == o2 && a1 == a2 && b1 == b2,
+            (Call(n1, a1), Call(n2, a2)) => n1 == n2 && a1 == a2,
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq for ConstExpr {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+    }
+}
+
+/// Why an expression could not be evaluated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalError {
+    pub span: Span,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl ConstExpr {
+    pub fn int(value: i64, span: Span) -> ConstExpr {
+        ConstExpr {
+            kind: ExprKind::Int(value),
+            span,
+        }
+    }
+
+    /// The literal integer value, if the expression is one.
+    pub fn as_literal_int(&self) -> Option<i64> {
+        match self.kind {
+            ExprKind::Int(i) => Some(i),
+            ExprKind::Neg(ref e) => e.as_literal_int().map(|v| -v),
+            _ => None,
+        }
+    }
+
+    /// Does the expression mention variable `name`?
+    pub fn mentions(&self, name: &str) -> bool {
+        match &self.kind {
+            ExprKind::Var(v) => v == name,
+            ExprKind::Int(_) | ExprKind::Float(_) => false,
+            ExprKind::Neg(e) | ExprKind::Not(e) => e.mentions(name),
+            ExprKind::Binary(_, a, b) => a.mentions(name) || b.mentions(name),
+            ExprKind::Call(_, args) => args.iter().any(|a| a.mentions(name)),
+        }
+    }
+
+    /// Evaluate with `lookup` resolving variables.
+    pub fn eval(&self, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Value, EvalError> {
+        let err = |message: String| EvalError {
+            span: self.span,
+            message,
+            help: None,
+        };
+        Ok(match &self.kind {
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Float(f) => Value::Float(*f),
+            ExprKind::Var(name) => lookup(name).ok_or_else(|| EvalError {
+                span: self.span,
+                message: format!("unknown name `{name}` in expression"),
+                help: Some(
+                    "expressions may use `W` (the warp size), the program's `.param`s, and in a buffer \
+                     initialiser `i` (element index) and `n` (buffer length)"
+                        .into(),
+                ),
+            })?,
+            ExprKind::Neg(e) => match e.eval(lookup)? {
+                Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| err("integer overflow".into()))?),
+                Value::Float(f) => Value::Float(-f),
+            },
+            ExprKind::Not(e) => match e.eval(lookup)? {
+                Value::Int(i) => Value::Int(!i),
+                Value::Float(_) => return Err(err("`~` needs an integer".into())),
+            },
+            ExprKind::Call(name, args) => {
+                let a = args[0].eval(lookup)?;
+                let b = args[1].eval(lookup)?;
+                let pick_min = name == "min";
+                match (a, b) {
+                    (Value::Int(x), Value::Int(y)) => Value::Int(if pick_min { x.min(y) } else { x.max(y) }),
+                    (x, y) => {
+                        let (x, y) = (x.as_f64(), y.as_f64());
+                        Value::Float(if pick_min { x.min(y) } else { x.max(y) })
+                    }
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = a.eval(lookup)?;
+                let y = b.eval(lookup)?;
+                match (x, y) {
+                    (Value::Int(x), Value::Int(y)) => Value::Int(int_op(*op, x, y).map_err(err)?),
+                    (x, y) => {
+                        let (x, y) = (x.as_f64(), y.as_f64());
+                        Value::Float(match op {
+                            BinOp::Add => x + y,
+                            BinOp::Sub => x - y,
+                            BinOp::Mul => x * y,
+                            BinOp::Div => x / y,
+                            BinOp::Rem => x % y,
+                            _ => return Err(err(format!("`{}` needs integers", op.symbol()))),
+                        })
+                    }
+                }
+            }
+        })
+    }
+}
+
+fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, String> {
+    let overflow = || "integer overflow in expression".to_string();
+    match op {
+        BinOp::Add => x.checked_add(y).ok_or_else(overflow),
+        BinOp::Sub => x.checked_sub(y).ok_or_else(overflow),
+        BinOp::Mul => x.checked_mul(y).ok_or_else(overflow),
+        BinOp::Div => {
+            if y == 0 {
+                Err("division by zero in expression".into())
+            } else {
+                x.checked_div(y).ok_or_else(overflow)
+            }
+        }
+        BinOp::Rem => {
+            if y == 0 {
+                Err("division by zero in expression".into())
+            } else {
+                x.checked_rem(y).ok_or_else(overflow)
+            }
+        }
+        BinOp::Shl => {
+            if (0..64).contains(&y) {
+                Ok(x.wrapping_shl(y as u32))
+            } else {
+                Err(format!("shift by {y} is out of range"))
+            }
+        }
+        BinOp::Shr => {
+            if (0..64).contains(&y) {
+                Ok(x >> y)
+            } else {
+                Err(format!("shift by {y} is out of range"))
+            }
+        }
+        BinOp::And => Ok(x & y),
+        BinOp::Or => Ok(x | y),
+        BinOp::Xor => Ok(x ^ y),
+    }
+}
+
+impl fmt::Display for ConstExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_prec(f, 0)
+    }
+}
+
+impl ConstExpr {
+    fn fmt_prec(&self, f: &mut fmt::Formatter<'_>, outer: u8) -> fmt::Result {
+        match &self.kind {
+            ExprKind::Int(i) => write!(f, "{i}"),
+            ExprKind::Float(x) => write!(f, "{}", format_float(*x)),
+            ExprKind::Var(v) => write!(f, "{v}"),
+            ExprKind::Neg(e) => {
+                write!(f, "-")?;
+                e.fmt_prec(f, 7)
+            }
+            ExprKind::Not(e) => {
+                write!(f, "~")?;
+                e.fmt_prec(f, 7)
+            }
+            ExprKind::Call(name, args) => {
+                write!(f, "{name}(")?;
+                for (k, a) in args.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ", ")?;
+                    }
+                    a.fmt_prec(f, 0)?;
+                }
+                write!(f, ")")
+            }
+            ExprKind::Binary(op, a, b) => {
+                let p = op.precedence();
+                if p < outer {
+                    write!(f, "(")?;
+                }
+                a.fmt_prec(f, p)?;
+                write!(f, " {} ", op.symbol())?;
+                // Left-associative: the right operand needs parentheses at equal precedence.
+                b.fmt_prec(f, p + 1)?;
+                if p < outer {
+                    write!(f, ")")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

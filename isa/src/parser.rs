@@ -1,0 +1,1529 @@
+//! The assembler: source text → [`Program`].
+//!
+//! Stages: (1) read lines, following `.include` and expanding `.macro`s, into statements that keep their
+//! spans; (2) collect declarations and labels; (3) parse every instruction against them. Errors do not stop the
+//! assembly: every statement is checked and all diagnostics are returned together, like rustc.
+
+use crate::ast::*;
+use crate::diagnostic::{Diagnostic, closest};
+use crate::expr::{BinOp, ConstExpr, ExprKind};
+use crate::lexer::{Tok, Token, lex_line};
+use crate::source::{FileId, SourceFile, SourceMap, Span};
+use std::collections::HashMap;
+
+/// Finds the text of an `.include`d file.
+pub trait IncludeResolver {
+    /// `from` is the name of the including file, `path` the string in the directive. Returns the name to show in
+    /// diagnostics and the text, or a one-line reason.
+    fn resolve(&self, from: &str, path: &str) -> Result<(String, String), String>;
+}
+
+/// Resolves includes relative to the including file's directory on disk.
+pub struct FsResolver;
+
+impl IncludeResolver for FsResolver {
+    fn resolve(&self, from: &str, path: &str) -> Result<(String, String), String> {
+        let dir = std::path::Path::new(from)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        let full = dir.join(path);
+        std::fs::read_to_string(&full)
+            .map(|text| (full.display().to_string(), text))
+            .map_err(|e| format!("cannot read `{}`: {e}", full.display()))
+    }
+}
+
+/// An assembly that failed: every diagnostic, and the sources to render them with.
+#[derive(Debug)]
+pub struct AssembleError {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: SourceMap,
+}
+
+impl AssembleError {
+    pub fn render(&self, color: bool) -> String {
+        crate::diagnostic::render_all(&self.diagnostics, &self.sources, color)
+    }
+}
+
+/// The instruction mnemonics, for suggestions.
+pub const MNEMONICS: &[&str] = &[
+    "mov", "add", "sub", "mul", "div", "rem", "min", "max", "neg", "abs", "not", "and", "or", "xor", "shl", "shr",
+    "mad", "fma", "setp", "selp", "cvt", "ld", "st", "shfl", "bra", "exit", "nop",
+];
+
+/// The directives, for suggestions.
+pub const DIRECTIVES: &[&str] = &[
+    ".kernel",
+    ".desc",
+    ".warp_sizes",
+    ".grid",
+    ".block",
+    ".param",
+    ".buffer",
+    ".reg",
+    ".pred",
+    ".macro",
+    ".endm",
+    ".include",
+];
+
+/// Names expressions use that programs may not redefine.
+const RESERVED: &[&str] = &["W", "i", "n", "min", "max"];
+
+const MAX_INCLUDE_DEPTH: usize = 16;
+const MAX_MACRO_DEPTH: usize = 32;
+
+/// Assemble `text`, shown in diagnostics as `name`.
+pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver) -> Result<Program, AssembleError> {
+    let mut asm = Assembler {
+        sources: SourceMap::new(),
+        diags: Vec::new(),
+        macros: HashMap::new(),
+        stmts: Vec::new(),
+        expansions: 0,
+        resolver,
+    };
+    let file = asm.sources.add(SourceFile::new(name, text));
+    asm.read_file(file, 0, &mut Vec::new());
+    let program = asm.build(name);
+    if asm.diags.is_empty() {
+        Ok(program)
+    } else {
+        Err(AssembleError {
+            diagnostics: asm.diags,
+            sources: program.sources,
+        })
+    }
+}
+
+/// One line worth of tokens after includes and macro expansion.
+#[derive(Clone, Debug)]
+struct Stmt {
+    toks: Vec<Token>,
+    /// The statement's text span (first to last token).
+    span: Span,
+    text: String,
+    expanded_from: Option<Span>,
+}
+
+#[derive(Clone, Debug)]
+struct Macro {
+    params: Vec<String>,
+    /// Body lines: tokens and their text.
+    body: Vec<(Vec<Token>, String)>,
+    /// Labels defined in the body: renamed per expansion so each expansion has its own.
+    locals: Vec<String>,
+    span: Span,
+}
+
+struct Assembler<'r> {
+    sources: SourceMap,
+    diags: Vec<Diagnostic>,
+    macros: HashMap<String, Macro>,
+    stmts: Vec<Stmt>,
+    expansions: usize,
+    resolver: &'r dyn IncludeResolver,
+}
+
+fn strip_comment(line: &str) -> &str {
+    let mut end = line.len();
+    let mut in_str = false;
+    let b = line.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && b.get(k + 1) == Some(&b'/') => {
+                end = k;
+                break;
+            }
+            b'#' if !in_str => {
+                end = k;
+                break;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    line[..end].trim().trim_end_matches(';').trim_end()
+}
+
+fn ident(t: &Token) -> Option<&str> {
+    match &t.tok {
+        Tok::Ident(s) => Some(s),
+        _ => None,
+    }
+}
+
+impl Assembler<'_> {
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Stage 1: lines of a file into statements, through includes and macros.
+    fn read_file(&mut self, file: FileId, depth: usize, include_stack: &mut Vec<String>) {
+        let text = self.sources.file(file).text.clone();
+        let name = self.sources.file(file).name.clone();
+        include_stack.push(name.clone());
+        let mut offset = 0;
+        let mut open_macro: Option<(String, Macro)> = None;
+        for raw in text.split_inclusive('\n') {
+            let base = offset;
+            offset += raw.len();
+            let line = raw.trim_end_matches('\n').trim_end_matches('\r');
+            let toks = match lex_line(file, line, base) {
+                Ok(t) => t,
+                Err(e) => {
+                    let mut d = Diagnostic::error(e.span, e.message).with_label("here");
+                    if let Some(h) = e.help {
+                        d = d.with_help(h);
+                    }
+                    self.error(d);
+                    continue;
+                }
+            };
+            if toks.is_empty() {
+                continue;
+            }
+            let first = ident(&toks[0]).unwrap_or("").to_string();
+            let span = toks[0].span.to(toks[toks.len() - 1].span);
+            if let Some((_, m)) = open_macro.as_mut() {
+                if first == ".endm" {
+                    let (mname, m) = open_macro.take().expect("open macro");
+                    self.macros.insert(mname, m);
+                } else if first == ".macro" {
+                    self.error(
+                        Diagnostic::error(span, "a macro cannot be defined inside another macro")
+                            .with_label("nested `.macro`")
+                            .with_note("the enclosing macro starts here", Some(m.span))
+                            .with_help("close the first macro with `.endm` before starting another"),
+                    );
+                } else {
+                    if toks.len() >= 2 && toks[1].tok == Tok::Colon {
+                        if let Some(l) = ident(&toks[0]) {
+                            m.locals.push(l.to_string());
+                        }
+                    }
+                    m.body.push((toks, strip_comment(line).to_string()));
+                }
+                continue;
+            }
+            match first.as_str() {
+                ".macro" => {
+                    if let Some((name, params)) = self.macro_header(&toks) {
+                        if self.macros.contains_key(&name) {
+                            self.error(
+                                Diagnostic::error(toks[1].span, format!("macro `{name}` is defined twice"))
+                                    .with_label("second definition"),
+                            );
+                        }
+                        open_macro = Some((
+                            name,
+                            Macro {
+                                params,
+                                body: Vec::new(),
+                                locals: Vec::new(),
+                                span,
+                            },
+                        ));
+                    }
+                }
+                ".endm" => self.error(
+                    Diagnostic::error(span, "`.endm` without a `.macro`")
+                        .with_label("nothing to close")
+                        .with_help("remove it, or start the macro with `.macro NAME params…`"),
+                ),
+                ".include" => self.include(&toks, span, depth, include_stack),
+                _ => self.statement(toks, span, strip_comment(line).to_string(), None, 0),
+            }
+        }
+        if let Some((name, m)) = open_macro {
+            self.error(
+                Diagnostic::error(m.span, format!("macro `{name}` is never closed"))
+                    .with_label("starts here")
+                    .with_help("end the macro body with a line `.endm`"),
+            );
+        }
+        include_stack.pop();
+    }
+
+    fn macro_header(&mut self, toks: &[Token]) -> Option<(String, Vec<String>)> {
+        let Some(name) = toks.get(1).and_then(ident) else {
+            let span = toks.get(1).map(|t| t.span).unwrap_or(toks[0].span);
+            self.error(
+                Diagnostic::error(span, "expected a macro name after `.macro`")
+                    .with_label("expected a name")
+                    .with_help("write `.macro NAME param1, param2` and use the parameters as `\\param1`"),
+            );
+            return None;
+        };
+        let mut params = Vec::new();
+        let mut k = 2;
+        while k < toks.len() {
+            match &toks[k].tok {
+                Tok::Ident(p) if !p.contains('.') => params.push(p.clone()),
+                Tok::Comma => {}
+                other => {
+                    self.error(
+                        Diagnostic::error(toks[k].span, format!("expected a parameter name, found {}", other.describe()))
+                            .with_label("not a parameter name"),
+                    );
+                    return None;
+                }
+            }
+            k += 1;
+        }
+        Some((name.to_string(), params))
+    }
+
+    fn include(&mut self, toks: &[Token], span: Span, depth: usize, include_stack: &mut Vec<String>) {
+        let path = match toks.get(1).map(|t| &t.tok) {
+            Some(Tok::Str(p)) if toks.len() == 2 => p.clone(),
+            _ => {
+                self.error(
+                    Diagnostic::error(span, "expected a file name in quotes after `.include`")
+                        .with_label("here")
+                        .with_help("write `.include \"warp.s\"`"),
+                );
+                return;
+            }
+        };
+        if depth >= MAX_INCLUDE_DEPTH {
+            self.error(
+                Diagnostic::error(span, format!("includes nested more than {MAX_INCLUDE_DEPTH} deep"))
+                    .with_label("here")
+                    .with_help("does a file include itself?"),
+            );
+            return;
+        }
+        let from = self.sources.file(span.file).name.clone();
+        match self.resolver.resolve(&from, &path) {
+            Ok((name, text)) => {
+                if include_stack.contains(&name) {
+                    self.error(
+                        Diagnostic::error(toks[1].span, format!("`{name}` includes itself"))
+                            .with_label("include cycle")
+                            .with_help("remove the `.include` that closes the cycle"),
+                    );
+                    return;
+                }
+                let id = self.sources.add(SourceFile::new(name, text));
+                self.read_file(id, depth + 1, include_stack);
+            }
+            Err(reason) => self.error(
+                Diagnostic::error(toks[1].span, format!("cannot include \"{path}\""))
+                    .with_label(reason)
+                    .with_help("paths are relative to the including file; shipped programs can include the shipped `warp.s`"),
+            ),
+        }
+    }
+
+    /// A statement: a macro invocation is expanded, anything else is kept.
+    fn statement(&mut self, toks: Vec<Token>, span: Span, text: String, expanded_from: Option<Span>, depth: usize) {
+        // A label may precede the macro name: `top: warp_max %v`.
+        let head = if toks.len() >= 2 && toks[1].tok == Tok::Colon { 2 } else { 0 };
+        let name = toks.get(head).and_then(ident).map(str::to_string);
+        if let Some(m) = name.as_ref().and_then(|n| self.macros.get(n)).cloned() {
+            if head == 2 {
+                self.stmts.push(Stmt {
+                    toks: toks[..2].to_vec(),
+                    span: toks[0].span.to(toks[1].span),
+                    text: text.split(':').next().unwrap_or("").to_string() + ":",
+                    expanded_from,
+                });
+            }
+            self.expand(&m, name.as_deref().unwrap_or(""), &toks[head..], span, expanded_from, depth);
+            return;
+        }
+        self.stmts.push(Stmt {
+            toks,
+            span,
+            text,
+            expanded_from,
+        });
+    }
+
+    fn expand(
+        &mut self,
+        m: &Macro,
+        name: &str,
+        toks: &[Token],
+        call_span: Span,
+        outer: Option<Span>,
+        depth: usize,
+    ) {
+        if depth >= MAX_MACRO_DEPTH {
+            self.error(
+                Diagnostic::error(call_span, format!("macro expansion nested more than {MAX_MACRO_DEPTH} deep"))
+                    .with_label("here")
+                    .with_help("does the macro invoke itself?"),
+            );
+            return;
+        }
+        // Arguments: comma-separated token groups.
+        let mut args: Vec<Vec<Token>> = Vec::new();
+        if toks.len() > 1 {
+            args.push(Vec::new());
+            for t in &toks[1..] {
+                if t.tok == Tok::Comma {
+                    args.push(Vec::new());
+                } else if let Some(last) = args.last_mut() {
+                    last.push(t.clone());
+                }
+            }
+        }
+        if args.len() != m.params.len() || args.iter().any(Vec::is_empty) {
+            self.error(
+                Diagnostic::error(
+                    call_span,
+                    format!(
+                        "macro `{name}` takes {} argument{}, {} given",
+                        m.params.len(),
+                        if m.params.len() == 1 { "" } else { "s" },
+                        args.iter().filter(|a| !a.is_empty()).count()
+                    ),
+                )
+                .with_label("in this invocation")
+                .with_note(format!("`{name}` is defined here"), Some(m.span))
+                .with_help(format!("write `{name} {}`", m.params.join(", "))),
+            );
+            return;
+        }
+        self.expansions += 1;
+        let suffix = format!("${}", self.expansions);
+        let call = outer.unwrap_or(call_span);
+        let arg_text: Vec<String> = args
+            .iter()
+            .map(|a| {
+                let first = a[0].span;
+                let last = a[a.len() - 1].span;
+                self.sources.snippet(first.to(last)).to_string()
+            })
+            .collect();
+        for (body, line_text) in &m.body {
+            let mut out = Vec::with_capacity(body.len());
+            let mut bad = false;
+            for t in body {
+                match &t.tok {
+                    Tok::MacroArg(p) => match m.params.iter().position(|q| q == p) {
+                        Some(k) => out.extend(args[k].iter().cloned()),
+                        None => {
+                            let d = Diagnostic::error(t.span, format!("macro `{name}` has no parameter `{p}`"))
+                                .with_label("unknown parameter")
+                                .with_help(match closest(p, m.params.iter().map(String::as_str)) {
+                                    Some(s) => format!("did you mean `\\{s}`?"),
+                                    None => format!("its parameters are: {}", m.params.join(", ")),
+                                });
+                            self.error(d);
+                            bad = true;
+                        }
+                    },
+                    Tok::Ident(s) if m.locals.contains(s) => out.push(Token {
+                        tok: Tok::Ident(format!("{s}{suffix}")),
+                        span: t.span,
+                    }),
+                    _ => out.push(t.clone()),
+                }
+            }
+            if bad || out.is_empty() {
+                continue;
+            }
+            let mut text = line_text.clone();
+            for (k, p) in m.params.iter().enumerate() {
+                text = text.replace(&format!("\\{p}"), &arg_text[k]);
+            }
+            let span = body[0].span.to(body[body.len() - 1].span);
+            self.statement(out, span, text, Some(call), depth + 1);
+        }
+    }
+
+    /// Stages 2 and 3.
+    fn build(&mut self, name: &str) -> Program {
+        let stem = std::path::Path::new(name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_else(|| name.to_string());
+        let mut p = Program {
+            name: stem,
+            description: None,
+            warp_sizes: (2, 64),
+            warp_sizes_span: None,
+            grid: None,
+            block: None,
+            params: Vec::new(),
+            buffers: Vec::new(),
+            regs: Vec::new(),
+            preds: Vec::new(),
+            labels: Vec::new(),
+            instructions: Vec::new(),
+            sources: SourceMap::new(),
+        };
+        let stmts = std::mem::take(&mut self.stmts);
+        // Stage 2: directives and labels.
+        let mut kernel_seen: Option<Span> = None;
+        let mut label_spans: HashMap<String, Span> = HashMap::new();
+        let mut bodies: Vec<(Stmt, usize)> = Vec::new();
+        let mut pc = 0usize;
+        for s in stmts {
+            let mut start = 0;
+            while s.toks.len() >= start + 2 && s.toks[start + 1].tok == Tok::Colon {
+                let Some(label) = ident(&s.toks[start]).filter(|l| !l.starts_with('.')) else {
+                    break;
+                };
+                if let Some(prev) = label_spans.get(label) {
+                    self.error(
+                        Diagnostic::error(s.toks[start].span, format!("label `{label}` is defined twice"))
+                            .with_label("second definition")
+                            .with_note("first defined here", Some(*prev)),
+                    );
+                } else {
+                    label_spans.insert(label.to_string(), s.toks[start].span);
+                    p.labels.push((label.to_string(), pc));
+                }
+                start += 2;
+            }
+            if start == s.toks.len() {
+                continue;
+            }
+            let head = &s.toks[start];
+            match &head.tok {
+                Tok::Ident(d) if d.starts_with('.') => {
+                    if start > 0 {
+                        self.error(
+                            Diagnostic::error(head.span, "a label cannot stand before a directive")
+                                .with_label("directive after a label"),
+                        );
+                    }
+                    let mut c = Cursor::new(&s.toks[start + 1..], s.span);
+                    if d == ".kernel" {
+                        if let Some(prev) = kernel_seen {
+                            self.error(
+                                Diagnostic::error(head.span, "`.kernel` given twice")
+                                    .with_label("second")
+                                    .with_note("first here", Some(prev)),
+                            );
+                        }
+                        kernel_seen = Some(head.span);
+                    }
+                    if let Err(e) = self.directive(&mut p, d, head.span, &mut c) {
+                        self.error(e);
+                    }
+                }
+                _ => {
+                    bodies.push((s.clone(), start));
+                    pc += 1;
+                }
+            }
+        }
+        // Stage 3: instructions.
+        let labels: HashMap<&str, usize> = p.labels.iter().map(|(l, pc)| (l.as_str(), *pc)).collect();
+        let ctx = Ctx {
+            regs: p.regs.iter().enumerate().map(|(k, r)| (r.name.as_str(), k as u16)).collect(),
+            preds: p.preds.iter().enumerate().map(|(k, r)| (r.name.as_str(), k as u16)).collect(),
+            buffers: &p.buffers,
+            labels: &labels,
+            params: &p.params,
+        };
+        let mut instructions = Vec::with_capacity(bodies.len());
+        let mut diags = Vec::new();
+        for (s, start) in &bodies {
+            let toks = &s.toks[*start..];
+            let span = toks[0].span.to(toks[toks.len() - 1].span);
+            let text = if *start > 0 {
+                // Drop the label from the text shown in traces.
+                let mut t = s.text.as_str();
+                for _ in 0..(*start / 2) {
+                    t = t.split_once(':').map(|x| x.1).unwrap_or(t).trim_start();
+                }
+                t.to_string()
+            } else {
+                s.text.clone()
+            };
+            // Traces show the statement as written, with runs of spaces (column alignment) folded.
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            match ctx.instruction(toks, span) {
+                Ok((guard, op)) => instructions.push(Instruction {
+                    guard,
+                    op,
+                    span,
+                    text,
+                    expanded_from: s.expanded_from,
+                }),
+                Err(mut d) => {
+                    if let Some(call) = s.expanded_from {
+                        d = d.with_note("in this macro invocation", Some(call));
+                    }
+                    diags.push(d);
+                }
+            }
+        }
+        drop(ctx);
+        self.diags.extend(diags);
+        p.instructions = instructions;
+        p.sources = std::mem::take(&mut self.sources);
+        p
+    }
+
+    fn directive(&mut self, p: &mut Program, d: &str, span: Span, c: &mut Cursor) -> Result<(), Diagnostic> {
+        match d {
+            ".kernel" => {
+                let (name, _) = c.ident("a kernel name")?;
+                p.name = name;
+            }
+            ".desc" => match c.next() {
+                Some(Token { tok: Tok::Str(s), .. }) => p.description = Some(s.clone()),
+                _ => {
+                    return Err(Diagnostic::error(c.here(), "expected a description in quotes")
+                        .with_label("expected a string")
+                        .with_help("write `.desc \"what the kernel computes\"`"));
+                }
+            },
+            ".warp_sizes" => {
+                let lo = c.int("the smallest warp size")?;
+                let hi = if c.eat(&Tok::DotDot) { c.int("the largest warp size")? } else { lo };
+                let ok = |v: i64| (2..=64).contains(&v) && (v as u64).is_power_of_two();
+                if !ok(lo) || !ok(hi) || lo > hi {
+                    return Err(Diagnostic::error(span.to(c.prev_span()), "invalid warp size range")
+                        .with_label("here")
+                        .with_help("warp sizes are powers of two from 2 to 64: write e.g. `.warp_sizes 8..64`"));
+                }
+                p.warp_sizes = (lo as u32, hi as u32);
+                p.warp_sizes_span = Some(span.to(c.prev_span()));
+            }
+            ".grid" | ".block" => {
+                let e = c.expr()?;
+                let slot = if d == ".grid" { &mut p.grid } else { &mut p.block };
+                if slot.is_some() {
+                    return Err(Diagnostic::error(span, format!("`{d}` given twice")).with_label("second"));
+                }
+                *slot = Some(e);
+            }
+            ".param" => {
+                let (name, nspan) = c.ident("a parameter name")?;
+                self.check_new_name(p, &name, nspan)?;
+                c.expect(&Tok::Eq, "`=` and a default value")?;
+                let default = c.expr()?;
+                p.params.push(ParamDecl { name, default, span: nspan });
+            }
+            ".buffer" => {
+                let (name, nspan) = c.ident("a buffer name")?;
+                self.check_new_name(p, &name, nspan)?;
+                let (ty, tspan) = c.ident("an element type (f32, s32, u32)")?;
+                let elem = match ty.as_str() {
+                    "f32" => ElemTy::F32,
+                    "s32" => ElemTy::S32,
+                    "u32" => ElemTy::U32,
+                    _ => {
+                        return Err(Diagnostic::error(tspan, format!("unknown element type `{ty}`"))
+                            .with_label("expected f32, s32 or u32")
+                            .with_help("write `.buffer in f32[W] = 2*i`"));
+                    }
+                };
+                c.expect(&Tok::LBracket, "`[` and the buffer length")?;
+                let len = c.expr()?;
+                c.expect(&Tok::RBracket, "`]`")?;
+                let init = if c.eat(&Tok::Eq) { Some(c.init()?) } else { None };
+                p.buffers.push(BufferDecl {
+                    name,
+                    elem,
+                    len,
+                    init,
+                    span: nspan,
+                });
+            }
+            ".reg" | ".pred" => loop {
+                let (name, nspan) = match c.next() {
+                    Some(Token { tok: Tok::Reg(r), span }) => (r.clone(), *span),
+                    _ => {
+                        return Err(Diagnostic::error(c.prev_span(), "expected a register name like `%v`")
+                            .with_label("expected `%name`")
+                            .with_help(format!("write `{d} %a, %b` or `{d} %r<4>` (for %r0 … %r3)")));
+                    }
+                };
+                let names: Vec<String> = if c.eat(&Tok::Lt) {
+                    let count = c.int("a register count")?;
+                    c.expect(&Tok::Gt, "`>`")?;
+                    if !(1..=1024).contains(&count) {
+                        return Err(Diagnostic::error(nspan.to(c.prev_span()), "register count out of range")
+                            .with_label("expected 1 to 1024"));
+                    }
+                    (0..count).map(|k| format!("{name}{k}")).collect()
+                } else {
+                    vec![name]
+                };
+                for n in names {
+                    if Special::parse(&n).is_some() {
+                        return Err(Diagnostic::error(nspan, format!("`%{n}` is a special register"))
+                            .with_label("reserved name")
+                            .with_help("choose another name"));
+                    }
+                    if p.regs.iter().chain(&p.preds).any(|r| r.name == n) {
+                        return Err(Diagnostic::error(nspan, format!("`%{n}` is declared twice")).with_label("second"));
+                    }
+                    let list = if d == ".reg" { &mut p.regs } else { &mut p.preds };
+                    if list.len() >= u16::MAX as usize {
+                        return Err(Diagnostic::error(nspan, "too many registers").with_label("here"));
+                    }
+                    list.push(Named { name: n, span: nspan });
+                }
+                if !c.eat(&Tok::Comma) {
+                    break;
+                }
+            },
+            _ => {
+                let mut e = Diagnostic::error(span, format!("unknown directive `{d}`")).with_label("unknown directive");
+                e = match closest(d, DIRECTIVES.iter().copied()) {
+                    Some(s) => e.with_help(format!("did you mean `{s}`?")),
+                    None => e.with_help(format!("the directives are {}", DIRECTIVES.join(" "))),
+                };
+                return Err(e);
+            }
+        }
+        c.finish()
+    }
+
+    fn check_new_name(&self, p: &Program, name: &str, span: Span) -> Result<(), Diagnostic> {
+        if RESERVED.contains(&name) {
+            return Err(Diagnostic::error(span, format!("`{name}` is reserved in expressions"))
+                .with_label("reserved")
+                .with_help("`W` is the warp size; `i` and `n` are the index and length in an initialiser"));
+        }
+        if p.params.iter().any(|x| x.name == name) || p.buffers.iter().any(|x| x.name == name) {
+            return Err(Diagnostic::error(span, format!("`{name}` is declared twice")).with_label("second declaration"));
+        }
+        Ok(())
+    }
+}
+
+/// Declarations an instruction is checked against.
+struct Ctx<'a> {
+    regs: HashMap<&'a str, u16>,
+    preds: HashMap<&'a str, u16>,
+    buffers: &'a [BufferDecl],
+    labels: &'a HashMap<&'a str, usize>,
+    params: &'a [ParamDecl],
+}
+
+/// Opcode parts after the mnemonic, with their spans.
+struct Parts<'a> {
+    items: Vec<(&'a str, Span)>,
+    pos: usize,
+    opcode: &'a str,
+    mnemonic: &'a str,
+    span: Span,
+}
+
+impl<'a> Parts<'a> {
+    fn new(opcode: &'a str, span: Span) -> Parts<'a> {
+        let mut items = Vec::new();
+        let mut off = 0;
+        for part in opcode.split('.') {
+            items.push((part, Span::new(span.file, span.start as usize + off, span.start as usize + off + part.len())));
+            off += part.len() + 1;
+        }
+        let mnemonic = items[0].0;
+        Parts {
+            items,
+            pos: 1,
+            opcode,
+            mnemonic,
+            span,
+        }
+    }
+
+    /// Take the next part if it is one of `options`.
+    fn optional(&mut self, options: &[&str]) -> Option<&'a str> {
+        let (p, _) = *self.items.get(self.pos)?;
+        if options.contains(&p) {
+            self.pos += 1;
+            Some(p)
+        } else {
+            None
+        }
+    }
+
+    /// The next part must be one of `options` (`what` names them in the message).
+    fn required(&mut self, options: &[&str], what: &str) -> Result<&'a str, Diagnostic> {
+        match self.items.get(self.pos).copied() {
+            Some((p, span)) if options.contains(&p) => {
+                self.pos += 1;
+                let _ = span;
+                Ok(p)
+            }
+            Some((p, span)) => Err(self.bad_part(p, span, options, what)),
+            None => Err(Diagnostic::error(self.span, format!("`{}` needs {what}", self.opcode))
+                .with_label(format!("expected {what}"))
+                .with_help(format!(
+                    "write `{}.{}`; one of: {}",
+                    self.opcode,
+                    options[0],
+                    options.iter().map(|o| format!(".{o}")).collect::<Vec<_>>().join(" ")
+                ))),
+        }
+    }
+
+    fn bad_part(&self, p: &str, span: Span, options: &[&str], what: &str) -> Diagnostic {
+        let d = Diagnostic::error(span, format!("unknown modifier `.{p}` for `{}`", self.mnemonic))
+            .with_label(format!("expected {what}"));
+        match closest(p, options.iter().copied()) {
+            Some(s) => {
+                let fixed = self.opcode.replacen(&format!(".{p}"), &format!(".{s}"), 1);
+                d.with_help(format!("did you mean `{fixed}`?"))
+            }
+            None => d.with_help(format!(
+                "expected one of: {}",
+                options.iter().map(|o| format!(".{o}")).collect::<Vec<_>>().join(" ")
+            )),
+        }
+    }
+
+    fn ty(&mut self, allowed: &[Ty]) -> Result<Ty, Diagnostic> {
+        let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+        let n = self.required(&names, "a type")?;
+        Ok(Ty::parse(n).expect("type name"))
+    }
+
+    fn finish(&self) -> Result<(), Diagnostic> {
+        match self.items.get(self.pos) {
+            None => Ok(()),
+            Some(&(p, span)) => Err(Diagnostic::error(span, format!("unexpected modifier `.{p}`"))
+                .with_label("not expected here")
+                .with_help(format!(
+                    "`{}` ends after `{}`",
+                    self.mnemonic,
+                    self.items[..self.pos].iter().map(|x| x.0).collect::<Vec<_>>().join(".")
+                ))),
+        }
+    }
+}
+
+const INT_TYS: [Ty; 2] = [Ty::S32, Ty::U32];
+const ARITH_TYS: [Ty; 3] = [Ty::S32, Ty::U32, Ty::F32];
+const BIT_TYS: [Ty; 3] = [Ty::B32, Ty::U32, Ty::S32];
+const ALL_TYS: [Ty; 4] = [Ty::B32, Ty::U32, Ty::S32, Ty::F32];
+
+impl Ctx<'_> {
+    fn instruction(&self, toks: &[Token], span: Span) -> Result<(Option<Guard>, Op), Diagnostic> {
+        let mut c = Cursor::new(toks, span);
+        let guard = if c.eat(&Tok::At) {
+            let negated = c.eat(&Tok::Bang);
+            let pred = self.pred(&mut c)?;
+            Some(Guard { pred, negated })
+        } else {
+            None
+        };
+        let (opcode, ospan) = match c.next() {
+            Some(Token { tok: Tok::Ident(s), span }) => (s.as_str(), *span),
+            Some(t) => {
+                return Err(Diagnostic::error(t.span, format!("expected an instruction, found {}", t.tok.describe()))
+                    .with_label("expected an opcode")
+                    .with_help("a line holds a label (`name:`), a directive (`.reg …`) or an instruction (`add.f32 …`)"));
+            }
+            None => return Err(Diagnostic::error(c.here(), "expected an instruction after the guard").with_label("here")),
+        };
+        let mut parts = Parts::new(opcode, ospan);
+        let op = self.op(&mut parts, &mut c)?;
+        parts.finish()?;
+        c.finish()?;
+        Ok((guard, op))
+    }
+
+    fn op(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let m = parts.mnemonic;
+        Ok(match m {
+            "mov" => {
+                let ty = parts.ty(&ALL_TYS)?;
+                let d = self.dst(c)?;
+                c.comma()?;
+                let a = self.src(c, ty)?;
+                Op::Mov { ty, d, a }
+            }
+            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
+                if matches!(m, "and" | "or" | "xor") && parts.optional(&["pred"]).is_some() {
+                    return self.pred_logic(m, c);
+                }
+                if m == "mul" {
+                    parts.optional(&["lo"]);
+                }
+                if matches!(m, "add" | "sub" | "mul" | "div") {
+                    parts.optional(&["rn"]);
+                }
+                let ty = match m {
+                    "rem" => parts.ty(&INT_TYS)?,
+                    "and" | "or" | "xor" | "shl" | "shr" => parts.ty(&BIT_TYS)?,
+                    _ => parts.ty(&ARITH_TYS)?,
+                };
+                let op = match m {
+                    "add" => BinaryOp::Add,
+                    "sub" => BinaryOp::Sub,
+                    "mul" => BinaryOp::Mul,
+                    "div" => BinaryOp::Div,
+                    "rem" => BinaryOp::Rem,
+                    "min" => BinaryOp::Min,
+                    "max" => BinaryOp::Max,
+                    "and" => BinaryOp::And,
+                    "or" => BinaryOp::Or,
+                    "xor" => BinaryOp::Xor,
+                    "shl" => BinaryOp::Shl,
+                    _ => BinaryOp::Shr,
+                };
+                let d = self.dst(c)?;
+                c.comma()?;
+                let a = self.src(c, ty)?;
+                c.comma()?;
+                // The shift amount is always an unsigned integer.
+                let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) { Ty::U32 } else { ty };
+                let b = self.src(c, bty)?;
+                Op::Binary { op, ty, d, a, b }
+            }
+            "neg" | "abs" | "not" => {
+                if m == "not" && parts.optional(&["pred"]).is_some() {
+                    return self.pred_logic(m, c);
+                }
+                let ty = if m == "not" { parts.ty(&BIT_TYS)? } else { parts.ty(&[Ty::S32, Ty::F32])? };
+                let op = match m {
+                    "neg" => UnaryOp::Neg,
+                    "abs" => UnaryOp::Abs,
+                    _ => UnaryOp::Not,
+                };
+                let d = self.dst(c)?;
+                c.comma()?;
+                let a = self.src(c, ty)?;
+                Op::Unary { op, ty, d, a }
+            }
+            "mad" | "fma" => {
+                let ty = if m == "fma" {
+                    parts.optional(&["rn"]);
+                    parts.ty(&[Ty::F32])?
+                } else {
+                    parts.optional(&["lo", "rn"]);
+                    parts.ty(&ARITH_TYS)?
+                };
+                let d = self.dst(c)?;
+                c.comma()?;
+                let a = self.src(c, ty)?;
+                c.comma()?;
+                let b = self.src(c, ty)?;
+                c.comma()?;
+                let cc = self.src(c, ty)?;
+                let op = if m == "fma" { TernaryOp::Fma } else { TernaryOp::Mad };
+                Op::Ternary { op, ty, d, a, b, c: cc }
+            }
+            "setp" => {
+                let names: Vec<&str> = Cmp::ALL.iter().map(|c| c.name()).collect();
+                let cmp_name = parts.required(&names, "a comparison")?;
+                let cmp = Cmp::ALL.into_iter().find(|c| c.name() == cmp_name).expect("cmp");
+                let ty = parts.ty(&ALL_TYS)?;
+                if ty == Ty::B32 && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
+                    return Err(Diagnostic::error(parts.span, "`.b32` compares only for equality")
+                        .with_label("ordering needs a type")
+                        .with_help(format!("write `setp.{}.u32` or `setp.{}.s32`", cmp.name(), cmp.name())));
+                }
+                let p = self.pred(c)?;
+                c.comma()?;
+                let a = self.src(c, ty)?;
+                c.comma()?;
+                let b = self.src(c, ty)?;
+                Op::Setp { cmp, ty, p, a, b }
+            }
+            "selp" => {
+                let ty = parts.ty(&ALL_TYS)?;
+                let d = self.dst(c)?;
+                c.comma()?;
+                let a = self.src(c, ty)?;
+                c.comma()?;
+                let b = self.src(c, ty)?;
+                c.comma()?;
+                let p = self.pred(c)?;
+                Op::Selp { ty, d, a, b, p }
+            }
+            "cvt" => self.cvt(parts, c)?,
+            "ld" | "st" => {
+                parts.required(&["global"], "a state space (`.global`)")?;
+                let ty = parts.ty(&ALL_TYS)?;
+                if m == "ld" {
+                    let d = self.dst(c)?;
+                    c.comma()?;
+                    let addr = self.address(c, ty)?;
+                    Op::Ld { ty, d, addr }
+                } else {
+                    let addr = self.address(c, ty)?;
+                    c.comma()?;
+                    let a = self.src(c, ty)?;
+                    Op::St { ty, addr, a }
+                }
+            }
+            "shfl" => self.shfl(parts, c)?,
+            "bra" => {
+                parts.optional(&["uni"]);
+                let (name, span) = c.ident("a label")?;
+                match self.labels.get(name.as_str()) {
+                    Some(&target) => Op::Bra { target },
+                    None => {
+                        let d = Diagnostic::error(span, format!("unknown label `{name}`")).with_label("no such label");
+                        return Err(match closest(&name, self.labels.keys().copied()) {
+                            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                            None => d.with_help("define it with a line `name:` before the instruction it names"),
+                        });
+                    }
+                }
+            }
+            "exit" => Op::Exit,
+            "nop" => Op::Nop,
+            _ => {
+                let d = Diagnostic::error(parts.span, format!("unknown opcode `{}`", parts.opcode))
+                    .with_label("unknown opcode");
+                return Err(match closest(m, MNEMONICS.iter().copied()) {
+                    Some(s) => {
+                        let fixed = format!("{s}{}", &parts.opcode[m.len()..]);
+                        d.with_help(format!("did you mean `{fixed}`?"))
+                    }
+                    None => d.with_help("docs/ISA.md lists every instruction"),
+                });
+            }
+        })
+    }
+
+    fn pred_logic(&self, m: &str, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let d = self.pred(c)?;
+        c.comma()?;
+        let a = self.pred_operand(c)?;
+        let (op, b) = match m {
+            "not" => (PredLogicOp::Not, None),
+            _ => {
+                c.comma()?;
+                let b = self.pred_operand(c)?;
+                let op = match m {
+                    "and" => PredLogicOp::And,
+                    "or" => PredLogicOp::Or,
+                    _ => PredLogicOp::Xor,
+                };
+                (op, Some(b))
+            }
+        };
+        Ok(Op::PredLogic { op, d, a, b })
+    }
+
+    fn pred_operand(&self, c: &mut Cursor) -> Result<PredOperand, Diagnostic> {
+        let negated = c.eat(&Tok::Bang);
+        Ok(PredOperand {
+            pred: self.pred(c)?,
+            negated,
+        })
+    }
+
+    fn cvt(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let rnd = parts.optional(&["rni", "rzi", "rmi", "rpi", "rn"]);
+        let to = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
+        let from = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
+        let rounding = match (to, from, rnd) {
+            (Ty::F32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) | (Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => {
+                match r {
+                    "rni" => Rounding::Nearest,
+                    "rzi" => Rounding::Zero,
+                    "rmi" => Rounding::Down,
+                    _ => Rounding::Up,
+                }
+            }
+            (Ty::S32 | Ty::U32, Ty::F32, _) | (Ty::F32, Ty::F32, _) => {
+                return Err(Diagnostic::error(parts.span, "a conversion from f32 to an integer needs a rounding mode")
+                    .with_label("which rounding?")
+                    .with_help(format!(
+                        "write `cvt.rzi.{}.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
+                        to.name()
+                    )));
+            }
+            (Ty::F32, _, None | Some("rn")) => Rounding::NearestFloat,
+            (Ty::S32 | Ty::U32, Ty::S32 | Ty::U32, None) => Rounding::NearestFloat,
+            _ => {
+                return Err(Diagnostic::error(parts.span, "this rounding mode does not apply to this conversion")
+                    .with_label("invalid rounding")
+                    .with_help("integer → f32 rounds with `.rn` (the default); f32 → integer takes .rni .rzi .rmi .rpi"));
+            }
+        };
+        let d = self.dst(c)?;
+        c.comma()?;
+        let a = self.src(c, from)?;
+        Ok(Op::Cvt { rounding, to, from, d, a })
+    }
+
+    fn shfl(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        parts.optional(&["sync"]);
+        let names: Vec<&str> = ShflMode::ALL.iter().map(|m| m.name()).collect();
+        let mode_name = parts.required(&names, "a shuffle mode (idx, up, down, bfly)")?;
+        let mode = ShflMode::ALL.into_iter().find(|m| m.name() == mode_name).expect("mode");
+        parts.optional(&["b32"]);
+        let d = self.dst(c)?;
+        let p = if c.eat(&Tok::Pipe) { Some(self.pred(c)?) } else { None };
+        c.comma()?;
+        let a = self.src(c, Ty::B32)?;
+        c.comma()?;
+        let b = self.src(c, Ty::U32)?;
+        let mut segment = None;
+        let mut mask = None;
+        let keyword = |c: &Cursor| match (c.peek(), c.peek_at(1)) {
+            (Some(Token { tok: Tok::Ident(k), .. }), Some(Token { tok: Tok::Eq, .. })) => Some(k.clone()),
+            _ => None,
+        };
+        if c.eat(&Tok::Comma) {
+            if keyword(c).is_some() {
+                loop {
+                    let (k, kspan) = c.ident("`width=` or `mask=`")?;
+                    c.expect(&Tok::Eq, "`=`")?;
+                    let e = c.expr()?;
+                    match k.as_str() {
+                        "width" if segment.is_none() => {
+                            if let Some(w) = e.as_literal_int() {
+                                if w < 1 || !(w as u64).is_power_of_two() || w > 64 {
+                                    return Err(Diagnostic::error(e.span, format!("shuffle width {w} is not a power of two from 1 to 64"))
+                                        .with_label("invalid width")
+                                        .with_help("the width splits the warp into segments: 1, 2, 4, … up to the warp size"));
+                                }
+                            }
+                            segment = Some(ShflSegment::Width(e));
+                        }
+                        "mask" if mask.is_none() => mask = Some(e),
+                        "width" | "mask" => {
+                            return Err(Diagnostic::error(kspan, format!("`{k}=` given twice")).with_label("second"));
+                        }
+                        _ => {
+                            return Err(Diagnostic::error(kspan, format!("unknown shuffle option `{k}`"))
+                                .with_label("expected `width` or `mask`")
+                                .with_help("write `shfl.sync.down.b32 %d, %v, 1, width=16, mask=0xffff`"));
+                        }
+                    }
+                    if !c.eat(&Tok::Comma) {
+                        break;
+                    }
+                }
+            } else {
+                // PTX's raw form: `c` (clamp | segment mask << 8), then the member mask.
+                let cexpr = c.expr()?;
+                c.expect(&Tok::Comma, "`,` and the member mask (PTX form: `shfl.sync.MODE.b32 d, a, b, c, membermask`)")?;
+                let m = c.expr()?;
+                segment = Some(ShflSegment::Raw(cexpr));
+                mask = Some(m);
+            }
+        }
+        Ok(Op::Shfl {
+            mode,
+            d,
+            p,
+            a,
+            b,
+            segment,
+            mask,
+        })
+    }
+
+    fn address(&self, c: &mut Cursor, ty: Ty) -> Result<Address, Diagnostic> {
+        let start = c.here();
+        let byte_mode = c.eat(&Tok::LBracket);
+        let (name, nspan) = c.ident("a buffer name (`in[%i]` or `[in + %byte_offset]`)")?;
+        let buffer = match self.buffers.iter().position(|b| b.name == name) {
+            Some(k) => k,
+            None => {
+                let d = Diagnostic::error(nspan, format!("unknown buffer `{name}`")).with_label("no such buffer");
+                return Err(match closest(&name, self.buffers.iter().map(|b| b.name.as_str())) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help(format!("declare it: `.buffer {name} f32[W]`")),
+                });
+            }
+        };
+        let elem = self.buffers[buffer].elem;
+        if ty != Ty::B32 && ty != elem.ty() {
+            return Err(Diagnostic::error(nspan, format!("`.{}` access to buffer `{name}` of {}", ty.name(), elem.name()))
+                .with_label(format!("`{name}` holds {}", elem.name()))
+                .with_help(format!("use `.{}` (or `.b32` to move the raw bits)", elem.name())));
+        }
+        let (base, disp) = if byte_mode {
+            let r = if c.eat(&Tok::Plus) { self.index(c)? } else { (None, None) };
+            c.expect(&Tok::RBracket, "`]`")?;
+            r
+        } else {
+            c.expect(&Tok::LBracket, "`[` and an element index")?;
+            let r = self.index(c)?;
+            c.expect(&Tok::RBracket, "`]`")?;
+            r
+        };
+        let _ = start;
+        Ok(Address {
+            buffer,
+            mode: if byte_mode { AddrMode::Byte } else { AddrMode::Element },
+            base,
+            disp,
+        })
+    }
+
+    /// `%r`, `%r + expr`, `%r - expr` or `expr`.
+    fn index(&self, c: &mut Cursor) -> Result<(Option<Operand>, Option<ConstExpr>), Diagnostic> {
+        if matches!(c.peek(), Some(Token { tok: Tok::Reg(_), .. })) {
+            let base = self.src(c, Ty::U32)?;
+            let disp = if c.eat(&Tok::Plus) {
+                Some(c.expr()?)
+            } else if c.eat(&Tok::Minus) {
+                let e = c.expr()?;
+                let span = e.span;
+                Some(ConstExpr {
+                    kind: ExprKind::Neg(Box::new(e)),
+                    span,
+                })
+            } else {
+                None
+            };
+            Ok((Some(base), disp))
+        } else {
+            Ok((None, Some(c.expr()?)))
+        }
+    }
+
+    fn dst(&self, c: &mut Cursor) -> Result<Reg, Diagnostic> {
+        match c.next() {
+            Some(Token { tok: Tok::Reg(name), span }) => {
+                if let Some(&r) = self.regs.get(name.as_str()) {
+                    return Ok(Reg(r));
+                }
+                if Special::parse(name).is_some() {
+                    return Err(Diagnostic::error(*span, format!("`%{name}` is read-only"))
+                        .with_label("cannot write a special register")
+                        .with_help("write the result to a register declared with `.reg`"));
+                }
+                if self.preds.contains_key(name.as_str()) {
+                    return Err(Diagnostic::error(*span, format!("`%{name}` is a predicate, not a register"))
+                        .with_label("expected a 32-bit register")
+                        .with_help("predicates are written by `setp` and `and.pred`/`or.pred`; registers by the others"));
+                }
+                Err(self.unknown_reg(name, *span, true))
+            }
+            other => Err(expected(other, c, "a destination register like `%v`")),
+        }
+    }
+
+    fn pred(&self, c: &mut Cursor) -> Result<Pred, Diagnostic> {
+        match c.next() {
+            Some(Token { tok: Tok::Reg(name), span }) => {
+                if let Some(&p) = self.preds.get(name.as_str()) {
+                    return Ok(Pred(p));
+                }
+                if self.regs.contains_key(name.as_str()) {
+                    return Err(Diagnostic::error(*span, format!("`%{name}` is a register, not a predicate"))
+                        .with_label("expected a predicate")
+                        .with_help("declare predicates with `.pred %p` and set them with `setp`"));
+                }
+                let d = Diagnostic::error(*span, format!("unknown predicate `%{name}`")).with_label("not declared");
+                Err(match closest(name, self.preds.keys().copied()) {
+                    Some(s) => d.with_help(format!("did you mean `%{s}`?")),
+                    None => d.with_help(format!("declare it with `.pred %{name}`")),
+                })
+            }
+            other => Err(expected(other, c, "a predicate like `%p`")),
+        }
+    }
+
+    fn unknown_reg(&self, name: &str, span: Span, _dst: bool) -> Diagnostic {
+        let d = Diagnostic::error(span, format!("unknown register `%{name}`")).with_label("not declared");
+        let specials = Special::ALL.map(|s| s.name());
+        match closest(name, self.regs.keys().copied().chain(specials)) {
+            Some(s) => d.with_help(format!("did you mean `%{s}`?")),
+            None => d.with_help(format!("declare it with `.reg %{name}`")),
+        }
+    }
+
+    /// A source operand: a register, a special register, or an immediate expression.
+    fn src(&self, c: &mut Cursor, ty: Ty) -> Result<Operand, Diagnostic> {
+        match c.peek() {
+            Some(Token { tok: Tok::Reg(name), span }) => {
+                let span = *span;
+                c.pos += 1;
+                if let Some(&r) = self.regs.get(name.as_str()) {
+                    return Ok(Operand::Reg(Reg(r)));
+                }
+                if let Some(s) = Special::parse(name) {
+                    return Ok(Operand::Special(s));
+                }
+                if self.preds.contains_key(name.as_str()) {
+                    return Err(Diagnostic::error(span, format!("`%{name}` is a predicate, not a register"))
+                        .with_label("expected a register or a value")
+                        .with_help("turn a predicate into a value with `selp.u32 %d, 1, 0, %p`"));
+                }
+                Err(self.unknown_reg(name, span, false))
+            }
+            Some(_) => {
+                let e = c.expr()?;
+                self.check_imm(&e, ty)?;
+                Ok(Operand::Imm(e))
+            }
+            None => Err(expected(None, c, "an operand")),
+        }
+    }
+
+    /// Immediates: a float literal cannot feed an integer operation; names must be parameters or `W`.
+    fn check_imm(&self, e: &ConstExpr, ty: Ty) -> Result<(), Diagnostic> {
+        match &e.kind {
+            ExprKind::Float(_) if ty.is_int() => Err(Diagnostic::error(e.span, format!("float literal in a `.{}` operand", ty.name()))
+                .with_label("expected an integer")
+                .with_help("write an integer, or use the `.f32` form of the instruction")),
+            ExprKind::Var(v) => {
+                if v == "W" || self.params.iter().any(|p| &p.name == v) {
+                    Ok(())
+                } else {
+                    let d = Diagnostic::error(e.span, format!("unknown name `{v}`")).with_label("not a parameter");
+                    let names = self.params.iter().map(|p| p.name.as_str()).chain(["W"]);
+                    Err(match closest(v, names) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None if self.regs.contains_key(v.as_str()) => d.with_help(format!("registers start with `%`: `%{v}`")),
+                        None => d.with_help("an immediate is a number, `W`, a `.param`, or an expression of them"),
+                    })
+                }
+            }
+            ExprKind::Neg(x) | ExprKind::Not(x) => self.check_imm(x, ty),
+            ExprKind::Binary(_, a, b) => {
+                self.check_imm(a, ty)?;
+                self.check_imm(b, ty)
+            }
+            ExprKind::Call(_, args) => args.iter().try_for_each(|a| self.check_imm(a, ty)),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn expected(found: Option<&Token>, c: &Cursor, what: &str) -> Diagnostic {
+    match found {
+        Some(t) => Diagnostic::error(t.span, format!("expected {what}, found {}", t.tok.describe())).with_label(format!("expected {what}")),
+        None => Diagnostic::error(c.end_span(), format!("expected {what}")).with_label(format!("expected {what}")),
+    }
+}
+
+/// A cursor over one statement's tokens.
+struct Cursor<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    stmt: Span,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(toks: &'a [Token], stmt: Span) -> Cursor<'a> {
+        Cursor { toks, pos: 0, stmt }
+    }
+
+    fn peek(&self) -> Option<&'a Token> {
+        self.toks.get(self.pos)
+    }
+
+    fn peek_at(&self, k: usize) -> Option<&'a Token> {
+        self.toks.get(self.pos + k)
+    }
+
+    fn next(&mut self) -> Option<&'a Token> {
+        let t = self.toks.get(self.pos);
+        if t.is_some() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn eat(&mut self, tok: &Tok) -> bool {
+        if self.peek().is_some_and(|t| &t.tok == tok) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// An empty span just past the last token: where a missing operand would go.
+    fn end_span(&self) -> Span {
+        let end = self.toks.last().map(|t| t.span).unwrap_or(self.stmt);
+        Span { start: end.end, ..end }
+    }
+
+    /// The span of the next token, or the end of the statement.
+    fn here(&self) -> Span {
+        self.peek().map(|t| t.span).unwrap_or_else(|| self.end_span())
+    }
+
+    fn prev_span(&self) -> Span {
+        if self.pos == 0 {
+            self.here()
+        } else {
+            self.toks[self.pos - 1].span
+        }
+    }
+
+    fn expect(&mut self, tok: &Tok, what: &str) -> Result<Span, Diagnostic> {
+        match self.peek() {
+            Some(t) if &t.tok == tok => {
+                self.pos += 1;
+                Ok(t.span)
+            }
+            found => Err(expected(found, self, what)),
+        }
+    }
+
+    fn comma(&mut self) -> Result<(), Diagnostic> {
+        self.expect(&Tok::Comma, "`,`").map(|_| ())
+    }
+
+    fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
+        match self.peek() {
+            Some(Token { tok: Tok::Ident(s), span }) => {
+                self.pos += 1;
+                Ok((s.clone(), *span))
+            }
+            found => Err(expected(found, self, what)),
+        }
+    }
+
+    fn int(&mut self, what: &str) -> Result<i64, Diagnostic> {
+        match self.peek() {
+            Some(Token { tok: Tok::Int(v), .. }) => {
+                self.pos += 1;
+                Ok(*v)
+            }
+            found => Err(expected(found, self, what)),
+        }
+    }
+
+    fn finish(&self) -> Result<(), Diagnostic> {
+        match self.peek() {
+            None => Ok(()),
+            Some(t) => Err(Diagnostic::error(
+                t.span.to(self.toks[self.toks.len() - 1].span),
+                format!("unexpected {} at the end of the statement", t.tok.describe()),
+            )
+            .with_label("unexpected")
+            .with_help("one statement per line; operands are separated by `,`")),
+        }
+    }
+
+    /// `expr (, [k] = expr | , [a..b] = [v, …])*`
+    fn init(&mut self) -> Result<Init, Diagnostic> {
+        let default = self.expr()?;
+        let mut overrides = Vec::new();
+        while self.eat(&Tok::Comma) {
+            self.expect(&Tok::LBracket, "`[index] = value` or `[start..end] = [values]`")?;
+            let start = self.expr()?;
+            if self.eat(&Tok::DotDot) {
+                let end = if self.peek().is_some_and(|t| t.tok == Tok::RBracket) { None } else { Some(self.expr()?) };
+                self.expect(&Tok::RBracket, "`]`")?;
+                self.expect(&Tok::Eq, "`=`")?;
+                self.expect(&Tok::LBracket, "`[` and a list of values")?;
+                let mut values = vec![self.expr()?];
+                while self.eat(&Tok::Comma) {
+                    values.push(self.expr()?);
+                }
+                self.expect(&Tok::RBracket, "`]`")?;
+                overrides.push(InitOverride::List { start, end, values });
+            } else {
+                self.expect(&Tok::RBracket, "`]`")?;
+                self.expect(&Tok::Eq, "`=`")?;
+                let value = self.expr()?;
+                overrides.push(InitOverride::One { index: start, value });
+            }
+        }
+        Ok(Init { default, overrides })
+    }
+
+    /// Precedence climbing over C's binary operators.
+    fn expr(&mut self) -> Result<ConstExpr, Diagnostic> {
+        self.expr_prec(1)
+    }
+
+    fn binop(&self) -> Option<(BinOp, bool)> {
+        // `(op, rhs_is_in_token)`: `i%n` lexes as `i` and register-like `%n`; read it as `i % n`.
+        Some(match &self.peek()?.tok {
+            Tok::Plus => (BinOp::Add, false),
+            Tok::Minus => (BinOp::Sub, false),
+            Tok::Star => (BinOp::Mul, false),
+            Tok::Slash => (BinOp::Div, false),
+            Tok::Percent => (BinOp::Rem, false),
+            Tok::Reg(_) => (BinOp::Rem, true),
+            Tok::Shl => (BinOp::Shl, false),
+            Tok::Shr => (BinOp::Shr, false),
+            Tok::Amp => (BinOp::And, false),
+            Tok::Pipe => (BinOp::Or, false),
+            Tok::Caret => (BinOp::Xor, false),
+            _ => return None,
+        })
+    }
+
+    fn expr_prec(&mut self, min: u8) -> Result<ConstExpr, Diagnostic> {
+        let mut lhs = self.unary()?;
+        while let Some((op, inline_rhs)) = self.binop() {
+            if op.precedence() < min {
+                break;
+            }
+            let rhs = if inline_rhs {
+                let t = self.next().expect("peeked");
+                let Tok::Reg(name) = &t.tok else { unreachable!() };
+                let span = Span { start: t.span.start + 1, ..t.span };
+                ConstExpr {
+                    kind: ExprKind::Var(name.clone()),
+                    span,
+                }
+            } else {
+                self.pos += 1;
+                self.expr_prec(op.precedence() + 1)?
+            };
+            // `a % b * c`: an inline rhs still binds as a unit; continue the loop for the rest.
+            let span = lhs.span.to(rhs.span);
+            lhs = ConstExpr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> Result<ConstExpr, Diagnostic> {
+        let Some(t) = self.next() else {
+            return Err(expected(None, self, "a value"));
+        };
+        let span = t.span;
+        let wrap = |kind, inner: &ConstExpr| ConstExpr {
+            kind,
+            span: span.to(inner.span),
+        };
+        Ok(match &t.tok {
+            Tok::Int(v) => ConstExpr::int(*v, span),
+            Tok::Float(v) => ConstExpr {
+                kind: ExprKind::Float(*v),
+                span,
+            },
+            Tok::Minus => {
+                let e = self.unary()?;
+                wrap(ExprKind::Neg(Box::new(e.clone())), &e)
+            }
+            Tok::Tilde => {
+                let e = self.unary()?;
+                wrap(ExprKind::Not(Box::new(e.clone())), &e)
+            }
+            Tok::LParen => {
+                let mut e = self.expr()?;
+                let close = self.expect(&Tok::RParen, "`)`")?;
+                e.span = span.to(close);
+                e
+            }
+            Tok::Ident(name) if (name == "min" || name == "max") && self.peek().is_some_and(|t| t.tok == Tok::LParen) => {
+                self.pos += 1;
+                let a = self.expr()?;
+                self.expect(&Tok::Comma, "`,`")?;
+                let b = self.expr()?;
+                let close = self.expect(&Tok::RParen, "`)`")?;
+                ConstExpr {
+                    kind: ExprKind::Call(name.clone(), vec![a, b]),
+                    span: span.to(close),
+                }
+            }
+            Tok::Ident(name) if !name.starts_with('.') && !name.contains('.') => ConstExpr {
+                kind: ExprKind::Var(name.clone()),
+                span,
+            },
+            other => {
+                return Err(Diagnostic::error(span, format!("expected a value, found {}", other.describe()))
+                    .with_label("expected a number, a name or `(`"));
+            }
+        })
+    }
+}

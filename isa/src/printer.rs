@@ -1,0 +1,223 @@
+//! The printer: a [`Program`] back to text. `parse(print(p))` is [`Program::equivalent`] to `p`.
+//!
+//! Output is canonical: full opcodes (`shfl.sync.bfly.b32`), one statement per line, labels on their own line,
+//! macros already expanded.
+
+use crate::ast::*;
+use crate::expr::ConstExpr;
+use std::fmt::Write as _;
+
+pub fn print(p: &Program) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, ".kernel {}", p.name);
+    if let Some(d) = &p.description {
+        let _ = writeln!(out, ".desc \"{}\"", d.replace('\\', "\\\\").replace('"', "\\\""));
+    }
+    if p.warp_sizes != (2, 64) {
+        let _ = writeln!(out, ".warp_sizes {}..{}", p.warp_sizes.0, p.warp_sizes.1);
+    }
+    for param in &p.params {
+        let _ = writeln!(out, ".param {} = {}", param.name, param.default);
+    }
+    if let Some(g) = &p.grid {
+        let _ = writeln!(out, ".grid {g}");
+    }
+    if let Some(b) = &p.block {
+        let _ = writeln!(out, ".block {b}");
+    }
+    for b in &p.buffers {
+        let _ = write!(out, ".buffer {} {}[{}]", b.name, b.elem.name(), b.len);
+        if let Some(init) = &b.init {
+            let _ = write!(out, " = {}", init.default);
+            for o in &init.overrides {
+                match o {
+                    InitOverride::One { index, value } => {
+                        let _ = write!(out, ", [{index}] = {value}");
+                    }
+                    InitOverride::List { start, end, values } => {
+                        let vals: Vec<String> = values.iter().map(ToString::to_string).collect();
+                        let end = end.as_ref().map(ToString::to_string).unwrap_or_default();
+                        let _ = write!(out, ", [{start}..{end}] = [{}]", vals.join(", "));
+                    }
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for (kw, list) in [(".reg", &p.regs), (".pred", &p.preds)] {
+        if !list.is_empty() {
+            let names: Vec<String> = list.iter().map(|r| format!("%{}", r.name)).collect();
+            let _ = writeln!(out, "{kw} {}", names.join(", "));
+        }
+    }
+    for (pc, inst) in p.instructions.iter().enumerate() {
+        for (l, _) in p.labels.iter().filter(|(_, at)| *at == pc) {
+            let _ = writeln!(out, "{l}:");
+        }
+        let _ = writeln!(out, "    {}", instruction(p, inst));
+    }
+    for (l, _) in p.labels.iter().filter(|(_, at)| *at == p.instructions.len()) {
+        let _ = writeln!(out, "{l}:");
+    }
+    out
+}
+
+/// One instruction in canonical form.
+pub fn instruction(p: &Program, inst: &Instruction) -> String {
+    let mut s = String::new();
+    if let Some(g) = inst.guard {
+        let _ = write!(s, "@{}%{} ", if g.negated { "!" } else { "" }, p.pred_name(g.pred));
+    }
+    s.push_str(&op(p, &inst.op));
+    s
+}
+
+fn operand(p: &Program, o: &Operand) -> String {
+    match o {
+        Operand::Reg(r) => format!("%{}", p.reg_name(*r)),
+        Operand::Special(sp) => format!("%{}", sp.name()),
+        Operand::Imm(e) => imm(e),
+    }
+}
+
+/// Immediates print bare when they are a single literal or name, parenthesised otherwise.
+fn imm(e: &ConstExpr) -> String {
+    use crate::expr::ExprKind;
+    match e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Var(_) | ExprKind::Call(..) => e.to_string(),
+        ExprKind::Neg(ref inner) if matches!(inner.kind, ExprKind::Int(_) | ExprKind::Float(_)) => e.to_string(),
+        _ => format!("({e})"),
+    }
+}
+
+fn pred_operand(p: &Program, o: &PredOperand) -> String {
+    format!("{}%{}", if o.negated { "!" } else { "" }, p.pred_name(o.pred))
+}
+
+fn address(p: &Program, a: &Address) -> String {
+    let name = &p.buffers[a.buffer].name;
+    let mut inner = String::new();
+    if let Some(b) = &a.base {
+        inner.push_str(&operand(p, b));
+    }
+    if let Some(d) = &a.disp {
+        if a.base.is_some() {
+            inner.push_str(" + ");
+        }
+        inner.push_str(&imm(d));
+    }
+    match a.mode {
+        AddrMode::Element => format!("{name}[{inner}]"),
+        AddrMode::Byte if inner.is_empty() => format!("[{name}]"),
+        AddrMode::Byte => format!("[{name} + {inner}]"),
+    }
+}
+
+pub fn op(p: &Program, op: &Op) -> String {
+    let o = |x: &Operand| operand(p, x);
+    let r = |x: &Reg| format!("%{}", p.reg_name(*x));
+    let pr = |x: &Pred| format!("%{}", p.pred_name(*x));
+    match op {
+        Op::Mov { ty, d, a } => format!("mov.{} {}, {}", ty.name(), r(d), o(a)),
+        Op::Unary { op, ty, d, a } => {
+            let m = match op {
+                UnaryOp::Neg => "neg",
+                UnaryOp::Abs => "abs",
+                UnaryOp::Not => "not",
+            };
+            format!("{m}.{} {}, {}", ty.name(), r(d), o(a))
+        }
+        Op::Binary { op, ty, d, a, b } => format!("{}.{} {}, {}, {}", binary_name(*op), ty.name(), r(d), o(a), o(b)),
+        Op::Ternary { op, ty, d, a, b, c } => {
+            let m = match op {
+                TernaryOp::Mad => "mad",
+                TernaryOp::Fma => "fma",
+            };
+            format!("{m}.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(c))
+        }
+        Op::Setp { cmp, ty, p: pd, a, b } => format!("setp.{}.{} {}, {}, {}", cmp.name(), ty.name(), pr(pd), o(a), o(b)),
+        Op::PredLogic { op, d, a, b } => {
+            let m = match op {
+                PredLogicOp::And => "and",
+                PredLogicOp::Or => "or",
+                PredLogicOp::Xor => "xor",
+                PredLogicOp::Not => "not",
+            };
+            match b {
+                Some(b) => format!("{m}.pred {}, {}, {}", pr(d), pred_operand(p, a), pred_operand(p, b)),
+                None => format!("{m}.pred {}, {}", pr(d), pred_operand(p, a)),
+            }
+        }
+        Op::Selp { ty, d, a, b, p: pp } => format!("selp.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), pr(pp)),
+        Op::Cvt { rounding, to, from, d, a } => {
+            let rnd = match (to, from) {
+                (Ty::S32 | Ty::U32, Ty::S32 | Ty::U32) => String::new(),
+                _ => format!(".{}", rounding.name()),
+            };
+            format!("cvt{rnd}.{}.{} {}, {}", to.name(), from.name(), r(d), o(a))
+        }
+        Op::Ld { ty, d, addr } => format!("ld.global.{} {}, {}", ty.name(), r(d), address(p, addr)),
+        Op::St { ty, addr, a } => format!("st.global.{} {}, {}", ty.name(), address(p, addr), o(a)),
+        Op::Shfl {
+            mode,
+            d,
+            p: pd,
+            a,
+            b,
+            segment,
+            mask,
+        } => {
+            let mut s = format!("shfl.sync.{}.b32 {}", mode.name(), r(d));
+            if let Some(pd) = pd {
+                let _ = write!(s, "|{}", pr(pd));
+            }
+            let _ = write!(s, ", {}, {}", o(a), o(b));
+            match segment {
+                Some(ShflSegment::Raw(c)) => {
+                    let m = mask.as_ref().map(imm).unwrap_or_else(|| "0xffffffff".into());
+                    let _ = write!(s, ", {}, {m}", imm(c));
+                }
+                Some(ShflSegment::Width(w)) => {
+                    let _ = write!(s, ", width={}", imm(w));
+                    if let Some(m) = mask {
+                        let _ = write!(s, ", mask={}", imm(m));
+                    }
+                }
+                None => {
+                    if let Some(m) = mask {
+                        let _ = write!(s, ", mask={}", imm(m));
+                    }
+                }
+            }
+            s
+        }
+        Op::Bra { target } => {
+            let name = p
+                .labels
+                .iter()
+                .find(|(_, at)| at == target)
+                .map(|(l, _)| l.clone())
+                .unwrap_or_else(|| format!("{target}"));
+            format!("bra {name}")
+        }
+        Op::Exit => "exit".into(),
+        Op::Nop => "nop".into(),
+    }
+}
+
+pub fn binary_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "add",
+        BinaryOp::Sub => "sub",
+        BinaryOp::Mul => "mul",
+        BinaryOp::Div => "div",
+        BinaryOp::Rem => "rem",
+        BinaryOp::Min => "min",
+        BinaryOp::Max => "max",
+        BinaryOp::And => "and",
+        BinaryOp::Or => "or",
+        BinaryOp::Xor => "xor",
+        BinaryOp::Shl => "shl",
+        BinaryOp::Shr => "shr",
+    }
+}

@@ -1,0 +1,50 @@
+// warp.s — reusable warp-level sequences. A program writes `.include "warp.s"` and invokes a macro by name;
+// labels inside a macro are local to each invocation. Every macro loops over offsets W/2, W/4, …, 1, so it
+// works at any warp size.
+
+// Butterfly maximum: every lane ends with the maximum of `v` over the warp.
+// v: the f32 value (in and out); tmp, off: scratch registers; more: a scratch predicate.
+.macro bfly_max_f32 v, tmp, off, more
+        mov.u32             \off, (W / 2)
+step:
+        shfl.sync.bfly.b32  \tmp, \v, \off
+        max.f32             \v, \v, \tmp
+        shr.u32             \off, \off, 1
+        setp.ne.u32         \more, \off, 0
+        @\more bra          step
+.endm
+
+// Butterfly sum: every lane ends with the sum of `v` over the warp (u32/s32 wrap-around arithmetic).
+.macro bfly_sum_u32 v, tmp, off, more
+        mov.u32             \off, (W / 2)
+step:
+        shfl.sync.bfly.b32  \tmp, \v, \off
+        add.u32             \v, \v, \tmp
+        shr.u32             \off, \off, 1
+        setp.ne.u32         \more, \off, 0
+        @\more bra          step
+.endm
+
+// Tree sum with shfl.down: lane 0 ends with the sum of `v` over the warp; other lanes hold partial sums
+// (a shfl.down past the end of the warp returns the lane's own value).
+.macro down_sum_f32 v, tmp, off, more
+        mov.u32             \off, (W / 2)
+step:
+        shfl.sync.down.b32  \tmp, \v, \off
+        add.f32             \v, \v, \tmp
+        shr.u32             \off, \off, 1
+        setp.ne.u32         \more, \off, 0
+        @\more bra          step
+.endm
+
+// Inclusive prefix sum with shfl.up (Hillis–Steele): lane k ends with v[0] + … + v[k].
+// The shuffle's predicate output says whether lane - d exists; only those lanes add.
+.macro scan_up_f32 v, tmp, d, more, has
+        mov.u32             \d, 1
+step:
+        shfl.sync.up.b32    \tmp|\has, \v, \d
+        @\has add.f32       \v, \v, \tmp
+        shl.b32             \d, \d, 1
+        setp.lt.u32         \more, \d, W
+        @\more bra          step
+.endm

@@ -1,0 +1,147 @@
+//! Functional units: what each arithmetic instruction does to one lane's 32-bit values.
+//!
+//! Semantics follow PTX on sm_90: integer arithmetic wraps; `div`/`rem` by zero is a fault here (undefined on
+//! hardware); f32 arithmetic is IEEE-754 binary32 with round-to-nearest-even and subnormals kept (no `.ftz`),
+//! `div.f32` is the correctly rounded `div.rn.f32`, `fma`/`mad.f32` round once; `min`/`max.f32` return the
+//! non-NaN operand and order -0 below +0; shift amounts above 31 clamp to 32; f32 → integer conversions
+//! saturate and turn NaN into 0.
+
+use crate::kernel::{Bin, CmpClass, Conv, Tern, Un};
+use warpsim_isa::{Cmp, Rounding};
+
+#[inline]
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+#[inline]
+fn fmin(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a == b {
+        // -0 < +0
+        return if a.is_sign_negative() { a } else { b };
+    }
+    if a < b { a } else { b }
+}
+
+#[inline]
+fn fmax(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a == b {
+        return if a.is_sign_positive() { a } else { b };
+    }
+    if a > b { a } else { b }
+}
+
+/// A binary operation; `None` is an integer division by zero.
+#[inline]
+pub fn binary(op: Bin, a: u32, b: u32) -> Option<u32> {
+    Some(match op {
+        Bin::AddI => a.wrapping_add(b),
+        Bin::SubI => a.wrapping_sub(b),
+        Bin::MulI => a.wrapping_mul(b),
+        Bin::DivS => {
+            if b == 0 {
+                return None;
+            }
+            (a as i32).wrapping_div(b as i32) as u32
+        }
+        Bin::DivU => a.checked_div(b)?,
+        Bin::RemS => {
+            if b == 0 {
+                return None;
+            }
+            (a as i32).wrapping_rem(b as i32) as u32
+        }
+        Bin::RemU => a.checked_rem(b)?,
+        Bin::MinS => (a as i32).min(b as i32) as u32,
+        Bin::MinU => a.min(b),
+        Bin::MaxS => (a as i32).max(b as i32) as u32,
+        Bin::MaxU => a.max(b),
+        Bin::AddF => (f(a) + f(b)).to_bits(),
+        Bin::SubF => (f(a) - f(b)).to_bits(),
+        Bin::MulF => (f(a) * f(b)).to_bits(),
+        Bin::DivF => (f(a) / f(b)).to_bits(),
+        Bin::MinF => fmin(f(a), f(b)).to_bits(),
+        Bin::MaxF => fmax(f(a), f(b)).to_bits(),
+        Bin::And => a & b,
+        Bin::Or => a | b,
+        Bin::Xor => a ^ b,
+        Bin::Shl => a.checked_shl(b).unwrap_or(0),
+        Bin::ShrU => a.checked_shr(b).unwrap_or(0),
+        Bin::ShrS => ((a as i32) >> b.min(31)) as u32,
+    })
+}
+
+#[inline]
+pub fn unary(op: Un, a: u32) -> u32 {
+    match op {
+        Un::NegI => (a as i32).wrapping_neg() as u32,
+        Un::NegF => a ^ 0x8000_0000,
+        Un::AbsI => (a as i32).wrapping_abs() as u32,
+        Un::AbsF => a & 0x7fff_ffff,
+        Un::Not => !a,
+    }
+}
+
+#[inline]
+pub fn ternary(op: Tern, a: u32, b: u32, c: u32) -> u32 {
+    match op {
+        Tern::MadI => a.wrapping_mul(b).wrapping_add(c),
+        Tern::FmaF => f(a).mul_add(f(b), f(c)).to_bits(),
+    }
+}
+
+#[inline]
+pub fn compare(cmp: Cmp, class: CmpClass, a: u32, b: u32) -> bool {
+    use std::cmp::Ordering::*;
+    let ord = match class {
+        CmpClass::Signed => Some((a as i32).cmp(&(b as i32))),
+        CmpClass::Unsigned => Some(a.cmp(&b)),
+        // Ordered comparisons: anything with NaN is false, except `ne` which PTX also makes false (ordered).
+        CmpClass::Float => f(a).partial_cmp(&f(b)),
+    };
+    match (cmp, ord) {
+        (_, None) => false,
+        (Cmp::Eq, Some(o)) => o == Equal,
+        (Cmp::Ne, Some(o)) => o != Equal,
+        (Cmp::Lt, Some(o)) => o == Less,
+        (Cmp::Le, Some(o)) => o != Greater,
+        (Cmp::Gt, Some(o)) => o == Greater,
+        (Cmp::Ge, Some(o)) => o != Less,
+    }
+}
+
+#[inline]
+fn round(x: f32, r: Rounding) -> f32 {
+    match r {
+        Rounding::Nearest => x.round_ties_even(),
+        Rounding::Zero => x.trunc(),
+        Rounding::Down => x.floor(),
+        Rounding::Up => x.ceil(),
+        Rounding::NearestFloat => x,
+    }
+}
+
+#[inline]
+pub fn convert(op: Conv, a: u32) -> u32 {
+    match op {
+        // `as` saturates and maps NaN to 0, exactly PTX's cvt semantics for float → int.
+        Conv::F2S(r) => round(f(a), r) as i32 as u32,
+        Conv::F2U(r) => round(f(a), r) as u32,
+        Conv::S2F => (a as i32 as f32).to_bits(),
+        Conv::U2F => (a as f32).to_bits(),
+        Conv::F2F(r) => round(f(a), r).to_bits(),
+        Conv::Bits => a,
+    }
+}

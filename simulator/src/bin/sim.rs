@@ -1,0 +1,370 @@
+//! `sim`: the command line over the warpsim library. It parses flags, calls the library, and renders.
+//!
+//! Exit status: 0 success; 1 a fault in the simulated program; 2 bad input (assembly errors, bad flags,
+//! unreadable files).
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use warpsim::render;
+use warpsim::{Config, Event, Launch, NoTrace, RunOptions, programs};
+use warpsim_isa::{AssembleError, Program};
+
+const EXAMPLES: &str = "\
+Examples:
+  sim run butterfly_max --warp 8 --trace     every lane exchange of the 8-lane butterfly, step by step
+  sim run butterfly_max --format json        values and cycles as JSON
+  sim run shfl_wrap --set offset=-2          override a program parameter
+  sim run my_kernel.s --grid 4 --block 64    run your own file
+  sim check my_kernel.s                      assemble and report errors
+  sim list                                   the shipped programs";
+
+#[derive(Parser)]
+#[command(name = "sim", version, about = "warpsim: a cycle-level SIMT warp simulator", after_help = EXAMPLES)]
+struct Cli {
+    /// Colour: auto (when the output is a terminal and NO_COLOR is unset), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum View {
+    /// Every issued instruction with its per-lane effect.
+    Detail,
+    /// The lane grid: lanes as columns, one row per exchange step.
+    Grid,
+    /// Both.
+    Both,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a shipped program (by name) or an assembly file.
+    #[command(after_help = EXAMPLES)]
+    Run(RunArgs),
+    /// List the shipped programs.
+    List,
+    /// Assemble a file (or shipped program) and report errors, without running it.
+    Check {
+        /// A program name or a path to an assembly file.
+        program: String,
+        /// Also check that it instantiates at this warp size.
+        #[arg(long, default_value_t = 32)]
+        warp: u32,
+    },
+    /// Print a shipped program's source.
+    Show {
+        /// A program name (see `sim list`).
+        program: String,
+    },
+    /// Print the default machine configuration (JSON) to copy and edit for `--config`.
+    Config,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// A program name (see `sim list`) or a path to an assembly file.
+    program: String,
+    /// Warp size: a power of two from 2 to 64.
+    #[arg(long, short = 'w')]
+    warp: Option<u32>,
+    /// Blocks in the grid (overrides the program's `.grid`).
+    #[arg(long)]
+    grid: Option<u32>,
+    /// Threads per block (overrides the program's `.block`).
+    #[arg(long)]
+    block: Option<u32>,
+    /// Set a program parameter: `--set NAME=VALUE` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Trace every issued warp instruction and each lane exchange.
+    #[arg(long)]
+    trace: bool,
+    /// What `--trace` shows in text form.
+    #[arg(long, value_enum, default_value_t = View::Both)]
+    view: View,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Machine configuration file (JSON, see `sim config`).
+    #[arg(long)]
+    config: Option<String>,
+    /// Stop with a fault after this many cycles.
+    #[arg(long, default_value_t = RunOptions::default().max_cycles)]
+    max_cycles: u64,
+}
+
+/// A failure: what to print on stderr and the exit status.
+struct Failure {
+    message: String,
+    code: u8,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            code: 2,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    // A panic is a warpsim bug: say so in one line, without a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        eprintln!("internal error: {message}{location} (this is a bug in warpsim; please report it with the command you ran)");
+    }));
+    let cli = Cli::parse();
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal(),
+    };
+    let result = match cli.command {
+        Command::Run(args) => run(args, color),
+        Command::List => Ok(list()),
+        Command::Check { program, warp } => check(&program, warp, color),
+        Command::Show { program } => match programs::source(&program) {
+            Some(text) => Ok(text.to_string()),
+            None => Err(unknown_program(&program)),
+        },
+        Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
+    };
+    match result {
+        Ok(text) => {
+            emit(&text);
+            ExitCode::SUCCESS
+        }
+        Err(f) => {
+            let mut err = anstream::stderr();
+            let _ = err.write_all(f.message.as_bytes());
+            if !f.message.ends_with('\n') {
+                let _ = err.write_all(b"\n");
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Write to stdout; a closed pipe (`sim … | head`) is not an error.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+fn list() -> String {
+    let mut out = String::new();
+    let names = programs::names();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
+    for name in names {
+        let desc = match programs::assemble(name) {
+            Some(Ok(p)) => p.description.unwrap_or_default(),
+            _ => "(does not assemble)".into(),
+        };
+        out.push_str(&format!("{name:<width$}  {desc}\n"));
+    }
+    out
+}
+
+fn unknown_program(name: &str) -> Failure {
+    let names = programs::names();
+    let hint = match warpsim_isa::diagnostic::closest(name, names.iter().copied()) {
+        Some(s) => format!("\n  help: did you mean `{s}`?"),
+        None => "\n  help: `sim list` shows the shipped programs; a file path must exist".into(),
+    };
+    Failure::input(format!("error: no program or file named `{name}`{hint}"))
+}
+
+/// Largest assembly file `sim` reads.
+const MAX_SOURCE_BYTES: u64 = 8 << 20;
+
+/// A program by name or path, assembled.
+fn load(program: &str, color: bool) -> Result<Program, Failure> {
+    let looks_like_path = program.contains('/') || program.contains('\\') || program.ends_with(".s");
+    if !looks_like_path {
+        if let Some(result) = programs::assemble(program) {
+            return result.map_err(|e| assemble_failure(&e, color));
+        }
+    }
+    let path = Path::new(program);
+    if !path.exists() {
+        return Err(unknown_program(program));
+    }
+    let meta = std::fs::metadata(path).map_err(|e| Failure::input(format!("error: cannot read `{program}`: {e}")))?;
+    if meta.is_dir() {
+        return Err(Failure::input(format!("error: `{program}` is a directory, not an assembly file")));
+    }
+    if meta.len() > MAX_SOURCE_BYTES {
+        return Err(Failure::input(format!(
+            "error: `{program}` is {} bytes; assembly files are limited to {MAX_SOURCE_BYTES} bytes",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Failure::input(format!("error: cannot read `{program}`: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Failure::input(format!(
+            "error: `{program}` is not UTF-8 text (invalid byte at offset {}); is it an assembly file?",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    warpsim_isa::parse(program, &text, &programs::Resolver).map_err(|e| assemble_failure(&e, color))
+}
+
+fn assemble_failure(e: &AssembleError, color: bool) -> Failure {
+    Failure::input(e.render(color))
+}
+
+fn check(program: &str, warp: u32, color: bool) -> Result<String, Failure> {
+    let p = load(program, color)?;
+    let config = Config::hopper().with_warp_size(warp);
+    let kernel = warpsim::instantiate(&p, &config, &Launch::default()).map_err(|e| Failure::input(e.render(&p, color)))?;
+    let cfg = warpsim_isa::cfg::analyse(&p);
+    let branches: Vec<String> = p
+        .instructions
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.op.is_branch() && i.guard.is_some())
+        .map(|(pc, _)| match cfg.reconvergence_pc(pc) {
+            Some(r) => format!("pc {pc} -> {r}"),
+            None => format!("pc {pc} -> exit"),
+        })
+        .collect();
+    Ok(format!(
+        "{}: ok: kernel `{}`, {} instructions in {} basic blocks, {} registers, {} predicates, buffers: {}\n  \
+         launch at W={warp}: grid {} x block {}; conditional branches (reconvergence): {}\n",
+        p.sources.file(warpsim_isa::FileId(0)).name,
+        p.name,
+        p.instructions.len(),
+        cfg.blocks.len(),
+        p.regs.len(),
+        p.preds.len(),
+        kernel
+            .buffers
+            .iter()
+            .map(|b| format!("{} {}[{}]", b.name, b.elem.name(), b.data.len()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        kernel.grid,
+        kernel.block,
+        if branches.is_empty() { "none".into() } else { branches.join(", ") }
+    ))
+}
+
+fn config_from(args: &RunArgs) -> Result<Config, Failure> {
+    let mut config = match &args.config {
+        None => Config::hopper(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Failure::input(format!("error: cannot read config `{path}`: {e}")))?;
+            serde_json::from_str(&text).map_err(|e| {
+                Failure::input(format!(
+                    "error: {path}:{}:{}: invalid configuration: {e}\n  help: `sim config` prints a valid one to start from",
+                    e.line(),
+                    e.column()
+                ))
+            })?
+        }
+    };
+    if let Some(w) = args.warp {
+        config.warp_size = w;
+    }
+    Ok(config)
+}
+
+fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failure> {
+    set.iter()
+        .map(|s| {
+            let (name, value) = s.split_once('=').ok_or_else(|| {
+                Failure::input(format!("error: `--set {s}`: expected NAME=VALUE\n  help: for example `--set target_bin=3`"))
+            })?;
+            let v = warpsim::kernel::parse_value(value).ok_or_else(|| {
+                Failure::input(format!("error: `--set {s}`: `{value}` is not a number\n  help: use an integer (42, -2, 0x1f) or a float (0.5)"))
+            })?;
+            Ok((name.trim().to_string(), v))
+        })
+        .collect()
+}
+
+fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
+    let config = config_from(&args)?;
+    let program = load(&args.program, color)?;
+    let launch = Launch {
+        grid: args.grid,
+        block: args.block,
+        set: parse_set(&args.set)?,
+    };
+    let kernel = warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
+    let options = RunOptions { max_cycles: args.max_cycles };
+    let mut events: Vec<Event> = Vec::new();
+    let result = if args.trace {
+        warpsim::run(&kernel, &config, &options, &mut events)
+    } else {
+        warpsim::run(&kernel, &config, &options, &mut NoTrace)
+    };
+    let events = args.trace.then_some(events.as_slice());
+    match args.format {
+        Format::Json => {
+            let doc = render::json::document(&kernel, result.as_ref(), events);
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+            match result {
+                Ok(_) => Ok(text),
+                Err(fault) => {
+                    emit(&text);
+                    Err(Failure {
+                        message: fault.render(&kernel, color),
+                        code: 1,
+                    })
+                }
+            }
+        }
+        Format::Text => {
+            let mut out = render::text::header(&kernel);
+            if let Some(events) = events {
+                if args.view != View::Grid {
+                    out.push_str(&render::text::trace(&kernel, events));
+                }
+                if args.view != View::Detail {
+                    out.push_str(&render::grid::grid(&kernel, events));
+                }
+                out.push('\n');
+            }
+            match result {
+                Ok(output) => {
+                    out.push_str(&render::text::summary(&kernel, &output));
+                    Ok(out)
+                }
+                Err(fault) => {
+                    // The trace up to the fault is still shown.
+                    emit(&out);
+                    Err(Failure {
+                        message: fault.render(&kernel, color),
+                        code: 1,
+                    })
+                }
+            }
+        }
+    }
+}

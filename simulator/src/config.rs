@@ -1,0 +1,95 @@
+//! Machine configuration: warp size, SM resources and the timing table, as data.
+//!
+//! Every latency the timing model uses lives here, serialisable as JSON; the executor holds none. The default
+//! is a Hopper-like SM (H100/H200, sm_90) with figures from `timing-h200.md` (warp-level microbenchmarks on an
+//! H200): ALU 4 cycles, shuffle 24 (idx 26), and so on. A later calibration pass refines the table.
+
+use serde::{Deserialize, Serialize};
+
+/// Latency, in cycles, from issue until a dependent instruction may issue, per functional-unit class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Timing {
+    /// Integer add, logic, shifts, compares, moves, select.
+    pub int_alu: u32,
+    /// Integer multiply and multiply-add.
+    pub int_mul: u32,
+    /// Integer divide and remainder (a multi-instruction sequence on real hardware).
+    pub int_div: u32,
+    /// f32 add, multiply, fma, min, max.
+    pub fp32: u32,
+    /// f32 divide (IEEE round-to-nearest: a multi-instruction sequence on real hardware).
+    pub fp32_div: u32,
+    /// Conversions between f32 and integers.
+    pub convert: u32,
+    /// `shfl.sync` up / down / bfly.
+    pub shuffle: u32,
+    /// `shfl.sync.idx`.
+    pub shuffle_idx: u32,
+    /// Global load that hits in L1 (no cache model yet: every load is charged this).
+    pub global_load: u32,
+    /// Global store, until the warp may reuse the stored register.
+    pub global_store: u32,
+    /// Branch: cycles before the warp can issue at the new pc.
+    pub branch: u32,
+    /// Reading `%clock`.
+    pub clock_read: u32,
+}
+
+/// Everything that defines the simulated machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Machine name, e.g. `hopper`.
+    pub name: String,
+    /// Lanes per warp: a power of two from 2 to 64.
+    pub warp_size: u32,
+    /// Warp schedulers (sub-partitions) per SM; warp `i` of the SM is served by scheduler `i % schedulers`.
+    pub schedulers: u32,
+    /// Resident warps per SM.
+    pub max_warps_per_sm: u32,
+    /// Resident blocks per SM.
+    pub max_blocks_per_sm: u32,
+    /// Threads per block.
+    pub max_threads_per_block: u32,
+    pub timing: Timing,
+}
+
+impl Config {
+    /// A Hopper-like SM (H100/H200), the default.
+    pub fn hopper() -> Config {
+        Config {
+            name: "hopper".into(),
+            warp_size: 32,
+            schedulers: 4,
+            max_warps_per_sm: 64,
+            max_blocks_per_sm: 32,
+            max_threads_per_block: 1024,
+            timing: Timing {
+                int_alu: 4,
+                int_mul: 4,
+                int_div: 20,
+                fp32: 4,
+                fp32_div: 20,
+                convert: 6,
+                shuffle: 24,
+                shuffle_idx: 26,
+                global_load: 40,
+                global_store: 4,
+                branch: 4,
+                clock_read: 2,
+            },
+        }
+    }
+
+    pub fn with_warp_size(mut self, w: u32) -> Config {
+        self.warp_size = w;
+        self
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config::hopper()
+    }
+}

@@ -1,0 +1,724 @@
+//! Instantiation: an assembled [`Program`] plus a warp size and parameter values → a [`Kernel`] ready to run.
+//!
+//! This is where everything symbolic becomes concrete: `W` and `.param`s are substituted, launch shape and
+//! buffer lengths evaluated, buffers initialised, and each instruction decoded into a compact form whose
+//! immediates are already bit patterns of the right type, so the executor never looks at names or expressions.
+
+use crate::config::Config;
+use warpsim_isa::ast::*;
+use warpsim_isa::cfg;
+use warpsim_isa::expr::{ConstExpr, EvalError, Value};
+use warpsim_isa::{Diagnostic, Span};
+
+/// Largest buffer, in elements, a program may declare (1 GiB of 4-byte words).
+pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 28;
+/// Largest grid.
+pub const MAX_GRID: u64 = (1 << 31) - 1;
+
+/// A source operand, resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Src {
+    Reg(u16),
+    /// The bit pattern in the instruction's type.
+    Imm(u32),
+    Special(Special),
+}
+
+/// Binary operations, with the type folded in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bin {
+    AddI,
+    SubI,
+    MulI,
+    DivS,
+    DivU,
+    RemS,
+    RemU,
+    MinS,
+    MinU,
+    MaxS,
+    MaxU,
+    AddF,
+    SubF,
+    MulF,
+    DivF,
+    MinF,
+    MaxF,
+    And,
+    Or,
+    Xor,
+    Shl,
+    ShrU,
+    ShrS,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Un {
+    NegI,
+    NegF,
+    AbsI,
+    AbsF,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tern {
+    MadI,
+    FmaF,
+}
+
+/// How `setp` compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpClass {
+    Signed,
+    Unsigned,
+    Float,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conv {
+    /// f32 → s32 / u32 with rounding (saturating; NaN → 0, as PTX).
+    F2S(Rounding),
+    F2U(Rounding),
+    /// s32 / u32 → f32, round to nearest.
+    S2F,
+    U2F,
+    /// f32 → integral f32.
+    F2F(Rounding),
+    /// s32 ↔ u32: the bits unchanged.
+    Bits,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DAddr {
+    pub buffer: u16,
+    pub byte: bool,
+    pub base: Option<Src>,
+    pub disp: i64,
+}
+
+/// Functional-unit class: decides latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    IntAlu,
+    IntMul,
+    IntDiv,
+    Fp32,
+    Fp32Div,
+    Convert,
+    Shuffle,
+    ShuffleIdx,
+    GlobalLoad,
+    GlobalStore,
+    Branch,
+    Clock,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DOp {
+    Mov { d: u16, a: Src },
+    Un { f: Un, d: u16, a: Src },
+    Bin { f: Bin, d: u16, a: Src, b: Src },
+    Tern { f: Tern, d: u16, a: Src, b: Src, c: Src },
+    Setp { cmp: Cmp, class: CmpClass, p: u16, a: Src, b: Src },
+    PredLogic { op: PredLogicOp, d: u16, a: (u16, bool), b: Option<(u16, bool)> },
+    Selp { d: u16, a: Src, b: Src, p: u16 },
+    Cvt { f: Conv, d: u16, a: Src },
+    Ld { d: u16, addr: DAddr },
+    St { addr: DAddr, a: Src },
+    Shfl { mode: ShflMode, d: u16, p: Option<u16>, a: Src, b: Src, clamp: u32, segmask: u32, member: u64 },
+    Bra { target: u32 },
+    Exit,
+    Nop,
+}
+
+/// A decoded instruction.
+#[derive(Clone, Debug)]
+pub struct DInstr {
+    pub guard: Option<(u16, bool)>,
+    pub op: DOp,
+    pub unit: Unit,
+    /// Registers read (scoreboard).
+    pub reads: smallvec::SmallVec<[u16; 4]>,
+    /// Predicates read (including the guard).
+    pub pred_reads: smallvec::SmallVec<[u16; 2]>,
+    /// Register written.
+    pub write: Option<u16>,
+    pub pred_write: Option<u16>,
+    /// For a branch: where split lanes reconverge (`len` = at exit).
+    pub reconverge: u32,
+    /// The value type of the result (for traces).
+    pub ty: Ty,
+}
+
+/// A global buffer with its contents (32-bit words).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffer {
+    pub name: String,
+    pub elem: ElemTy,
+    pub data: Vec<u32>,
+}
+
+/// A program made concrete for one launch.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub program: Program,
+    pub warp_size: u32,
+    pub grid: u32,
+    pub block: u32,
+    /// Parameter values in declaration order.
+    pub params: Vec<(String, Value)>,
+    pub buffers: Vec<Buffer>,
+    pub code: Vec<DInstr>,
+    /// How to show each register's value in traces: the type the program's typed instructions use it as.
+    pub reg_types: Vec<Ty>,
+}
+
+impl Kernel {
+    pub fn warps_per_block(&self) -> u32 {
+        self.block.div_ceil(self.warp_size)
+    }
+
+    pub fn buffer(&self, name: &str) -> Option<&Buffer> {
+        self.buffers.iter().find(|b| b.name == name)
+    }
+}
+
+/// How to launch: warp size, optional shape overrides, parameter overrides.
+#[derive(Clone, Debug, Default)]
+pub struct Launch {
+    pub grid: Option<u32>,
+    pub block: Option<u32>,
+    /// `--set NAME=VALUE`, in order.
+    pub set: Vec<(String, Value)>,
+}
+
+/// Why a program cannot be launched as asked.
+#[derive(Debug)]
+pub enum LoadError {
+    /// A problem with a place in the program text.
+    Diagnostic(Box<Diagnostic>),
+    /// A problem with the launch request itself (flags).
+    Usage(String),
+}
+
+impl LoadError {
+    pub fn render(&self, program: &Program, color: bool) -> String {
+        match self {
+            LoadError::Diagnostic(d) => d.render(&program.sources, color),
+            LoadError::Usage(m) => format!("error: {m}\n"),
+        }
+    }
+}
+
+fn diag(span: Span, message: impl Into<String>, label: &str, help: Option<String>) -> LoadError {
+    let mut d = Diagnostic::error(span, message).with_label(label);
+    if let Some(h) = help {
+        d = d.with_help(h);
+    }
+    LoadError::Diagnostic(Box::new(d))
+}
+
+fn eval_err(e: EvalError) -> LoadError {
+    let EvalError { span, message, help } = e;
+    diag(span, message, "here", help)
+}
+
+/// Parses a `--set` value or other command-line number: an integer (decimal or 0x hex) or a float.
+pub fn parse_value(text: &str) -> Option<Value> {
+    let t = text.trim();
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let int = if let Some(h) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()
+    } else {
+        digits.parse::<i64>().ok()
+    };
+    if let Some(v) = int {
+        return Some(Value::Int(if neg { -v } else { v }));
+    }
+    t.parse::<f64>().ok().filter(|f| f.is_finite()).map(Value::Float)
+}
+
+/// Instantiate `program` for `config.warp_size` and `launch`.
+pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Result<Kernel, LoadError> {
+    let w = config.warp_size;
+    if !(2..=64).contains(&w) || !w.is_power_of_two() {
+        return Err(LoadError::Usage(format!(
+            "warp size {w} is not supported: use a power of two from 2 to 64"
+        )));
+    }
+    let (lo, hi) = program.warp_sizes;
+    if w < lo || w > hi {
+        let msg = format!("`{}` runs with warp sizes {lo} to {hi}, not {w}", program.name);
+        return Err(match program.warp_sizes_span {
+            Some(span) => diag(span, msg, "declared here", Some(format!("run it with `--warp {lo}` or larger"))),
+            None => LoadError::Usage(msg),
+        });
+    }
+    // Parameters: defaults in order, then overrides.
+    for (name, _) in &launch.set {
+        if !program.params.iter().any(|p| &p.name == name) {
+            let names: Vec<&str> = program.params.iter().map(|p| p.name.as_str()).collect();
+            let hint = match warpsim_isa::diagnostic::closest(name, names.iter().copied()) {
+                Some(s) => format!("; did you mean `{s}`?"),
+                None if names.is_empty() => format!("; `{}` has no parameters", program.name),
+                None => format!("; its parameters are: {}", names.join(", ")),
+            };
+            return Err(LoadError::Usage(format!("`{}` has no parameter `{name}`{hint}", program.name)));
+        }
+    }
+    let mut params: Vec<(String, Value)> = Vec::new();
+    for p in &program.params {
+        let v = match launch.set.iter().rev().find(|(n, _)| n == &p.name) {
+            Some((_, v)) => *v,
+            None => p.default.eval(&|name| lookup(name, w, &params, None)).map_err(eval_err)?,
+        };
+        params.push((p.name.clone(), v));
+    }
+    let env = |name: &str| lookup(name, w, &params, None);
+    let shape = |e: &Option<ConstExpr>, default: u64, what: &str, max: u64| -> Result<u64, LoadError> {
+        let Some(e) = e else { return Ok(default) };
+        match e.eval(&env).map_err(eval_err)? {
+            Value::Int(v) if v >= 1 && (v as u64) <= max => Ok(v as u64),
+            v => Err(diag(e.span, format!("{what} is {v}; it must be a whole number from 1 to {max}"), "evaluates out of range", None)),
+        }
+    };
+    let max_block = config.max_threads_per_block as u64;
+    let grid = match launch.grid {
+        Some(g) => g as u64,
+        None => shape(&program.grid, 1, "the grid", MAX_GRID)?,
+    };
+    let block = match launch.block {
+        Some(b) => b as u64,
+        None => shape(&program.block, w as u64, "the block size", max_block)?,
+    };
+    if grid == 0 || grid > MAX_GRID {
+        return Err(LoadError::Usage(format!("--grid {grid} is out of range: 1 to {MAX_GRID} blocks")));
+    }
+    if block == 0 || block > max_block {
+        return Err(LoadError::Usage(format!(
+            "--block {block} is out of range: 1 to {max_block} threads (the machine's limit per block)"
+        )));
+    }
+    // Buffers.
+    let mut buffers = Vec::with_capacity(program.buffers.len());
+    for b in &program.buffers {
+        let len = match b.len.eval(&env).map_err(eval_err)? {
+            Value::Int(n) if n >= 0 && (n as u64) <= MAX_BUFFER_ELEMENTS => n as usize,
+            v => {
+                return Err(diag(
+                    b.len.span,
+                    format!("buffer `{}` would have {v} elements", b.name),
+                    "length out of range",
+                    Some(format!("a buffer holds 0 to {MAX_BUFFER_ELEMENTS} elements")),
+                ));
+            }
+        };
+        let data = initialise(b, len, w, &params)?;
+        buffers.push(Buffer {
+            name: b.name.clone(),
+            elem: b.elem,
+            data,
+        });
+    }
+    let graph = cfg::analyse(program);
+    let code = program
+        .instructions
+        .iter()
+        .enumerate()
+        .map(|(pc, inst)| decode(program, inst, pc, &graph, w, &params))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Kernel {
+        reg_types: register_types(program),
+        program: program.clone(),
+        warp_size: w,
+        grid: grid as u32,
+        block: block as u32,
+        params,
+        buffers,
+        code,
+    })
+}
+
+fn lookup(name: &str, w: u32, params: &[(String, Value)], elem: Option<(i64, i64)>) -> Option<Value> {
+    if name == "W" {
+        return Some(Value::Int(w as i64));
+    }
+    if let Some((i, n)) = elem {
+        match name {
+            "i" => return Some(Value::Int(i)),
+            "n" => return Some(Value::Int(n)),
+            _ => {}
+        }
+    }
+    params.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+}
+
+/// The bits of `v` as an element of type `elem`.
+fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
+    match (elem, v) {
+        (ElemTy::F32, v) => Some((v.as_f64() as f32).to_bits()),
+        (ElemTy::S32, Value::Int(i)) => i32::try_from(i).ok().map(|x| x as u32),
+        (ElemTy::U32, Value::Int(i)) => u32::try_from(i).ok(),
+        (_, Value::Float(_)) => None,
+    }
+}
+
+fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) -> Result<Vec<u32>, LoadError> {
+    let Some(init) = &b.init else {
+        return Ok(vec![0; len]);
+    };
+    let n = len as i64;
+    let bad_value = |span: Span, v: Value, at: i64| {
+        diag(
+            span,
+            format!("value {v} of element {at} does not fit buffer `{}` of {}", b.name, b.elem.name()),
+            "out of range for the element type",
+            Some("integer buffers take whole numbers in range; use an f32 buffer for fractions".into()),
+        )
+    };
+    let mut data = Vec::with_capacity(len);
+    for i in 0..n {
+        let v = init.default.eval(&|name| lookup(name, w, params, Some((i, n)))).map_err(eval_err)?;
+        data.push(to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?);
+    }
+    let env = |name: &str| lookup(name, w, params, Some((0, n)));
+    let index = |e: &ConstExpr| -> Result<i64, LoadError> {
+        match e.eval(&env).map_err(eval_err)? {
+            Value::Int(k) if (0..=n).contains(&k) => Ok(k),
+            v => Err(diag(e.span, format!("index {v} is outside buffer `{}` (length {n})", b.name), "out of range", None)),
+        }
+    };
+    for o in &init.overrides {
+        match o {
+            InitOverride::One { index: ie, value } => {
+                let k = index(ie)?;
+                if k == n {
+                    return Err(diag(ie.span, format!("index {k} is outside buffer `{}` (length {n})", b.name), "out of range", None));
+                }
+                let v = value.eval(&|name| lookup(name, w, params, Some((k, n)))).map_err(eval_err)?;
+                data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(value.span, v, k))?;
+            }
+            InitOverride::List { start, end: None, values } => {
+                let s = index(start)?;
+                for (k, ve) in (s..n).zip(values) {
+                    let v = ve.eval(&|name| lookup(name, w, params, Some((k, n)))).map_err(eval_err)?;
+                    data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
+                }
+            }
+            InitOverride::List { start, end: Some(end), values } => {
+                let (s, e) = (index(start)?, index(end)?);
+                if e - s != values.len() as i64 {
+                    return Err(diag(
+                        start.span.to(end.span),
+                        format!("range {s}..{e} has {} elements but {} values are given", (e - s).max(0), values.len()),
+                        "length mismatch",
+                        Some("the range is half-open: `[0..3] = [a, b, c]`; `[0..] = [...]` fills what fits".into()),
+                    ));
+                }
+                for (k, ve) in (s..e).zip(values) {
+                    let v = ve.eval(&|name| lookup(name, w, params, Some((k, n)))).map_err(eval_err)?;
+                    data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
+                }
+            }
+        }
+    }
+    Ok(data)
+}
+
+fn decode(
+    program: &Program,
+    inst: &Instruction,
+    pc: usize,
+    graph: &cfg::Cfg,
+    w: u32,
+    params: &[(String, Value)],
+) -> Result<DInstr, LoadError> {
+    let env = |name: &str| lookup(name, w, params, None);
+    let imm = |e: &ConstExpr, ty: Ty| -> Result<u32, LoadError> {
+        let v = e.eval(&env).map_err(eval_err)?;
+        let out = match (ty, v) {
+            (Ty::F32, v) => Some((v.as_f64() as f32).to_bits()),
+            (_, Value::Int(i)) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Some(i as u32),
+            _ => None,
+        };
+        out.ok_or_else(|| {
+            diag(
+                e.span,
+                format!("immediate {v} does not fit a `.{}` operand", ty.name()),
+                "out of range",
+                Some("integer operands are 32 bits: -2147483648 to 4294967295".into()),
+            )
+        })
+    };
+    let src = |o: &Operand, ty: Ty| -> Result<Src, LoadError> {
+        Ok(match o {
+            Operand::Reg(r) => Src::Reg(r.0),
+            Operand::Special(s) => Src::Special(*s),
+            Operand::Imm(e) => Src::Imm(imm(e, ty)?),
+        })
+    };
+    let addr = |a: &Address| -> Result<DAddr, LoadError> {
+        let disp = match &a.disp {
+            Some(e) => match e.eval(&env).map_err(eval_err)? {
+                Value::Int(v) => v,
+                v => return Err(diag(e.span, format!("address offset {v} is not an integer"), "expected an integer", None)),
+            },
+            None => 0,
+        };
+        Ok(DAddr {
+            buffer: a.buffer as u16,
+            byte: a.mode == AddrMode::Byte,
+            base: a.base.as_ref().map(|b| src(b, Ty::U32)).transpose()?,
+            disp,
+        })
+    };
+    let lane_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let (op, unit, ty) = match &inst.op {
+        Op::Mov { ty, d, a } => {
+            let unit = if matches!(a, Operand::Special(Special::Clock)) { Unit::Clock } else { Unit::IntAlu };
+            (DOp::Mov { d: d.0, a: src(a, *ty)? }, unit, *ty)
+        }
+        Op::Unary { op, ty, d, a } => {
+            let f = match (op, ty) {
+                (UnaryOp::Neg, Ty::F32) => Un::NegF,
+                (UnaryOp::Neg, _) => Un::NegI,
+                (UnaryOp::Abs, Ty::F32) => Un::AbsF,
+                (UnaryOp::Abs, _) => Un::AbsI,
+                (UnaryOp::Not, _) => Un::Not,
+            };
+            let unit = if *ty == Ty::F32 { Unit::Fp32 } else { Unit::IntAlu };
+            (DOp::Un { f, d: d.0, a: src(a, *ty)? }, unit, *ty)
+        }
+        Op::Binary { op, ty, d, a, b } => {
+            let signed = *ty == Ty::S32;
+            let float = *ty == Ty::F32;
+            let f = match op {
+                BinaryOp::Add if float => Bin::AddF,
+                BinaryOp::Add => Bin::AddI,
+                BinaryOp::Sub if float => Bin::SubF,
+                BinaryOp::Sub => Bin::SubI,
+                BinaryOp::Mul if float => Bin::MulF,
+                BinaryOp::Mul => Bin::MulI,
+                BinaryOp::Div if float => Bin::DivF,
+                BinaryOp::Div if signed => Bin::DivS,
+                BinaryOp::Div => Bin::DivU,
+                BinaryOp::Rem if signed => Bin::RemS,
+                BinaryOp::Rem => Bin::RemU,
+                BinaryOp::Min if float => Bin::MinF,
+                BinaryOp::Min if signed => Bin::MinS,
+                BinaryOp::Min => Bin::MinU,
+                BinaryOp::Max if float => Bin::MaxF,
+                BinaryOp::Max if signed => Bin::MaxS,
+                BinaryOp::Max => Bin::MaxU,
+                BinaryOp::And => Bin::And,
+                BinaryOp::Or => Bin::Or,
+                BinaryOp::Xor => Bin::Xor,
+                BinaryOp::Shl => Bin::Shl,
+                BinaryOp::Shr if signed => Bin::ShrS,
+                BinaryOp::Shr => Bin::ShrU,
+            };
+            let unit = match f {
+                Bin::DivF => Unit::Fp32Div,
+                Bin::DivS | Bin::DivU | Bin::RemS | Bin::RemU => Unit::IntDiv,
+                Bin::MulI => Unit::IntMul,
+                _ if float => Unit::Fp32,
+                _ => Unit::IntAlu,
+            };
+            let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) { Ty::U32 } else { *ty };
+            (DOp::Bin { f, d: d.0, a: src(a, *ty)?, b: src(b, bty)? }, unit, *ty)
+        }
+        Op::Ternary { ty, d, a, b, c, .. } => {
+            let (f, unit) = if *ty == Ty::F32 { (Tern::FmaF, Unit::Fp32) } else { (Tern::MadI, Unit::IntMul) };
+            (DOp::Tern { f, d: d.0, a: src(a, *ty)?, b: src(b, *ty)?, c: src(c, *ty)? }, unit, *ty)
+        }
+        Op::Setp { cmp, ty, p, a, b } => {
+            let class = match ty {
+                Ty::F32 => CmpClass::Float,
+                Ty::S32 => CmpClass::Signed,
+                _ => CmpClass::Unsigned,
+            };
+            let unit = if *ty == Ty::F32 { Unit::Fp32 } else { Unit::IntAlu };
+            (DOp::Setp { cmp: *cmp, class, p: p.0, a: src(a, *ty)?, b: src(b, *ty)? }, unit, *ty)
+        }
+        Op::PredLogic { op, d, a, b } => (
+            DOp::PredLogic {
+                op: *op,
+                d: d.0,
+                a: (a.pred.0, a.negated),
+                b: b.map(|b| (b.pred.0, b.negated)),
+            },
+            Unit::IntAlu,
+            Ty::B32,
+        ),
+        Op::Selp { ty, d, a, b, p } => (DOp::Selp { d: d.0, a: src(a, *ty)?, b: src(b, *ty)?, p: p.0 }, Unit::IntAlu, *ty),
+        Op::Cvt { rounding, to, from, d, a } => {
+            let f = match (to, from) {
+                (Ty::F32, Ty::F32) => Conv::F2F(*rounding),
+                (Ty::S32, Ty::F32) => Conv::F2S(*rounding),
+                (Ty::U32, Ty::F32) => Conv::F2U(*rounding),
+                (Ty::F32, Ty::S32) => Conv::S2F,
+                (Ty::F32, _) => Conv::U2F,
+                _ => Conv::Bits,
+            };
+            (DOp::Cvt { f, d: d.0, a: src(a, *from)? }, Unit::Convert, *to)
+        }
+        Op::Ld { ty, d, addr: a } => (DOp::Ld { d: d.0, addr: addr(a)? }, Unit::GlobalLoad, *ty),
+        Op::St { ty, addr: a, a: v } => (DOp::St { addr: addr(a)?, a: src(v, *ty)? }, Unit::GlobalStore, *ty),
+        Op::Shfl { mode, d, p, a, b, segment, mask } => {
+            let (clamp, segmask) = match segment {
+                None => (if *mode == ShflMode::Up { 0 } else { w - 1 }, 0),
+                Some(ShflSegment::Width(e)) => {
+                    let width = match e.eval(&env).map_err(eval_err)? {
+                        Value::Int(v) if v >= 1 && v <= w as i64 && (v as u64).is_power_of_two() => v as u32,
+                        v => {
+                            return Err(diag(
+                                e.span,
+                                format!("shuffle width {v} does not fit a warp of {w} lanes"),
+                                "invalid width",
+                                Some(format!("the width is a power of two from 1 to the warp size ({w})")),
+                            ));
+                        }
+                    };
+                    (if *mode == ShflMode::Up { 0 } else { width - 1 }, w - width)
+                }
+                Some(ShflSegment::Raw(e)) => {
+                    let c = imm(e, Ty::U32)?;
+                    (c & (w - 1), (c >> 8) & (w - 1))
+                }
+            };
+            let member = match mask {
+                None => lane_mask,
+                Some(e) => match e.eval(&env).map_err(eval_err)? {
+                    Value::Int(v) => (v as u64) & lane_mask,
+                    v => return Err(diag(e.span, format!("member mask {v} is not an integer"), "expected a lane mask", None)),
+                },
+            };
+            let unit = if *mode == ShflMode::Idx { Unit::ShuffleIdx } else { Unit::Shuffle };
+            (
+                DOp::Shfl {
+                    mode: *mode,
+                    d: d.0,
+                    p: p.map(|p| p.0),
+                    a: src(a, Ty::B32)?,
+                    b: src(b, Ty::U32)?,
+                    clamp,
+                    segmask,
+                    member,
+                },
+                unit,
+                Ty::B32,
+            )
+        }
+        Op::Bra { target } => (DOp::Bra { target: *target as u32 }, Unit::Branch, Ty::B32),
+        Op::Exit => (DOp::Exit, Unit::Branch, Ty::B32),
+        Op::Nop => (DOp::Nop, Unit::IntAlu, Ty::B32),
+    };
+    let mut reads: smallvec::SmallVec<[u16; 4]> = inst
+        .op
+        .sources()
+        .into_iter()
+        .filter_map(|o| match o {
+            Operand::Reg(r) => Some(r.0),
+            _ => None,
+        })
+        .collect();
+    reads.sort_unstable();
+    reads.dedup();
+    let mut pred_reads: smallvec::SmallVec<[u16; 2]> = inst.op.preds_read().into_iter().map(|p| p.0).collect();
+    if let Some(g) = inst.guard {
+        pred_reads.push(g.pred.0);
+    }
+    let ty = match (&inst.op, ty) {
+        // Shuffles move bits; show them as the type of the value when the program says (b32 → u32 view).
+        (_, Ty::B32) => Ty::U32,
+        (_, t) => t,
+    };
+    Ok(DInstr {
+        guard: inst.guard.map(|g| (g.pred.0, g.negated)),
+        op,
+        unit,
+        reads,
+        pred_reads,
+        write: inst.op.reg_written().map(|r| r.0),
+        pred_write: inst.op.pred_written().map(|p| p.0),
+        reconverge: graph.reconvergence_pc(pc).unwrap_or(program.instructions.len()) as u32,
+        ty,
+    })
+}
+
+/// Infers a display type per register: the type most typed instructions read or write it as (shuffles and
+/// `.b32` moves carry no type). Only traces use it; values are untyped bits.
+fn register_types(p: &Program) -> Vec<Ty> {
+    let mut votes = vec![[0u32; 3]; p.regs.len()];
+    let mut vote = |o: &Operand, ty: Ty| {
+        if let (Operand::Reg(r), Some(k)) = (o, slot(ty)) {
+            votes[r.0 as usize][k] += 1;
+        }
+    };
+    fn slot(ty: Ty) -> Option<usize> {
+        match ty {
+            Ty::F32 => Some(0),
+            Ty::S32 => Some(1),
+            Ty::U32 => Some(2),
+            Ty::B32 => None,
+        }
+    }
+    for inst in &p.instructions {
+        match &inst.op {
+            Op::Mov { ty, d, a } | Op::Unary { ty, d, a, .. } => {
+                vote(&Operand::Reg(*d), *ty);
+                vote(a, *ty);
+            }
+            Op::Binary { op, ty, d, a, b } => {
+                vote(&Operand::Reg(*d), *ty);
+                vote(a, *ty);
+                if !matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                    vote(b, *ty);
+                }
+            }
+            Op::Ternary { ty, d, a, b, c, .. } => {
+                vote(&Operand::Reg(*d), *ty);
+                for o in [a, b, c] {
+                    vote(o, *ty);
+                }
+            }
+            Op::Setp { ty, a, b, .. } => {
+                vote(a, *ty);
+                vote(b, *ty);
+            }
+            Op::Selp { ty, d, a, b, .. } => {
+                vote(&Operand::Reg(*d), *ty);
+                vote(a, *ty);
+                vote(b, *ty);
+            }
+            Op::Cvt { to, from, d, a, .. } => {
+                vote(&Operand::Reg(*d), *to);
+                vote(a, *from);
+            }
+            Op::Ld { ty, d, addr } => {
+                let t = if *ty == Ty::B32 { p.buffers[addr.buffer].elem.ty() } else { *ty };
+                vote(&Operand::Reg(*d), t);
+            }
+            Op::St { ty, addr, a } => {
+                let t = if *ty == Ty::B32 { p.buffers[addr.buffer].elem.ty() } else { *ty };
+                vote(a, t);
+            }
+            _ => {}
+        }
+    }
+    votes
+        .iter()
+        .map(|v| {
+            let best = (0..3).max_by_key(|&k| (v[k], 3 - k)).unwrap_or(2);
+            if v[best] == 0 {
+                Ty::U32
+            } else {
+                [Ty::F32, Ty::S32, Ty::U32][best]
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,45 @@
+//! # warpsim
+//!
+//! A cycle-level model of one GPU streaming multiprocessor running warpsim's SIMT assembly: lanes grouped into
+//! warps with a register file per lane, the `shfl.sync` network, SIMT divergence with a reconvergence stack,
+//! global memory, warp schedulers and a scoreboard, driven cycle by cycle. Semantics ([`alu`], [`shuffle`]) are
+//! kept apart from timing ([`config::Timing`], [`scoreboard`], [`sm`]).
+//!
+//! ```
+//! use warpsim::{programs, simulate, Config, Launch};
+//! let program = programs::assemble("butterfly_max").unwrap().unwrap();
+//! let out = simulate(&program, &Config::hopper().with_warp_size(8), &Launch::default()).unwrap();
+//! let values: Vec<f32> = out.buffer("out").unwrap().data.iter().map(|&b| f32::from_bits(b)).collect();
+//! assert_eq!(values, vec![1000.0; 8]);
+//! ```
+
+pub mod alu;
+pub mod config;
+pub mod fault;
+pub mod kernel;
+pub mod programs;
+pub mod render;
+pub mod scoreboard;
+pub mod shuffle;
+pub mod simt_stack;
+pub mod sm;
+pub mod trace;
+
+pub use config::{Config, Timing};
+pub use fault::{Fault, FaultKind};
+pub use kernel::{Buffer, Kernel, Launch, LoadError, instantiate};
+pub use sm::{RunOptions, RunOutput, Stats, run};
+pub use trace::{Event, NoTrace, TraceSink};
+
+/// Why a simulation did not produce output.
+#[derive(Debug)]
+pub enum SimError {
+    Load(LoadError),
+    Fault(Box<Fault>),
+}
+
+/// Instantiate and run without tracing: the convenient entry point for tests and embedding.
+pub fn simulate(program: &warpsim_isa::Program, config: &Config, launch: &Launch) -> Result<RunOutput, SimError> {
+    let kernel = instantiate(program, config, launch).map_err(SimError::Load)?;
+    run(&kernel, config, &RunOptions::default(), &mut NoTrace).map_err(|f| SimError::Fault(Box::new(f)))
+}

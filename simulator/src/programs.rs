@@ -1,0 +1,63 @@
+//! The shipped programs (`programs/*.s`), built into the binary.
+//!
+//! A file that declares `.kernel` is a runnable program; others (like `warp.s`) are libraries of macros that
+//! programs `.include`. Includes from a shipped program resolve among the shipped files; includes from a user's
+//! file resolve on disk next to it first, then among the shipped files.
+
+use warpsim_isa::{AssembleError, IncludeResolver, Program};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/programs.rs"));
+}
+
+/// Display name of a shipped file in diagnostics.
+fn display_name(file: &str) -> String {
+    format!("programs/{file}")
+}
+
+/// A shipped file's text by file name (`warp.s`).
+pub fn file(name: &str) -> Option<&'static str> {
+    embedded::FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// Names of the runnable shipped programs, sorted.
+pub fn names() -> Vec<&'static str> {
+    embedded::FILES
+        .iter()
+        .filter(|(_, text)| text.lines().any(|l| l.trim_start().starts_with(".kernel")))
+        .map(|(n, _)| n.trim_end_matches(".s"))
+        .collect()
+}
+
+/// The source of a shipped program by name (`butterfly_max`).
+pub fn source(name: &str) -> Option<&'static str> {
+    if !names().contains(&name) {
+        return None;
+    }
+    file(&format!("{name}.s"))
+}
+
+/// Resolves includes: on disk relative to the including file, then among the shipped files.
+pub struct Resolver;
+
+impl IncludeResolver for Resolver {
+    fn resolve(&self, from: &str, path: &str) -> Result<(String, String), String> {
+        if let Some(shipped) = from.strip_prefix("programs/") {
+            let _ = shipped;
+            return file(path)
+                .map(|t| (display_name(path), t.to_string()))
+                .ok_or_else(|| format!("no shipped file `{path}`"));
+        }
+        match warpsim_isa::FsResolver.resolve(from, path) {
+            Ok(found) => Ok(found),
+            Err(disk) => file(path)
+                .map(|t| (display_name(path), t.to_string()))
+                .ok_or(disk),
+        }
+    }
+}
+
+/// Assemble a shipped program by name.
+pub fn assemble(name: &str) -> Option<Result<Program, AssembleError>> {
+    source(name).map(|text| warpsim_isa::parse(&display_name(&format!("{name}.s")), text, &Resolver))
+}

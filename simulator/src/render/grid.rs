@@ -1,0 +1,188 @@
+//! The lane grid: the teaching view of a warp's data exchanges, lanes as columns and one row per step, like
+//! the hand-drawn traces of GPU puzzle books.
+//!
+//! A step is a shuffle. The grid shows the value the warp starts from, then for each step where every lane
+//! read from (`from`) and the registers that the following instructions computed from the exchanged values.
+//! Pairwise exchanges (butterflies) are also spelt out per pair: `Lane 0<->4: max(0,8)=8`.
+
+use super::{pairs, value};
+use crate::kernel::{Bin, DOp, Kernel, Src};
+use crate::trace::{Event, Issue};
+use std::fmt::Write as _;
+
+/// Warps drawn at most (the first ones in launch order).
+pub const MAX_WARPS: usize = 4;
+
+pub fn grid(kernel: &Kernel, events: &[Event]) -> String {
+    // Group issues by (block, warp), in order of first appearance.
+    let mut warps: Vec<((u32, u32), Vec<&Issue>)> = Vec::new();
+    for e in events {
+        if let Event::Issue(i) = e {
+            match warps.iter_mut().find(|(k, _)| *k == (i.block, i.warp)) {
+                Some((_, v)) => v.push(i),
+                None => warps.push(((i.block, i.warp), vec![i])),
+            }
+        }
+    }
+    let with_shuffles: Vec<_> = warps.iter().filter(|(_, v)| v.iter().any(|i| i.shuffle.is_some())).collect();
+    let mut out = String::new();
+    if with_shuffles.is_empty() {
+        return out;
+    }
+    for ((block, warp), issues) in with_shuffles.iter().take(MAX_WARPS) {
+        let _ = writeln!(out, "\nLane exchanges: block {block}, warp {warp} (W={})", kernel.warp_size);
+        draw_warp(&mut out, kernel, issues);
+    }
+    if with_shuffles.len() > MAX_WARPS {
+        let _ = writeln!(out, "\n({} more warps exchange data; the first {MAX_WARPS} are drawn)", with_shuffles.len() - MAX_WARPS);
+    }
+    out
+}
+
+fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
+    let w = kernel.warp_size;
+    // Column width: the widest value shown.
+    let mut cell = 4usize;
+    let mut rows: Vec<(String, Vec<String>, Option<String>)> = Vec::new();
+    let reg = |r: u16| format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(r)));
+    let mut step = 0;
+    let mut first = true;
+    let mut k = 0;
+    while k < issues.len() {
+        let i = issues[k];
+        let (Some(s), DOp::Shfl { mode, d, a, b, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) else {
+            k += 1;
+            continue;
+        };
+        if first {
+            if let Src::Reg(r) = a {
+                let ty = kernel.reg_types[r as usize];
+                rows.push((
+                    format!("initial {}", reg(r)),
+                    (0..w).map(|l| if i.exec >> l & 1 == 1 { value(ty, i.operands[0][l as usize]) } else { "-".into() }).collect(),
+                    None,
+                ));
+            }
+            first = false;
+        }
+        step += 1;
+        let amount = match b {
+            Src::Imm(v) => format!("{}", v as i32),
+            Src::Reg(_) | Src::Special(_) => {
+                let vals: Vec<u32> = (0..w).filter(|l| i.exec >> l & 1 == 1).map(|l| i.operands[1][l as usize]).collect();
+                if vals.windows(2).all(|p| p[0] == p[1]) && !vals.is_empty() {
+                    format!("{}", vals[0] as i32)
+                } else {
+                    "lane-varying".into()
+                }
+            }
+        };
+        let pair_list = pairs(&s.sources, i.exec);
+        let note = pair_list.as_ref().map(|p| {
+            let l: Vec<String> = p.iter().map(|(x, y)| format!("{x}<->{y}")).collect();
+            format!("lane {}", l.join(", "))
+        });
+        rows.push((
+            format!("step {step}: shfl.{} {amount}", mode.name()),
+            (0..w)
+                .map(|l| {
+                    if i.exec >> l & 1 == 0 {
+                        "-".into()
+                    } else if s.in_range >> l & 1 == 0 {
+                        "own".into()
+                    } else {
+                        format!("<{}", s.sources[l as usize])
+                    }
+                })
+                .collect(),
+            note,
+        ));
+        // The instructions after the shuffle, up to the next shuffle, that read its result.
+        let mut j = k + 1;
+        let mut live = vec![d];
+        while j < issues.len() && issues[j].shuffle.is_none() {
+            let c = issues[j];
+            let op = kernel.code[c.pc as usize].op;
+            let reads_live = sources_of(op).iter().any(|s| matches!(s, Src::Reg(r) if live.contains(r)));
+            if let (true, Some((r, vals))) = (reads_live, &c.write) {
+                let ty = kernel.reg_types[*r as usize];
+                rows.push((
+                    format!("  {}", kernel.program.instructions[c.pc as usize].text),
+                    (0..w).map(|l| if c.exec >> l & 1 == 1 { value(ty, vals[l as usize]) } else { "-".into() }).collect(),
+                    None,
+                ));
+                if let (Some(p), DOp::Bin { f, .. }) = (&pair_list, op) {
+                    if let Some(name) = bin_name(f) {
+                        // Book style, one entry per pair from the lower lane's side, four to a line.
+                        let a = &c.operands[0];
+                        let b = &c.operands[1];
+                        let entries: Vec<String> = p
+                            .iter()
+                            .map(|&(x, y)| {
+                                format!(
+                                    "Lane {x}<->{y}: {name}({},{})={}",
+                                    value(ty, a[x as usize]),
+                                    value(ty, b[x as usize]),
+                                    value(ty, vals[x as usize])
+                                )
+                            })
+                            .collect();
+                        for chunk in entries.chunks(4) {
+                            rows.push((String::new(), Vec::new(), Some(chunk.join("   "))));
+                        }
+                    }
+                }
+                live.push(*r);
+            }
+            j += 1;
+        }
+        k = j;
+    }
+    for (_, cells, _) in &rows {
+        for c in cells {
+            cell = cell.max(c.chars().count() + 1);
+        }
+    }
+    let label_width = rows.iter().map(|(l, _, _)| l.chars().count()).max().unwrap_or(0).max(4);
+    let _ = write!(out, "{:<label_width$} ", "lane");
+    for l in 0..w {
+        let _ = write!(out, "{l:>cell$}");
+    }
+    out.push('\n');
+    for (label, cells, note) in &rows {
+        if cells.is_empty() {
+            if let Some(n) = note {
+                let _ = writeln!(out, "{:<label_width$}   {n}", "");
+            }
+            continue;
+        }
+        let _ = write!(out, "{label:<label_width$} ");
+        for c in cells {
+            let _ = write!(out, "{c:>cell$}");
+        }
+        if let Some(n) = note {
+            let _ = write!(out, "   {n}");
+        }
+        out.push('\n');
+    }
+}
+
+fn sources_of(op: DOp) -> Vec<Src> {
+    match op {
+        DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } => vec![a],
+        DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } => vec![a, b],
+        DOp::Tern { a, b, c, .. } => vec![a, b, c],
+        DOp::St { a, .. } => vec![a],
+        _ => vec![],
+    }
+}
+
+fn bin_name(f: Bin) -> Option<&'static str> {
+    Some(match f {
+        Bin::MaxF | Bin::MaxS | Bin::MaxU => "max",
+        Bin::MinF | Bin::MinS | Bin::MinU => "min",
+        Bin::AddF | Bin::AddI => "add",
+        Bin::MulF | Bin::MulI => "mul",
+        _ => return None,
+    })
+}

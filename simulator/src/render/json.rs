@@ -1,0 +1,171 @@
+//! The JSON form of a run: one object with the program, launch shape, cycles, instruction counts, every
+//! buffer's final contents (numbers), statistics, and with tracing the event list.
+//!
+//! f32 values are written as the exact binary64 value of the f32 (so they convert back bit for bit); NaN and
+//! infinities, which JSON cannot hold, are written as `null`. Lane masks are hex strings (`"0xff"`), lane 0 in
+//! the lowest bit.
+
+use super::hex_mask;
+use crate::fault::Fault;
+use crate::kernel::Kernel;
+use crate::sm::RunOutput;
+use crate::trace::Event;
+use serde_json::{Map, Value, json};
+use warpsim_isa::{ElemTy, Ty};
+
+fn number(ty: Ty, bits: u32) -> Value {
+    match ty {
+        Ty::F32 => serde_json::Number::from_f64(f32::from_bits(bits) as f64).map(Value::Number).unwrap_or(Value::Null),
+        Ty::S32 => json!(bits as i32),
+        Ty::U32 | Ty::B32 => json!(bits),
+    }
+}
+
+fn lanes(kernel: &Kernel, exec: u64, f: impl Fn(usize) -> Value) -> Value {
+    Value::Array((0..kernel.warp_size as usize).map(|l| if exec >> l & 1 == 1 { f(l) } else { Value::Null }).collect())
+}
+
+pub fn buffers(kernel: &Kernel, data: &[crate::kernel::Buffer]) -> Value {
+    let mut m = Map::new();
+    for b in data {
+        let ty = match b.elem {
+            ElemTy::F32 => Ty::F32,
+            ElemTy::S32 => Ty::S32,
+            ElemTy::U32 => Ty::U32,
+        };
+        m.insert(b.name.clone(), Value::Array(b.data.iter().map(|&v| number(ty, v)).collect()));
+    }
+    let _ = kernel;
+    Value::Object(m)
+}
+
+pub fn stats(out: &RunOutput) -> Value {
+    let s = &out.stats;
+    json!({
+        "cycles": out.cycles,
+        "warp_instructions": s.warp_instructions,
+        "lane_instructions": s.lane_instructions,
+        "shuffles": s.shuffles,
+        "undefined_shuffle_reads": s.undefined_shuffle_reads,
+        "divergent_branches": s.divergent_branches,
+    })
+}
+
+/// The whole document. `result` is the run's output, or the fault that stopped it (with the buffers as they
+/// were not available, `buffers` is omitted then).
+pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Event]>) -> Value {
+    let mut doc = Map::new();
+    doc.insert("program".into(), json!(kernel.program.name));
+    doc.insert("warp_size".into(), json!(kernel.warp_size));
+    doc.insert("grid".into(), json!(kernel.grid));
+    doc.insert("block".into(), json!(kernel.block));
+    let params: Map<String, Value> = kernel
+        .params
+        .iter()
+        .map(|(n, v)| {
+            let v = match v {
+                warpsim_isa::Value::Int(i) => json!(i),
+                warpsim_isa::Value::Float(f) => json!(f),
+            };
+            (n.clone(), v)
+        })
+        .collect();
+    doc.insert("params".into(), Value::Object(params));
+    match result {
+        Ok(out) => {
+            doc.insert("cycles".into(), json!(out.cycles));
+            doc.insert("instructions".into(), json!(out.stats.warp_instructions));
+            doc.insert("lane_instructions".into(), json!(out.stats.lane_instructions));
+            doc.insert("buffers".into(), buffers(kernel, &out.buffers));
+            doc.insert("stats".into(), stats(out));
+        }
+        Err(f) => {
+            let inst = &kernel.program.instructions[f.pc as usize];
+            let loc = kernel.program.sources.location(inst.span);
+            doc.insert(
+                "fault".into(),
+                json!({
+                    "message": f.message(),
+                    "block": f.block,
+                    "warp": f.warp,
+                    "lane": f.lane,
+                    "pc": f.pc,
+                    "cycle": f.cycle,
+                    "instruction": inst.text,
+                    "location": loc.to_string(),
+                }),
+            );
+        }
+    }
+    if let Some(events) = events {
+        doc.insert("trace".into(), Value::Array(events.iter().map(|e| event(kernel, e)).collect()));
+    }
+    Value::Object(doc)
+}
+
+fn event(kernel: &Kernel, e: &Event) -> Value {
+    let w = kernel.warp_size;
+    match e {
+        Event::BlockLaunch { cycle, block, warps } => json!({"event": "block_launch", "cycle": cycle, "block": block, "warps": warps}),
+        Event::WarpExit { cycle, block, warp } => json!({"event": "warp_exit", "cycle": cycle, "block": block, "warp": warp}),
+        Event::Diverge { cycle, block, warp, pc, taken, fallthrough, target, reconverge } => json!({
+            "event": "diverge", "cycle": cycle, "block": block, "warp": warp, "pc": pc,
+            "taken": hex_mask(w, *taken), "fallthrough": hex_mask(w, *fallthrough),
+            "target": target, "reconverge": reconverge,
+        }),
+        Event::Reconverge { cycle, block, warp, pc, mask } => json!({
+            "event": "reconverge", "cycle": cycle, "block": block, "warp": warp, "pc": pc, "mask": hex_mask(w, *mask),
+        }),
+        Event::Issue(i) => {
+            let mut m = Map::new();
+            m.insert("event".into(), json!("issue"));
+            m.insert("cycle".into(), json!(i.cycle));
+            m.insert("block".into(), json!(i.block));
+            m.insert("warp".into(), json!(i.warp));
+            m.insert("pc".into(), json!(i.pc));
+            m.insert("instruction".into(), json!(kernel.program.instructions[i.pc as usize].text));
+            m.insert("active".into(), json!(hex_mask(w, i.active)));
+            m.insert("exec".into(), json!(hex_mask(w, i.exec)));
+            if let Some((r, vals)) = &i.write {
+                let ty = kernel.reg_types[*r as usize];
+                m.insert(
+                    "write".into(),
+                    json!({
+                        "register": format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(*r))),
+                        "values": lanes(kernel, i.exec, |l| number(ty, vals[l])),
+                    }),
+                );
+            }
+            if let Some((p, mask)) = &i.pred_write {
+                m.insert(
+                    "predicate".into(),
+                    json!({
+                        "register": format!("%{}", kernel.program.pred_name(warpsim_isa::Pred(*p))),
+                        "lanes": hex_mask(w, mask & i.exec),
+                    }),
+                );
+            }
+            if let Some(s) = &i.shuffle {
+                m.insert(
+                    "shuffle".into(),
+                    json!({
+                        "sources": lanes(kernel, i.exec, |l| json!(s.sources[l])),
+                        "in_range": hex_mask(w, s.in_range),
+                        "undefined": hex_mask(w, s.undefined),
+                    }),
+                );
+            }
+            if let Some(mem) = &i.memory {
+                m.insert(
+                    "memory".into(),
+                    json!({
+                        "buffer": kernel.buffers[mem.buffer as usize].name,
+                        "store": mem.store,
+                        "index": lanes(kernel, i.exec, |l| json!(mem.index[l])),
+                    }),
+                );
+            }
+            Value::Object(m)
+        }
+    }
+}

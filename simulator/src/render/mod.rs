@@ -1,0 +1,59 @@
+//! Renderers: trace events and run results → text for people, JSON for programs. They read events and the
+//! kernel (the program as launched); they never reach into simulator state.
+
+pub mod grid;
+pub mod json;
+pub mod text;
+
+use warpsim_isa::{ElemTy, Ty};
+
+/// A 32-bit value as its type reads: f32 in Rust's shortest round-trip form (`1000`, `3.3333333`).
+pub fn value(ty: Ty, bits: u32) -> String {
+    match ty {
+        Ty::F32 => format!("{}", f32::from_bits(bits)),
+        Ty::S32 => format!("{}", bits as i32),
+        Ty::U32 | Ty::B32 => format!("{bits}"),
+    }
+}
+
+pub fn elem_value(elem: ElemTy, bits: u32) -> String {
+    value(elem.ty(), bits)
+}
+
+/// The lanes of a mask, lane 0 first: `#` in `mask`, `.` in `active` only, `-` outside both.
+pub fn lane_mask(w: u32, active: u64, exec: u64) -> String {
+    (0..w)
+        .map(|l| {
+            if exec >> l & 1 == 1 {
+                '#'
+            } else if active >> l & 1 == 1 {
+                '.'
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// `0x…` with as many hex digits as a warp of `w` lanes needs.
+pub fn hex_mask(w: u32, mask: u64) -> String {
+    format!("0x{:0width$x}", mask, width = (w as usize).div_ceil(4))
+}
+
+/// Is every executing lane part of a swap pair (a ↔ b)? Then the exchange can be shown as pairs.
+pub fn pairs(sources: &[u32], exec: u64) -> Option<Vec<(u32, u32)>> {
+    let mut out = Vec::new();
+    for lane in 0..sources.len() as u32 {
+        if exec >> lane & 1 == 0 {
+            continue;
+        }
+        let s = sources[lane as usize];
+        if s == lane || sources[s as usize] != lane || exec >> s & 1 == 0 {
+            return None;
+        }
+        if lane < s {
+            out.push((lane, s));
+        }
+    }
+    if out.is_empty() { None } else { Some(out) }
+}

@@ -1,0 +1,194 @@
+//! The text trace: one entry per issued warp instruction (cycle, block, warp, pc, the instruction as written,
+//! the lanes), what it did to each lane, and divergence and reconvergence as they happen.
+//!
+//! ```text
+//!   cycle blk warp  pc  lanes     instruction
+//!      50   0    0   3  ########  shfl.sync.bfly.b32 %other, %v, %off
+//!                                 exchange: lane 0<->4, 1<->5, 2<->6, 3<->7
+//!                                 %other = [8, 10, 12, 1000, 0, 2, 4, 6]
+//! ```
+
+use super::{hex_mask, lane_mask, pairs, value};
+use crate::kernel::{DOp, Kernel};
+use crate::sm::RunOutput;
+use crate::trace::{Event, Issue};
+use std::fmt::Write as _;
+
+/// Values of the lanes in `exec` as a list; other lanes show `-`.
+fn lane_list(kernel: &Kernel, ty: warpsim_isa::Ty, values: &[u32], exec: u64) -> String {
+    let items: Vec<String> = (0..kernel.warp_size)
+        .map(|l| if exec >> l & 1 == 1 { value(ty, values[l as usize]) } else { "-".into() })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+pub fn header(kernel: &Kernel) -> String {
+    format!(
+        "{}: W={}, grid {} x block {} ({} warp{} per block)\n",
+        kernel.program.name,
+        kernel.warp_size,
+        kernel.grid,
+        kernel.block,
+        kernel.warps_per_block(),
+        if kernel.warps_per_block() == 1 { "" } else { "s" }
+    )
+}
+
+/// The whole detailed trace.
+pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
+    let w = kernel.warp_size as usize;
+    let mut out = String::new();
+    let _ = writeln!(out, "{:>7} {:>3} {:>4} {:>3}  {:<w$}  instruction", "cycle", "blk", "warp", "pc", "lanes");
+    let pad = " ".repeat(7 + 1 + 3 + 1 + 4 + 1 + 3 + 2 + w + 2);
+    for e in events {
+        match e {
+            Event::BlockLaunch { cycle, block, warps } => {
+                let _ = writeln!(out, "{cycle:>7} {block:>3}  block {block} launched: {warps} warp{}", if *warps == 1 { "" } else { "s" });
+            }
+            Event::Issue(i) => issue(&mut out, kernel, i, &pad),
+            Event::Diverge { cycle, block, warp, pc, taken, fallthrough, target, reconverge } => {
+                let _ = writeln!(
+                    out,
+                    "{cycle:>7} {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} lanes branch to pc {target}, {} fall through (run first); reconverge at {}",
+                    lane_mask(kernel.warp_size, taken | fallthrough, *taken),
+                    taken.count_ones(),
+                    fallthrough.count_ones(),
+                    pc_name(kernel, *reconverge)
+                );
+            }
+            Event::Reconverge { cycle, block, warp, pc, mask } => {
+                let _ = writeln!(
+                    out,
+                    "{cycle:>7} {block:>3} {warp:>4} {pc:>3}  {}  reconverge: {} lanes",
+                    lane_mask(kernel.warp_size, *mask, *mask),
+                    mask.count_ones()
+                );
+            }
+            Event::WarpExit { cycle, block, warp } => {
+                let _ = writeln!(out, "{cycle:>7} {block:>3} {warp:>4}       warp {warp} of block {block} exited");
+            }
+        }
+    }
+    out
+}
+
+fn pc_name(kernel: &Kernel, pc: u32) -> String {
+    if pc as usize >= kernel.code.len() {
+        return "exit".into();
+    }
+    match kernel.program.labels.iter().find(|(_, at)| *at == pc as usize) {
+        Some((l, _)) => format!("pc {pc} ({l})"),
+        None => format!("pc {pc}"),
+    }
+}
+
+fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
+    let inst = &kernel.program.instructions[i.pc as usize];
+    let d = &kernel.code[i.pc as usize];
+    let _ = writeln!(
+        out,
+        "{:>7} {:>3} {:>4} {:>3}  {}  {}",
+        i.cycle,
+        i.block,
+        i.warp,
+        i.pc,
+        lane_mask(kernel.warp_size, i.active, i.exec),
+        inst.text
+    );
+    if i.exec == 0 {
+        let _ = writeln!(out, "{pad}(no lane executes: predicate false everywhere)");
+        return;
+    }
+    if let Some(s) = &i.shuffle {
+        match pairs(&s.sources, i.exec) {
+            Some(p) => {
+                let list: Vec<String> = p.iter().map(|(a, b)| format!("{a}<->{b}")).collect();
+                let _ = writeln!(out, "{pad}exchange: lane {}", list.join(", "));
+            }
+            None => {
+                let items: Vec<String> = (0..kernel.warp_size)
+                    .map(|l| {
+                        if i.exec >> l & 1 == 0 {
+                            "-".into()
+                        } else if s.in_range >> l & 1 == 0 {
+                            "own".into()
+                        } else {
+                            format!("{}", s.sources[l as usize])
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(out, "{pad}from lane: [{}]", items.join(", "));
+            }
+        }
+        if s.undefined != 0 {
+            let lanes: Vec<String> = (0..kernel.warp_size)
+                .filter(|l| s.undefined >> l & 1 == 1)
+                .map(|l| format!("{l}<-{}", s.sources[l as usize]))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{pad}undefined on hardware: {} (source lane inactive or outside the member mask)",
+                lanes.join(", ")
+            );
+        }
+    }
+    if let Some(m) = &i.memory {
+        let buf = &kernel.buffers[m.buffer as usize].name;
+        let idx: Vec<String> = (0..kernel.warp_size)
+            .map(|l| if i.exec >> l & 1 == 1 { m.index[l as usize].to_string() } else { "-".into() })
+            .collect();
+        let _ = writeln!(out, "{pad}{} {buf}[{}]", if m.store { "store to" } else { "load from" }, idx.join(", "));
+        if m.store {
+            let ty = kernel.buffers[m.buffer as usize].elem.ty();
+            if let Some(vals) = i.operands.first() {
+                let _ = writeln!(out, "{pad}values = {}", lane_list(kernel, ty, vals, i.exec));
+            }
+        }
+    }
+    if let Some((r, vals)) = &i.write {
+        let ty = kernel.reg_types[*r as usize];
+        let _ = writeln!(out, "{pad}%{} = {}", kernel.program.reg_name(warpsim_isa::Reg(*r)), lane_list(kernel, ty, vals, i.exec));
+    }
+    if let Some((p, mask)) = &i.pred_write {
+        let _ = writeln!(
+            out,
+            "{pad}%{} = {} ({})",
+            kernel.program.pred_name(warpsim_isa::Pred(*p)),
+            lane_mask(kernel.warp_size, i.exec, mask & i.exec),
+            hex_mask(kernel.warp_size, mask & i.exec)
+        );
+    }
+    if let DOp::Bra { target } = d.op {
+        if i.exec == i.active {
+            let _ = writeln!(out, "{pad}branch taken to {}", pc_name(kernel, target));
+        }
+    }
+}
+
+/// A run's result for people: cycles, counts and every buffer.
+pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
+    let mut s = String::new();
+    let st = &out.stats;
+    let _ = writeln!(
+        s,
+        "cycles: {}   warp instructions: {}   lane instructions: {}   shuffles: {}   divergent branches: {}",
+        out.cycles, st.warp_instructions, st.lane_instructions, st.shuffles, st.divergent_branches
+    );
+    if st.undefined_shuffle_reads > 0 {
+        let _ = writeln!(
+            s,
+            "warning: {} shuffle lane read{} undefined on hardware (source lane inactive or outside the member mask)",
+            st.undefined_shuffle_reads,
+            if st.undefined_shuffle_reads == 1 { " is" } else { "s are" }
+        );
+    }
+    let width = out.buffers.iter().map(|b| b.name.len()).max().unwrap_or(0);
+    for b in &out.buffers {
+        const SHOW: usize = 64;
+        let vals: Vec<String> = b.data.iter().take(SHOW).map(|&v| super::elem_value(b.elem, v)).collect();
+        let more = if b.data.len() > SHOW { format!(", … ({} more)", b.data.len() - SHOW) } else { String::new() };
+        let _ = writeln!(s, "{:<width$} {}[{}] = [{}{more}]", b.name, b.elem.name(), b.data.len(), vals.join(", "));
+    }
+    let _ = kernel;
+    s
+}

@@ -1,0 +1,105 @@
+//! The warp shuffle network (`shfl.sync`).
+//!
+//! Hardware: a crossbar between the lanes of a warp. Every lane reads its source before any lane writes, so a
+//! shuffle is one parallel permutation. This module is the PTX ISA pseudo-code for `shfl.sync`, generalised
+//! from 32 lanes to a warp of `W` (a power of two, 2–64): lane, `b`, clamp and segment mask are taken
+//! modulo `W`.
+//!
+//! ```text
+//! maxLane = (lane & segmask) | (clamp & ~segmask);  minLane = lane & segmask
+//! up:   j = lane - b;  in range if j >= maxLane
+//! down: j = lane + b;  in range if j <= maxLane
+//! bfly: j = lane ^ b;  in range if j <= maxLane
+//! idx:  j = minLane | (b & ~segmask);  in range if j <= maxLane
+//! out of range: j = lane (the lane keeps its own value, predicate false)
+//! ```
+//!
+//! Reading a lane that does not execute the shuffle, or that is outside the member mask, is undefined on
+//! hardware; the model returns that lane's register value (deterministic) and flags the read.
+
+use warpsim_isa::ShflMode;
+
+/// Where one lane's shuffle result comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneSource {
+    /// The lane read (the lane itself when out of range).
+    pub src: u32,
+    /// PTX's predicate output: the computed source lane was in range.
+    pub in_range: bool,
+}
+
+/// The source lane for `lane` (PTX pseudo-code).
+#[inline]
+pub fn source_lane(mode: ShflMode, lane: u32, b: u32, clamp: u32, segmask: u32, w: u32) -> LaneSource {
+    let lanes = w - 1;
+    let b = b & lanes;
+    let clamp = clamp & lanes;
+    let segmask = segmask & lanes;
+    let max_lane = (lane & segmask) | (clamp & !segmask);
+    let min_lane = lane & segmask;
+    let (j, in_range) = match mode {
+        ShflMode::Up => {
+            let j = lane as i64 - b as i64;
+            (j, j >= max_lane as i64)
+        }
+        ShflMode::Down => {
+            let j = (lane + b) as i64;
+            (j, j <= max_lane as i64)
+        }
+        ShflMode::Bfly => {
+            let j = (lane ^ b) as i64;
+            (j, j <= max_lane as i64)
+        }
+        ShflMode::Idx => {
+            let j = (min_lane | (b & !segmask)) as i64;
+            (j, j <= max_lane as i64)
+        }
+    };
+    LaneSource {
+        src: if in_range { j as u32 } else { lane },
+        in_range,
+    }
+}
+
+/// Result of one shuffle over a warp.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShuffleResult {
+    /// Per lane (only executing lanes are meaningful).
+    pub values: Vec<u32>,
+    pub sources: Vec<LaneSource>,
+    /// Executing lanes whose read was undefined on hardware: the source lane did not execute the shuffle or is
+    /// outside the member mask, or the lane itself is outside the member mask.
+    pub undefined: u64,
+}
+
+/// Shuffle `a` across a warp: `exec` are the executing lanes, `b` each lane's lane/offset operand.
+/// The reference form used by tests; the executor inlines the same per-lane rule.
+pub fn shuffle(mode: ShflMode, a: &[u32], b: &[u32], clamp: u32, segmask: u32, member: u64, exec: u64) -> ShuffleResult {
+    let w = a.len() as u32;
+    let mut values = a.to_vec();
+    let mut sources = vec![LaneSource { src: 0, in_range: false }; a.len()];
+    let mut undefined = 0u64;
+    for lane in 0..w {
+        let s = source_lane(mode, lane, b[lane as usize], clamp, segmask, w);
+        sources[lane as usize] = s;
+        if exec >> lane & 1 == 1 {
+            values[lane as usize] = a[s.src as usize];
+            if read_is_undefined(lane, s.src, member, exec) {
+                undefined |= 1 << lane;
+            }
+        }
+    }
+    ShuffleResult {
+        values,
+        sources,
+        undefined,
+    }
+}
+
+/// Is `lane`'s read of `src` undefined on hardware?
+#[inline]
+pub fn read_is_undefined(lane: u32, src: u32, member: u64, exec: u64) -> bool {
+    let lane_ok = member >> lane & 1 == 1;
+    let src_ok = src == lane || (exec >> src & 1 == 1 && member >> src & 1 == 1);
+    !(lane_ok && src_ok)
+}

@@ -1,0 +1,89 @@
+//! Trace events: what the SM did, cycle by cycle, as data. Renderers (text, lane grid, JSON) read these and
+//! never reach back into simulator state.
+//!
+//! The executor is generic over a [`TraceSink`]; with [`NoTrace`] every trace statement compiles away, so a run
+//! without tracing pays nothing for it.
+
+/// One issued warp instruction and its effect on the lanes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Issue {
+    pub cycle: u64,
+    pub block: u32,
+    pub warp: u32,
+    pub pc: u32,
+    /// Lanes active in the warp (SIMT stack top, exited lanes removed).
+    pub active: u64,
+    /// Active lanes whose guard predicate is true: the lanes that executed.
+    pub exec: u64,
+    /// Source operand values per lane (all `W` lanes; only `exec` lanes are meaningful).
+    pub operands: Vec<Vec<u32>>,
+    /// The register written and its new value in every lane.
+    pub write: Option<(u16, Vec<u32>)>,
+    /// The predicate written and its new value as a lane mask.
+    pub pred_write: Option<(u16, u64)>,
+    pub shuffle: Option<ShuffleTrace>,
+    pub memory: Option<MemoryTrace>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShuffleTrace {
+    /// Source lane of every lane (itself when out of range).
+    pub sources: Vec<u32>,
+    /// Lanes whose computed source was in range (PTX's predicate output).
+    pub in_range: u64,
+    /// Executing lanes whose read was undefined on hardware (inactive source, or outside the member mask).
+    pub undefined: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryTrace {
+    pub buffer: u16,
+    pub store: bool,
+    /// Element index accessed by every lane (only `exec` lanes are meaningful).
+    pub index: Vec<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A block was placed on the SM.
+    BlockLaunch { cycle: u64, block: u32, warps: u32 },
+    Issue(Box<Issue>),
+    /// A branch split the warp: `taken` lanes go to `target`, `fallthrough` lanes run first.
+    Diverge {
+        cycle: u64,
+        block: u32,
+        warp: u32,
+        pc: u32,
+        taken: u64,
+        fallthrough: u64,
+        target: u32,
+        reconverge: u32,
+    },
+    /// Split lanes merged again at `pc`.
+    Reconverge { cycle: u64, block: u32, warp: u32, pc: u32, mask: u64 },
+    /// All lanes of a warp have exited.
+    WarpExit { cycle: u64, block: u32, warp: u32 },
+}
+
+/// Where trace events go.
+pub trait TraceSink {
+    /// When false, the executor builds no events at all.
+    const ENABLED: bool;
+    fn event(&mut self, event: Event);
+}
+
+/// Tracing off.
+pub struct NoTrace;
+
+impl TraceSink for NoTrace {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+}
+
+impl TraceSink for Vec<Event> {
+    const ENABLED: bool = true;
+    fn event(&mut self, event: Event) {
+        self.push(event);
+    }
+}
