@@ -13,7 +13,8 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "s"))
         .collect();
     files.sort();
-    let mut out = String::from("/// Every shipped program file: (file name, text).\npub static FILES: &[(&str, &str)] = &[\n");
+    let mut out =
+        String::from("/// Every shipped program file: (file name, text).\npub static FILES: &[(&str, &str)] = &[\n");
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
         let name = f.file_name().expect("file name").to_string_lossy();

@@ -1,1 +1,170 @@
+//! Shared helpers for warpsim's end-to-end tests: running shipped programs, and host-side reference
+//! implementations of every program, written directly in Rust from the algorithm's description (not from the
+//! simulator), with f32 operations in the same order so results compare bit for bit.
 
+use warpsim::{Config, Launch, RunOutput, programs};
+use warpsim_isa::Value;
+
+/// Warp sizes a test sweeps.
+pub const WARP_SIZES: [u32; 6] = [2, 4, 8, 16, 32, 64];
+
+/// Run a shipped program by name at warp size `w` with `--set` overrides.
+pub fn run(name: &str, w: u32, set: &[(&str, i64)]) -> RunOutput {
+    let program = programs::assemble(name)
+        .unwrap_or_else(|| panic!("no shipped program {name}"))
+        .unwrap_or_else(|e| panic!("{name} does not assemble:\n{}", e.render(false)));
+    let launch = Launch {
+        set: set.iter().map(|(n, v)| (n.to_string(), Value::Int(*v))).collect(),
+        ..Launch::default()
+    };
+    match warpsim::simulate(&program, &Config::hopper().with_warp_size(w), &launch) {
+        Ok(out) => out,
+        Err(warpsim::SimError::Load(e)) => panic!("{name} at W={w} does not load:\n{}", e.render(&program, false)),
+        Err(warpsim::SimError::Fault(f)) => panic!("{name} at W={w} faults: {}", f.message()),
+    }
+}
+
+/// Warp sizes the program declares it supports.
+pub fn supported_warp_sizes(name: &str) -> Vec<u32> {
+    let p = programs::assemble(name).expect("shipped").expect("assembles");
+    WARP_SIZES
+        .into_iter()
+        .filter(|&w| w >= p.warp_sizes.0 && w <= p.warp_sizes.1)
+        .collect()
+}
+
+pub fn f32s(out: &RunOutput, buffer: &str) -> Vec<f32> {
+    out.buffer(buffer)
+        .expect("buffer")
+        .data
+        .iter()
+        .map(|&b| f32::from_bits(b))
+        .collect()
+}
+
+pub fn i32s(out: &RunOutput, buffer: &str) -> Vec<i32> {
+    out.buffer(buffer)
+        .expect("buffer")
+        .data
+        .iter()
+        .map(|&b| b as i32)
+        .collect()
+}
+
+/// Compare f32 vectors bit for bit, reporting the first difference.
+pub fn assert_bits_eq(actual: &[f32], expected: &[f32], what: &str) {
+    assert_eq!(actual.len(), expected.len(), "{what}: length");
+    for (k, (a, e)) in actual.iter().zip(expected).enumerate() {
+        assert!(
+            a.to_bits() == e.to_bits(),
+            "{what}: element {k}: simulated {a} ({:#010x}), reference {e} ({:#010x})",
+            a.to_bits(),
+            e.to_bits()
+        );
+    }
+}
+
+/// Host references, one per program. `w` is the warp size.
+pub mod reference {
+    /// `v[l] = f(v[l], v[src(l)])` for all lanes at once (every lane reads before any writes).
+    fn exchange(v: &[f32], src: impl Fn(usize) -> usize, f: impl Fn(f32, f32) -> f32) -> Vec<f32> {
+        (0..v.len()).map(|l| f(v[l], v[src(l)])).collect()
+    }
+
+    /// Offsets W/2, W/4, …, 1.
+    fn halvings(w: usize) -> impl Iterator<Item = usize> {
+        std::iter::successors(Some(w / 2), |&o| (o > 1).then_some(o / 2)).filter(|&o| o > 0)
+    }
+
+    pub fn pair_swap(w: usize) -> Vec<f32> {
+        (0..w).map(|i| (i ^ 1) as f32).collect()
+    }
+
+    pub fn butterfly_max(w: usize) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..w)
+            .map(|i| if i == w - 1 { 1000.0 } else { 2.0 * i as f32 })
+            .collect();
+        for off in halvings(w) {
+            v = exchange(&v, |l| l ^ off, f32::max);
+        }
+        v
+    }
+
+    pub fn conditional_max_input(w: usize) -> Vec<f32> {
+        let head = [3.0, 1.0, 7.0, 2.0, 9.0, 4.0, 8.0, 5.0, 6.0];
+        (0..2 * w)
+            .map(|i| if i < head.len() { head[i] } else { (i % 10) as f32 })
+            .collect()
+    }
+
+    pub fn conditional_max(w: usize) -> Vec<f32> {
+        let input = conditional_max_input(w);
+        let mut out = Vec::new();
+        for block in input.chunks(w) {
+            let mut hi = block.to_vec();
+            let mut lo = block.to_vec();
+            for off in halvings(w) {
+                hi = exchange(&hi, |l| l ^ off, f32::max);
+                lo = exchange(&lo, |l| l ^ off, f32::min);
+            }
+            out.extend((0..w).map(|l| if l % 2 == 0 { hi[l] } else { lo[l] }));
+        }
+        out
+    }
+
+    pub fn neighbor_difference(w: usize) -> Vec<f32> {
+        let v: Vec<f32> = (0..w).map(|i| (i * i) as f32).collect();
+        (0..w).map(|l| if l < w - 1 { v[l + 1] - v[l] } else { 0.0 }).collect()
+    }
+
+    pub fn moving_average(w: usize, size: usize) -> Vec<f32> {
+        let input: Vec<f32> = (0..size).map(|i| ((i + 1) * (i + 2) / 2) as f32).collect();
+        (0..size)
+            .map(|gi| {
+                let lane = gi % w;
+                let v = input[gi];
+                // shfl.down past the end of the warp returns the lane's own value.
+                let n1 = if lane + 1 < w && gi + 1 < size {
+                    input[gi + 1]
+                } else {
+                    v
+                };
+                let n2 = if lane + 2 < w && gi + 2 < size {
+                    input[gi + 2]
+                } else {
+                    v
+                };
+                if lane + 2 < w && gi + 2 < size {
+                    (v + n1 + n2) / 3.0
+                } else if lane + 1 < w && gi + 1 < size {
+                    (v + n1) / 2.0
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
+
+    pub fn warp_reduce_sum(w: usize) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..w).map(|i| i as f32).collect();
+        for off in halvings(w) {
+            v = exchange(&v, |l| if l + off < w { l + off } else { l }, |a, b| a + b);
+        }
+        v
+    }
+
+    pub fn warp_prefix_sum(w: usize) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..w).map(|i| (i + 1) as f32).collect();
+        let mut d = 1;
+        while d < w {
+            v = (0..w).map(|l| if l >= d { v[l] + v[l - d] } else { v[l] }).collect();
+            d *= 2;
+        }
+        v
+    }
+
+    /// The 16-thread shuffle demos: `src(t)` is the thread read, or `None` to keep the own value.
+    pub fn demo(src: impl Fn(i64) -> Option<i64>) -> Vec<i32> {
+        (0..16).map(|t| src(t).unwrap_or(t) as i32).collect()
+    }
+}

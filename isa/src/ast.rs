@@ -540,9 +540,11 @@ impl Program {
                 .zip(&other.params)
                 .all(|(a, b)| a.name == b.name && a.default == b.default)
             && self.buffers.len() == other.buffers.len()
-            && self.buffers.iter().zip(&other.buffers).all(|(a, b)| {
-                a.name == b.name && a.elem == b.elem && a.len == b.len && a.init == b.init
-            })
+            && self
+                .buffers
+                .iter()
+                .zip(&other.buffers)
+                .all(|(a, b)| a.name == b.name && a.elem == b.elem && a.len == b.len && a.init == b.init)
             && names(&self.regs) == names(&other.regs)
             && names(&self.preds) == names(&other.preds)
             && self.labels == other.labels

@@ -94,8 +94,5 @@ pub fn analyse(p: &Program) -> Cfg {
             .map(|d| blocks[d.index()].start);
         reconvergence[b.end - 1] = ipdom;
     }
-    Cfg {
-        blocks,
-        reconvergence,
-    }
+    Cfg { blocks, reconvergence }
 }

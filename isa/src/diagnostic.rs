@@ -53,11 +53,7 @@ impl Diagnostic {
 
     /// Render for a terminal; `color` adds ANSI styles.
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
-        let renderer = if color {
-            Renderer::styled()
-        } else {
-            Renderer::plain()
-        };
+        let renderer = if color { Renderer::styled() } else { Renderer::plain() };
         let mut out = String::new();
         let level = match self.severity {
             Severity::Error => Level::Error,
@@ -126,10 +122,7 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) 
         out.push_str(&d.render(sources, color));
         out.push('\n');
     }
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
     if errors > 1 {
         let _ = writeln!(out, "error: could not assemble: {errors} errors");
     } else if errors == 1 {

@@ -131,13 +131,11 @@ pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, Lex
         // follows, so `0..9` and `i..n` lex as ranges.
         let word = |mut j: usize| {
             while j < b.len() {
-                if ident_char(b[j]) {
-                    j += 1;
-                } else if b[j] == b'.' && j + 1 < b.len() && ident_char(b[j + 1]) {
-                    j += 1;
-                } else {
+                let continues = ident_char(b[j]) || (b[j] == b'.' && j + 1 < b.len() && ident_char(b[j + 1]));
+                if !continues {
                     break;
                 }
+                j += 1;
             }
             j
         };
@@ -177,10 +175,7 @@ pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, Lex
                 message,
                 help: None,
             })?;
-            toks.push(Token {
-                tok,
-                span: span(i, j),
-            });
+            toks.push(Token { tok, span: span(i, j) });
             i = j;
             continue;
         }
@@ -251,9 +246,7 @@ pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, Lex
                         return Err(LexError {
                             span: span(i, i + ch.len_utf8()),
                             message: format!("unexpected character `{}`", ch.escape_debug()),
-                            help: Some(
-                                "registers start with `%`, comments with `//`; see docs/ISA.md".into(),
-                            ),
+                            help: Some("registers start with `%`, comments with `//`; see docs/ISA.md".into()),
                         });
                     }
                 };
@@ -283,7 +276,11 @@ fn lex_number(line: &str, i: usize) -> Result<(Tok, usize), String> {
     let b = line.as_bytes();
     let rest = &line[i..];
     if rest.starts_with("0x") || rest.starts_with("0X") || rest.starts_with("0b") || rest.starts_with("0B") {
-        let radix = if rest.as_bytes()[1].eq_ignore_ascii_case(&b'x') { 16 } else { 2 };
+        let radix = if rest.as_bytes()[1].eq_ignore_ascii_case(&b'x') {
+            16
+        } else {
+            2
+        };
         let mut j = i + 2;
         while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
             j += 1;

@@ -23,9 +23,7 @@ pub struct FsResolver;
 
 impl IncludeResolver for FsResolver {
     fn resolve(&self, from: &str, path: &str) -> Result<(String, String), String> {
-        let dir = std::path::Path::new(from)
-            .parent()
-            .unwrap_or(std::path::Path::new(""));
+        let dir = std::path::Path::new(from).parent().unwrap_or(std::path::Path::new(""));
         let full = dir.join(path);
         std::fs::read_to_string(&full)
             .map(|text| (full.display().to_string(), text))
@@ -266,8 +264,11 @@ impl Assembler<'_> {
                 Tok::Comma => {}
                 other => {
                     self.error(
-                        Diagnostic::error(toks[k].span, format!("expected a parameter name, found {}", other.describe()))
-                            .with_label("not a parameter name"),
+                        Diagnostic::error(
+                            toks[k].span,
+                            format!("expected a parameter name, found {}", other.describe()),
+                        )
+                        .with_label("not a parameter name"),
                     );
                     return None;
                 }
@@ -314,7 +315,9 @@ impl Assembler<'_> {
             Err(reason) => self.error(
                 Diagnostic::error(toks[1].span, format!("cannot include \"{path}\""))
                     .with_label(reason)
-                    .with_help("paths are relative to the including file; shipped programs can include the shipped `warp.s`"),
+                    .with_help(
+                        "paths are relative to the including file; shipped programs can include the shipped `warp.s`",
+                    ),
             ),
         }
     }
@@ -322,7 +325,11 @@ impl Assembler<'_> {
     /// A statement: a macro invocation is expanded, anything else is kept.
     fn statement(&mut self, toks: Vec<Token>, span: Span, text: String, expanded_from: Option<Span>, depth: usize) {
         // A label may precede the macro name: `top: warp_max %v`.
-        let head = if toks.len() >= 2 && toks[1].tok == Tok::Colon { 2 } else { 0 };
+        let head = if toks.len() >= 2 && toks[1].tok == Tok::Colon {
+            2
+        } else {
+            0
+        };
         let name = toks.get(head).and_then(ident).map(str::to_string);
         if let Some(m) = name.as_ref().and_then(|n| self.macros.get(n)).cloned() {
             if head == 2 {
@@ -333,7 +340,14 @@ impl Assembler<'_> {
                     expanded_from,
                 });
             }
-            self.expand(&m, name.as_deref().unwrap_or(""), &toks[head..], span, expanded_from, depth);
+            self.expand(
+                &m,
+                name.as_deref().unwrap_or(""),
+                &toks[head..],
+                span,
+                expanded_from,
+                depth,
+            );
             return;
         }
         self.stmts.push(Stmt {
@@ -344,20 +358,15 @@ impl Assembler<'_> {
         });
     }
 
-    fn expand(
-        &mut self,
-        m: &Macro,
-        name: &str,
-        toks: &[Token],
-        call_span: Span,
-        outer: Option<Span>,
-        depth: usize,
-    ) {
+    fn expand(&mut self, m: &Macro, name: &str, toks: &[Token], call_span: Span, outer: Option<Span>, depth: usize) {
         if depth >= MAX_MACRO_DEPTH {
             self.error(
-                Diagnostic::error(call_span, format!("macro expansion nested more than {MAX_MACRO_DEPTH} deep"))
-                    .with_label("here")
-                    .with_help("does the macro invoke itself?"),
+                Diagnostic::error(
+                    call_span,
+                    format!("macro expansion nested more than {MAX_MACRO_DEPTH} deep"),
+                )
+                .with_label("here")
+                .with_help("does the macro invoke itself?"),
             );
             return;
         }
@@ -519,8 +528,18 @@ impl Assembler<'_> {
         // Stage 3: instructions.
         let labels: HashMap<&str, usize> = p.labels.iter().map(|(l, pc)| (l.as_str(), *pc)).collect();
         let ctx = Ctx {
-            regs: p.regs.iter().enumerate().map(|(k, r)| (r.name.as_str(), k as u16)).collect(),
-            preds: p.preds.iter().enumerate().map(|(k, r)| (r.name.as_str(), k as u16)).collect(),
+            regs: p
+                .regs
+                .iter()
+                .enumerate()
+                .map(|(k, r)| (r.name.as_str(), k as u16))
+                .collect(),
+            preds: p
+                .preds
+                .iter()
+                .enumerate()
+                .map(|(k, r)| (r.name.as_str(), k as u16))
+                .collect(),
             buffers: &p.buffers,
             labels: &labels,
             params: &p.params,
@@ -581,7 +600,11 @@ impl Assembler<'_> {
             },
             ".warp_sizes" => {
                 let lo = c.int("the smallest warp size")?;
-                let hi = if c.eat(&Tok::DotDot) { c.int("the largest warp size")? } else { lo };
+                let hi = if c.eat(&Tok::DotDot) {
+                    c.int("the largest warp size")?
+                } else {
+                    lo
+                };
                 let ok = |v: i64| (2..=64).contains(&v) && (v as u64).is_power_of_two();
                 if !ok(lo) || !ok(hi) || lo > hi {
                     return Err(Diagnostic::error(span.to(c.prev_span()), "invalid warp size range")
@@ -604,7 +627,11 @@ impl Assembler<'_> {
                 self.check_new_name(p, &name, nspan)?;
                 c.expect(&Tok::Eq, "`=` and a default value")?;
                 let default = c.expr()?;
-                p.params.push(ParamDecl { name, default, span: nspan });
+                p.params.push(ParamDecl {
+                    name,
+                    default,
+                    span: nspan,
+                });
             }
             ".buffer" => {
                 let (name, nspan) = c.ident("a buffer name")?;
@@ -645,8 +672,10 @@ impl Assembler<'_> {
                     let count = c.int("a register count")?;
                     c.expect(&Tok::Gt, "`>`")?;
                     if !(1..=1024).contains(&count) {
-                        return Err(Diagnostic::error(nspan.to(c.prev_span()), "register count out of range")
-                            .with_label("expected 1 to 1024"));
+                        return Err(
+                            Diagnostic::error(nspan.to(c.prev_span()), "register count out of range")
+                                .with_label("expected 1 to 1024"),
+                        );
                     }
                     (0..count).map(|k| format!("{name}{k}")).collect()
                 } else {
@@ -719,7 +748,14 @@ impl<'a> Parts<'a> {
         let mut items = Vec::new();
         let mut off = 0;
         for part in opcode.split('.') {
-            items.push((part, Span::new(span.file, span.start as usize + off, span.start as usize + off + part.len())));
+            items.push((
+                part,
+                Span::new(
+                    span.file,
+                    span.start as usize + off,
+                    span.start as usize + off + part.len(),
+                ),
+            ));
             off += part.len() + 1;
         }
         let mnemonic = items[0].0;
@@ -814,13 +850,22 @@ impl Ctx<'_> {
             None
         };
         let (opcode, ospan) = match c.next() {
-            Some(Token { tok: Tok::Ident(s), span }) => (s.as_str(), *span),
+            Some(Token {
+                tok: Tok::Ident(s),
+                span,
+            }) => (s.as_str(), *span),
             Some(t) => {
-                return Err(Diagnostic::error(t.span, format!("expected an instruction, found {}", t.tok.describe()))
-                    .with_label("expected an opcode")
-                    .with_help("a line holds a label (`name:`), a directive (`.reg …`) or an instruction (`add.f32 …`)"));
+                return Err(
+                    Diagnostic::error(t.span, format!("expected an instruction, found {}", t.tok.describe()))
+                        .with_label("expected an opcode")
+                        .with_help(
+                            "a line holds a label (`name:`), a directive (`.reg …`) or an instruction (`add.f32 …`)",
+                        ),
+                );
             }
-            None => return Err(Diagnostic::error(c.here(), "expected an instruction after the guard").with_label("here")),
+            None => {
+                return Err(Diagnostic::error(c.here(), "expected an instruction after the guard").with_label("here"));
+            }
         };
         let mut parts = Parts::new(opcode, ospan);
         let op = self.op(&mut parts, &mut c)?;
@@ -873,7 +918,11 @@ impl Ctx<'_> {
                 let a = self.src(c, ty)?;
                 c.comma()?;
                 // The shift amount is always an unsigned integer.
-                let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) { Ty::U32 } else { ty };
+                let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                    Ty::U32
+                } else {
+                    ty
+                };
                 let b = self.src(c, bty)?;
                 Op::Binary { op, ty, d, a, b }
             }
@@ -881,7 +930,11 @@ impl Ctx<'_> {
                 if m == "not" && parts.optional(&["pred"]).is_some() {
                     return self.pred_logic(m, c);
                 }
-                let ty = if m == "not" { parts.ty(&BIT_TYS)? } else { parts.ty(&[Ty::S32, Ty::F32])? };
+                let ty = if m == "not" {
+                    parts.ty(&BIT_TYS)?
+                } else {
+                    parts.ty(&[Ty::S32, Ty::F32])?
+                };
                 let op = match m {
                     "neg" => UnaryOp::Neg,
                     "abs" => UnaryOp::Abs,
@@ -1018,34 +1071,45 @@ impl Ctx<'_> {
         let to = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
         let from = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
         let rounding = match (to, from, rnd) {
-            (Ty::F32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) | (Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => {
-                match r {
-                    "rni" => Rounding::Nearest,
-                    "rzi" => Rounding::Zero,
-                    "rmi" => Rounding::Down,
-                    _ => Rounding::Up,
-                }
-            }
+            (Ty::F32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi")))
+            | (Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => match r {
+                "rni" => Rounding::Nearest,
+                "rzi" => Rounding::Zero,
+                "rmi" => Rounding::Down,
+                _ => Rounding::Up,
+            },
             (Ty::S32 | Ty::U32, Ty::F32, _) | (Ty::F32, Ty::F32, _) => {
-                return Err(Diagnostic::error(parts.span, "a conversion from f32 to an integer needs a rounding mode")
-                    .with_label("which rounding?")
-                    .with_help(format!(
-                        "write `cvt.rzi.{}.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
-                        to.name()
-                    )));
+                return Err(
+                    Diagnostic::error(parts.span, "a conversion from f32 to an integer needs a rounding mode")
+                        .with_label("which rounding?")
+                        .with_help(format!(
+                            "write `cvt.rzi.{}.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
+                            to.name()
+                        )),
+                );
             }
             (Ty::F32, _, None | Some("rn")) => Rounding::NearestFloat,
             (Ty::S32 | Ty::U32, Ty::S32 | Ty::U32, None) => Rounding::NearestFloat,
             _ => {
-                return Err(Diagnostic::error(parts.span, "this rounding mode does not apply to this conversion")
-                    .with_label("invalid rounding")
-                    .with_help("integer → f32 rounds with `.rn` (the default); f32 → integer takes .rni .rzi .rmi .rpi"));
+                return Err(
+                    Diagnostic::error(parts.span, "this rounding mode does not apply to this conversion")
+                        .with_label("invalid rounding")
+                        .with_help(
+                            "integer → f32 rounds with `.rn` (the default); f32 → integer takes .rni .rzi .rmi .rpi",
+                        ),
+                );
             }
         };
         let d = self.dst(c)?;
         c.comma()?;
         let a = self.src(c, from)?;
-        Ok(Op::Cvt { rounding, to, from, d, a })
+        Ok(Op::Cvt {
+            rounding,
+            to,
+            from,
+            d,
+            a,
+        })
     }
 
     fn shfl(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
@@ -1076,9 +1140,14 @@ impl Ctx<'_> {
                         "width" if segment.is_none() => {
                             if let Some(w) = e.as_literal_int() {
                                 if w < 1 || !(w as u64).is_power_of_two() || w > 64 {
-                                    return Err(Diagnostic::error(e.span, format!("shuffle width {w} is not a power of two from 1 to 64"))
-                                        .with_label("invalid width")
-                                        .with_help("the width splits the warp into segments: 1, 2, 4, … up to the warp size"));
+                                    return Err(Diagnostic::error(
+                                        e.span,
+                                        format!("shuffle width {w} is not a power of two from 1 to 64"),
+                                    )
+                                    .with_label("invalid width")
+                                    .with_help(
+                                        "the width splits the warp into segments: 1, 2, 4, … up to the warp size",
+                                    ));
                                 }
                             }
                             segment = Some(ShflSegment::Width(e));
@@ -1100,7 +1169,10 @@ impl Ctx<'_> {
             } else {
                 // PTX's raw form: `c` (clamp | segment mask << 8), then the member mask.
                 let cexpr = c.expr()?;
-                c.expect(&Tok::Comma, "`,` and the member mask (PTX form: `shfl.sync.MODE.b32 d, a, b, c, membermask`)")?;
+                c.expect(
+                    &Tok::Comma,
+                    "`,` and the member mask (PTX form: `shfl.sync.MODE.b32 d, a, b, c, membermask`)",
+                )?;
                 let m = c.expr()?;
                 segment = Some(ShflSegment::Raw(cexpr));
                 mask = Some(m);
@@ -1133,12 +1205,19 @@ impl Ctx<'_> {
         };
         let elem = self.buffers[buffer].elem;
         if ty != Ty::B32 && ty != elem.ty() {
-            return Err(Diagnostic::error(nspan, format!("`.{}` access to buffer `{name}` of {}", ty.name(), elem.name()))
-                .with_label(format!("`{name}` holds {}", elem.name()))
-                .with_help(format!("use `.{}` (or `.b32` to move the raw bits)", elem.name())));
+            return Err(Diagnostic::error(
+                nspan,
+                format!("`.{}` access to buffer `{name}` of {}", ty.name(), elem.name()),
+            )
+            .with_label(format!("`{name}` holds {}", elem.name()))
+            .with_help(format!("use `.{}` (or `.b32` to move the raw bits)", elem.name())));
         }
         let (base, disp) = if byte_mode {
-            let r = if c.eat(&Tok::Plus) { self.index(c)? } else { (None, None) };
+            let r = if c.eat(&Tok::Plus) {
+                self.index(c)?
+            } else {
+                (None, None)
+            };
             c.expect(&Tok::RBracket, "`]`")?;
             r
         } else {
@@ -1180,7 +1259,10 @@ impl Ctx<'_> {
 
     fn dst(&self, c: &mut Cursor) -> Result<Reg, Diagnostic> {
         match c.next() {
-            Some(Token { tok: Tok::Reg(name), span }) => {
+            Some(Token {
+                tok: Tok::Reg(name),
+                span,
+            }) => {
                 if let Some(&r) = self.regs.get(name.as_str()) {
                     return Ok(Reg(r));
                 }
@@ -1190,9 +1272,13 @@ impl Ctx<'_> {
                         .with_help("write the result to a register declared with `.reg`"));
                 }
                 if self.preds.contains_key(name.as_str()) {
-                    return Err(Diagnostic::error(*span, format!("`%{name}` is a predicate, not a register"))
-                        .with_label("expected a 32-bit register")
-                        .with_help("predicates are written by `setp` and `and.pred`/`or.pred`; registers by the others"));
+                    return Err(
+                        Diagnostic::error(*span, format!("`%{name}` is a predicate, not a register"))
+                            .with_label("expected a 32-bit register")
+                            .with_help(
+                                "predicates are written by `setp` and `and.pred`/`or.pred`; registers by the others",
+                            ),
+                    );
                 }
                 Err(self.unknown_reg(name, *span, true))
             }
@@ -1202,14 +1288,19 @@ impl Ctx<'_> {
 
     fn pred(&self, c: &mut Cursor) -> Result<Pred, Diagnostic> {
         match c.next() {
-            Some(Token { tok: Tok::Reg(name), span }) => {
+            Some(Token {
+                tok: Tok::Reg(name),
+                span,
+            }) => {
                 if let Some(&p) = self.preds.get(name.as_str()) {
                     return Ok(Pred(p));
                 }
                 if self.regs.contains_key(name.as_str()) {
-                    return Err(Diagnostic::error(*span, format!("`%{name}` is a register, not a predicate"))
-                        .with_label("expected a predicate")
-                        .with_help("declare predicates with `.pred %p` and set them with `setp`"));
+                    return Err(
+                        Diagnostic::error(*span, format!("`%{name}` is a register, not a predicate"))
+                            .with_label("expected a predicate")
+                            .with_help("declare predicates with `.pred %p` and set them with `setp`"),
+                    );
                 }
                 let d = Diagnostic::error(*span, format!("unknown predicate `%{name}`")).with_label("not declared");
                 Err(match closest(name, self.preds.keys().copied()) {
@@ -1233,7 +1324,10 @@ impl Ctx<'_> {
     /// A source operand: a register, a special register, or an immediate expression.
     fn src(&self, c: &mut Cursor, ty: Ty) -> Result<Operand, Diagnostic> {
         match c.peek() {
-            Some(Token { tok: Tok::Reg(name), span }) => {
+            Some(Token {
+                tok: Tok::Reg(name),
+                span,
+            }) => {
                 let span = *span;
                 c.pos += 1;
                 if let Some(&r) = self.regs.get(name.as_str()) {
@@ -1243,9 +1337,11 @@ impl Ctx<'_> {
                     return Ok(Operand::Special(s));
                 }
                 if self.preds.contains_key(name.as_str()) {
-                    return Err(Diagnostic::error(span, format!("`%{name}` is a predicate, not a register"))
-                        .with_label("expected a register or a value")
-                        .with_help("turn a predicate into a value with `selp.u32 %d, 1, 0, %p`"));
+                    return Err(
+                        Diagnostic::error(span, format!("`%{name}` is a predicate, not a register"))
+                            .with_label("expected a register or a value")
+                            .with_help("turn a predicate into a value with `selp.u32 %d, 1, 0, %p`"),
+                    );
                 }
                 Err(self.unknown_reg(name, span, false))
             }
@@ -1261,9 +1357,12 @@ impl Ctx<'_> {
     /// Immediates: a float literal cannot feed an integer operation; names must be parameters or `W`.
     fn check_imm(&self, e: &ConstExpr, ty: Ty) -> Result<(), Diagnostic> {
         match &e.kind {
-            ExprKind::Float(_) if ty.is_int() => Err(Diagnostic::error(e.span, format!("float literal in a `.{}` operand", ty.name()))
-                .with_label("expected an integer")
-                .with_help("write an integer, or use the `.f32` form of the instruction")),
+            ExprKind::Float(_) if ty.is_int() => Err(Diagnostic::error(
+                e.span,
+                format!("float literal in a `.{}` operand", ty.name()),
+            )
+            .with_label("expected an integer")
+            .with_help("write an integer, or use the `.f32` form of the instruction")),
             ExprKind::Var(v) => {
                 if v == "W" || self.params.iter().any(|p| &p.name == v) {
                     Ok(())
@@ -1272,7 +1371,9 @@ impl Ctx<'_> {
                     let names = self.params.iter().map(|p| p.name.as_str()).chain(["W"]);
                     Err(match closest(v, names) {
                         Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                        None if self.regs.contains_key(v.as_str()) => d.with_help(format!("registers start with `%`: `%{v}`")),
+                        None if self.regs.contains_key(v.as_str()) => {
+                            d.with_help(format!("registers start with `%`: `%{v}`"))
+                        }
                         None => d.with_help("an immediate is a number, `W`, a `.param`, or an expression of them"),
                     })
                 }
@@ -1290,7 +1391,8 @@ impl Ctx<'_> {
 
 fn expected(found: Option<&Token>, c: &Cursor, what: &str) -> Diagnostic {
     match found {
-        Some(t) => Diagnostic::error(t.span, format!("expected {what}, found {}", t.tok.describe())).with_label(format!("expected {what}")),
+        Some(t) => Diagnostic::error(t.span, format!("expected {what}, found {}", t.tok.describe()))
+            .with_label(format!("expected {what}")),
         None => Diagnostic::error(c.end_span(), format!("expected {what}")).with_label(format!("expected {what}")),
     }
 }
@@ -1367,7 +1469,10 @@ impl<'a> Cursor<'a> {
 
     fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
         match self.peek() {
-            Some(Token { tok: Tok::Ident(s), span }) => {
+            Some(Token {
+                tok: Tok::Ident(s),
+                span,
+            }) => {
                 self.pos += 1;
                 Ok((s.clone(), *span))
             }
@@ -1405,7 +1510,11 @@ impl<'a> Cursor<'a> {
             self.expect(&Tok::LBracket, "`[index] = value` or `[start..end] = [values]`")?;
             let start = self.expr()?;
             if self.eat(&Tok::DotDot) {
-                let end = if self.peek().is_some_and(|t| t.tok == Tok::RBracket) { None } else { Some(self.expr()?) };
+                let end = if self.peek().is_some_and(|t| t.tok == Tok::RBracket) {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
                 self.expect(&Tok::RBracket, "`]`")?;
                 self.expect(&Tok::Eq, "`=`")?;
                 self.expect(&Tok::LBracket, "`[` and a list of values")?;
@@ -1457,7 +1566,10 @@ impl<'a> Cursor<'a> {
             let rhs = if inline_rhs {
                 let t = self.next().expect("peeked");
                 let Tok::Reg(name) = &t.tok else { unreachable!() };
-                let span = Span { start: t.span.start + 1, ..t.span };
+                let span = Span {
+                    start: t.span.start + 1,
+                    ..t.span
+                };
                 ConstExpr {
                     kind: ExprKind::Var(name.clone()),
                     span,
@@ -1505,7 +1617,9 @@ impl<'a> Cursor<'a> {
                 e.span = span.to(close);
                 e
             }
-            Tok::Ident(name) if (name == "min" || name == "max") && self.peek().is_some_and(|t| t.tok == Tok::LParen) => {
+            Tok::Ident(name)
+                if (name == "min" || name == "max") && self.peek().is_some_and(|t| t.tok == Tok::LParen) =>
+            {
                 self.pos += 1;
                 let a = self.expr()?;
                 self.expect(&Tok::Comma, "`,`")?;
@@ -1521,8 +1635,10 @@ impl<'a> Cursor<'a> {
                 span,
             },
             other => {
-                return Err(Diagnostic::error(span, format!("expected a value, found {}", other.describe()))
-                    .with_label("expected a number, a name or `(`"));
+                return Err(
+                    Diagnostic::error(span, format!("expected a value, found {}", other.describe()))
+                        .with_label("expected a number, a name or `(`"),
+                );
             }
         })
     }

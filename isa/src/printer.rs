@@ -135,7 +135,9 @@ pub fn op(p: &Program, op: &Op) -> String {
             };
             format!("{m}.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(c))
         }
-        Op::Setp { cmp, ty, p: pd, a, b } => format!("setp.{}.{} {}, {}, {}", cmp.name(), ty.name(), pr(pd), o(a), o(b)),
+        Op::Setp { cmp, ty, p: pd, a, b } => {
+            format!("setp.{}.{} {}, {}, {}", cmp.name(), ty.name(), pr(pd), o(a), o(b))
+        }
         Op::PredLogic { op, d, a, b } => {
             let m = match op {
                 PredLogicOp::And => "and",
@@ -149,7 +151,13 @@ pub fn op(p: &Program, op: &Op) -> String {
             }
         }
         Op::Selp { ty, d, a, b, p: pp } => format!("selp.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), pr(pp)),
-        Op::Cvt { rounding, to, from, d, a } => {
+        Op::Cvt {
+            rounding,
+            to,
+            from,
+            d,
+            a,
+        } => {
             let rnd = match (to, from) {
                 (Ty::S32 | Ty::U32, Ty::S32 | Ty::U32) => String::new(),
                 _ => format!(".{}", rounding.name()),

@@ -76,11 +76,7 @@ impl SourceFile {
     /// The text of 1-based line `line`, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];
-        let end = self
-            .line_starts
-            .get(line)
-            .map(|e| e - 1)
-            .unwrap_or(self.text.len());
+        let end = self.line_starts.get(line).map(|e| e - 1).unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches('\r')
     }
 }
@@ -106,10 +102,7 @@ impl SourceMap {
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (FileId(i as u32), f))
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
     }
 
     /// `file:line:col` of the start of a span.
@@ -126,8 +119,7 @@ impl SourceMap {
     /// The source text a span covers.
     pub fn snippet(&self, span: Span) -> &str {
         let text = &self.file(span.file).text;
-        text.get(span.start as usize..span.end as usize)
-            .unwrap_or("")
+        text.get(span.start as usize..span.end as usize).unwrap_or("")
     }
 }
 

@@ -6,10 +6,21 @@ use warpsim_isa::Diagnostic;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultKind {
-    OutOfBounds { buffer: String, index: i64, len: usize, store: bool },
-    Misaligned { buffer: String, byte_offset: i64, store: bool },
+    OutOfBounds {
+        buffer: String,
+        index: i64,
+        len: usize,
+        store: bool,
+    },
+    Misaligned {
+        buffer: String,
+        byte_offset: i64,
+        store: bool,
+    },
     DivideByZero,
-    CycleLimit { limit: u64 },
+    CycleLimit {
+        limit: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -26,11 +37,20 @@ pub struct Fault {
 impl Fault {
     pub fn message(&self) -> String {
         match &self.kind {
-            FaultKind::OutOfBounds { buffer, index, len, store } => format!(
+            FaultKind::OutOfBounds {
+                buffer,
+                index,
+                len,
+                store,
+            } => format!(
                 "out-of-bounds {} `{buffer}`: element {index}, but `{buffer}` has {len} elements (0..{len})",
                 if *store { "store to" } else { "load from" }
             ),
-            FaultKind::Misaligned { buffer, byte_offset, store } => format!(
+            FaultKind::Misaligned {
+                buffer,
+                byte_offset,
+                store,
+            } => format!(
                 "misaligned {} `{buffer}`: byte offset {byte_offset} is not a multiple of 4",
                 if *store { "store to" } else { "load from" }
             ),
@@ -65,6 +85,6 @@ impl Fault {
             FaultKind::Misaligned { .. } => d.with_help("byte addresses of 32-bit elements are multiples of 4"),
             FaultKind::DivideByZero => d.with_help("guard the division with a predicate"),
         };
-        format!("{}", d.render(&kernel.program.sources, color))
+        d.render(&kernel.program.sources, color)
     }
 }

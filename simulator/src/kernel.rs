@@ -116,18 +116,73 @@ pub enum Unit {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DOp {
-    Mov { d: u16, a: Src },
-    Un { f: Un, d: u16, a: Src },
-    Bin { f: Bin, d: u16, a: Src, b: Src },
-    Tern { f: Tern, d: u16, a: Src, b: Src, c: Src },
-    Setp { cmp: Cmp, class: CmpClass, p: u16, a: Src, b: Src },
-    PredLogic { op: PredLogicOp, d: u16, a: (u16, bool), b: Option<(u16, bool)> },
-    Selp { d: u16, a: Src, b: Src, p: u16 },
-    Cvt { f: Conv, d: u16, a: Src },
-    Ld { d: u16, addr: DAddr },
-    St { addr: DAddr, a: Src },
-    Shfl { mode: ShflMode, d: u16, p: Option<u16>, a: Src, b: Src, clamp: u32, segmask: u32, member: u64 },
-    Bra { target: u32 },
+    Mov {
+        d: u16,
+        a: Src,
+    },
+    Un {
+        f: Un,
+        d: u16,
+        a: Src,
+    },
+    Bin {
+        f: Bin,
+        d: u16,
+        a: Src,
+        b: Src,
+    },
+    Tern {
+        f: Tern,
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Setp {
+        cmp: Cmp,
+        class: CmpClass,
+        p: u16,
+        a: Src,
+        b: Src,
+    },
+    PredLogic {
+        op: PredLogicOp,
+        d: u16,
+        a: (u16, bool),
+        b: Option<(u16, bool)>,
+    },
+    Selp {
+        d: u16,
+        a: Src,
+        b: Src,
+        p: u16,
+    },
+    Cvt {
+        f: Conv,
+        d: u16,
+        a: Src,
+    },
+    Ld {
+        d: u16,
+        addr: DAddr,
+    },
+    St {
+        addr: DAddr,
+        a: Src,
+    },
+    Shfl {
+        mode: ShflMode,
+        d: u16,
+        p: Option<u16>,
+        a: Src,
+        b: Src,
+        clamp: u32,
+        segmask: u32,
+        member: u64,
+    },
+    Bra {
+        target: u32,
+    },
     Exit,
     Nop,
 }
@@ -254,7 +309,12 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
     if w < lo || w > hi {
         let msg = format!("`{}` runs with warp sizes {lo} to {hi}, not {w}", program.name);
         return Err(match program.warp_sizes_span {
-            Some(span) => diag(span, msg, "declared here", Some(format!("run it with `--warp {lo}` or larger"))),
+            Some(span) => diag(
+                span,
+                msg,
+                "declared here",
+                Some(format!("run it with `--warp {lo}` or larger")),
+            ),
             None => LoadError::Usage(msg),
         });
     }
@@ -267,14 +327,20 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
                 None if names.is_empty() => format!("; `{}` has no parameters", program.name),
                 None => format!("; its parameters are: {}", names.join(", ")),
             };
-            return Err(LoadError::Usage(format!("`{}` has no parameter `{name}`{hint}", program.name)));
+            return Err(LoadError::Usage(format!(
+                "`{}` has no parameter `{name}`{hint}",
+                program.name
+            )));
         }
     }
     let mut params: Vec<(String, Value)> = Vec::new();
     for p in &program.params {
         let v = match launch.set.iter().rev().find(|(n, _)| n == &p.name) {
             Some((_, v)) => *v,
-            None => p.default.eval(&|name| lookup(name, w, &params, None)).map_err(eval_err)?,
+            None => p
+                .default
+                .eval(&|name| lookup(name, w, &params, None))
+                .map_err(eval_err)?,
         };
         params.push((p.name.clone(), v));
     }
@@ -283,7 +349,12 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
         let Some(e) = e else { return Ok(default) };
         match e.eval(&env).map_err(eval_err)? {
             Value::Int(v) if v >= 1 && (v as u64) <= max => Ok(v as u64),
-            v => Err(diag(e.span, format!("{what} is {v}; it must be a whole number from 1 to {max}"), "evaluates out of range", None)),
+            v => Err(diag(
+                e.span,
+                format!("{what} is {v}; it must be a whole number from 1 to {max}"),
+                "evaluates out of range",
+                None,
+            )),
         }
     };
     let max_block = config.max_threads_per_block as u64;
@@ -296,7 +367,9 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
         None => shape(&program.block, w as u64, "the block size", max_block)?,
     };
     if grid == 0 || grid > MAX_GRID {
-        return Err(LoadError::Usage(format!("--grid {grid} is out of range: 1 to {MAX_GRID} blocks")));
+        return Err(LoadError::Usage(format!(
+            "--grid {grid} is out of range: 1 to {MAX_GRID} blocks"
+        )));
     }
     if block == 0 || block > max_block {
         return Err(LoadError::Usage(format!(
@@ -375,21 +448,33 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
     let bad_value = |span: Span, v: Value, at: i64| {
         diag(
             span,
-            format!("value {v} of element {at} does not fit buffer `{}` of {}", b.name, b.elem.name()),
+            format!(
+                "value {v} of element {at} does not fit buffer `{}` of {}",
+                b.name,
+                b.elem.name()
+            ),
             "out of range for the element type",
             Some("integer buffers take whole numbers in range; use an f32 buffer for fractions".into()),
         )
     };
     let mut data = Vec::with_capacity(len);
     for i in 0..n {
-        let v = init.default.eval(&|name| lookup(name, w, params, Some((i, n)))).map_err(eval_err)?;
+        let v = init
+            .default
+            .eval(&|name| lookup(name, w, params, Some((i, n))))
+            .map_err(eval_err)?;
         data.push(to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?);
     }
     let env = |name: &str| lookup(name, w, params, Some((0, n)));
     let index = |e: &ConstExpr| -> Result<i64, LoadError> {
         match e.eval(&env).map_err(eval_err)? {
             Value::Int(k) if (0..=n).contains(&k) => Ok(k),
-            v => Err(diag(e.span, format!("index {v} is outside buffer `{}` (length {n})", b.name), "out of range", None)),
+            v => Err(diag(
+                e.span,
+                format!("index {v} is outside buffer `{}` (length {n})", b.name),
+                "out of range",
+                None,
+            )),
         }
     };
     for o in &init.overrides {
@@ -397,30 +482,53 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
             InitOverride::One { index: ie, value } => {
                 let k = index(ie)?;
                 if k == n {
-                    return Err(diag(ie.span, format!("index {k} is outside buffer `{}` (length {n})", b.name), "out of range", None));
+                    return Err(diag(
+                        ie.span,
+                        format!("index {k} is outside buffer `{}` (length {n})", b.name),
+                        "out of range",
+                        None,
+                    ));
                 }
-                let v = value.eval(&|name| lookup(name, w, params, Some((k, n)))).map_err(eval_err)?;
+                let v = value
+                    .eval(&|name| lookup(name, w, params, Some((k, n))))
+                    .map_err(eval_err)?;
                 data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(value.span, v, k))?;
             }
-            InitOverride::List { start, end: None, values } => {
+            InitOverride::List {
+                start,
+                end: None,
+                values,
+            } => {
                 let s = index(start)?;
                 for (k, ve) in (s..n).zip(values) {
-                    let v = ve.eval(&|name| lookup(name, w, params, Some((k, n)))).map_err(eval_err)?;
+                    let v = ve
+                        .eval(&|name| lookup(name, w, params, Some((k, n))))
+                        .map_err(eval_err)?;
                     data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
                 }
             }
-            InitOverride::List { start, end: Some(end), values } => {
+            InitOverride::List {
+                start,
+                end: Some(end),
+                values,
+            } => {
                 let (s, e) = (index(start)?, index(end)?);
                 if e - s != values.len() as i64 {
                     return Err(diag(
                         start.span.to(end.span),
-                        format!("range {s}..{e} has {} elements but {} values are given", (e - s).max(0), values.len()),
+                        format!(
+                            "range {s}..{e} has {} elements but {} values are given",
+                            (e - s).max(0),
+                            values.len()
+                        ),
                         "length mismatch",
                         Some("the range is half-open: `[0..3] = [a, b, c]`; `[0..] = [...]` fills what fits".into()),
                     ));
                 }
                 for (k, ve) in (s..e).zip(values) {
-                    let v = ve.eval(&|name| lookup(name, w, params, Some((k, n)))).map_err(eval_err)?;
+                    let v = ve
+                        .eval(&|name| lookup(name, w, params, Some((k, n))))
+                        .map_err(eval_err)?;
                     data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
                 }
             }
@@ -465,7 +573,14 @@ fn decode(
         let disp = match &a.disp {
             Some(e) => match e.eval(&env).map_err(eval_err)? {
                 Value::Int(v) => v,
-                v => return Err(diag(e.span, format!("address offset {v} is not an integer"), "expected an integer", None)),
+                v => {
+                    return Err(diag(
+                        e.span,
+                        format!("address offset {v} is not an integer"),
+                        "expected an integer",
+                        None,
+                    ));
+                }
             },
             None => 0,
         };
@@ -479,8 +594,19 @@ fn decode(
     let lane_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
     let (op, unit, ty) = match &inst.op {
         Op::Mov { ty, d, a } => {
-            let unit = if matches!(a, Operand::Special(Special::Clock)) { Unit::Clock } else { Unit::IntAlu };
-            (DOp::Mov { d: d.0, a: src(a, *ty)? }, unit, *ty)
+            let unit = if matches!(a, Operand::Special(Special::Clock)) {
+                Unit::Clock
+            } else {
+                Unit::IntAlu
+            };
+            (
+                DOp::Mov {
+                    d: d.0,
+                    a: src(a, *ty)?,
+                },
+                unit,
+                *ty,
+            )
         }
         Op::Unary { op, ty, d, a } => {
             let f = match (op, ty) {
@@ -491,7 +617,15 @@ fn decode(
                 (UnaryOp::Not, _) => Un::Not,
             };
             let unit = if *ty == Ty::F32 { Unit::Fp32 } else { Unit::IntAlu };
-            (DOp::Un { f, d: d.0, a: src(a, *ty)? }, unit, *ty)
+            (
+                DOp::Un {
+                    f,
+                    d: d.0,
+                    a: src(a, *ty)?,
+                },
+                unit,
+                *ty,
+            )
         }
         Op::Binary { op, ty, d, a, b } => {
             let signed = *ty == Ty::S32;
@@ -528,12 +662,39 @@ fn decode(
                 _ if float => Unit::Fp32,
                 _ => Unit::IntAlu,
             };
-            let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) { Ty::U32 } else { *ty };
-            (DOp::Bin { f, d: d.0, a: src(a, *ty)?, b: src(b, bty)? }, unit, *ty)
+            let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                Ty::U32
+            } else {
+                *ty
+            };
+            (
+                DOp::Bin {
+                    f,
+                    d: d.0,
+                    a: src(a, *ty)?,
+                    b: src(b, bty)?,
+                },
+                unit,
+                *ty,
+            )
         }
         Op::Ternary { ty, d, a, b, c, .. } => {
-            let (f, unit) = if *ty == Ty::F32 { (Tern::FmaF, Unit::Fp32) } else { (Tern::MadI, Unit::IntMul) };
-            (DOp::Tern { f, d: d.0, a: src(a, *ty)?, b: src(b, *ty)?, c: src(c, *ty)? }, unit, *ty)
+            let (f, unit) = if *ty == Ty::F32 {
+                (Tern::FmaF, Unit::Fp32)
+            } else {
+                (Tern::MadI, Unit::IntMul)
+            };
+            (
+                DOp::Tern {
+                    f,
+                    d: d.0,
+                    a: src(a, *ty)?,
+                    b: src(b, *ty)?,
+                    c: src(c, *ty)?,
+                },
+                unit,
+                *ty,
+            )
         }
         Op::Setp { cmp, ty, p, a, b } => {
             let class = match ty {
@@ -542,7 +703,17 @@ fn decode(
                 _ => CmpClass::Unsigned,
             };
             let unit = if *ty == Ty::F32 { Unit::Fp32 } else { Unit::IntAlu };
-            (DOp::Setp { cmp: *cmp, class, p: p.0, a: src(a, *ty)?, b: src(b, *ty)? }, unit, *ty)
+            (
+                DOp::Setp {
+                    cmp: *cmp,
+                    class,
+                    p: p.0,
+                    a: src(a, *ty)?,
+                    b: src(b, *ty)?,
+                },
+                unit,
+                *ty,
+            )
         }
         Op::PredLogic { op, d, a, b } => (
             DOp::PredLogic {
@@ -554,8 +725,23 @@ fn decode(
             Unit::IntAlu,
             Ty::B32,
         ),
-        Op::Selp { ty, d, a, b, p } => (DOp::Selp { d: d.0, a: src(a, *ty)?, b: src(b, *ty)?, p: p.0 }, Unit::IntAlu, *ty),
-        Op::Cvt { rounding, to, from, d, a } => {
+        Op::Selp { ty, d, a, b, p } => (
+            DOp::Selp {
+                d: d.0,
+                a: src(a, *ty)?,
+                b: src(b, *ty)?,
+                p: p.0,
+            },
+            Unit::IntAlu,
+            *ty,
+        ),
+        Op::Cvt {
+            rounding,
+            to,
+            from,
+            d,
+            a,
+        } => {
             let f = match (to, from) {
                 (Ty::F32, Ty::F32) => Conv::F2F(*rounding),
                 (Ty::S32, Ty::F32) => Conv::F2S(*rounding),
@@ -564,11 +750,34 @@ fn decode(
                 (Ty::F32, _) => Conv::U2F,
                 _ => Conv::Bits,
             };
-            (DOp::Cvt { f, d: d.0, a: src(a, *from)? }, Unit::Convert, *to)
+            (
+                DOp::Cvt {
+                    f,
+                    d: d.0,
+                    a: src(a, *from)?,
+                },
+                Unit::Convert,
+                *to,
+            )
         }
         Op::Ld { ty, d, addr: a } => (DOp::Ld { d: d.0, addr: addr(a)? }, Unit::GlobalLoad, *ty),
-        Op::St { ty, addr: a, a: v } => (DOp::St { addr: addr(a)?, a: src(v, *ty)? }, Unit::GlobalStore, *ty),
-        Op::Shfl { mode, d, p, a, b, segment, mask } => {
+        Op::St { ty, addr: a, a: v } => (
+            DOp::St {
+                addr: addr(a)?,
+                a: src(v, *ty)?,
+            },
+            Unit::GlobalStore,
+            *ty,
+        ),
+        Op::Shfl {
+            mode,
+            d,
+            p,
+            a,
+            b,
+            segment,
+            mask,
+        } => {
             let (clamp, segmask) = match segment {
                 None => (if *mode == ShflMode::Up { 0 } else { w - 1 }, 0),
                 Some(ShflSegment::Width(e)) => {
@@ -594,10 +803,21 @@ fn decode(
                 None => lane_mask,
                 Some(e) => match e.eval(&env).map_err(eval_err)? {
                     Value::Int(v) => (v as u64) & lane_mask,
-                    v => return Err(diag(e.span, format!("member mask {v} is not an integer"), "expected a lane mask", None)),
+                    v => {
+                        return Err(diag(
+                            e.span,
+                            format!("member mask {v} is not an integer"),
+                            "expected a lane mask",
+                            None,
+                        ));
+                    }
                 },
             };
-            let unit = if *mode == ShflMode::Idx { Unit::ShuffleIdx } else { Unit::Shuffle };
+            let unit = if *mode == ShflMode::Idx {
+                Unit::ShuffleIdx
+            } else {
+                Unit::Shuffle
+            };
             (
                 DOp::Shfl {
                     mode: *mode,
@@ -700,11 +920,19 @@ fn register_types(p: &Program) -> Vec<Ty> {
                 vote(a, *from);
             }
             Op::Ld { ty, d, addr } => {
-                let t = if *ty == Ty::B32 { p.buffers[addr.buffer].elem.ty() } else { *ty };
+                let t = if *ty == Ty::B32 {
+                    p.buffers[addr.buffer].elem.ty()
+                } else {
+                    *ty
+                };
                 vote(&Operand::Reg(*d), t);
             }
             Op::St { ty, addr, a } => {
-                let t = if *ty == Ty::B32 { p.buffers[addr.buffer].elem.ty() } else { *ty };
+                let t = if *ty == Ty::B32 {
+                    p.buffers[addr.buffer].elem.ty()
+                } else {
+                    *ty
+                };
                 vote(a, t);
             }
             _ => {}

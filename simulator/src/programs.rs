@@ -50,9 +50,7 @@ impl IncludeResolver for Resolver {
         }
         match warpsim_isa::FsResolver.resolve(from, path) {
             Ok(found) => Ok(found),
-            Err(disk) => file(path)
-                .map(|t| (display_name(path), t.to_string()))
-                .ok_or(disk),
+            Err(disk) => file(path).map(|t| (display_name(path), t.to_string())).ok_or(disk),
         }
     }
 }

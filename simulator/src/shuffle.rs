@@ -74,10 +74,24 @@ pub struct ShuffleResult {
 
 /// Shuffle `a` across a warp: `exec` are the executing lanes, `b` each lane's lane/offset operand.
 /// The reference form used by tests; the executor inlines the same per-lane rule.
-pub fn shuffle(mode: ShflMode, a: &[u32], b: &[u32], clamp: u32, segmask: u32, member: u64, exec: u64) -> ShuffleResult {
+pub fn shuffle(
+    mode: ShflMode,
+    a: &[u32],
+    b: &[u32],
+    clamp: u32,
+    segmask: u32,
+    member: u64,
+    exec: u64,
+) -> ShuffleResult {
     let w = a.len() as u32;
     let mut values = a.to_vec();
-    let mut sources = vec![LaneSource { src: 0, in_range: false }; a.len()];
+    let mut sources = vec![
+        LaneSource {
+            src: 0,
+            in_range: false
+        };
+        a.len()
+    ];
     let mut undefined = 0u64;
     for lane in 0..w {
         let s = source_lane(mode, lane, b[lane as usize], clamp, segmask, w);

@@ -28,7 +28,9 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> RunOptions {
-        RunOptions { max_cycles: 100_000_000 }
+        RunOptions {
+            max_cycles: 100_000_000,
+        }
     }
 }
 
@@ -80,7 +82,12 @@ struct Block {
 }
 
 /// Run `kernel` on one SM to completion.
-pub fn run<T: TraceSink>(kernel: &Kernel, config: &Config, options: &RunOptions, trace: &mut T) -> Result<RunOutput, Fault> {
+pub fn run<T: TraceSink>(
+    kernel: &Kernel,
+    config: &Config,
+    options: &RunOptions,
+    trace: &mut T,
+) -> Result<RunOutput, Fault> {
     Sm::new(kernel, config).run(options, trace)
 }
 
@@ -123,7 +130,10 @@ impl<'k> Sm<'k> {
         let per_block = self.kernel.warps_per_block() as usize;
         while self.next_block < self.kernel.grid {
             let resident = self.blocks.iter().filter(|b| b.is_some()).count();
-            let free: Vec<usize> = (0..self.warps.len()).filter(|&i| self.warps[i].is_none()).take(per_block).collect();
+            let free: Vec<usize> = (0..self.warps.len())
+                .filter(|&i| self.warps[i].is_none())
+                .take(per_block)
+                .collect();
             if resident >= self.config.max_blocks_per_sm as usize || free.len() < per_block {
                 break;
             }
@@ -187,9 +197,18 @@ impl<'k> Sm<'k> {
                     if slot >= slots {
                         continue;
                     }
-                    let Some(warp) = self.warps[slot].as_ref() else { continue };
+                    let Some(warp) = self.warps[slot].as_ref() else {
+                        continue;
+                    };
                     let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
-                    let ready = warp.next_issue.max(warp.scoreboard.ready_at(&self.kernel.code[pc]));
+                    // Past the last instruction the warp only has to exit.
+                    let operands = self
+                        .kernel
+                        .code
+                        .get(pc)
+                        .map(|i| warp.scoreboard.ready_at(i))
+                        .unwrap_or(0);
+                    let ready = warp.next_issue.max(operands);
                     if ready <= cycle {
                         self.last_issued[s] = slot;
                         issued = true;
@@ -214,7 +233,9 @@ impl<'k> Sm<'k> {
                     .expect("a live warp");
                 let _ = slot;
                 return Err(Fault {
-                    kind: FaultKind::CycleLimit { limit: options.max_cycles },
+                    kind: FaultKind::CycleLimit {
+                        limit: options.max_cycles,
+                    },
                     cycle,
                     block: warp.block_id,
                     warp: warp.warp_in_block,
@@ -256,7 +277,11 @@ impl<'k> Sm<'k> {
         let latency = {
             let warp = self.warps[slot].as_ref().expect("live warp");
             let pc = warp.stack.top().map(|t| t.pc).unwrap_or(n);
-            if pc >= n { 0 } else { self.latency(kernel.code[pc as usize].unit) }
+            if pc >= n {
+                0
+            } else {
+                self.latency(kernel.code[pc as usize].unit)
+            }
         };
         let warp = self.warps[slot].as_mut().expect("live warp");
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
@@ -338,7 +363,12 @@ impl<'k> Sm<'k> {
                 }
             }
             DOp::Tern { f, d, a, b, c } => for_lanes(exec, |lane| {
-                let v = alu::ternary(f, read(warp, a, lane, &ctx), read(warp, b, lane, &ctx), read(warp, c, lane, &ctx));
+                let v = alu::ternary(
+                    f,
+                    read(warp, a, lane, &ctx),
+                    read(warp, b, lane, &ctx),
+                    read(warp, c, lane, &ctx),
+                );
                 warp.regs[d as usize * w + lane as usize] = v;
             }),
             DOp::Setp { cmp, class, p, a, b } => {
@@ -368,7 +398,11 @@ impl<'k> Sm<'k> {
             DOp::Selp { d, a, b, p } => {
                 let pv = warp.preds[p as usize];
                 for_lanes(exec, |lane| {
-                    let v = if pv >> lane & 1 == 1 { read(warp, a, lane, &ctx) } else { read(warp, b, lane, &ctx) };
+                    let v = if pv >> lane & 1 == 1 {
+                        read(warp, a, lane, &ctx)
+                    } else {
+                        read(warp, b, lane, &ctx)
+                    };
                     warp.regs[d as usize * w + lane as usize] = v;
                 });
             }
@@ -382,7 +416,8 @@ impl<'k> Sm<'k> {
                 while m != 0 {
                     let lane = m.trailing_zeros();
                     m &= m - 1;
-                    let k = element(&self.memory, warp, addr, lane, &ctx, false).map_err(|kind| fault(kind, Some(lane)))?;
+                    let k =
+                        element(&self.memory, warp, addr, lane, &ctx, false).map_err(|kind| fault(kind, Some(lane)))?;
                     warp.regs[d as usize * w + lane as usize] = self.memory[addr.buffer as usize].data[k];
                     if T::ENABLED {
                         index[lane as usize] = k as u64;
@@ -409,7 +444,8 @@ impl<'k> Sm<'k> {
                 while m != 0 {
                     let lane = m.trailing_zeros();
                     m &= m - 1;
-                    let k = element(&self.memory, warp, addr, lane, &ctx, true).map_err(|kind| fault(kind, Some(lane)))?;
+                    let k =
+                        element(&self.memory, warp, addr, lane, &ctx, true).map_err(|kind| fault(kind, Some(lane)))?;
                     // Lanes storing to one address: the highest lane wins (one deterministic order).
                     self.memory[addr.buffer as usize].data[k] = read(warp, a, lane, &ctx);
                     if T::ENABLED {
@@ -424,7 +460,16 @@ impl<'k> Sm<'k> {
                     });
                 }
             }
-            DOp::Shfl { mode, d, p, a, b, clamp, segmask, member } => {
+            DOp::Shfl {
+                mode,
+                d,
+                p,
+                a,
+                b,
+                clamp,
+                segmask,
+                member,
+            } => {
                 self.stats.shuffles += 1;
                 // Every lane reads its source before any lane writes.
                 let mut src_vals = [0u32; 64];
@@ -608,7 +653,14 @@ fn for_lanes(mask: u64, mut f: impl FnMut(u32)) {
 
 /// The element index a lane accesses, bounds- and alignment-checked.
 #[inline]
-fn element(memory: &[Buffer], warp: &Warp, addr: DAddr, lane: u32, ctx: &LaneCtx, store: bool) -> Result<usize, FaultKind> {
+fn element(
+    memory: &[Buffer],
+    warp: &Warp,
+    addr: DAddr,
+    lane: u32,
+    ctx: &LaneCtx,
+    store: bool,
+) -> Result<usize, FaultKind> {
     let buf = &memory[addr.buffer as usize];
     let base = addr.base.map(|b| read(warp, b, lane, ctx) as i32 as i64).unwrap_or(0);
     let offset = base + addr.disp;

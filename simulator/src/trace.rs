@@ -46,7 +46,11 @@ pub struct MemoryTrace {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A block was placed on the SM.
-    BlockLaunch { cycle: u64, block: u32, warps: u32 },
+    BlockLaunch {
+        cycle: u64,
+        block: u32,
+        warps: u32,
+    },
     Issue(Box<Issue>),
     /// A branch split the warp: `taken` lanes go to `target`, `fallthrough` lanes run first.
     Diverge {
@@ -60,9 +64,19 @@ pub enum Event {
         reconverge: u32,
     },
     /// Split lanes merged again at `pc`.
-    Reconverge { cycle: u64, block: u32, warp: u32, pc: u32, mask: u64 },
+    Reconverge {
+        cycle: u64,
+        block: u32,
+        warp: u32,
+        pc: u32,
+        mask: u64,
+    },
     /// All lanes of a warp have exited.
-    WarpExit { cycle: u64, block: u32, warp: u32 },
+    WarpExit {
+        cycle: u64,
+        block: u32,
+        warp: u32,
+    },
 }
 
 /// Where trace events go.

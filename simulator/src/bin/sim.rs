@@ -128,20 +128,27 @@ impl Failure {
 fn main() -> ExitCode {
     // A panic is a warpsim bug: say so in one line, without a backtrace.
     std::panic::set_hook(Box::new(|info| {
-        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         let message = info
             .payload()
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        eprintln!("internal error: {message}{location} (this is a bug in warpsim; please report it with the command you ran)");
+        eprintln!(
+            "internal error: {message}{location} (this is a bug in warpsim; please report it with the command you ran)"
+        );
     }));
     let cli = Cli::parse();
     let color = match cli.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+        }
     };
     let result = match cli.command {
         Command::Run(args) => run(args, color),
@@ -216,7 +223,9 @@ fn load(program: &str, color: bool) -> Result<Program, Failure> {
     }
     let meta = std::fs::metadata(path).map_err(|e| Failure::input(format!("error: cannot read `{program}`: {e}")))?;
     if meta.is_dir() {
-        return Err(Failure::input(format!("error: `{program}` is a directory, not an assembly file")));
+        return Err(Failure::input(format!(
+            "error: `{program}` is a directory, not an assembly file"
+        )));
     }
     if meta.len() > MAX_SOURCE_BYTES {
         return Err(Failure::input(format!(
@@ -241,7 +250,8 @@ fn assemble_failure(e: &AssembleError, color: bool) -> Failure {
 fn check(program: &str, warp: u32, color: bool) -> Result<String, Failure> {
     let p = load(program, color)?;
     let config = Config::hopper().with_warp_size(warp);
-    let kernel = warpsim::instantiate(&p, &config, &Launch::default()).map_err(|e| Failure::input(e.render(&p, color)))?;
+    let kernel =
+        warpsim::instantiate(&p, &config, &Launch::default()).map_err(|e| Failure::input(e.render(&p, color)))?;
     let cfg = warpsim_isa::cfg::analyse(&p);
     let branches: Vec<String> = p
         .instructions
@@ -270,7 +280,11 @@ fn check(program: &str, warp: u32, color: bool) -> Result<String, Failure> {
             .join(", "),
         kernel.grid,
         kernel.block,
-        if branches.is_empty() { "none".into() } else { branches.join(", ") }
+        if branches.is_empty() {
+            "none".into()
+        } else {
+            branches.join(", ")
+        }
     ))
 }
 
@@ -278,7 +292,8 @@ fn config_from(args: &RunArgs) -> Result<Config, Failure> {
     let mut config = match &args.config {
         None => Config::hopper(),
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| Failure::input(format!("error: cannot read config `{path}`: {e}")))?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::input(format!("error: cannot read config `{path}`: {e}")))?;
             serde_json::from_str(&text).map_err(|e| {
                 Failure::input(format!(
                     "error: {path}:{}:{}: invalid configuration: {e}\n  help: `sim config` prints a valid one to start from",
@@ -316,8 +331,11 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
         block: args.block,
         set: parse_set(&args.set)?,
     };
-    let kernel = warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
-    let options = RunOptions { max_cycles: args.max_cycles };
+    let kernel =
+        warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
+    let options = RunOptions {
+        max_cycles: args.max_cycles,
+    };
     let mut events: Vec<Event> = Vec::new();
     let result = if args.trace {
         warpsim::run(&kernel, &config, &options, &mut events)

@@ -24,17 +24,28 @@ pub fn grid(kernel: &Kernel, events: &[Event]) -> String {
             }
         }
     }
-    let with_shuffles: Vec<_> = warps.iter().filter(|(_, v)| v.iter().any(|i| i.shuffle.is_some())).collect();
+    let with_shuffles: Vec<_> = warps
+        .iter()
+        .filter(|(_, v)| v.iter().any(|i| i.shuffle.is_some()))
+        .collect();
     let mut out = String::new();
     if with_shuffles.is_empty() {
         return out;
     }
     for ((block, warp), issues) in with_shuffles.iter().take(MAX_WARPS) {
-        let _ = writeln!(out, "\nLane exchanges: block {block}, warp {warp} (W={})", kernel.warp_size);
+        let _ = writeln!(
+            out,
+            "\nLane exchanges: block {block}, warp {warp} (W={})",
+            kernel.warp_size
+        );
         draw_warp(&mut out, kernel, issues);
     }
     if with_shuffles.len() > MAX_WARPS {
-        let _ = writeln!(out, "\n({} more warps exchange data; the first {MAX_WARPS} are drawn)", with_shuffles.len() - MAX_WARPS);
+        let _ = writeln!(
+            out,
+            "\n({} more warps exchange data; the first {MAX_WARPS} are drawn)",
+            with_shuffles.len() - MAX_WARPS
+        );
     }
     out
 }
@@ -59,7 +70,15 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                 let ty = kernel.reg_types[r as usize];
                 rows.push((
                     format!("initial {}", reg(r)),
-                    (0..w).map(|l| if i.exec >> l & 1 == 1 { value(ty, i.operands[0][l as usize]) } else { "-".into() }).collect(),
+                    (0..w)
+                        .map(|l| {
+                            if i.exec >> l & 1 == 1 {
+                                value(ty, i.operands[0][l as usize])
+                            } else {
+                                "-".into()
+                            }
+                        })
+                        .collect(),
                     None,
                 ));
             }
@@ -69,7 +88,10 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
         let amount = match b {
             Src::Imm(v) => format!("{}", v as i32),
             Src::Reg(_) | Src::Special(_) => {
-                let vals: Vec<u32> = (0..w).filter(|l| i.exec >> l & 1 == 1).map(|l| i.operands[1][l as usize]).collect();
+                let vals: Vec<u32> = (0..w)
+                    .filter(|l| i.exec >> l & 1 == 1)
+                    .map(|l| i.operands[1][l as usize])
+                    .collect();
                 if vals.windows(2).all(|p| p[0] == p[1]) && !vals.is_empty() {
                     format!("{}", vals[0] as i32)
                 } else {
@@ -97,18 +119,44 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                 .collect(),
             note,
         ));
+        if let Some((r, vals)) = &i.write {
+            let ty = kernel.reg_types[*r as usize];
+            rows.push((
+                format!("  = {}", reg(*r)),
+                (0..w)
+                    .map(|l| {
+                        if i.exec >> l & 1 == 1 {
+                            value(ty, vals[l as usize])
+                        } else {
+                            "-".into()
+                        }
+                    })
+                    .collect(),
+                None,
+            ));
+        }
         // The instructions after the shuffle, up to the next shuffle, that read its result.
         let mut j = k + 1;
         let mut live = vec![d];
         while j < issues.len() && issues[j].shuffle.is_none() {
             let c = issues[j];
             let op = kernel.code[c.pc as usize].op;
-            let reads_live = sources_of(op).iter().any(|s| matches!(s, Src::Reg(r) if live.contains(r)));
+            let reads_live = sources_of(op)
+                .iter()
+                .any(|s| matches!(s, Src::Reg(r) if live.contains(r)));
             if let (true, Some((r, vals))) = (reads_live, &c.write) {
                 let ty = kernel.reg_types[*r as usize];
                 rows.push((
                     format!("  {}", kernel.program.instructions[c.pc as usize].text),
-                    (0..w).map(|l| if c.exec >> l & 1 == 1 { value(ty, vals[l as usize]) } else { "-".into() }).collect(),
+                    (0..w)
+                        .map(|l| {
+                            if c.exec >> l & 1 == 1 {
+                                value(ty, vals[l as usize])
+                            } else {
+                                "-".into()
+                            }
+                        })
+                        .collect(),
                     None,
                 ));
                 if let (Some(p), DOp::Bin { f, .. }) = (&pair_list, op) {

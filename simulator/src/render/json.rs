@@ -15,14 +15,20 @@ use warpsim_isa::{ElemTy, Ty};
 
 fn number(ty: Ty, bits: u32) -> Value {
     match ty {
-        Ty::F32 => serde_json::Number::from_f64(f32::from_bits(bits) as f64).map(Value::Number).unwrap_or(Value::Null),
+        Ty::F32 => serde_json::Number::from_f64(f32::from_bits(bits) as f64)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
         Ty::S32 => json!(bits as i32),
         Ty::U32 | Ty::B32 => json!(bits),
     }
 }
 
 fn lanes(kernel: &Kernel, exec: u64, f: impl Fn(usize) -> Value) -> Value {
-    Value::Array((0..kernel.warp_size as usize).map(|l| if exec >> l & 1 == 1 { f(l) } else { Value::Null }).collect())
+    Value::Array(
+        (0..kernel.warp_size as usize)
+            .map(|l| if exec >> l & 1 == 1 { f(l) } else { Value::Null })
+            .collect(),
+    )
 }
 
 pub fn buffers(kernel: &Kernel, data: &[crate::kernel::Buffer]) -> Value {
@@ -33,7 +39,10 @@ pub fn buffers(kernel: &Kernel, data: &[crate::kernel::Buffer]) -> Value {
             ElemTy::S32 => Ty::S32,
             ElemTy::U32 => Ty::U32,
         };
-        m.insert(b.name.clone(), Value::Array(b.data.iter().map(|&v| number(ty, v)).collect()));
+        m.insert(
+            b.name.clone(),
+            Value::Array(b.data.iter().map(|&v| number(ty, v)).collect()),
+        );
     }
     let _ = kernel;
     Value::Object(m)
@@ -98,7 +107,10 @@ pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Opt
         }
     }
     if let Some(events) = events {
-        doc.insert("trace".into(), Value::Array(events.iter().map(|e| event(kernel, e)).collect()));
+        doc.insert(
+            "trace".into(),
+            Value::Array(events.iter().map(|e| event(kernel, e)).collect()),
+        );
     }
     Value::Object(doc)
 }
@@ -106,14 +118,33 @@ pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Opt
 fn event(kernel: &Kernel, e: &Event) -> Value {
     let w = kernel.warp_size;
     match e {
-        Event::BlockLaunch { cycle, block, warps } => json!({"event": "block_launch", "cycle": cycle, "block": block, "warps": warps}),
-        Event::WarpExit { cycle, block, warp } => json!({"event": "warp_exit", "cycle": cycle, "block": block, "warp": warp}),
-        Event::Diverge { cycle, block, warp, pc, taken, fallthrough, target, reconverge } => json!({
+        Event::BlockLaunch { cycle, block, warps } => {
+            json!({"event": "block_launch", "cycle": cycle, "block": block, "warps": warps})
+        }
+        Event::WarpExit { cycle, block, warp } => {
+            json!({"event": "warp_exit", "cycle": cycle, "block": block, "warp": warp})
+        }
+        Event::Diverge {
+            cycle,
+            block,
+            warp,
+            pc,
+            taken,
+            fallthrough,
+            target,
+            reconverge,
+        } => json!({
             "event": "diverge", "cycle": cycle, "block": block, "warp": warp, "pc": pc,
             "taken": hex_mask(w, *taken), "fallthrough": hex_mask(w, *fallthrough),
             "target": target, "reconverge": reconverge,
         }),
-        Event::Reconverge { cycle, block, warp, pc, mask } => json!({
+        Event::Reconverge {
+            cycle,
+            block,
+            warp,
+            pc,
+            mask,
+        } => json!({
             "event": "reconverge", "cycle": cycle, "block": block, "warp": warp, "pc": pc, "mask": hex_mask(w, *mask),
         }),
         Event::Issue(i) => {
@@ -123,7 +154,10 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
             m.insert("block".into(), json!(i.block));
             m.insert("warp".into(), json!(i.warp));
             m.insert("pc".into(), json!(i.pc));
-            m.insert("instruction".into(), json!(kernel.program.instructions[i.pc as usize].text));
+            m.insert(
+                "instruction".into(),
+                json!(kernel.program.instructions[i.pc as usize].text),
+            );
             m.insert("active".into(), json!(hex_mask(w, i.active)));
             m.insert("exec".into(), json!(hex_mask(w, i.exec)));
             if let Some((r, vals)) = &i.write {

@@ -17,7 +17,13 @@ use std::fmt::Write as _;
 /// Values of the lanes in `exec` as a list; other lanes show `-`.
 fn lane_list(kernel: &Kernel, ty: warpsim_isa::Ty, values: &[u32], exec: u64) -> String {
     let items: Vec<String> = (0..kernel.warp_size)
-        .map(|l| if exec >> l & 1 == 1 { value(ty, values[l as usize]) } else { "-".into() })
+        .map(|l| {
+            if exec >> l & 1 == 1 {
+                value(ty, values[l as usize])
+            } else {
+                "-".into()
+            }
+        })
         .collect();
     format!("[{}]", items.join(", "))
 }
@@ -38,25 +44,49 @@ pub fn header(kernel: &Kernel) -> String {
 pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
     let w = kernel.warp_size as usize;
     let mut out = String::new();
-    let _ = writeln!(out, "{:>7} {:>3} {:>4} {:>3}  {:<w$}  instruction", "cycle", "blk", "warp", "pc", "lanes");
+    let _ = writeln!(
+        out,
+        "{:>7} {:>3} {:>4} {:>3}  {:<w$}  instruction",
+        "cycle", "blk", "warp", "pc", "lanes"
+    );
     let pad = " ".repeat(7 + 1 + 3 + 1 + 4 + 1 + 3 + 2 + w + 2);
     for e in events {
         match e {
             Event::BlockLaunch { cycle, block, warps } => {
-                let _ = writeln!(out, "{cycle:>7} {block:>3}  block {block} launched: {warps} warp{}", if *warps == 1 { "" } else { "s" });
-            }
-            Event::Issue(i) => issue(&mut out, kernel, i, &pad),
-            Event::Diverge { cycle, block, warp, pc, taken, fallthrough, target, reconverge } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7} {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} lanes branch to pc {target}, {} fall through (run first); reconverge at {}",
+                    "{cycle:>7} {block:>3}  block {block} launched: {warps} warp{}",
+                    if *warps == 1 { "" } else { "s" }
+                );
+            }
+            Event::Issue(i) => issue(&mut out, kernel, i, &pad),
+            Event::Diverge {
+                cycle,
+                block,
+                warp,
+                pc,
+                taken,
+                fallthrough,
+                target,
+                reconverge,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{cycle:>7} {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} lanes branch to {}, {} fall through (run first); reconverge at {}",
                     lane_mask(kernel.warp_size, taken | fallthrough, *taken),
                     taken.count_ones(),
+                    pc_name(kernel, *target),
                     fallthrough.count_ones(),
                     pc_name(kernel, *reconverge)
                 );
             }
-            Event::Reconverge { cycle, block, warp, pc, mask } => {
+            Event::Reconverge {
+                cycle,
+                block,
+                warp,
+                pc,
+                mask,
+            } => {
                 let _ = writeln!(
                     out,
                     "{cycle:>7} {block:>3} {warp:>4} {pc:>3}  {}  reconverge: {} lanes",
@@ -65,7 +95,10 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                 );
             }
             Event::WarpExit { cycle, block, warp } => {
-                let _ = writeln!(out, "{cycle:>7} {block:>3} {warp:>4}       warp {warp} of block {block} exited");
+                let _ = writeln!(
+                    out,
+                    "{cycle:>7} {block:>3} {warp:>4}       warp {warp} of block {block} exited"
+                );
             }
         }
     }
@@ -135,9 +168,20 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
     if let Some(m) = &i.memory {
         let buf = &kernel.buffers[m.buffer as usize].name;
         let idx: Vec<String> = (0..kernel.warp_size)
-            .map(|l| if i.exec >> l & 1 == 1 { m.index[l as usize].to_string() } else { "-".into() })
+            .map(|l| {
+                if i.exec >> l & 1 == 1 {
+                    m.index[l as usize].to_string()
+                } else {
+                    "-".into()
+                }
+            })
             .collect();
-        let _ = writeln!(out, "{pad}{} {buf}[{}]", if m.store { "store to" } else { "load from" }, idx.join(", "));
+        let _ = writeln!(
+            out,
+            "{pad}{} {buf}[{}]",
+            if m.store { "store to" } else { "load from" },
+            idx.join(", ")
+        );
         if m.store {
             let ty = kernel.buffers[m.buffer as usize].elem.ty();
             if let Some(vals) = i.operands.first() {
@@ -147,7 +191,12 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
     }
     if let Some((r, vals)) = &i.write {
         let ty = kernel.reg_types[*r as usize];
-        let _ = writeln!(out, "{pad}%{} = {}", kernel.program.reg_name(warpsim_isa::Reg(*r)), lane_list(kernel, ty, vals, i.exec));
+        let _ = writeln!(
+            out,
+            "{pad}%{} = {}",
+            kernel.program.reg_name(warpsim_isa::Reg(*r)),
+            lane_list(kernel, ty, vals, i.exec)
+        );
     }
     if let Some((p, mask)) = &i.pred_write {
         let _ = writeln!(
@@ -179,15 +228,35 @@ pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
             s,
             "warning: {} shuffle lane read{} undefined on hardware (source lane inactive or outside the member mask)",
             st.undefined_shuffle_reads,
-            if st.undefined_shuffle_reads == 1 { " is" } else { "s are" }
+            if st.undefined_shuffle_reads == 1 {
+                " is"
+            } else {
+                "s are"
+            }
         );
     }
     let width = out.buffers.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for b in &out.buffers {
         const SHOW: usize = 64;
-        let vals: Vec<String> = b.data.iter().take(SHOW).map(|&v| super::elem_value(b.elem, v)).collect();
-        let more = if b.data.len() > SHOW { format!(", … ({} more)", b.data.len() - SHOW) } else { String::new() };
-        let _ = writeln!(s, "{:<width$} {}[{}] = [{}{more}]", b.name, b.elem.name(), b.data.len(), vals.join(", "));
+        let vals: Vec<String> = b
+            .data
+            .iter()
+            .take(SHOW)
+            .map(|&v| super::elem_value(b.elem, v))
+            .collect();
+        let more = if b.data.len() > SHOW {
+            format!(", … ({} more)", b.data.len() - SHOW)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "{:<width$} {}[{}] = [{}{more}]",
+            b.name,
+            b.elem.name(),
+            b.data.len(),
+            vals.join(", ")
+        );
     }
     let _ = kernel;
     s

@@ -1,0 +1,185 @@
+//! The assembler, printer and control-flow analysis on the shipped programs and small cases.
+
+use warpsim::programs;
+use warpsim_isa::{Op, cfg, parse, print};
+
+#[test]
+fn printer_round_trips_every_shipped_program() {
+    for name in programs::names() {
+        let p = programs::assemble(name).expect("shipped").expect("assembles");
+        let text = print(&p);
+        let again = parse("printed.s", &text, &programs::Resolver)
+            .unwrap_or_else(|e| panic!("{name}: printed text does not assemble:\n{}\n{text}", e.render(false)));
+        assert!(p.equivalent(&again), "{name}: printed program differs:\n{text}");
+        // Printing is a fixed point.
+        assert_eq!(print(&again), text, "{name}");
+    }
+}
+
+#[test]
+fn printer_round_trips_every_operand_form() {
+    let src = "\
+.kernel forms
+.desc \"all \\\"forms\\\"\"
+.warp_sizes 8..32
+.param k = -3
+.grid (W + 1) / 2
+.block max(W, 16)
+.buffer a f32[2 * W] = (i % 80) / 100.0, [0] = 1.5, [1..3] = [2, -4], [5..] = [7, 8]
+.buffer b u32[W]
+.reg %x, %y, %r<3>
+.pred %p, %q
+top:
+    @!%p add.s32 %x, %y, -7
+    mad.lo.u32 %r0, %r1, %r2, 0x10
+    fma.rn.f32 %x, %x, 2.5e-3, %y
+    setp.ge.f32 %p, %x, 1.0
+    and.pred %q, !%p, %q
+    not.pred %q, %q
+    selp.u32 %y, 1, 0, %q
+    cvt.rmi.s32.f32 %y, %x
+    cvt.rn.f32.u32 %x, %y
+    cvt.s32.u32 %y, %y
+    ld.global.f32 %x, a[%y + 1]
+    ld.global.b32 %x, [a + %y]
+    st.global.u32 b[3], 7
+    st.global.u32 [b], %y
+    shfl.sync.up.b32 %x|%p, %y, 1, width=8, mask=0xff
+    shfl.sync.idx.b32 %x, %y, %laneid, 0x1f, 0xffffffff
+    shfl.sync.bfly.b32 %x, %y, (W / 2)
+    shr.s32 %x, %x, k + 4
+    @%p bra top
+    exit
+";
+    let p = parse("forms.s", src, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let text = print(&p);
+    let again =
+        parse("printed.s", &text, &programs::Resolver).unwrap_or_else(|e| panic!("{}\n{text}", e.render(false)));
+    assert!(p.equivalent(&again), "{text}");
+    assert_eq!(print(&again), text);
+}
+
+#[test]
+fn shorthand_and_canonical_shuffles_are_the_same_instruction() {
+    let a = parse("a.s", ".reg %v\n    shfl.bfly %v, %v, 1\n", &programs::Resolver).expect("assembles");
+    let b = parse(
+        "b.s",
+        ".reg %v\n    shfl.sync.bfly.b32 %v, %v, 1\n",
+        &programs::Resolver,
+    )
+    .expect("assembles");
+    assert!(a.equivalent(&b));
+}
+
+fn reconvergence(src: &str) -> Vec<(usize, Option<usize>)> {
+    let p = parse("cfg.s", src, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let g = cfg::analyse(&p);
+    p.instructions
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i.op, Op::Bra { .. }) && i.guard.is_some())
+        .map(|(pc, _)| (pc, g.reconvergence_pc(pc)))
+        .collect()
+}
+
+#[test]
+fn if_then_reconverges_after_the_then_block() {
+    let src = ".reg %v\n.pred %p\n    @%p bra skip\n    add.u32 %v, %v, 1\nskip:\n    add.u32 %v, %v, 2\n";
+    assert_eq!(reconvergence(src), vec![(0, Some(2))]);
+}
+
+#[test]
+fn if_else_reconverges_at_the_join() {
+    let src = "\
+.reg %v
+.pred %p
+    @%p bra else
+    add.u32 %v, %v, 1
+    bra join
+else:
+    add.u32 %v, %v, 2
+join:
+    nop
+";
+    assert_eq!(reconvergence(src), vec![(0, Some(4))]);
+}
+
+#[test]
+fn loop_back_edge_reconverges_after_the_loop() {
+    let src = ".reg %v\n.pred %p\ntop:\n    add.u32 %v, %v, 1\n    @%p bra top\n    nop\n";
+    assert_eq!(reconvergence(src), vec![(1, Some(2))]);
+}
+
+#[test]
+fn paths_that_only_meet_at_exit_reconverge_at_exit() {
+    let src = ".reg %v\n.pred %p\n    @%p bra other\n    exit\nother:\n    add.u32 %v, %v, 1\n";
+    assert_eq!(reconvergence(src), vec![(0, None)]);
+}
+
+#[test]
+fn nested_ifs_reconverge_innermost_first() {
+    let src = "\
+.reg %v
+.pred %p, %q
+    @%p bra outer_end
+    @%q bra inner_end
+    add.u32 %v, %v, 1
+inner_end:
+    add.u32 %v, %v, 2
+outer_end:
+    nop
+";
+    assert_eq!(reconvergence(src), vec![(0, Some(4)), (1, Some(3))]);
+}
+
+#[test]
+fn macro_labels_are_local_to_each_expansion() {
+    let src = "\
+.macro spin r
+again:
+    sub.u32 \\r, \\r, 1
+    setp.ne.u32 %p, \\r, 0
+    @%p bra again
+.endm
+.reg %a, %b
+.pred %p
+    spin %a
+    spin %b
+";
+    let p = parse("m.s", src, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(p.instructions.len(), 6);
+    let targets: Vec<usize> = p
+        .instructions
+        .iter()
+        .filter_map(|i| match i.op {
+            Op::Bra { target } => Some(target),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, vec![0, 3], "each expansion loops on its own label");
+    assert_eq!(p.instructions[1].text, "setp.ne.u32 %p, %a, 0");
+    assert_eq!(p.instructions[4].text, "setp.ne.u32 %p, %b, 0");
+}
+
+#[test]
+fn shipped_programs_include_the_shipped_macro_library() {
+    let p = programs::assemble("butterfly_max")
+        .expect("shipped")
+        .expect("assembles");
+    let files: Vec<String> = p.sources.files().map(|(_, f)| f.name.clone()).collect();
+    assert_eq!(files, vec!["programs/butterfly_max.s", "programs/warp.s"]);
+}
+
+#[test]
+fn an_include_cycle_is_an_error_not_a_hang() {
+    let dir = std::env::temp_dir().join(format!("warpsim-include-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("a.s"), ".include \"b.s\"\n").expect("write");
+    std::fs::write(dir.join("b.s"), ".include \"a.s\"\n").expect("write");
+    let main = dir.join("a.s");
+    let text = std::fs::read_to_string(&main).expect("read");
+    let err = parse(&main.display().to_string(), &text, &programs::Resolver).expect_err("cycle");
+    let out = err.render(false);
+    assert!(out.contains("includes itself"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

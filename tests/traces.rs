@@ -1,0 +1,100 @@
+//! Reviewed snapshots of traces, in `traces/` at the repository root. A change in what a program does, or in
+//! how traces read, changes a snapshot and fails this test until the new snapshot is reviewed
+//! (`cargo insta review`). In CI (`CI=true`) a missing or changed snapshot fails.
+
+use warpsim::render;
+use warpsim::{Config, Event, Launch, RunOptions, programs};
+
+/// The text a user sees for `sim run NAME --warp W --trace`, as the CLI builds it.
+fn text_trace(name: &str, w: u32) -> String {
+    let program = programs::assemble(name).expect("shipped").expect("assembles");
+    let config = Config::hopper().with_warp_size(w);
+    let kernel = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let mut events: Vec<Event> = Vec::new();
+    let out = warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
+    let mut text = render::text::header(&kernel);
+    text.push_str(&render::text::trace(&kernel, &events));
+    text.push_str(&render::grid::grid(&kernel, &events));
+    text.push('\n');
+    text.push_str(&render::text::summary(&kernel, &out));
+    text
+}
+
+fn json_trace(name: &str, w: u32) -> serde_json::Value {
+    let program = programs::assemble(name).expect("shipped").expect("assembles");
+    let config = Config::hopper().with_warp_size(w);
+    let kernel = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let mut events: Vec<Event> = Vec::new();
+    let out = warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
+    render::json::document(&kernel, Ok(&out), Some(&events))
+}
+
+fn snapshot(name: &str, w: u32) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../traces");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.set_description(format!("sim run {name} --warp {w} --trace"));
+    settings.bind(|| insta::assert_snapshot!(format!("{name}@w{w}"), text_trace(name, w)));
+}
+
+/// Every warp-level program at W=8 (W=16 for the 16-thread demos, which need it) …
+#[test]
+fn text_traces_at_the_smallest_teaching_width() {
+    for name in programs::names() {
+        let p = programs::assemble(name).expect("shipped").expect("assembles");
+        let w = p.warp_sizes.0.max(8);
+        snapshot(name, w);
+    }
+}
+
+/// … and at W=32 where the trace stays short.
+#[test]
+fn text_traces_at_w32() {
+    for name in [
+        "pair_swap",
+        "neighbor_difference",
+        "butterfly_max",
+        "shfl_wrap",
+        "shfl_xor_array",
+    ] {
+        snapshot(name, 32);
+    }
+}
+
+#[test]
+fn four_lane_conditional_max_trace() {
+    snapshot("conditional_max", 4);
+}
+
+#[test]
+fn json_trace_of_the_8_lane_butterfly() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../traces");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.set_description("sim run butterfly_max --warp 8 --trace --format json");
+    settings.bind(|| insta::assert_json_snapshot!("butterfly_max@w8.json", json_trace("butterfly_max", 8)));
+}
+
+#[test]
+fn butterfly_trace_shows_the_books_three_steps() {
+    // The acceptance story, asserted directly as well as through the snapshot.
+    let t = text_trace("butterfly_max", 8);
+    for step in [
+        "exchange: lane 0<->4, 1<->5, 2<->6, 3<->7",
+        "%v = [8, 10, 12, 1000, 8, 10, 12, 1000]",
+        "exchange: lane 0<->2, 1<->3, 4<->6, 5<->7",
+        "%v = [12, 1000, 12, 1000, 12, 1000, 12, 1000]",
+        "exchange: lane 0<->1, 2<->3, 4<->5, 6<->7",
+        "%v = [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]",
+        "Lane 0<->4: max(0,8)=8",
+    ] {
+        assert!(t.contains(step), "trace lacks `{step}`:\n{t}");
+    }
+    let order: Vec<usize> = ["lane 0<->4", "lane 0<->2", "lane 0<->1"]
+        .iter()
+        .map(|s| t.find(s).expect("step"))
+        .collect();
+    assert!(order.windows(2).all(|p| p[0] < p[1]), "steps out of order");
+}
