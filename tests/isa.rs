@@ -61,9 +61,9 @@ top:
 
 #[test]
 fn shorthand_and_canonical_shuffles_are_the_same_instruction() {
-    let a = parse("a.s", ".reg %v\n    shfl.bfly %v, %v, 1\n", &programs::Resolver).expect("assembles");
+    let a = parse("same.s", ".reg %v\n    shfl.bfly %v, %v, 1\n", &programs::Resolver).expect("assembles");
     let b = parse(
-        "b.s",
+        "same.s",
         ".reg %v\n    shfl.sync.bfly.b32 %v, %v, 1\n",
         &programs::Resolver,
     )
