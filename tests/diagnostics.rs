@@ -140,3 +140,50 @@ fn immediate_that_does_not_fit_32_bits() {
         &[]
     ));
 }
+
+#[test]
+fn include_inside_a_macro_body_is_refused_clearly() {
+    let out = assemble_errors(".macro m r\n.include \"warp.s\"\n    mov.u32 \\r, 0\n.endm\n.reg %a\n    m %a\n");
+    assert!(out.contains("`.include` cannot stand inside a macro body"), "{out}");
+    assert!(!out.contains("did you mean `.include`"), "{out}");
+}
+
+#[test]
+fn conversion_rounding_messages_say_what_is_wrong() {
+    insta::assert_snapshot!(assemble_errors(
+        ".reg %a\n    cvt.f32.f32 %a, %a\n    cvt.rn.s32.f32 %a, %a\n"
+    ));
+}
+
+#[test]
+fn modifiers_that_do_not_fit_the_type_are_refused() {
+    let out = assemble_errors(
+        ".reg %a\n    mul.lo.f32 %a, %a, %a\n    add.rn.u32 %a, %a, 1\n    mad.lo.f32 %a, %a, %a, %a\n",
+    );
+    assert!(out.contains("`.lo` does not go with `.f32`"), "{out}");
+    assert!(out.contains("write `mul.f32`"), "{out}");
+    assert!(out.contains("`.rn` does not go with `.u32`"), "{out}");
+    assert!(out.contains("could not assemble: 3 errors"), "{out}");
+}
+
+#[test]
+fn warp_sizes_given_twice_is_an_error() {
+    let out = assemble_errors(".warp_sizes 8..64\n.warp_sizes 16..64\n");
+    assert!(out.contains("`.warp_sizes` given twice"), "{out}");
+}
+
+#[test]
+fn unknown_names_in_offsets_widths_and_masks_are_assembly_errors() {
+    let src = ".buffer b u32[W]\n.reg %v\n    ld.global.u32 %v, b[%v + off]\n    shfl.sync.up.b32 %v, %v, 1, width=wdth\n    shfl.sync.up.b32 %v, %v, 1, 0, msk\n";
+    let out = assemble_errors(src);
+    assert!(out.contains("could not assemble: 3 errors"), "{out}");
+    for name in ["off", "wdth", "msk"] {
+        assert!(out.contains(&format!("unknown name `{name}`")), "{out}");
+    }
+}
+
+#[test]
+fn the_element_index_is_not_available_in_an_override_index() {
+    let out = load_error(".buffer b u32[8] = 0, [i + 1] = 5\n", 32, &[]);
+    assert!(out.contains("unknown name `i`"), "{out}");
+}

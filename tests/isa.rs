@@ -183,3 +183,59 @@ fn an_include_cycle_is_an_error_not_a_hang() {
     assert!(out.contains("includes itself"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn macro_local_labels_do_not_rename_buffers_of_the_same_name() {
+    let src = "\
+.buffer out u32[W]
+.macro put r
+out: st.global.u32 out[%laneid], \\r
+a: b: nop
+    bra b
+.endm
+.reg %x
+    put %x
+    put %x
+";
+    let p = parse("m.s", src, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(p.instructions.len(), 6);
+    let labels: Vec<&str> = p.labels.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(labels, vec!["out$1", "a$1", "b$1", "out$2", "a$2", "b$2"]);
+    assert!(matches!(p.instructions[2].op, Op::Bra { target: 1 }));
+    assert!(matches!(p.instructions[5].op, Op::Bra { target: 4 }));
+}
+
+#[test]
+fn a_user_file_under_a_programs_directory_includes_its_neighbour() {
+    let dir = std::env::temp_dir()
+        .join(format!("warpsim-user-{}", std::process::id()))
+        .join("programs");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("mylib.s"), ".macro zero r\n    mov.u32 \\r, 0\n.endm\n").expect("write");
+    std::fs::write(dir.join("user.s"), ".include \"mylib.s\"\n.reg %a\n    zero %a\n").expect("write");
+    // The path a user would type from the parent directory.
+    let cwd_relative = "programs/user.s";
+    let full = dir.join("user.s");
+    let text = std::fs::read_to_string(&full).expect("read");
+    let name = full.display().to_string();
+    let p = parse(&name, &text, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(p.instructions.len(), 1);
+    // And a name that merely starts with `programs/` is not mistaken for a shipped file.
+    let p2 = warpsim_isa::parse_file(
+        warpsim_isa::SourceFile::new(cwd_relative, text),
+        &ProgramsRelativeTo(dir.clone()),
+    );
+    assert!(p2.is_ok(), "{}", p2.err().map(|e| e.render(false)).unwrap_or_default());
+    std::fs::remove_dir_all(dir.parent().expect("parent")).ok();
+}
+
+/// The shipped resolver, run as if the current directory were `dir`'s parent.
+struct ProgramsRelativeTo(std::path::PathBuf);
+
+impl warpsim_isa::IncludeResolver for ProgramsRelativeTo {
+    fn resolve(&self, from: &warpsim_isa::SourceFile, path: &str) -> Result<warpsim_isa::SourceFile, String> {
+        let parent = self.0.parent().expect("parent");
+        let rebased = warpsim_isa::SourceFile::new(parent.join(&from.name).display().to_string(), "");
+        programs::Resolver.resolve(&rebased, path)
+    }
+}

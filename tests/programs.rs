@@ -182,3 +182,17 @@ fn runs_are_deterministic() {
         assert_eq!(a, b, "{name}");
     }
 }
+
+#[test]
+fn f32_immediates_and_buffers_are_evaluated_in_floating_point() {
+    let src = ".buffer out f32[4] = i / 2\n.buffer third f32[1]\n.reg %x\n    mov.f32 %x, 1 / 3\n    st.global.f32 third[0], %x\n";
+    let p = warpsim_isa::parse("f.s", src, &warpsim::programs::Resolver).expect("assembles");
+    let out = warpsim::simulate(
+        &p,
+        &warpsim::Config::hopper().with_warp_size(4),
+        &warpsim::Launch::default(),
+    )
+    .unwrap_or_else(|_| panic!("runs"));
+    assert_eq!(f32s(&out, "out"), vec![0.0, 0.5, 1.0, 1.5]);
+    assert_eq!(f32s(&out, "third")[0], 1.0f32 / 3.0);
+}

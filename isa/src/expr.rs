@@ -161,17 +161,28 @@ impl ConstExpr {
         }
     }
 
-    /// Evaluate with `lookup` resolving variables.
+    /// Evaluate with `lookup` resolving variables: integers stay integers until a float meets them.
     pub fn eval(&self, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Value, EvalError> {
+        self.eval_mode(lookup, false)
+    }
+
+    /// Evaluate in floating point throughout (every integer is taken as a float), as for an `.f32` operand or an
+    /// f32 buffer: `1 / 3` is 0.333…, not 0.
+    pub fn eval_float(&self, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Value, EvalError> {
+        self.eval_mode(lookup, true)
+    }
+
+    fn eval_mode(&self, lookup: &dyn Fn(&str) -> Option<Value>, float: bool) -> Result<Value, EvalError> {
+        let lift = |v: Value| if float { Value::Float(v.as_f64()) } else { v };
         let err = |message: String| EvalError {
             span: self.span,
             message,
             help: None,
         };
         Ok(match &self.kind {
-            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Int(i) => lift(Value::Int(*i)),
             ExprKind::Float(f) => Value::Float(*f),
-            ExprKind::Var(name) => lookup(name).ok_or_else(|| EvalError {
+            ExprKind::Var(name) => lookup(name).map(lift).ok_or_else(|| EvalError {
                 span: self.span,
                 message: format!("unknown name `{name}` in expression"),
                 help: Some(
@@ -180,17 +191,17 @@ impl ConstExpr {
                         .into(),
                 ),
             })?,
-            ExprKind::Neg(e) => match e.eval(lookup)? {
+            ExprKind::Neg(e) => match e.eval_mode(lookup, float)? {
                 Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| err("integer overflow".into()))?),
                 Value::Float(f) => Value::Float(-f),
             },
-            ExprKind::Not(e) => match e.eval(lookup)? {
+            ExprKind::Not(e) => match e.eval_mode(lookup, float)? {
                 Value::Int(i) => Value::Int(!i),
                 Value::Float(_) => return Err(err("`~` needs an integer".into())),
             },
             ExprKind::Call(name, args) => {
-                let a = args[0].eval(lookup)?;
-                let b = args[1].eval(lookup)?;
+                let a = args[0].eval_mode(lookup, float)?;
+                let b = args[1].eval_mode(lookup, float)?;
                 let pick_min = name == "min";
                 match (a, b) {
                     (Value::Int(x), Value::Int(y)) => Value::Int(if pick_min { x.min(y) } else { x.max(y) }),
@@ -201,8 +212,8 @@ impl ConstExpr {
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let x = a.eval(lookup)?;
-                let y = b.eval(lookup)?;
+                let x = a.eval_mode(lookup, float)?;
+                let y = b.eval_mode(lookup, float)?;
                 match (x, y) {
                     (Value::Int(x), Value::Int(y)) => Value::Int(int_op(*op, x, y).map_err(err)?),
                     (x, y) => {

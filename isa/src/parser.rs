@@ -13,20 +13,22 @@ use std::collections::HashMap;
 
 /// Finds the text of an `.include`d file.
 pub trait IncludeResolver {
-    /// `from` is the name of the including file, `path` the string in the directive. Returns the name to show in
-    /// diagnostics and the text, or a one-line reason.
-    fn resolve(&self, from: &str, path: &str) -> Result<(String, String), String>;
+    /// `from` is the including file, `path` the string in the directive. Returns the included file (its name is
+    /// what diagnostics show), or a one-line reason.
+    fn resolve(&self, from: &SourceFile, path: &str) -> Result<SourceFile, String>;
 }
 
 /// Resolves includes relative to the including file's directory on disk.
 pub struct FsResolver;
 
 impl IncludeResolver for FsResolver {
-    fn resolve(&self, from: &str, path: &str) -> Result<(String, String), String> {
-        let dir = std::path::Path::new(from).parent().unwrap_or(std::path::Path::new(""));
+    fn resolve(&self, from: &SourceFile, path: &str) -> Result<SourceFile, String> {
+        let dir = std::path::Path::new(&from.name)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
         let full = dir.join(path);
         std::fs::read_to_string(&full)
-            .map(|text| (full.display().to_string(), text))
+            .map(|text| SourceFile::new(full.display().to_string(), text))
             .map_err(|e| format!("cannot read `{}`: {e}", full.display()))
     }
 }
@@ -72,8 +74,15 @@ const RESERVED: &[&str] = &["W", "i", "n", "min", "max"];
 const MAX_INCLUDE_DEPTH: usize = 16;
 const MAX_MACRO_DEPTH: usize = 32;
 
-/// Assemble `text`, shown in diagnostics as `name`.
+/// Assemble `text`, shown in diagnostics as `name` (a file read from disk, or typed in).
 pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver) -> Result<Program, AssembleError> {
+    parse_file(SourceFile::new(name, text), resolver)
+}
+
+/// Assemble a source file (e.g. one built into the binary, see [`SourceFile::embedded`]).
+pub fn parse_file(file: SourceFile, resolver: &dyn IncludeResolver) -> Result<Program, AssembleError> {
+    let name = file.name.clone();
+    let name = name.as_str();
     let mut asm = Assembler {
         sources: SourceMap::new(),
         diags: Vec::new(),
@@ -82,7 +91,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver) -> Result<P
         expansions: 0,
         resolver,
     };
-    let file = asm.sources.add(SourceFile::new(name, text));
+    let file = asm.sources.add(file);
     asm.read_file(file, 0, &mut Vec::new());
     let program = asm.build(name);
     if asm.diags.is_empty() {
@@ -190,6 +199,15 @@ impl Assembler<'_> {
                 if first == ".endm" {
                     let (mname, m) = open_macro.take().expect("open macro");
                     self.macros.insert(mname, m);
+                } else if first == ".include" {
+                    self.error(
+                        Diagnostic::error(span, "`.include` cannot stand inside a macro body")
+                            .with_label("inside `.macro`")
+                            .with_note("the macro starts here", Some(m.span))
+                            .with_help(
+                                "include the file before the macro definition; its macros are then usable inside",
+                            ),
+                    );
                 } else if first == ".macro" {
                     self.error(
                         Diagnostic::error(span, "a macro cannot be defined inside another macro")
@@ -198,10 +216,12 @@ impl Assembler<'_> {
                             .with_help("close the first macro with `.endm` before starting another"),
                     );
                 } else {
-                    if toks.len() >= 2 && toks[1].tok == Tok::Colon {
-                        if let Some(l) = ident(&toks[0]) {
+                    let mut k = 0;
+                    while toks.len() >= k + 2 && toks[k + 1].tok == Tok::Colon {
+                        if let Some(l) = ident(&toks[k]) {
                             m.locals.push(l.to_string());
                         }
+                        k += 2;
                     }
                     m.body.push((toks, strip_comment(line).to_string()));
                 }
@@ -298,9 +318,10 @@ impl Assembler<'_> {
             );
             return;
         }
-        let from = self.sources.file(span.file).name.clone();
+        let from = self.sources.file(span.file).clone();
         match self.resolver.resolve(&from, &path) {
-            Ok((name, text)) => {
+            Ok(included) => {
+                let name = included.name.clone();
                 if include_stack.contains(&name) {
                     self.error(
                         Diagnostic::error(toks[1].span, format!("`{name}` includes itself"))
@@ -309,7 +330,7 @@ impl Assembler<'_> {
                     );
                     return;
                 }
-                let id = self.sources.add(SourceFile::new(name, text));
+                let id = self.sources.add(included);
                 self.read_file(id, depth + 1, include_stack);
             }
             Err(reason) => self.error(
@@ -413,7 +434,14 @@ impl Assembler<'_> {
         for (body, line_text) in &m.body {
             let mut out = Vec::with_capacity(body.len());
             let mut bad = false;
-            for t in body {
+            // Local labels are renamed where they are labels: definitions (`name:`) and branch targets.
+            let label_position = |k: usize| {
+                let defines =
+                    body.get(k + 1).is_some_and(|n| n.tok == Tok::Colon) && (k == 0 || body[k - 1].tok == Tok::Colon);
+                let target = k > 0 && ident(&body[k - 1]).is_some_and(|op| op == "bra" || op == "bra.uni");
+                defines || target
+            };
+            for (k, t) in body.iter().enumerate() {
                 match &t.tok {
                     Tok::MacroArg(p) => match m.params.iter().position(|q| q == p) {
                         Some(k) => out.extend(args[k].iter().cloned()),
@@ -428,7 +456,7 @@ impl Assembler<'_> {
                             bad = true;
                         }
                     },
-                    Tok::Ident(s) if m.locals.contains(s) => out.push(Token {
+                    Tok::Ident(s) if m.locals.contains(s) && label_position(k) => out.push(Token {
                         tok: Tok::Ident(format!("{s}{suffix}")),
                         span: t.span,
                     }),
@@ -599,6 +627,11 @@ impl Assembler<'_> {
                 }
             },
             ".warp_sizes" => {
+                if let Some(prev) = p.warp_sizes_span {
+                    return Err(Diagnostic::error(span, "`.warp_sizes` given twice")
+                        .with_label("second")
+                        .with_note("first here", Some(prev)));
+                }
                 let lo = c.int("the smallest warp size")?;
                 let hi = if c.eat(&Tok::DotDot) {
                     c.int("the largest warp size")?
@@ -888,17 +921,18 @@ impl Ctx<'_> {
                 if matches!(m, "and" | "or" | "xor") && parts.optional(&["pred"]).is_some() {
                     return self.pred_logic(m, c);
                 }
-                if m == "mul" {
-                    parts.optional(&["lo"]);
-                }
-                if matches!(m, "add" | "sub" | "mul" | "div") {
-                    parts.optional(&["rn"]);
-                }
+                let lo = if m == "mul" { parts.optional(&["lo"]) } else { None };
+                let rn = if matches!(m, "add" | "sub" | "mul" | "div") {
+                    parts.optional(&["rn"])
+                } else {
+                    None
+                };
                 let ty = match m {
                     "rem" => parts.ty(&INT_TYS)?,
                     "and" | "or" | "xor" | "shl" | "shr" => parts.ty(&BIT_TYS)?,
                     _ => parts.ty(&ARITH_TYS)?,
                 };
+                check_rounding_modifiers(parts, lo, rn, ty)?;
                 let op = match m {
                     "add" => BinaryOp::Add,
                     "sub" => BinaryOp::Sub,
@@ -950,8 +984,11 @@ impl Ctx<'_> {
                     parts.optional(&["rn"]);
                     parts.ty(&[Ty::F32])?
                 } else {
-                    parts.optional(&["lo", "rn"]);
-                    parts.ty(&ARITH_TYS)?
+                    let lo = parts.optional(&["lo"]);
+                    let rn = parts.optional(&["rn"]);
+                    let ty = parts.ty(&ARITH_TYS)?;
+                    check_rounding_modifiers(parts, lo, rn, ty)?;
+                    ty
                 };
                 let d = self.dst(c)?;
                 c.comma()?;
@@ -1078,15 +1115,27 @@ impl Ctx<'_> {
                 "rmi" => Rounding::Down,
                 _ => Rounding::Up,
             },
-            (Ty::S32 | Ty::U32, Ty::F32, _) | (Ty::F32, Ty::F32, _) => {
-                return Err(
-                    Diagnostic::error(parts.span, "a conversion from f32 to an integer needs a rounding mode")
-                        .with_label("which rounding?")
-                        .with_help(format!(
-                            "write `cvt.rzi.{}.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
-                            to.name()
-                        )),
-                );
+            (Ty::F32, Ty::F32, _) => {
+                return Err(Diagnostic::error(
+                    parts.span,
+                    "`cvt.f32.f32` rounds to an integral value and needs an integer rounding mode",
+                )
+                .with_label("which rounding?")
+                .with_help(
+                    "write `cvt.rzi.f32.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
+                ));
+            }
+            (Ty::S32 | Ty::U32, Ty::F32, found) => {
+                let message = match found {
+                    Some(_) => "`.rn` does not apply to a conversion from f32 to an integer",
+                    None => "a conversion from f32 to an integer needs a rounding mode",
+                };
+                return Err(Diagnostic::error(parts.span, message)
+                    .with_label("which rounding?")
+                    .with_help(format!(
+                        "write `cvt.rzi.{}.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
+                        to.name()
+                    )));
             }
             (Ty::F32, _, None | Some("rn")) => Rounding::NearestFloat,
             (Ty::S32 | Ty::U32, Ty::S32 | Ty::U32, None) => Rounding::NearestFloat,
@@ -1136,6 +1185,7 @@ impl Ctx<'_> {
                     let (k, kspan) = c.ident("`width=` or `mask=`")?;
                     c.expect(&Tok::Eq, "`=`")?;
                     let e = c.expr()?;
+                    self.check_imm(&e, Ty::U32)?;
                     match k.as_str() {
                         "width" if segment.is_none() => {
                             if let Some(w) = e.as_literal_int() {
@@ -1169,11 +1219,13 @@ impl Ctx<'_> {
             } else {
                 // PTX's raw form: `c` (clamp | segment mask << 8), then the member mask.
                 let cexpr = c.expr()?;
+                self.check_imm(&cexpr, Ty::U32)?;
                 c.expect(
                     &Tok::Comma,
                     "`,` and the member mask (PTX form: `shfl.sync.MODE.b32 d, a, b, c, membermask`)",
                 )?;
                 let m = c.expr()?;
+                self.check_imm(&m, Ty::U32)?;
                 segment = Some(ShflSegment::Raw(cexpr));
                 mask = Some(m);
             }
@@ -1240,9 +1292,12 @@ impl Ctx<'_> {
         if matches!(c.peek(), Some(Token { tok: Tok::Reg(_), .. })) {
             let base = self.src(c, Ty::U32)?;
             let disp = if c.eat(&Tok::Plus) {
-                Some(c.expr()?)
+                let e = c.expr()?;
+                self.check_imm(&e, Ty::S32)?;
+                Some(e)
             } else if c.eat(&Tok::Minus) {
                 let e = c.expr()?;
+                self.check_imm(&e, Ty::S32)?;
                 let span = e.span;
                 Some(ConstExpr {
                     kind: ExprKind::Neg(Box::new(e)),
@@ -1253,7 +1308,9 @@ impl Ctx<'_> {
             };
             Ok((Some(base), disp))
         } else {
-            Ok((None, Some(c.expr()?)))
+            let e = c.expr()?;
+            self.check_imm(&e, Ty::S32)?;
+            Ok((None, Some(e)))
         }
     }
 
@@ -1385,6 +1442,26 @@ impl Ctx<'_> {
             }
             ExprKind::Call(_, args) => args.iter().try_for_each(|a| self.check_imm(a, ty)),
             _ => Ok(()),
+        }
+    }
+}
+
+/// `.lo` belongs to integer multiplies, `.rn` to f32 arithmetic.
+fn check_rounding_modifiers(parts: &Parts, lo: Option<&str>, rn: Option<&str>, ty: Ty) -> Result<(), Diagnostic> {
+    let bad = match (lo, rn) {
+        (Some(_), _) if ty == Ty::F32 => Some(("lo", "`.lo` (low 32 bits of the product) applies to integer types")),
+        (_, Some(_)) if ty != Ty::F32 => Some(("rn", "`.rn` (round to nearest) applies to `.f32`")),
+        _ => None,
+    };
+    match bad {
+        None => Ok(()),
+        Some((modifier, why)) => {
+            let fixed = parts.opcode.replacen(&format!(".{modifier}"), "", 1);
+            Err(
+                Diagnostic::error(parts.span, format!("`.{modifier}` does not go with `.{}`", ty.name()))
+                    .with_label(why)
+                    .with_help(format!("write `{fixed}`")),
+            )
         }
     }
 }

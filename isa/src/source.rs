@@ -45,6 +45,8 @@ pub struct SourceFile {
     /// The name shown in diagnostics: a path as the user gave it, or `programs/NAME.s` for a shipped program.
     pub name: String,
     pub text: String,
+    /// Built into the program that assembles it (a shipped file), not read from disk.
+    pub embedded: bool,
     /// Byte offset of the start of each line.
     line_starts: Vec<usize>,
 }
@@ -57,7 +59,16 @@ impl SourceFile {
         SourceFile {
             name: name.into(),
             text,
+            embedded: false,
             line_starts,
+        }
+    }
+
+    /// A file built into the binary (its includes resolve among the built-in files).
+    pub fn embedded(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        SourceFile {
+            embedded: true,
+            ..SourceFile::new(name, text)
         }
     }
 

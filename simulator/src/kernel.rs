@@ -457,15 +457,27 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
             Some("integer buffers take whole numbers in range; use an f32 buffer for fractions".into()),
         )
     };
+    // Values are evaluated in the element's arithmetic: floating point for f32 buffers.
+    let value_of = |e: &ConstExpr, i: i64| {
+        let env = |name: &str| lookup(name, w, params, Some((i, n)));
+        if b.elem == ElemTy::F32 {
+            e.eval_float(&env)
+        } else {
+            e.eval(&env)
+        }
+        .map_err(eval_err)
+    };
     let mut data = Vec::with_capacity(len);
     for i in 0..n {
-        let v = init
-            .default
-            .eval(&|name| lookup(name, w, params, Some((i, n))))
-            .map_err(eval_err)?;
+        let v = value_of(&init.default, i)?;
         data.push(to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?);
     }
-    let env = |name: &str| lookup(name, w, params, Some((0, n)));
+    // Indices are integers in `n`, `W` and the parameters (no `i`: they name elements, not compute them).
+    let env = |name: &str| match name {
+        "n" => Some(Value::Int(n)),
+        "i" => None,
+        _ => lookup(name, w, params, None),
+    };
     let index = |e: &ConstExpr| -> Result<i64, LoadError> {
         match e.eval(&env).map_err(eval_err)? {
             Value::Int(k) if (0..=n).contains(&k) => Ok(k),
@@ -489,9 +501,7 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
                         None,
                     ));
                 }
-                let v = value
-                    .eval(&|name| lookup(name, w, params, Some((k, n))))
-                    .map_err(eval_err)?;
+                let v = value_of(value, k)?;
                 data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(value.span, v, k))?;
             }
             InitOverride::List {
@@ -501,9 +511,7 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
             } => {
                 let s = index(start)?;
                 for (k, ve) in (s..n).zip(values) {
-                    let v = ve
-                        .eval(&|name| lookup(name, w, params, Some((k, n))))
-                        .map_err(eval_err)?;
+                    let v = value_of(ve, k)?;
                     data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
                 }
             }
@@ -526,9 +534,7 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
                     ));
                 }
                 for (k, ve) in (s..e).zip(values) {
-                    let v = ve
-                        .eval(&|name| lookup(name, w, params, Some((k, n))))
-                        .map_err(eval_err)?;
+                    let v = value_of(ve, k)?;
                     data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
                 }
             }
@@ -547,7 +553,12 @@ fn decode(
 ) -> Result<DInstr, LoadError> {
     let env = |name: &str| lookup(name, w, params, None);
     let imm = |e: &ConstExpr, ty: Ty| -> Result<u32, LoadError> {
-        let v = e.eval(&env).map_err(eval_err)?;
+        let v = if ty == Ty::F32 {
+            e.eval_float(&env)
+        } else {
+            e.eval(&env)
+        }
+        .map_err(eval_err)?;
         let out = match (ty, v) {
             (Ty::F32, v) => Some((v.as_f64() as f32).to_bits()),
             (_, Value::Int(i)) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Some(i as u32),

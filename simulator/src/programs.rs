@@ -4,7 +4,7 @@
 //! programs `.include`. Includes from a shipped program resolve among the shipped files; includes from a user's
 //! file resolve on disk next to it first, then among the shipped files.
 
-use warpsim_isa::{AssembleError, IncludeResolver, Program};
+use warpsim_isa::{AssembleError, IncludeResolver, Program, SourceFile};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/programs.rs"));
@@ -37,25 +37,28 @@ pub fn source(name: &str) -> Option<&'static str> {
     file(&format!("{name}.s"))
 }
 
-/// Resolves includes: on disk relative to the including file, then among the shipped files.
+/// Resolves includes: a shipped file's among the shipped files; a user's on disk relative to it, then among the
+/// shipped files.
 pub struct Resolver;
 
 impl IncludeResolver for Resolver {
-    fn resolve(&self, from: &str, path: &str) -> Result<(String, String), String> {
-        if let Some(shipped) = from.strip_prefix("programs/") {
-            let _ = shipped;
-            return file(path)
-                .map(|t| (display_name(path), t.to_string()))
-                .ok_or_else(|| format!("no shipped file `{path}`"));
+    fn resolve(&self, from: &SourceFile, path: &str) -> Result<SourceFile, String> {
+        let shipped = || file(path).map(|t| SourceFile::embedded(display_name(path), t));
+        if from.embedded {
+            return shipped().ok_or_else(|| format!("no shipped file `{path}`"));
         }
-        match warpsim_isa::FsResolver.resolve(from, path) {
-            Ok(found) => Ok(found),
-            Err(disk) => file(path).map(|t| (display_name(path), t.to_string())).ok_or(disk),
-        }
+        warpsim_isa::FsResolver
+            .resolve(from, path)
+            .or_else(|disk| shipped().ok_or(disk))
     }
 }
 
 /// Assemble a shipped program by name.
 pub fn assemble(name: &str) -> Option<Result<Program, AssembleError>> {
-    source(name).map(|text| warpsim_isa::parse(&display_name(&format!("{name}.s")), text, &Resolver))
+    source(name).map(|text| {
+        warpsim_isa::parse_file(
+            SourceFile::embedded(display_name(&format!("{name}.s")), text),
+            &Resolver,
+        )
+    })
 }

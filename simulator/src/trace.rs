@@ -31,7 +31,8 @@ pub struct ShuffleTrace {
     pub sources: Vec<u32>,
     /// Lanes whose computed source was in range (PTX's predicate output).
     pub in_range: u64,
-    /// Executing lanes whose read was undefined on hardware (inactive source, or outside the member mask).
+    /// Executing lanes whose read was undefined on hardware: the source lane did not execute the shuffle or is
+    /// outside the member mask, or the lane itself is outside the member mask.
     pub undefined: u64,
 }
 

@@ -154,15 +154,25 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
             }
         }
         if s.undefined != 0 {
+            let member = match d.op {
+                DOp::Shfl { member, .. } => member,
+                _ => u64::MAX,
+            };
             let lanes: Vec<String> = (0..kernel.warp_size)
                 .filter(|l| s.undefined >> l & 1 == 1)
-                .map(|l| format!("{l}<-{}", s.sources[l as usize]))
+                .map(|l| {
+                    let src = s.sources[l as usize];
+                    let why = if member >> l & 1 == 0 {
+                        format!("lane {l} is outside the member mask")
+                    } else if i.exec >> src & 1 == 0 {
+                        format!("lane {src} does not execute")
+                    } else {
+                        format!("lane {src} is outside the member mask")
+                    };
+                    format!("{l}<-{src} ({why})")
+                })
                 .collect();
-            let _ = writeln!(
-                out,
-                "{pad}undefined on hardware: {} (source lane inactive or outside the member mask)",
-                lanes.join(", ")
-            );
+            let _ = writeln!(out, "{pad}undefined on hardware: {}", lanes.join(", "));
         }
     }
     if let Some(m) = &i.memory {
@@ -226,7 +236,7 @@ pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
     if st.undefined_shuffle_reads > 0 {
         let _ = writeln!(
             s,
-            "warning: {} shuffle lane read{} undefined on hardware (source lane inactive or outside the member mask)",
+            "warning: {} shuffle lane read{} undefined on hardware (a source lane that does not execute, or a lane outside the member mask; `--trace` shows which)",
             st.undefined_shuffle_reads,
             if st.undefined_shuffle_reads == 1 {
                 " is"
