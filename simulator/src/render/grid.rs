@@ -5,7 +5,7 @@
 //! read from (`from`) and the registers that the following instructions computed from the exchanged values.
 //! Pairwise exchanges (butterflies) are also spelt out per pair: `Lane 0<->4: max(0,8)=8`.
 
-use super::{pairs, value};
+use super::{lane_cells, pairs, value};
 use crate::kernel::{Bin, DOp, Kernel, Src};
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
@@ -70,15 +70,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                 let ty = kernel.reg_types[r as usize];
                 rows.push((
                     format!("initial {}", reg(r)),
-                    (0..w)
-                        .map(|l| {
-                            if i.exec >> l & 1 == 1 {
-                                value(ty, i.operands[0][l as usize])
-                            } else {
-                                "-".into()
-                            }
-                        })
-                        .collect(),
+                    lane_cells(w, ty, &i.operands[0], i.exec),
                     None,
                 ));
             }
@@ -121,19 +113,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
         ));
         if let Some((r, vals)) = &i.write {
             let ty = kernel.reg_types[*r as usize];
-            rows.push((
-                format!("  = {}", reg(*r)),
-                (0..w)
-                    .map(|l| {
-                        if i.exec >> l & 1 == 1 {
-                            value(ty, vals[l as usize])
-                        } else {
-                            "-".into()
-                        }
-                    })
-                    .collect(),
-                None,
-            ));
+            rows.push((format!("  = {}", reg(*r)), lane_cells(w, ty, vals, i.exec), None));
         }
         // The instructions after the shuffle, up to the next shuffle, that read its result.
         let mut j = k + 1;
@@ -148,15 +128,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                 let ty = kernel.reg_types[*r as usize];
                 rows.push((
                     format!("  {}", kernel.program.instructions[c.pc as usize].text),
-                    (0..w)
-                        .map(|l| {
-                            if c.exec >> l & 1 == 1 {
-                                value(ty, vals[l as usize])
-                            } else {
-                                "-".into()
-                            }
-                        })
-                        .collect(),
+                    lane_cells(w, ty, vals, c.exec),
                     None,
                 ));
                 if let (Some(p), DOp::Bin { f, .. }) = (&pair_list, op) {

@@ -16,6 +16,19 @@ pub fn value(ty: Ty, bits: u32) -> String {
     }
 }
 
+/// One cell per lane: the value in executing lanes, `-` elsewhere.
+pub fn lane_cells(w: u32, ty: Ty, values: &[u32], exec: u64) -> Vec<String> {
+    (0..w)
+        .map(|l| {
+            if exec >> l & 1 == 1 {
+                value(ty, values[l as usize])
+            } else {
+                "-".into()
+            }
+        })
+        .collect()
+}
+
 pub fn elem_value(elem: ElemTy, bits: u32) -> String {
     value(elem.ty(), bits)
 }

@@ -8,7 +8,7 @@
 //!                                 %other = [8, 10, 12, 1000, 0, 2, 4, 6]
 //! ```
 
-use super::{hex_mask, lane_mask, pairs, value};
+use super::{hex_mask, lane_cells, lane_mask, pairs};
 use crate::kernel::{DOp, Kernel};
 use crate::sm::RunOutput;
 use crate::trace::{Event, Issue};
@@ -16,16 +16,7 @@ use std::fmt::Write as _;
 
 /// Values of the lanes in `exec` as a list; other lanes show `-`.
 fn lane_list(kernel: &Kernel, ty: warpsim_isa::Ty, values: &[u32], exec: u64) -> String {
-    let items: Vec<String> = (0..kernel.warp_size)
-        .map(|l| {
-            if exec >> l & 1 == 1 {
-                value(ty, values[l as usize])
-            } else {
-                "-".into()
-            }
-        })
-        .collect();
-    format!("[{}]", items.join(", "))
+    format!("[{}]", lane_cells(kernel.warp_size, ty, values, exec).join(", "))
 }
 
 pub fn header(kernel: &Kernel) -> String {
