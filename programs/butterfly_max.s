@@ -5,7 +5,7 @@
 .desc "every lane gets the warp maximum: v = max(v, shfl.bfly(v, off)), off = W/2 … 1 (P26)"
 .grid 1
 .block W
-.buffer in  f32[W] = 2 * i, [n - 1] = 1000
+.buffer in  f32[W] = 2 * i, [len - 1] = 1000
 .buffer out f32[W]
 .include "warp.s"
 .reg %tid, %v, %other, %off

@@ -48,3 +48,32 @@ step:
         setp.lt.u32         \more, \d, W
         @\more bra          step
 .endm
+
+// Inclusive prefix sum with shfl.up, u32 (wrap-around arithmetic).
+.macro scan_up_u32 v, tmp, d, more, has
+        mov.u32             \d, 1
+step:
+        shfl.sync.up.b32    \tmp|\has, \v, \d
+        @\has add.u32       \v, \v, \tmp
+        shl.b32             \d, \d, 1
+        setp.lt.u32         \more, \d, W
+        @\more bra          step
+.endm
+
+// Block sum (f32): thread 0 of the block ends with the sum of `v` over the block; the block must be at most
+// W warps. Each warp sums with shfl.down (its lane 0 holds the warp's sum) and lane 0 stores that to the shared
+// array `partial` (one element per warp); a barrier waits for every warp; then warp 0 sums the warp sums the
+// same way. p is a scratch predicate.
+.macro block_sum_f32 v, tmp, off, more, p, partial
+        down_sum_f32        \v, \tmp, \off, \more
+        setp.eq.u32         \p, %laneid, 0
+        @\p st.shared.f32   \partial[%warpid], \v
+        bar.sync            0
+        setp.ne.u32         \p, %warpid, 0
+        @\p bra             done
+        mov.f32             \v, 0.0
+        setp.lt.u32         \p, %laneid, %nwarpid
+        @\p ld.shared.f32   \v, \partial[%laneid]
+        down_sum_f32        \v, \tmp, \off, \more
+done:
+.endm

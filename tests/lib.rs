@@ -10,6 +10,16 @@ pub const WARP_SIZES: [u32; 6] = [2, 4, 8, 16, 32, 64];
 
 /// Run a shipped program by name at warp size `w` with `--set` overrides.
 pub fn run(name: &str, w: u32, set: &[(&str, i64)]) -> RunOutput {
+    let (program, launch) = load(name, set);
+    let config = Config::hopper().with_warp_size(w);
+    match warpsim::simulate(&program, &config, &launch) {
+        Ok(out) => out,
+        Err(warpsim::SimError::Load(e)) => panic!("{name} at W={w} does not load:\n{}", e.render(&program, false)),
+        Err(warpsim::SimError::Fault(f)) => panic!("{name} at W={w} faults: {}", f.message()),
+    }
+}
+
+fn load(name: &str, set: &[(&str, i64)]) -> (warpsim_isa::Program, Launch) {
     let program = programs::assemble(name)
         .unwrap_or_else(|| panic!("no shipped program {name}"))
         .unwrap_or_else(|e| panic!("{name} does not assemble:\n{}", e.render(false)));
@@ -17,19 +27,48 @@ pub fn run(name: &str, w: u32, set: &[(&str, i64)]) -> RunOutput {
         set: set.iter().map(|(n, v)| (n.to_string(), Value::Int(*v))).collect(),
         ..Launch::default()
     };
-    match warpsim::simulate(&program, &Config::hopper().with_warp_size(w), &launch) {
-        Ok(out) => out,
-        Err(warpsim::SimError::Load(e)) => panic!("{name} at W={w} does not load:\n{}", e.render(&program, false)),
-        Err(warpsim::SimError::Fault(f)) => panic!("{name} at W={w} faults: {}", f.message()),
+    (program, launch)
+}
+
+/// Assemble a program from text (for tests that write their own kernels).
+pub fn assemble(text: &str) -> warpsim_isa::Program {
+    warpsim_isa::parse("test.s", text, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)))
+}
+
+/// Run a program from text at warp size `w`, with its trace; a fault is returned, not a panic.
+pub fn run_text(text: &str, w: u32) -> (Result<RunOutput, warpsim::Fault>, Vec<warpsim::Event>) {
+    let program = assemble(text);
+    let config = Config::hopper().with_warp_size(w);
+    let kernel = warpsim::instantiate(&program, &config, &Launch::default())
+        .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(&program, false)));
+    let mut events = Vec::new();
+    let out = warpsim::run(&kernel, &config, &warpsim::RunOptions::default(), &mut events);
+    (out, events)
+}
+
+/// Run a shipped program with its trace events.
+pub fn run_traced(name: &str, w: u32, set: &[(&str, i64)]) -> (RunOutput, Vec<warpsim::Event>) {
+    let (program, launch) = load(name, set);
+    let config = Config::hopper().with_warp_size(w);
+    let kernel = warpsim::instantiate(&program, &config, &launch)
+        .unwrap_or_else(|e| panic!("{name} at W={w} does not load:\n{}", e.render(&program, false)));
+    let mut events = Vec::new();
+    match warpsim::run(&kernel, &config, &warpsim::RunOptions::default(), &mut events) {
+        Ok(out) => (out, events),
+        Err(f) => panic!("{name} at W={w} faults: {}", f.message()),
     }
 }
 
-/// Warp sizes the program declares it supports.
+pub fn u32s(out: &RunOutput, buffer: &str) -> Vec<u32> {
+    out.buffer(buffer).expect("buffer").data.clone()
+}
+
+/// Warp sizes at which the program launches with its default parameters (its `.warp_sizes` and `.require`s).
 pub fn supported_warp_sizes(name: &str) -> Vec<u32> {
     let p = programs::assemble(name).expect("shipped").expect("assembles");
     WARP_SIZES
         .into_iter()
-        .filter(|&w| w >= p.warp_sizes.0 && w <= p.warp_sizes.1)
+        .filter(|&w| warpsim::instantiate(&p, &Config::hopper().with_warp_size(w), &Launch::default()).is_ok())
         .collect()
 }
 
@@ -161,6 +200,35 @@ pub mod reference {
             d *= 2;
         }
         v
+    }
+
+    /// block_reduce: one sum per block of `threads` over `in[i] = i`, `i < n`.
+    pub fn block_reduce(n: u64, threads: u64) -> Vec<u32> {
+        (0..n.div_ceil(threads))
+            .map(|b| {
+                (b * threads..((b + 1) * threads).min(n))
+                    .map(|i| i as u32)
+                    .fold(0u32, u32::wrapping_add)
+            })
+            .collect()
+    }
+
+    /// block_sum: the sum of x = 1 .. n (exact while the sums stay below 2^24).
+    pub fn block_sum(n: u64) -> f32 {
+        (n * (n + 1) / 2) as f32
+    }
+
+    /// dot_product: a[i] = i, b[i] = 2i over `threads` (exact: every partial sum is an integer below 2^24).
+    pub fn dot_product(threads: u64) -> f32 {
+        (0..threads).map(|i| 2 * i * i).sum::<u64>() as f32
+    }
+
+    /// histogram_bin: the values of bin `target` in thread order, over `threads` inputs (i % 80) / 100.
+    pub fn histogram_bin(threads: usize, target: i32) -> Vec<f32> {
+        (0..threads)
+            .map(|i| ((i % 80) as f64 / 100.0) as f32)
+            .filter(|&v| ((v * 8.0).floor() as i32).clamp(0, 7) == target)
+            .collect()
     }
 
     /// The 16-thread shuffle demos: `src(t)` is the thread read, or `None` to keep the own value.

@@ -5,11 +5,18 @@
 use warpsim::render;
 use warpsim::{Config, Event, Launch, RunOptions, programs};
 
-/// The text a user sees for `sim run NAME --warp W --trace`, as the CLI builds it.
-fn text_trace(name: &str, w: u32) -> String {
+/// The text a user sees for `sim run NAME --warp W --set … --trace`, as the CLI builds it.
+fn text_trace(name: &str, w: u32, set: &[(&str, i64)]) -> String {
     let program = programs::assemble(name).expect("shipped").expect("assembles");
     let config = Config::hopper().with_warp_size(w);
-    let kernel = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let launch = Launch {
+        set: set
+            .iter()
+            .map(|(n, v)| (n.to_string(), warpsim_isa::Value::Int(*v)))
+            .collect(),
+        ..Launch::default()
+    };
+    let kernel = warpsim::instantiate(&program, &config, &launch).expect("loads");
     let mut events: Vec<Event> = Vec::new();
     let out = warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
     let mut text = render::text::header(&kernel);
@@ -29,13 +36,15 @@ fn json_trace(name: &str, w: u32) -> serde_json::Value {
     render::json::document(&kernel, Ok(&out), Some(&events))
 }
 
-fn snapshot(name: &str, w: u32) {
+fn snapshot(name: &str, w: u32, set: &[(&str, i64)]) {
+    let sets: String = set.iter().map(|(n, v)| format!(" --set {n}={v}")).collect();
+    let file: String = set.iter().map(|(n, v)| format!("@{n}={v}")).collect();
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../traces");
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
-    settings.set_description(format!("sim run {name} --warp {w} --trace"));
-    settings.bind(|| insta::assert_snapshot!(format!("{name}@w{w}"), text_trace(name, w)));
+    settings.set_description(format!("sim run {name} --warp {w}{sets} --trace"));
+    settings.bind(|| insta::assert_snapshot!(format!("{name}@w{w}{file}"), text_trace(name, w, set)));
 }
 
 /// Every warp-level program at W=8 (W=16 for the 16-thread demos, which need it) …
@@ -43,8 +52,9 @@ fn snapshot(name: &str, w: u32) {
 fn text_traces_at_the_smallest_teaching_width() {
     for name in programs::names() {
         let p = programs::assemble(name).expect("shipped").expect("assembles");
-        let w = p.warp_sizes.0.max(8);
-        snapshot(name, w);
+        if p.shared.is_empty() {
+            snapshot(name, p.warp_sizes.0.max(8), &[]);
+        }
     }
 }
 
@@ -58,13 +68,23 @@ fn text_traces_at_w32() {
         "shfl_wrap",
         "shfl_xor_array",
     ] {
-        snapshot(name, 32);
+        snapshot(name, 32, &[]);
     }
 }
 
 #[test]
 fn four_lane_conditional_max_trace() {
-    snapshot("conditional_max", 4);
+    snapshot("conditional_max", 4, &[]);
+}
+
+/// The block-level programs with 32-thread blocks at W=8: four warps, every barrier, bank map and atomic in
+/// view.
+#[test]
+fn block_program_traces_with_four_warps_of_eight() {
+    snapshot("block_reduce", 8, &[("n", 32), ("threads", 32)]);
+    snapshot("block_sum", 8, &[("n", 40), ("threads", 32)]);
+    snapshot("dot_product", 8, &[("threads", 32)]);
+    snapshot("histogram_bin", 8, &[("threads", 32), ("target_bin", 1)]);
 }
 
 #[test]
@@ -80,7 +100,7 @@ fn json_trace_of_the_8_lane_butterfly() {
 #[test]
 fn butterfly_trace_shows_the_books_three_steps() {
     // The acceptance story, asserted directly as well as through the snapshot.
-    let t = text_trace("butterfly_max", 8);
+    let t = text_trace("butterfly_max", 8, &[]);
     for step in [
         "exchange: lane 0<->4, 1<->5, 2<->6, 3<->7",
         "%v = [8, 10, 12, 1000, 8, 10, 12, 1000]",

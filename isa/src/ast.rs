@@ -92,10 +92,20 @@ pub enum Special {
     WarpSize,
     /// `%clock`: the SM cycle counter at issue, low 32 bits (like PTX `%clock`).
     Clock,
+    /// `%lanemask_eq`: the bit of the own lane.
+    LanemaskEq,
+    /// `%lanemask_lt`: bits of the lanes below the own lane.
+    LanemaskLt,
+    /// `%lanemask_le`: bits of the lanes up to and including the own lane.
+    LanemaskLe,
+    /// `%lanemask_gt`: bits of the lanes above the own lane.
+    LanemaskGt,
+    /// `%lanemask_ge`: bits of the own lane and the lanes above.
+    LanemaskGe,
 }
 
 impl Special {
-    pub const ALL: [Special; 9] = [
+    pub const ALL: [Special; 14] = [
         Special::LaneId,
         Special::TidX,
         Special::NtidX,
@@ -105,6 +115,11 @@ impl Special {
         Special::NWarpId,
         Special::WarpSize,
         Special::Clock,
+        Special::LanemaskEq,
+        Special::LanemaskLt,
+        Special::LanemaskLe,
+        Special::LanemaskGt,
+        Special::LanemaskGe,
     ];
 
     /// The name without `%`.
@@ -119,6 +134,11 @@ impl Special {
             Special::NWarpId => "nwarpid",
             Special::WarpSize => "warpsize",
             Special::Clock => "clock",
+            Special::LanemaskEq => "lanemask_eq",
+            Special::LanemaskLt => "lanemask_lt",
+            Special::LanemaskLe => "lanemask_le",
+            Special::LanemaskGt => "lanemask_gt",
+            Special::LanemaskGe => "lanemask_ge",
         }
     }
 
@@ -252,12 +272,101 @@ pub enum AddrMode {
 /// A global-memory operand: which buffer and where in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Address {
+    pub space: Space,
+    /// Index into [`Program::buffers`] (global) or [`Program::shared`] (shared).
     pub buffer: usize,
     pub mode: AddrMode,
     /// The register (or special) part of the index, if any.
     pub base: Option<Operand>,
     /// The constant part.
     pub disp: Option<ConstExpr>,
+}
+
+/// A state space: device-wide global memory, or the block's shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Global,
+    Shared,
+}
+
+impl Space {
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Shared => "shared",
+        }
+    }
+}
+
+/// Read-modify-write operations of `atom` / `red`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    Add,
+    Min,
+    Max,
+    Exch,
+    Cas,
+    And,
+    Or,
+    Xor,
+}
+
+impl AtomOp {
+    pub const ALL: [AtomOp; 8] = [
+        AtomOp::Add,
+        AtomOp::Min,
+        AtomOp::Max,
+        AtomOp::Exch,
+        AtomOp::Cas,
+        AtomOp::And,
+        AtomOp::Or,
+        AtomOp::Xor,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomOp::Add => "add",
+            AtomOp::Min => "min",
+            AtomOp::Max => "max",
+            AtomOp::Exch => "exch",
+            AtomOp::Cas => "cas",
+            AtomOp::And => "and",
+            AtomOp::Or => "or",
+            AtomOp::Xor => "xor",
+        }
+    }
+}
+
+/// What a block barrier does besides waiting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// `bar.sync`: wait only.
+    Sync,
+    /// `bar.red.popc.u32 d, …, p`: `d` = how many participating threads have `p` true.
+    Popc(Reg),
+    /// `bar.red.and.pred d, …, p`: `d` = `p` is true in every participating thread.
+    And(Pred),
+    /// `bar.red.or.pred d, …, p`: `d` = `p` is true in some participating thread.
+    Or(Pred),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+impl VoteMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            VoteMode::All => "all",
+            VoteMode::Any => "any",
+            VoteMode::Uni => "uni",
+            VoteMode::Ballot => "ballot",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -365,6 +474,48 @@ pub enum Op {
         /// Member mask; `None` is all lanes of the warp.
         mask: Option<ConstExpr>,
     },
+    /// `atom.SPACE.OP.TYPE d, [addr], b[, c]` (returns the old value) or `red.SPACE.OP.TYPE [addr], b` (`d` = None).
+    Atom {
+        op: AtomOp,
+        ty: Ty,
+        d: Option<Reg>,
+        addr: Address,
+        b: Operand,
+        /// The new value of `cas` (`b` is the compare value).
+        c: Option<Operand>,
+    },
+    /// `bar.sync` / `bar.red`: a block barrier with an id and optional thread count.
+    Bar {
+        kind: BarKind,
+        id: Operand,
+        count: Option<Operand>,
+        /// The predicate `bar.red` reduces.
+        pred: Option<PredOperand>,
+    },
+    /// `bar.warp.sync mask`: the lanes in `mask` must be converged here.
+    BarWarp {
+        mask: Option<ConstExpr>,
+    },
+    /// `vote.sync.MODE`: `d` is a predicate for all/any/uni, a register (lane mask) for ballot.
+    Vote {
+        mode: VoteMode,
+        d_pred: Option<Pred>,
+        d_reg: Option<Reg>,
+        a: PredOperand,
+        mask: Option<ConstExpr>,
+    },
+    /// `activemask.b32 d`: the mask of the lanes executing it.
+    Activemask {
+        d: Reg,
+    },
+    /// `match.sync.any.b32 d, a` (lanes holding the same value) / `match.sync.all.b32 d|p, a`.
+    Match {
+        all: bool,
+        d: Reg,
+        p: Option<Pred>,
+        a: Operand,
+        mask: Option<ConstExpr>,
+    },
     Bra {
         target: usize,
     },
@@ -383,7 +534,14 @@ impl Op {
             | Op::Selp { d, .. }
             | Op::Cvt { d, .. }
             | Op::Ld { d, .. }
+            | Op::Activemask { d }
+            | Op::Match { d, .. }
             | Op::Shfl { d, .. } => Some(*d),
+            Op::Atom { d, .. } => *d,
+            Op::Bar {
+                kind: BarKind::Popc(d), ..
+            } => Some(*d),
+            Op::Vote { d_reg, .. } => *d_reg,
             _ => None,
         }
     }
@@ -393,7 +551,12 @@ impl Op {
         match self {
             Op::Setp { p, .. } => Some(*p),
             Op::PredLogic { d, .. } => Some(*d),
-            Op::Shfl { p, .. } => *p,
+            Op::Shfl { p, .. } | Op::Match { p, .. } => *p,
+            Op::Bar {
+                kind: BarKind::And(d) | BarKind::Or(d),
+                ..
+            } => Some(*d),
+            Op::Vote { d_pred, .. } => *d_pred,
             _ => None,
         }
     }
@@ -412,7 +575,25 @@ impl Op {
             Op::Ternary { a, b, c, .. } => vec![a, b, c],
             Op::Ld { addr, .. } => addr.base.iter().collect(),
             Op::Shfl { a, b, .. } => vec![a, b],
-            Op::PredLogic { .. } | Op::Bra { .. } | Op::Exit | Op::Nop => vec![],
+            Op::Atom { addr, b, c, .. } => {
+                let mut v: Vec<&Operand> = addr.base.iter().collect();
+                v.push(b);
+                v.extend(c.iter());
+                v
+            }
+            Op::Bar { id, count, .. } => {
+                let mut v = vec![id];
+                v.extend(count.iter());
+                v
+            }
+            Op::Match { a, .. } => vec![a],
+            Op::PredLogic { .. }
+            | Op::BarWarp { .. }
+            | Op::Vote { .. }
+            | Op::Activemask { .. }
+            | Op::Bra { .. }
+            | Op::Exit
+            | Op::Nop => vec![],
         }
     }
 
@@ -425,6 +606,8 @@ impl Op {
                 v.extend(b.map(|b| b.pred));
                 v
             }
+            Op::Bar { pred: Some(p), .. } => vec![p.pred],
+            Op::Vote { a, .. } => vec![a.pred],
             _ => vec![],
         }
     }
@@ -463,7 +646,7 @@ pub struct ParamDecl {
 /// A buffer initialiser: a default expression for every element, then overrides.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Init {
-    /// In terms of `i` (index) and `n` (length).
+    /// In terms of `i` (index) and `len` (length).
     pub default: ConstExpr,
     pub overrides: Vec<InitOverride>,
 }
@@ -479,6 +662,24 @@ pub enum InitOverride {
         end: Option<ConstExpr>,
         values: Vec<ConstExpr>,
     },
+}
+
+/// `.shared NAME TYPE[LEN]`, or `.shared NAME TYPE[]` for the dynamic array sized at launch.
+#[derive(Clone, Debug)]
+pub struct SharedDecl {
+    pub name: String,
+    pub elem: ElemTy,
+    /// `None`: dynamic (its size comes from the launch).
+    pub len: Option<ConstExpr>,
+    pub span: Span,
+}
+
+/// `.require COND, "message"`: a launch where `COND` evaluates to 0 is refused with `message`.
+#[derive(Clone, Debug)]
+pub struct Require {
+    pub cond: ConstExpr,
+    pub message: String,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -503,6 +704,10 @@ pub struct Program {
     pub block: Option<ConstExpr>,
     pub params: Vec<ParamDecl>,
     pub buffers: Vec<BufferDecl>,
+    /// Shared-memory arrays, per block, in declaration order (the dynamic one, if any, last).
+    pub shared: Vec<SharedDecl>,
+    /// `.require COND, "message"`: conditions a launch must meet.
+    pub requires: Vec<Require>,
     pub regs: Vec<Named>,
     pub preds: Vec<Named>,
     /// Labels and the instruction index they name, in source order.
@@ -545,6 +750,18 @@ impl Program {
                 .iter()
                 .zip(&other.buffers)
                 .all(|(a, b)| a.name == b.name && a.elem == b.elem && a.len == b.len && a.init == b.init)
+            && self.shared.len() == other.shared.len()
+            && self
+                .shared
+                .iter()
+                .zip(&other.shared)
+                .all(|(a, b)| a.name == b.name && a.elem == b.elem && a.len == b.len)
+            && self.requires.len() == other.requires.len()
+            && self
+                .requires
+                .iter()
+                .zip(&other.requires)
+                .all(|(a, b)| a.cond == b.cond && a.message == b.message)
             && names(&self.regs) == names(&other.regs)
             && names(&self.preds) == names(&other.preds)
             && self.labels == other.labels

@@ -1,7 +1,7 @@
 //! Constant expressions: launch shapes, buffer lengths and initialisers, immediates.
 //!
 //! They are evaluated when a program is instantiated for a warp size and parameter values (the variables are
-//! `W`, the program's `.param`s, and in a buffer initialiser `i`, the element index, and `n`, the length).
+//! `W`, the program's `.param`s, and in a buffer initialiser `i`, the element index, and `len`, the length).
 //! Integers are 64-bit and stay integers (division truncates); an expression with a float literal is evaluated in
 //! f64 and rounded once, to the element type, at the end.
 
@@ -53,6 +53,13 @@ pub enum BinOp {
     And,
     Or,
     Xor,
+    /// Comparisons give 1 (true) or 0 (false).
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
 }
 
 impl BinOp {
@@ -68,6 +75,12 @@ impl BinOp {
             BinOp::And => "&",
             BinOp::Or => "|",
             BinOp::Xor => "^",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
         }
     }
 
@@ -77,9 +90,11 @@ impl BinOp {
             BinOp::Or => 1,
             BinOp::Xor => 2,
             BinOp::And => 3,
-            BinOp::Shl | BinOp::Shr => 4,
-            BinOp::Add | BinOp::Sub => 5,
-            BinOp::Mul | BinOp::Div | BinOp::Rem => 6,
+            BinOp::Eq | BinOp::Ne => 4,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 5,
+            BinOp::Shl | BinOp::Shr => 6,
+            BinOp::Add | BinOp::Sub => 7,
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 8,
         }
     }
 }
@@ -187,7 +202,7 @@ impl ConstExpr {
                 message: format!("unknown name `{name}` in expression"),
                 help: Some(
                     "expressions may use `W` (the warp size), the program's `.param`s, and in a buffer \
-                     initialiser `i` (element index) and `n` (buffer length)"
+                     initialiser `i` (element index) and `len` (buffer length)"
                         .into(),
                 ),
             })?,
@@ -216,6 +231,18 @@ impl ConstExpr {
                 let y = b.eval_mode(lookup, float)?;
                 match (x, y) {
                     (Value::Int(x), Value::Int(y)) => Value::Int(int_op(*op, x, y).map_err(err)?),
+                    (x, y) if op.precedence() == 4 || op.precedence() == 5 => {
+                        let (x, y) = (x.as_f64(), y.as_f64());
+                        let t = match op {
+                            BinOp::Lt => x < y,
+                            BinOp::Le => x <= y,
+                            BinOp::Gt => x > y,
+                            BinOp::Ge => x >= y,
+                            BinOp::Eq => x == y,
+                            _ => x != y,
+                        };
+                        Value::Int(t as i64)
+                    }
                     (x, y) => {
                         let (x, y) = (x.as_f64(), y.as_f64());
                         Value::Float(match op {
@@ -270,6 +297,12 @@ fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, String> {
         BinOp::And => Ok(x & y),
         BinOp::Or => Ok(x | y),
         BinOp::Xor => Ok(x ^ y),
+        BinOp::Lt => Ok((x < y) as i64),
+        BinOp::Le => Ok((x <= y) as i64),
+        BinOp::Gt => Ok((x > y) as i64),
+        BinOp::Ge => Ok((x >= y) as i64),
+        BinOp::Eq => Ok((x == y) as i64),
+        BinOp::Ne => Ok((x != y) as i64),
     }
 }
 
@@ -287,11 +320,11 @@ impl ConstExpr {
             ExprKind::Var(v) => write!(f, "{v}"),
             ExprKind::Neg(e) => {
                 write!(f, "-")?;
-                e.fmt_prec(f, 7)
+                e.fmt_prec(f, 9)
             }
             ExprKind::Not(e) => {
                 write!(f, "~")?;
-                e.fmt_prec(f, 7)
+                e.fmt_prec(f, 9)
             }
             ExprKind::Call(name, args) => {
                 write!(f, "{name}(")?;

@@ -40,6 +40,10 @@ pub enum Tok {
     DotDot,
     Lt,
     Gt,
+    Le,
+    Ge,
+    EqEq,
+    Ne,
 }
 
 impl Tok {
@@ -81,6 +85,10 @@ impl Tok {
             Tok::DotDot => "..",
             Tok::Lt => "<",
             Tok::Gt => ">",
+            Tok::Le => "<=",
+            Tok::Ge => ">=",
+            Tok::EqEq => "==",
+            Tok::Ne => "!=",
             _ => "?",
         }
     }
@@ -219,6 +227,10 @@ pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, Lex
             "<<" => (Tok::Shl, 2),
             ">>" => (Tok::Shr, 2),
             ".." => (Tok::DotDot, 2),
+            "<=" => (Tok::Le, 2),
+            ">=" => (Tok::Ge, 2),
+            "==" => (Tok::EqEq, 2),
+            "!=" => (Tok::Ne, 2),
             _ => {
                 let t = match c {
                     b',' => Tok::Comma,

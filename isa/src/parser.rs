@@ -48,8 +48,40 @@ impl AssembleError {
 
 /// The instruction mnemonics, for suggestions.
 pub const MNEMONICS: &[&str] = &[
-    "mov", "add", "sub", "mul", "div", "rem", "min", "max", "neg", "abs", "not", "and", "or", "xor", "shl", "shr",
-    "mad", "fma", "setp", "selp", "cvt", "ld", "st", "shfl", "bra", "exit", "nop",
+    "mov",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "rem",
+    "min",
+    "max",
+    "neg",
+    "abs",
+    "not",
+    "and",
+    "or",
+    "xor",
+    "shl",
+    "shr",
+    "mad",
+    "fma",
+    "setp",
+    "selp",
+    "cvt",
+    "ld",
+    "st",
+    "shfl",
+    "bra",
+    "exit",
+    "nop",
+    "atom",
+    "red",
+    "bar",
+    "barrier",
+    "vote",
+    "activemask",
+    "match",
 ];
 
 /// The directives, for suggestions.
@@ -61,6 +93,8 @@ pub const DIRECTIVES: &[&str] = &[
     ".block",
     ".param",
     ".buffer",
+    ".shared",
+    ".require",
     ".reg",
     ".pred",
     ".macro",
@@ -69,7 +103,7 @@ pub const DIRECTIVES: &[&str] = &[
 ];
 
 /// Names expressions use that programs may not redefine.
-const RESERVED: &[&str] = &["W", "i", "n", "min", "max"];
+const RESERVED: &[&str] = &["W", "i", "len", "min", "max"];
 
 const MAX_INCLUDE_DEPTH: usize = 16;
 const MAX_MACRO_DEPTH: usize = 32;
@@ -490,6 +524,8 @@ impl Assembler<'_> {
             block: None,
             params: Vec::new(),
             buffers: Vec::new(),
+            shared: Vec::new(),
+            requires: Vec::new(),
             regs: Vec::new(),
             preds: Vec::new(),
             labels: Vec::new(),
@@ -569,6 +605,7 @@ impl Assembler<'_> {
                 .map(|(k, r)| (r.name.as_str(), k as u16))
                 .collect(),
             buffers: &p.buffers,
+            shared: &p.shared,
             labels: &labels,
             params: &p.params,
         };
@@ -666,20 +703,60 @@ impl Assembler<'_> {
                     span: nspan,
                 });
             }
+            ".shared" => {
+                let (name, nspan) = c.ident("a shared array name")?;
+                self.check_new_name(p, &name, nspan)?;
+                let elem = element_type(c, "write `.shared partial f32[32]`")?;
+                c.expect(
+                    &Tok::LBracket,
+                    "`[` and the array length (or `[]` for the dynamic array)",
+                )?;
+                let len = if c.eat(&Tok::RBracket) {
+                    if let Some(prev) = p.shared.iter().find(|s| s.len.is_none()) {
+                        return Err(Diagnostic::error(nspan, "only one dynamic shared array is allowed")
+                            .with_label("second dynamic array")
+                            .with_note(format!("`{}` is dynamic already", prev.name), Some(prev.span))
+                            .with_help("give this one a length, or carve both out of one dynamic array"));
+                    }
+                    None
+                } else {
+                    let e = c.expr()?;
+                    c.expect(&Tok::RBracket, "`]`")?;
+                    Some(e)
+                };
+                if let Some(dynamic) = p.shared.iter().find(|s| s.len.is_none()) {
+                    if len.is_some() {
+                        return Err(Diagnostic::error(nspan, "the dynamic shared array must be declared last")
+                            .with_label("declared after the dynamic array")
+                            .with_note("the dynamic array", Some(dynamic.span))
+                            .with_help("move this declaration above the `[]` one: the dynamic array ends the block's shared memory"));
+                    }
+                }
+                p.shared.push(SharedDecl {
+                    name,
+                    elem,
+                    len,
+                    span: nspan,
+                });
+            }
+            ".require" => {
+                let cond = c.expr()?;
+                c.expect(&Tok::Comma, "`,` and a message in quotes")?;
+                let message = match c.next() {
+                    Some(Token { tok: Tok::Str(m), .. }) => m.clone(),
+                    _ => {
+                        return Err(Diagnostic::error(c.prev_span(), "expected the message in quotes")
+                            .with_label("expected a string")
+                            .with_help("write `.require W >= 16, \"needs at least 16 lanes\"`"));
+                    }
+                };
+                let span = cond.span;
+                p.requires.push(Require { cond, message, span });
+            }
             ".buffer" => {
                 let (name, nspan) = c.ident("a buffer name")?;
                 self.check_new_name(p, &name, nspan)?;
-                let (ty, tspan) = c.ident("an element type (f32, s32, u32)")?;
-                let elem = match ty.as_str() {
-                    "f32" => ElemTy::F32,
-                    "s32" => ElemTy::S32,
-                    "u32" => ElemTy::U32,
-                    _ => {
-                        return Err(Diagnostic::error(tspan, format!("unknown element type `{ty}`"))
-                            .with_label("expected f32, s32 or u32")
-                            .with_help("write `.buffer in f32[W] = 2*i`"));
-                    }
-                };
+                let elem = element_type(c, "write `.buffer in f32[W] = 2*i`")?;
                 c.expect(&Tok::LBracket, "`[` and the buffer length")?;
                 let len = c.expr()?;
                 c.expect(&Tok::RBracket, "`]`")?;
@@ -749,13 +826,30 @@ impl Assembler<'_> {
         if RESERVED.contains(&name) {
             return Err(Diagnostic::error(span, format!("`{name}` is reserved in expressions"))
                 .with_label("reserved")
-                .with_help("`W` is the warp size; `i` and `n` are the index and length in an initialiser"));
+                .with_help("`W` is the warp size; `i` and `len` are the index and length in an initialiser"));
         }
-        if p.params.iter().any(|x| x.name == name) || p.buffers.iter().any(|x| x.name == name) {
+        if p.params.iter().any(|x| x.name == name)
+            || p.buffers.iter().any(|x| x.name == name)
+            || p.shared.iter().any(|x| x.name == name)
+        {
             return Err(Diagnostic::error(span, format!("`{name}` is declared twice")).with_label("second declaration"));
         }
         Ok(())
     }
+}
+
+fn element_type(c: &mut Cursor, example: &str) -> Result<ElemTy, Diagnostic> {
+    let (ty, tspan) = c.ident("an element type (f32, s32, u32)")?;
+    Ok(match ty.as_str() {
+        "f32" => ElemTy::F32,
+        "s32" => ElemTy::S32,
+        "u32" => ElemTy::U32,
+        _ => {
+            return Err(Diagnostic::error(tspan, format!("unknown element type `{ty}`"))
+                .with_label("expected f32, s32 or u32")
+                .with_help(example.to_string()));
+        }
+    })
 }
 
 /// Declarations an instruction is checked against.
@@ -763,6 +857,7 @@ struct Ctx<'a> {
     regs: HashMap<&'a str, u16>,
     preds: HashMap<&'a str, u16>,
     buffers: &'a [BufferDecl],
+    shared: &'a [SharedDecl],
     labels: &'a HashMap<&'a str, usize>,
     params: &'a [ParamDecl],
 }
@@ -1030,21 +1125,69 @@ impl Ctx<'_> {
             }
             "cvt" => self.cvt(parts, c)?,
             "ld" | "st" => {
-                parts.required(&["global"], "a state space (`.global`)")?;
+                let space = space(parts)?;
                 let ty = parts.ty(&ALL_TYS)?;
                 if m == "ld" {
                     let d = self.dst(c)?;
                     c.comma()?;
-                    let addr = self.address(c, ty)?;
+                    let addr = self.address(c, ty, space)?;
                     Op::Ld { ty, d, addr }
                 } else {
-                    let addr = self.address(c, ty)?;
+                    let addr = self.address(c, ty, space)?;
                     c.comma()?;
                     let a = self.src(c, ty)?;
                     Op::St { ty, addr, a }
                 }
             }
             "shfl" => self.shfl(parts, c)?,
+            "atom" | "red" => self.atom(m == "atom", parts, c)?,
+            "bar" | "barrier" => self.bar(parts, c)?,
+            "vote" => {
+                parts.optional(&["sync"]);
+                let names = ["all", "any", "uni", "ballot"];
+                let mode = match parts.required(&names, "a vote mode (all, any, uni, ballot)")? {
+                    "all" => VoteMode::All,
+                    "any" => VoteMode::Any,
+                    "uni" => VoteMode::Uni,
+                    _ => VoteMode::Ballot,
+                };
+                let (d_pred, d_reg) = if mode == VoteMode::Ballot {
+                    parts.required(&["b32"], "`.b32` (a ballot is a lane mask)")?;
+                    (None, Some(self.dst(c)?))
+                } else {
+                    parts.required(&["pred"], "`.pred`")?;
+                    (Some(self.pred(c)?), None)
+                };
+                c.comma()?;
+                let a = self.pred_operand(c)?;
+                let mask = self.optional_mask(c)?;
+                Op::Vote {
+                    mode,
+                    d_pred,
+                    d_reg,
+                    a,
+                    mask,
+                }
+            }
+            "activemask" => {
+                parts.required(&["b32"], "`.b32`")?;
+                Op::Activemask { d: self.dst(c)? }
+            }
+            "match" => {
+                parts.optional(&["sync"]);
+                let all = parts.required(&["any", "all"], "a match mode (any, all)")? == "all";
+                parts.required(&["b32"], "`.b32`")?;
+                let d = self.dst(c)?;
+                let p = if all && c.eat(&Tok::Pipe) {
+                    Some(self.pred(c)?)
+                } else {
+                    None
+                };
+                c.comma()?;
+                let a = self.src(c, Ty::B32)?;
+                let mask = self.optional_mask(c)?;
+                Op::Match { all, d, p, a, mask }
+            }
             "bra" => {
                 parts.optional(&["uni"]);
                 let (name, span) = c.ident("a label")?;
@@ -1073,6 +1216,124 @@ impl Ctx<'_> {
                 });
             }
         })
+    }
+
+    fn atom(&self, returns: bool, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let space = space(parts)?;
+        let names: Vec<&str> = AtomOp::ALL.iter().map(|o| o.name()).collect();
+        let name = parts.required(&names, "an operation (add, min, max, exch, cas, and, or, xor)")?;
+        let op = AtomOp::ALL.into_iter().find(|o| o.name() == name).expect("atom op");
+        let allowed: &[Ty] = match op {
+            AtomOp::Add | AtomOp::Min | AtomOp::Max => &[Ty::U32, Ty::S32, Ty::F32],
+            AtomOp::Exch | AtomOp::Cas => &[Ty::B32, Ty::U32, Ty::S32, Ty::F32],
+            AtomOp::And | AtomOp::Or | AtomOp::Xor => &[Ty::B32, Ty::U32, Ty::S32],
+        };
+        let ty = parts.ty(allowed)?;
+        if !returns && op == AtomOp::Cas {
+            return Err(Diagnostic::error(parts.span, "`red` has no `cas` form")
+                .with_label("compare-and-swap returns the old value")
+                .with_help("write `atom.SPACE.cas.b32 %old, [addr], %compare, %new`"));
+        }
+        let d = if returns {
+            let d = self.dst(c)?;
+            c.comma()?;
+            Some(d)
+        } else {
+            None
+        };
+        let addr = self.address(c, ty, space)?;
+        c.comma()?;
+        let b = self.src(c, ty)?;
+        let cc = if op == AtomOp::Cas {
+            c.comma()?;
+            Some(self.src(c, ty)?)
+        } else {
+            None
+        };
+        Ok(Op::Atom {
+            op,
+            ty,
+            d,
+            addr,
+            b,
+            c: cc,
+        })
+    }
+
+    /// `bar.sync id[, count]`, `bar.red.popc.u32 d, id[, count], p`, `bar.red.{and,or}.pred d, id[, count], p`,
+    /// `bar.warp.sync mask`.
+    fn bar(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let form = parts.required(&["sync", "red", "warp", "arrive"], "`.sync`, `.red` or `.warp.sync`")?;
+        let kind = match form {
+            "arrive" => {
+                return Err(Diagnostic::error(parts.span, "`bar.arrive` is not modelled")
+                    .with_label("not supported")
+                    .with_help("use `bar.sync`"));
+            }
+            "warp" => {
+                parts.required(&["sync"], "`.sync`")?;
+                let mask = if c.peek().is_some() { Some(c.expr()?) } else { None };
+                if let Some(m) = &mask {
+                    self.check_imm(m, Ty::U32)?;
+                }
+                return Ok(Op::BarWarp { mask });
+            }
+            "sync" => BarKind::Sync,
+            _ => match parts.required(&["popc", "and", "or"], "a reduction (popc, and, or)")? {
+                "popc" => {
+                    parts.required(&["u32"], "`.u32`")?;
+                    let d = self.dst(c)?;
+                    c.comma()?;
+                    BarKind::Popc(d)
+                }
+                op => {
+                    parts.required(&["pred"], "`.pred`")?;
+                    let d = self.pred(c)?;
+                    c.comma()?;
+                    if op == "and" { BarKind::And(d) } else { BarKind::Or(d) }
+                }
+            },
+        };
+        let id = if kind == BarKind::Sync && c.peek().is_none() {
+            Operand::Imm(ConstExpr::int(0, parts.span))
+        } else {
+            self.src(c, Ty::U32)?
+        };
+        // The optional thread count, then (for bar.red) the predicate.
+        let mut count = None;
+        let mut pred = None;
+        if kind == BarKind::Sync {
+            if c.eat(&Tok::Comma) {
+                count = Some(self.src(c, Ty::U32)?);
+            }
+        } else {
+            c.comma()?;
+            let is_pred = |c: &Cursor| match c.peek().map(|t| &t.tok) {
+                Some(Tok::Bang) => true,
+                Some(Tok::Reg(r)) => self.preds.contains_key(r.as_str()),
+                _ => false,
+            };
+            if !is_pred(c) {
+                count = Some(self.src(c, Ty::U32)?);
+                c.comma()?;
+            }
+            pred = Some(self.pred_operand(c)?);
+        }
+        Ok(Op::Bar { kind, id, count, pred })
+    }
+
+    /// `, mask=M` or a bare `, M` after the operands of vote/match.
+    fn optional_mask(&self, c: &mut Cursor) -> Result<Option<ConstExpr>, Diagnostic> {
+        if !c.eat(&Tok::Comma) {
+            return Ok(None);
+        }
+        if matches!((c.peek(), c.peek_at(1)), (Some(Token { tok: Tok::Ident(k), .. }), Some(Token { tok: Tok::Eq, .. })) if k == "mask")
+        {
+            c.pos += 2;
+        }
+        let m = c.expr()?;
+        self.check_imm(&m, Ty::U32)?;
+        Ok(Some(m))
     }
 
     fn pred_logic(&self, m: &str, c: &mut Cursor) -> Result<Op, Diagnostic> {
@@ -1241,21 +1502,42 @@ impl Ctx<'_> {
         })
     }
 
-    fn address(&self, c: &mut Cursor, ty: Ty) -> Result<Address, Diagnostic> {
-        let start = c.here();
+    fn address(&self, c: &mut Cursor, ty: Ty, space: Space) -> Result<Address, Diagnostic> {
         let byte_mode = c.eat(&Tok::LBracket);
         let (name, nspan) = c.ident("a buffer name (`in[%i]` or `[in + %byte_offset]`)")?;
-        let buffer = match self.buffers.iter().position(|b| b.name == name) {
+        let names: Vec<(&str, ElemTy)> = match space {
+            Space::Global => self.buffers.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
+            Space::Shared => self.shared.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
+        };
+        let buffer = match names.iter().position(|(b, _)| *b == name) {
             Some(k) => k,
             None => {
-                let d = Diagnostic::error(nspan, format!("unknown buffer `{name}`")).with_label("no such buffer");
-                return Err(match closest(&name, self.buffers.iter().map(|b| b.name.as_str())) {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                    None => d.with_help(format!("declare it: `.buffer {name} f32[W]`")),
+                let (what, other, declare) = match space {
+                    Space::Global => (
+                        "buffer",
+                        self.shared.iter().any(|s| s.name == name),
+                        format!("`.buffer {name} f32[W]`"),
+                    ),
+                    Space::Shared => (
+                        "shared array",
+                        self.buffers.iter().any(|b| b.name == name),
+                        format!("`.shared {name} f32[W]`"),
+                    ),
+                };
+                let d =
+                    Diagnostic::error(nspan, format!("unknown {what} `{name}`")).with_label(format!("no such {what}"));
+                return Err(if other {
+                    let right = if space == Space::Global { "shared" } else { "global" };
+                    d.with_help(format!("`{name}` is in {right} memory: use `.{right}`"))
+                } else {
+                    match closest(&name, names.iter().map(|(b, _)| *b)) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help(format!("declare it: {declare}")),
+                    }
                 });
             }
         };
-        let elem = self.buffers[buffer].elem;
+        let elem = names[buffer].1;
         if ty != Ty::B32 && ty != elem.ty() {
             return Err(Diagnostic::error(
                 nspan,
@@ -1278,8 +1560,8 @@ impl Ctx<'_> {
             c.expect(&Tok::RBracket, "`]`")?;
             r
         };
-        let _ = start;
         Ok(Address {
+            space,
             buffer,
             mode: if byte_mode { AddrMode::Byte } else { AddrMode::Element },
             base,
@@ -1444,6 +1726,16 @@ impl Ctx<'_> {
             _ => Ok(()),
         }
     }
+}
+
+/// The state space modifier of a memory instruction: `.global` or `.shared`.
+fn space(parts: &mut Parts) -> Result<Space, Diagnostic> {
+    Ok(
+        match parts.required(&["global", "shared"], "a state space (`.global` or `.shared`)")? {
+            "global" => Space::Global,
+            _ => Space::Shared,
+        },
+    )
 }
 
 /// `.lo` belongs to integer multiplies, `.rn` to f32 arithmetic.
@@ -1630,6 +1922,12 @@ impl<'a> Cursor<'a> {
             Tok::Amp => (BinOp::And, false),
             Tok::Pipe => (BinOp::Or, false),
             Tok::Caret => (BinOp::Xor, false),
+            Tok::Lt => (BinOp::Lt, false),
+            Tok::Le => (BinOp::Le, false),
+            Tok::Gt => (BinOp::Gt, false),
+            Tok::Ge => (BinOp::Ge, false),
+            Tok::EqEq => (BinOp::Eq, false),
+            Tok::Ne => (BinOp::Ne, false),
             _ => return None,
         })
     }

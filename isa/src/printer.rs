@@ -44,6 +44,24 @@ pub fn print(p: &Program) -> String {
         }
         out.push('\n');
     }
+    for sh in &p.shared {
+        match &sh.len {
+            Some(len) => {
+                let _ = writeln!(out, ".shared {} {}[{len}]", sh.name, sh.elem.name());
+            }
+            None => {
+                let _ = writeln!(out, ".shared {} {}[]", sh.name, sh.elem.name());
+            }
+        }
+    }
+    for r in &p.requires {
+        let _ = writeln!(
+            out,
+            ".require {}, \"{}\"",
+            r.cond,
+            r.message.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+    }
     for (kw, list) in [(".reg", &p.regs), (".pred", &p.preds)] {
         if !list.is_empty() {
             let names: Vec<String> = list.iter().map(|r| format!("%{}", r.name)).collect();
@@ -95,7 +113,10 @@ fn pred_operand(p: &Program, o: &PredOperand) -> String {
 }
 
 fn address(p: &Program, a: &Address) -> String {
-    let name = &p.buffers[a.buffer].name;
+    let name = match a.space {
+        Space::Global => &p.buffers[a.buffer].name,
+        Space::Shared => &p.shared[a.buffer].name,
+    };
     let mut inner = String::new();
     if let Some(b) = &a.base {
         inner.push_str(&operand(p, b));
@@ -164,8 +185,73 @@ pub fn op(p: &Program, op: &Op) -> String {
             };
             format!("cvt{rnd}.{}.{} {}, {}", to.name(), from.name(), r(d), o(a))
         }
-        Op::Ld { ty, d, addr } => format!("ld.global.{} {}, {}", ty.name(), r(d), address(p, addr)),
-        Op::St { ty, addr, a } => format!("st.global.{} {}, {}", ty.name(), address(p, addr), o(a)),
+        Op::Ld { ty, d, addr } => format!("ld.{}.{} {}, {}", addr.space.name(), ty.name(), r(d), address(p, addr)),
+        Op::St { ty, addr, a } => format!("st.{}.{} {}, {}", addr.space.name(), ty.name(), address(p, addr), o(a)),
+        Op::Atom { op, ty, d, addr, b, c } => {
+            let head = format!(
+                "{}.{}.{}.{}",
+                if d.is_some() { "atom" } else { "red" },
+                addr.space.name(),
+                op.name(),
+                ty.name()
+            );
+            let mut s = match d {
+                Some(d) => format!("{head} {}, {}, {}", r(d), address(p, addr), o(b)),
+                None => format!("{head} {}, {}", address(p, addr), o(b)),
+            };
+            if let Some(c) = c {
+                let _ = write!(s, ", {}", o(c));
+            }
+            s
+        }
+        Op::Bar { kind, id, count, pred } => {
+            let mut s = match kind {
+                BarKind::Sync => format!("bar.sync {}", o(id)),
+                BarKind::Popc(d) => format!("bar.red.popc.u32 {}, {}", r(d), o(id)),
+                BarKind::And(d) => format!("bar.red.and.pred {}, {}", pr(d), o(id)),
+                BarKind::Or(d) => format!("bar.red.or.pred {}, {}", pr(d), o(id)),
+            };
+            if let Some(count) = count {
+                let _ = write!(s, ", {}", o(count));
+            }
+            if let Some(q) = pred {
+                let _ = write!(s, ", {}", pred_operand(p, q));
+            }
+            s
+        }
+        Op::BarWarp { mask } => match mask {
+            Some(m) => format!("bar.warp.sync {}", imm(m)),
+            None => "bar.warp.sync".into(),
+        },
+        Op::Vote {
+            mode,
+            d_pred,
+            d_reg,
+            a,
+            mask,
+        } => {
+            let mut s = match (d_pred, d_reg) {
+                (_, Some(d)) => format!("vote.sync.{}.b32 {}, {}", mode.name(), r(d), pred_operand(p, a)),
+                (Some(d), _) => format!("vote.sync.{}.pred {}, {}", mode.name(), pr(d), pred_operand(p, a)),
+                (None, None) => format!("vote.sync.{}", mode.name()),
+            };
+            if let Some(m) = mask {
+                let _ = write!(s, ", {}", imm(m));
+            }
+            s
+        }
+        Op::Activemask { d } => format!("activemask.b32 {}", r(d)),
+        Op::Match { all, d, p: pd, a, mask } => {
+            let mut s = format!("match.sync.{}.b32 {}", if *all { "all" } else { "any" }, r(d));
+            if let Some(pd) = pd {
+                let _ = write!(s, "|{}", pr(pd));
+            }
+            let _ = write!(s, ", {}", o(a));
+            if let Some(m) = mask {
+                let _ = write!(s, ", {}", imm(m));
+            }
+            s
+        }
         Op::Shfl {
             mode,
             d,

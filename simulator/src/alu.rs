@@ -145,3 +145,32 @@ pub fn convert(op: Conv, a: u32) -> u32 {
         Conv::Bits => a,
     }
 }
+
+/// The new value an atomic stores, given the `old` value in memory, the operand `b` and (for `cas`) the new
+/// value `c`: `cas` stores `c` only when `old == b`. f32 `add` rounds to nearest; f32 `min`/`max` follow the
+/// `min.f32`/`max.f32` rules.
+#[inline]
+pub fn atomic(op: crate::kernel::Atom, old: u32, b: u32, c: u32) -> u32 {
+    use crate::kernel::Atom;
+    match op {
+        Atom::AddI => old.wrapping_add(b),
+        Atom::AddF => (f(old) + f(b)).to_bits(),
+        Atom::MinS => (old as i32).min(b as i32) as u32,
+        Atom::MinU => old.min(b),
+        Atom::MinF => fmin(f(old), f(b)).to_bits(),
+        Atom::MaxS => (old as i32).max(b as i32) as u32,
+        Atom::MaxU => old.max(b),
+        Atom::MaxF => fmax(f(old), f(b)).to_bits(),
+        Atom::Exch => b,
+        Atom::Cas => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+        Atom::And => old & b,
+        Atom::Or => old | b,
+        Atom::Xor => old ^ b,
+    }
+}

@@ -21,6 +21,34 @@ pub enum FaultKind {
     CycleLimit {
         limit: u64,
     },
+    /// Only part of a warp reached a barrier.
+    BarrierDivergence {
+        arrived: u64,
+        missing: u64,
+    },
+    /// `bar.warp.sync` named lanes that are not converged here.
+    WarpSyncDivergence {
+        missing: u64,
+    },
+    /// A barrier id outside 0..16 or a thread count that is not a positive multiple of the warp size.
+    BadBarrier {
+        what: String,
+    },
+    /// No warp can ever proceed.
+    Deadlock {
+        waiting: Vec<WaitingWarp>,
+    },
+}
+
+/// A warp stuck at a barrier, for a deadlock report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitingWarp {
+    pub block: u32,
+    pub warp: u32,
+    pub pc: u32,
+    pub barrier: u32,
+    pub arrived: u32,
+    pub expected: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +84,32 @@ impl Fault {
             ),
             FaultKind::DivideByZero => "integer division by zero".to_string(),
             FaultKind::CycleLimit { limit } => format!("the run passed the cycle limit ({limit} cycles)"),
+            FaultKind::BarrierDivergence { arrived, missing } => format!(
+                "barrier divergence: {} of the warp reached the barrier but {} did not",
+                lanes(*arrived),
+                lanes(*missing)
+            ),
+            FaultKind::WarpSyncDivergence { missing } => {
+                format!(
+                    "bar.warp.sync: {} named in the mask are not converged here",
+                    lanes(*missing)
+                )
+            }
+            FaultKind::BadBarrier { what } => what.clone(),
+            FaultKind::Deadlock { waiting } => {
+                let mut m = format!(
+                    "deadlock: no warp can proceed; {} warp{} wait at barriers:",
+                    waiting.len(),
+                    if waiting.len() == 1 { "" } else { "s" }
+                );
+                for w in waiting {
+                    m.push_str(&format!(
+                        "\n  block {}, warp {}, pc {}: waits at barrier {} ({} of {} warps arrived)",
+                        w.block, w.warp, w.pc, w.barrier, w.arrived, w.expected
+                    ));
+                }
+                m
+            }
         }
     }
 
@@ -84,7 +138,44 @@ impl Fault {
             FaultKind::OutOfBounds { .. } => d.with_help("check the index computation, or enlarge the buffer"),
             FaultKind::Misaligned { .. } => d.with_help("byte addresses of 32-bit elements are multiples of 4"),
             FaultKind::DivideByZero => d.with_help("guard the division with a predicate"),
+            FaultKind::BarrierDivergence { .. } => d.with_help(
+                "every non-exited thread of a warp must reach a block barrier together: move it out of the divergent branch",
+            ),
+            FaultKind::WarpSyncDivergence { .. } => {
+                d.with_help("name only the lanes that execute this instruction together in the mask")
+            }
+            FaultKind::BadBarrier { .. } => {
+                d.with_help("barrier ids are 0 to 15; a thread count is a positive multiple of the warp size")
+            }
+            FaultKind::Deadlock { .. } => d.with_help(
+                "every waiting warp needs the others to arrive at the same barrier id: check that all warps reach the same barriers",
+            ),
         };
         d.render(&kernel.program.sources, color)
+    }
+}
+
+/// `lanes 0-3,8` style list of lanes.
+pub fn lanes(mask: u64) -> String {
+    let mut parts = Vec::new();
+    let mut l = 0u32;
+    while l < 64 {
+        if mask >> l & 1 == 1 {
+            let start = l;
+            while l + 1 < 64 && mask >> (l + 1) & 1 == 1 {
+                l += 1;
+            }
+            parts.push(if start == l {
+                format!("{l}")
+            } else {
+                format!("{start}-{l}")
+            });
+        }
+        l += 1;
+    }
+    if parts.is_empty() {
+        "no lanes".into()
+    } else {
+        format!("lanes {}", parts.join(","))
     }
 }

@@ -91,6 +91,9 @@ pub enum Conv {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DAddr {
+    /// Shared memory of the block (else global memory).
+    pub shared: bool,
+    /// Index into [`Kernel::buffers`] or [`Kernel::shared`].
     pub buffer: u16,
     pub byte: bool,
     pub base: Option<Src>,
@@ -110,8 +113,41 @@ pub enum Unit {
     ShuffleIdx,
     GlobalLoad,
     GlobalStore,
+    SharedLoad,
+    SharedStore,
+    SharedAtomic,
+    GlobalAtomic,
+    /// Barriers: the warp waits until release; no fixed latency.
+    Barrier,
     Branch,
     Clock,
+}
+
+/// `atom`/`red` operations with the type folded in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Atom {
+    AddI,
+    AddF,
+    MinS,
+    MinU,
+    MinF,
+    MaxS,
+    MaxU,
+    MaxF,
+    Exch,
+    Cas,
+    And,
+    Or,
+    Xor,
+}
+
+/// What a barrier computes besides waiting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DBar {
+    Sync,
+    Popc(u16),
+    And(u16),
+    Or(u16),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,6 +216,38 @@ pub enum DOp {
         segmask: u32,
         member: u64,
     },
+    Atom {
+        f: Atom,
+        d: Option<u16>,
+        addr: DAddr,
+        b: Src,
+        c: Option<Src>,
+    },
+    Bar {
+        kind: DBar,
+        id: Src,
+        count: Option<Src>,
+        pred: Option<(u16, bool)>,
+    },
+    BarWarp {
+        mask: u64,
+    },
+    Vote {
+        mode: VoteMode,
+        d: u16,
+        a: (u16, bool),
+        mask: u64,
+    },
+    Activemask {
+        d: u16,
+    },
+    Match {
+        all: bool,
+        d: u16,
+        p: Option<u16>,
+        a: Src,
+        mask: u64,
+    },
     Bra {
         target: u32,
     },
@@ -224,9 +292,23 @@ pub struct Kernel {
     /// Parameter values in declaration order.
     pub params: Vec<(String, Value)>,
     pub buffers: Vec<Buffer>,
+    /// Shared-memory arrays of each block, laid out one after the other.
+    pub shared: Vec<SharedArray>,
+    /// Shared memory per block, in 4-byte words.
+    pub shared_words: usize,
     pub code: Vec<DInstr>,
     /// How to show each register's value in traces: the type the program's typed instructions use it as.
     pub reg_types: Vec<Ty>,
+}
+
+/// A shared-memory array as laid out in the block's shared memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedArray {
+    pub name: String,
+    pub elem: ElemTy,
+    /// First word in the block's shared memory (bank of element `k` = (offset + k) mod banks).
+    pub offset: usize,
+    pub len: usize,
 }
 
 impl Kernel {
@@ -246,6 +328,8 @@ pub struct Launch {
     pub block: Option<u32>,
     /// `--set NAME=VALUE`, in order.
     pub set: Vec<(String, Value)>,
+    /// Bytes of dynamic shared memory per block (the `.shared NAME TYPE[]` array); default 0.
+    pub dynamic_shared: Option<u32>,
 }
 
 /// Why a program cannot be launched as asked.
@@ -397,6 +481,59 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
             data,
         });
     }
+    // Shared memory: the static arrays in declaration order, then the dynamic one.
+    let mut shared = Vec::with_capacity(program.shared.len());
+    let mut words = 0usize;
+    let max_words = (config.max_shared_per_block / 4) as usize;
+    for sh in &program.shared {
+        let len = match &sh.len {
+            None => (launch.dynamic_shared.unwrap_or(0) / 4) as usize,
+            Some(e) => match e.eval(&env).map_err(eval_err)? {
+                Value::Int(v) if v >= 0 && (v as u64) <= max_words as u64 => v as usize,
+                v => {
+                    return Err(diag(
+                        e.span,
+                        format!("shared array `{}` would have {v} elements", sh.name),
+                        "length out of range",
+                        Some(format!(
+                            "a block has at most {} bytes of shared memory",
+                            config.max_shared_per_block
+                        )),
+                    ));
+                }
+            },
+        };
+        shared.push(SharedArray {
+            name: sh.name.clone(),
+            elem: sh.elem,
+            offset: words,
+            len,
+        });
+        words += len;
+    }
+    if words > max_words {
+        return Err(LoadError::Usage(format!(
+            "`{}` needs {} bytes of shared memory per block; the machine allows {} (config `max_shared_per_block`)",
+            program.name,
+            words * 4,
+            config.max_shared_per_block
+        )));
+    }
+    for r in &program.requires {
+        let holds = match r.cond.eval(&env).map_err(eval_err)? {
+            Value::Int(v) => v != 0,
+            Value::Float(f) => f != 0.0,
+        };
+        if !holds {
+            let shape = format!(" (W={w}, grid {grid}, block {block})");
+            return Err(diag(
+                r.span,
+                format!("{}{shape}", r.message),
+                "this launch does not meet the requirement",
+                None,
+            ));
+        }
+    }
     let graph = cfg::analyse(program);
     let code = program
         .instructions
@@ -412,6 +549,8 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
         block: block as u32,
         params,
         buffers,
+        shared,
+        shared_words: words,
         code,
     })
 }
@@ -423,7 +562,7 @@ fn lookup(name: &str, w: u32, params: &[(String, Value)], elem: Option<(i64, i64
     if let Some((i, n)) = elem {
         match name {
             "i" => return Some(Value::Int(i)),
-            "n" => return Some(Value::Int(n)),
+            "len" => return Some(Value::Int(n)),
             _ => {}
         }
     }
@@ -472,9 +611,9 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
         let v = value_of(&init.default, i)?;
         data.push(to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?);
     }
-    // Indices are integers in `n`, `W` and the parameters (no `i`: they name elements, not compute them).
+    // Indices are integers in `len`, `W` and the parameters (no `i`: they name elements, not compute them).
     let env = |name: &str| match name {
-        "n" => Some(Value::Int(n)),
+        "len" => Some(Value::Int(n)),
         "i" => None,
         _ => lookup(name, w, params, None),
     };
@@ -596,6 +735,7 @@ fn decode(
             None => 0,
         };
         Ok(DAddr {
+            shared: a.space == Space::Shared,
             buffer: a.buffer as u16,
             byte: a.mode == AddrMode::Byte,
             base: a.base.as_ref().map(|b| src(b, Ty::U32)).transpose()?,
@@ -603,6 +743,21 @@ fn decode(
         })
     };
     let lane_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+    // A member mask: all lanes when omitted.
+    let lane_mask_of = |m: Option<&ConstExpr>| -> Result<u64, LoadError> {
+        match m {
+            None => Ok(lane_mask),
+            Some(e) => match e.eval(&env).map_err(eval_err)? {
+                Value::Int(v) => Ok((v as u64) & lane_mask),
+                v => Err(diag(
+                    e.span,
+                    format!("lane mask {v} is not an integer"),
+                    "expected a lane mask",
+                    None,
+                )),
+            },
+        }
+    };
     let (op, unit, ty) = match &inst.op {
         Op::Mov { ty, d, a } => {
             let unit = if matches!(a, Operand::Special(Special::Clock)) {
@@ -771,14 +926,130 @@ fn decode(
                 *to,
             )
         }
-        Op::Ld { ty, d, addr: a } => (DOp::Ld { d: d.0, addr: addr(a)? }, Unit::GlobalLoad, *ty),
-        Op::St { ty, addr: a, a: v } => (
-            DOp::St {
-                addr: addr(a)?,
-                a: src(v, *ty)?,
+        Op::Ld { ty, d, addr: a } => {
+            let unit = if a.space == Space::Shared {
+                Unit::SharedLoad
+            } else {
+                Unit::GlobalLoad
+            };
+            (DOp::Ld { d: d.0, addr: addr(a)? }, unit, *ty)
+        }
+        Op::St { ty, addr: a, a: v } => {
+            let unit = if a.space == Space::Shared {
+                Unit::SharedStore
+            } else {
+                Unit::GlobalStore
+            };
+            (
+                DOp::St {
+                    addr: addr(a)?,
+                    a: src(v, *ty)?,
+                },
+                unit,
+                *ty,
+            )
+        }
+        Op::Atom {
+            op,
+            ty,
+            d,
+            addr: a,
+            b,
+            c,
+        } => {
+            let float = *ty == Ty::F32;
+            let signed = *ty == Ty::S32;
+            let f = match op {
+                AtomOp::Add if float => Atom::AddF,
+                AtomOp::Add => Atom::AddI,
+                AtomOp::Min if float => Atom::MinF,
+                AtomOp::Min if signed => Atom::MinS,
+                AtomOp::Min => Atom::MinU,
+                AtomOp::Max if float => Atom::MaxF,
+                AtomOp::Max if signed => Atom::MaxS,
+                AtomOp::Max => Atom::MaxU,
+                AtomOp::Exch => Atom::Exch,
+                AtomOp::Cas => Atom::Cas,
+                AtomOp::And => Atom::And,
+                AtomOp::Or => Atom::Or,
+                AtomOp::Xor => Atom::Xor,
+            };
+            let unit = if a.space == Space::Shared {
+                Unit::SharedAtomic
+            } else {
+                Unit::GlobalAtomic
+            };
+            (
+                DOp::Atom {
+                    f,
+                    d: d.map(|d| d.0),
+                    addr: addr(a)?,
+                    b: src(b, *ty)?,
+                    c: c.as_ref().map(|c| src(c, *ty)).transpose()?,
+                },
+                unit,
+                *ty,
+            )
+        }
+        Op::Bar { kind, id, count, pred } => {
+            let kind = match kind {
+                BarKind::Sync => DBar::Sync,
+                BarKind::Popc(d) => DBar::Popc(d.0),
+                BarKind::And(d) => DBar::And(d.0),
+                BarKind::Or(d) => DBar::Or(d.0),
+            };
+            (
+                DOp::Bar {
+                    kind,
+                    id: src(id, Ty::U32)?,
+                    count: count.as_ref().map(|c| src(c, Ty::U32)).transpose()?,
+                    pred: pred.map(|p| (p.pred.0, p.negated)),
+                },
+                Unit::Barrier,
+                Ty::U32,
+            )
+        }
+        Op::BarWarp { mask } => (
+            DOp::BarWarp {
+                mask: lane_mask_of(mask.as_ref())?,
             },
-            Unit::GlobalStore,
-            *ty,
+            Unit::IntAlu,
+            Ty::B32,
+        ),
+        Op::Vote {
+            mode,
+            d_pred,
+            d_reg,
+            a,
+            mask,
+        } => {
+            let d = match (d_pred, d_reg) {
+                (_, Some(r)) => r.0,
+                (Some(p), None) => p.0,
+                (None, None) => 0,
+            };
+            (
+                DOp::Vote {
+                    mode: *mode,
+                    d,
+                    a: (a.pred.0, a.negated),
+                    mask: lane_mask_of(mask.as_ref())?,
+                },
+                Unit::IntAlu,
+                Ty::U32,
+            )
+        }
+        Op::Activemask { d } => (DOp::Activemask { d: d.0 }, Unit::IntAlu, Ty::U32),
+        Op::Match { all, d, p, a, mask } => (
+            DOp::Match {
+                all: *all,
+                d: d.0,
+                p: p.map(|p| p.0),
+                a: src(a, Ty::B32)?,
+                mask: lane_mask_of(mask.as_ref())?,
+            },
+            Unit::IntAlu,
+            Ty::U32,
         ),
         Op::Shfl {
             mode,
@@ -810,20 +1081,7 @@ fn decode(
                     (c & (w - 1), (c >> 8) & (w - 1))
                 }
             };
-            let member = match mask {
-                None => lane_mask,
-                Some(e) => match e.eval(&env).map_err(eval_err)? {
-                    Value::Int(v) => (v as u64) & lane_mask,
-                    v => {
-                        return Err(diag(
-                            e.span,
-                            format!("member mask {v} is not an integer"),
-                            "expected a lane mask",
-                            None,
-                        ));
-                    }
-                },
-            };
+            let member = lane_mask_of(mask.as_ref())?;
             let unit = if *mode == ShflMode::Idx {
                 Unit::ShuffleIdx
             } else {

@@ -14,12 +14,14 @@
 //! ```
 
 pub mod alu;
+pub mod barrier;
 pub mod config;
 pub mod fault;
 pub mod kernel;
 pub mod programs;
 pub mod render;
 pub mod scoreboard;
+pub mod shared_memory;
 pub mod shuffle;
 pub mod simt_stack;
 pub mod sm;

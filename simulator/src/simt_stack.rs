@@ -48,6 +48,11 @@ impl SimtStack {
         self.entries.last_mut()
     }
 
+    /// Lanes of the warp that have not exited (the base entry's mask).
+    pub fn live(&self) -> u64 {
+        self.entries.first().map(|e| e.mask).unwrap_or(0)
+    }
+
     pub fn depth(&self) -> usize {
         self.entries.len()
     }

@@ -1,24 +1,27 @@
 //! The streaming multiprocessor: resident blocks and warps, warp schedulers, the issue loop.
 //!
-//! Hardware: an SM holds up to `max_blocks_per_sm` blocks and `max_warps_per_sm` warps; its warps are split
-//! over `schedulers` sub-partitions (Hopper: 4), each of which issues at most one warp instruction per cycle.
-//! Blocks are placed on the SM in order as resources free up.
+//! Hardware: an SM holds up to `max_blocks_per_sm` blocks and `max_warps_per_sm` warps (and as many blocks as
+//! its shared memory fits); its warps are split over `schedulers` sub-partitions (Hopper: 4), each of which
+//! issues at most one warp instruction per cycle. Blocks are placed on the SM in order as resources free up.
 //!
 //! Model: cycle-driven. Each cycle, each scheduler picks, round-robin (loose: starting after the warp it last
-//! issued), the first warp whose next instruction has its operands ready on the scoreboard, and issues it.
-//! Semantics are applied at issue (values never depend on timing); the timing table decides when the result is
-//! ready. When no warp can issue, time jumps to the next cycle at which one can. The run's cycle count is the
-//! cycle at which the last result is complete.
+//! issued), the first of its warps whose next instruction has its operands ready on the scoreboard and that is
+//! not waiting at a barrier, and issues it. Semantics are applied at issue (values never depend on timing); the
+//! timing table decides when the result is ready. When no warp can issue, time jumps to the next cycle at which
+//! one can; when no warp ever can again, the warps are deadlocked at barriers. The run's cycle count is the cycle
+//! at which the last result is complete.
 
 use crate::alu;
+use crate::barrier::{BARRIERS, Barrier, Waiter};
 use crate::config::Config;
-use crate::fault::{Fault, FaultKind};
-use crate::kernel::{Buffer, DAddr, DInstr, DOp, Kernel, Src, Unit};
+use crate::fault::{Fault, FaultKind, WaitingWarp};
+use crate::kernel::{Buffer, DAddr, DBar, DInstr, DOp, Kernel, Src, Unit};
 use crate::scoreboard::Scoreboard;
+use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
 use crate::trace::{Event, Issue, MemoryTrace, ShuffleTrace, TraceSink};
-use warpsim_isa::{PredLogicOp, Special};
+use warpsim_isa::{PredLogicOp, Special, VoteMode};
 
 /// Limits on a run: always finite.
 #[derive(Clone, Debug)]
@@ -44,6 +47,16 @@ pub struct Stats {
     /// Lane reads by shuffles that are undefined on hardware.
     pub undefined_shuffle_reads: u64,
     pub divergent_branches: u64,
+    /// Shared-memory loads, stores and atomics (warp instructions).
+    pub shared_accesses: u64,
+    /// Shared accesses with a bank conflict (degree above 1).
+    pub bank_conflicts: u64,
+    /// Extra cycles paid for bank conflicts.
+    pub bank_conflict_cycles: u64,
+    /// Atomic warp instructions (shared and global).
+    pub atomics: u64,
+    /// Barrier releases.
+    pub barriers: u64,
 }
 
 /// The result of a run.
@@ -72,13 +85,20 @@ struct Warp {
     /// Predicates as lane masks.
     preds: Vec<u64>,
     scoreboard: Scoreboard,
-    /// Earliest cycle this warp may issue again (one instruction per cycle; branch resolution).
+    /// Earliest cycle this warp may issue again (one instruction per cycle; branch resolution; barrier
+    /// release). `u64::MAX` while it waits at a barrier.
     next_issue: u64,
+    /// The barrier it waits at, and the pc of the barrier instruction.
+    waiting: Option<(u32, u32)>,
 }
 
+/// A resident block: its shared memory and barriers.
 struct Block {
     id: u32,
+    /// Warps with live lanes (a warp whose lanes have all exited no longer counts).
     warps_left: u32,
+    shared: Vec<u32>,
+    barriers: Vec<Barrier>,
 }
 
 /// Run `kernel` on one SM to completion.
@@ -107,6 +127,17 @@ struct Sm<'k> {
     end: u64,
 }
 
+/// What an issued instruction asks of the SM after its lane work.
+enum After {
+    Nothing,
+    /// The warp arrived at a barrier.
+    Barrier {
+        id: u32,
+        expected: Option<u32>,
+        predicate: u64,
+    },
+}
+
 impl<'k> Sm<'k> {
     fn new(kernel: &'k Kernel, config: &'k Config) -> Sm<'k> {
         let slots = config.max_warps_per_sm.max(kernel.warps_per_block()) as usize;
@@ -125,16 +156,18 @@ impl<'k> Sm<'k> {
         }
     }
 
-    /// Place blocks while the SM has room.
+    /// Place blocks while the SM has room (block slots, warp slots, shared memory).
     fn launch_blocks<T: TraceSink>(&mut self, cycle: u64, trace: &mut T) {
         let per_block = self.kernel.warps_per_block() as usize;
+        let shared_bytes = self.kernel.shared_words as u64 * 4;
         while self.next_block < self.kernel.grid {
             let resident = self.blocks.iter().filter(|b| b.is_some()).count();
-            let free: Vec<usize> = (0..self.warps.len())
-                .filter(|&i| self.warps[i].is_none())
-                .take(per_block)
-                .collect();
-            if resident >= self.config.max_blocks_per_sm as usize || free.len() < per_block {
+            let shared_used = resident as u64 * shared_bytes;
+            let free_slots = self.warps.iter().filter(|w| w.is_none()).count();
+            if resident >= self.config.max_blocks_per_sm as usize
+                || free_slots < per_block
+                || (resident > 0 && shared_used + shared_bytes > self.config.shared_per_sm as u64)
+            {
                 break;
             }
             let id = self.next_block;
@@ -149,10 +182,19 @@ impl<'k> Sm<'k> {
             self.blocks[slot] = Some(Block {
                 id,
                 warps_left: per_block as u32,
+                shared: vec![0; self.kernel.shared_words],
+                barriers: vec![Barrier::default(); BARRIERS],
             });
             let nregs = self.kernel.program.regs.len();
             let npreds = self.kernel.program.preds.len();
-            for (k, &warp_slot) in free.iter().enumerate() {
+            let mut k = 0;
+            for warp_slot in 0..self.warps.len() {
+                if k == per_block {
+                    break;
+                }
+                if self.warps[warp_slot].is_some() {
+                    continue;
+                }
                 let first_thread = (k * self.w) as u32;
                 let lanes = (self.kernel.block - first_thread).min(self.w as u32);
                 let mask = if lanes == 64 { u64::MAX } else { (1u64 << lanes) - 1 };
@@ -165,7 +207,9 @@ impl<'k> Sm<'k> {
                     preds: vec![0; npreds],
                     scoreboard: Scoreboard::new(nregs, npreds),
                     next_issue: cycle,
+                    waiting: None,
                 });
+                k += 1;
             }
             if T::ENABLED {
                 trace.event(Event::BlockLaunch {
@@ -182,6 +226,7 @@ impl<'k> Sm<'k> {
         self.launch_blocks(cycle, trace);
         let schedulers = self.last_issued.len();
         let slots = self.warps.len();
+        let owned = slots.div_ceil(schedulers);
         loop {
             if self.warps.iter().all(Option::is_none) && self.next_block >= self.kernel.grid {
                 break;
@@ -190,7 +235,6 @@ impl<'k> Sm<'k> {
             let mut earliest = u64::MAX;
             let mut finished_block = false;
             for s in 0..schedulers {
-                let owned = slots.div_ceil(schedulers);
                 let start = self.last_issued[s] / schedulers;
                 for k in 1..=owned {
                     let slot = s + schedulers * ((start + k) % owned);
@@ -212,7 +256,7 @@ impl<'k> Sm<'k> {
                     if ready <= cycle {
                         self.last_issued[s] = slot;
                         issued = true;
-                        if self.issue(slot, cycle, trace)? {
+                        if self.issue(slot, s as u32, cycle, trace)? {
                             finished_block = true;
                         }
                         break;
@@ -223,15 +267,12 @@ impl<'k> Sm<'k> {
             if finished_block {
                 self.launch_blocks(cycle + 1, trace);
             }
+            if !issued && earliest == u64::MAX && self.warps.iter().any(Option::is_some) {
+                return Err(self.deadlock(cycle));
+            }
             cycle = if issued { cycle + 1 } else { earliest.max(cycle + 1) };
             if cycle > options.max_cycles {
-                let (slot, warp) = self
-                    .warps
-                    .iter()
-                    .enumerate()
-                    .find_map(|(i, w)| w.as_ref().map(|w| (i, w)))
-                    .expect("a live warp");
-                let _ = slot;
+                let warp = self.warps.iter().flatten().next().expect("a live warp");
                 return Err(Fault {
                     kind: FaultKind::CycleLimit {
                         limit: options.max_cycles,
@@ -251,6 +292,34 @@ impl<'k> Sm<'k> {
         })
     }
 
+    /// Every live warp waits at a barrier that can no longer complete.
+    fn deadlock(&self, cycle: u64) -> Fault {
+        let mut waiting = Vec::new();
+        for warp in self.warps.iter().flatten() {
+            let block = self.blocks[warp.block_slot].as_ref().expect("block of a live warp");
+            let (id, pc) = warp.waiting.unwrap_or((0, 0));
+            let b = &block.barriers[id as usize];
+            waiting.push(WaitingWarp {
+                block: warp.block_id,
+                warp: warp.warp_in_block,
+                pc,
+                barrier: id,
+                arrived: b.waiting.len() as u32,
+                expected: b.expected_warps(block.warps_left),
+            });
+        }
+        waiting.sort_by_key(|w| (w.block, w.warp));
+        let first = waiting.first().cloned().expect("a waiting warp");
+        Fault {
+            kind: FaultKind::Deadlock { waiting },
+            cycle,
+            block: first.block,
+            warp: first.warp,
+            lane: None,
+            pc: first.pc,
+        }
+    }
+
     fn latency(&self, unit: Unit) -> u32 {
         let t = &self.config.timing;
         match unit {
@@ -264,17 +333,22 @@ impl<'k> Sm<'k> {
             Unit::ShuffleIdx => t.shuffle_idx,
             Unit::GlobalLoad => t.global_load,
             Unit::GlobalStore => t.global_store,
+            Unit::SharedLoad => t.shared_load,
+            Unit::SharedStore => t.shared_store,
+            Unit::SharedAtomic => t.shared_atomic,
+            Unit::GlobalAtomic => t.global_atomic,
+            Unit::Barrier => 0,
             Unit::Branch => t.branch,
             Unit::Clock => t.clock_read,
         }
     }
 
     /// Issue the next instruction of the warp in `slot`. Returns whether its block finished.
-    fn issue<T: TraceSink>(&mut self, slot: usize, cycle: u64, trace: &mut T) -> Result<bool, Fault> {
+    fn issue<T: TraceSink>(&mut self, slot: usize, scheduler: u32, cycle: u64, trace: &mut T) -> Result<bool, Fault> {
         let kernel = self.kernel;
         let w = self.w;
         let n = kernel.code.len() as u32;
-        let latency = {
+        let base_latency = {
             let warp = self.warps[slot].as_ref().expect("live warp");
             let pc = warp.stack.top().map(|t| t.pc).unwrap_or(n);
             if pc >= n {
@@ -283,6 +357,8 @@ impl<'k> Sm<'k> {
                 self.latency(kernel.code[pc as usize].unit)
             }
         };
+        let timing = &self.config.timing;
+        let banks = self.config.shared_banks;
         let warp = self.warps[slot].as_mut().expect("live warp");
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
         let pc = top.pc;
@@ -314,6 +390,7 @@ impl<'k> Sm<'k> {
         let mut event = if T::ENABLED {
             Some(Box::new(Issue {
                 cycle,
+                scheduler,
                 block: warp.block_id,
                 warp: warp.warp_in_block,
                 pc,
@@ -336,8 +413,11 @@ impl<'k> Sm<'k> {
             lane,
             pc,
         };
+        let block = self.blocks[warp.block_slot].as_mut().expect("block of a live warp");
         let mut next_pc = pc + 1;
         let mut branch: Option<(u64, u32)> = None;
+        let mut extra_latency = 0u64;
+        let mut after = After::Nothing;
         match inst.op {
             DOp::Mov { d, a } => {
                 for_lanes(exec, |lane| {
@@ -411,53 +491,245 @@ impl<'k> Sm<'k> {
                 warp.regs[d as usize * w + lane as usize] = v;
             }),
             DOp::Ld { d, addr } => {
+                let mut words = [0usize; 64];
                 let mut index = if T::ENABLED { vec![0u64; w] } else { Vec::new() };
                 let mut m = exec;
                 while m != 0 {
                     let lane = m.trailing_zeros();
                     m &= m - 1;
-                    let k =
-                        element(&self.memory, warp, addr, lane, &ctx, false).map_err(|kind| fault(kind, Some(lane)))?;
-                    warp.regs[d as usize * w + lane as usize] = self.memory[addr.buffer as usize].data[k];
+                    let (word, k) = locate(kernel, &self.memory, warp, addr, lane, &ctx, false)
+                        .map_err(|kind| fault(kind, Some(lane)))?;
+                    warp.regs[d as usize * w + lane as usize] = if addr.shared {
+                        block.shared[word]
+                    } else {
+                        self.memory[addr.buffer as usize].data[word]
+                    };
+                    words[lane as usize] = word;
                     if T::ENABLED {
                         index[lane as usize] = k as u64;
                     }
                 }
+                let degree = if addr.shared {
+                    let (compact, count) = compact_words(&words, exec);
+                    let degree = shared_memory::conflict_degree(&compact[..count], banks);
+                    extra_latency = shared_access(&mut self.stats, timing.bank_conflict, degree);
+                    degree
+                } else {
+                    0
+                };
                 if let Some(e) = event.as_mut() {
-                    e.memory = Some(MemoryTrace {
-                        buffer: addr.buffer,
-                        store: false,
-                        index,
-                    });
+                    e.memory = Some(memory_trace(
+                        &words, exec, w, banks, addr, false, false, index, degree, 0,
+                    ));
                 }
             }
             DOp::St { addr, a } => {
+                let mut words = [0usize; 64];
                 let mut index = if T::ENABLED { vec![0u64; w] } else { Vec::new() };
-                let mut m = exec;
                 // Check every lane first so a faulting store writes nothing.
-                while m != 0 {
-                    let lane = m.trailing_zeros();
-                    m &= m - 1;
-                    element(&self.memory, warp, addr, lane, &ctx, true).map_err(|kind| fault(kind, Some(lane)))?;
-                }
                 let mut m = exec;
                 while m != 0 {
                     let lane = m.trailing_zeros();
                     m &= m - 1;
-                    let k =
-                        element(&self.memory, warp, addr, lane, &ctx, true).map_err(|kind| fault(kind, Some(lane)))?;
-                    // Lanes storing to one address: the highest lane wins (one deterministic order).
-                    self.memory[addr.buffer as usize].data[k] = read(warp, a, lane, &ctx);
+                    let (word, k) = locate(kernel, &self.memory, warp, addr, lane, &ctx, true)
+                        .map_err(|kind| fault(kind, Some(lane)))?;
+                    words[lane as usize] = word;
                     if T::ENABLED {
                         index[lane as usize] = k as u64;
                     }
                 }
+                // Lanes storing to one address: the highest lane wins (one deterministic order).
+                for_lanes(exec, |lane| {
+                    let v = read(warp, a, lane, &ctx);
+                    let word = words[lane as usize];
+                    if addr.shared {
+                        block.shared[word] = v;
+                    } else {
+                        self.memory[addr.buffer as usize].data[word] = v;
+                    }
+                });
+                let degree = if addr.shared {
+                    let (compact, count) = compact_words(&words, exec);
+                    let degree = shared_memory::conflict_degree(&compact[..count], banks);
+                    extra_latency = shared_access(&mut self.stats, timing.bank_conflict, degree);
+                    degree
+                } else {
+                    0
+                };
                 if let Some(e) = event.as_mut() {
-                    e.memory = Some(MemoryTrace {
-                        buffer: addr.buffer,
-                        store: true,
-                        index,
+                    e.memory = Some(memory_trace(
+                        &words, exec, w, banks, addr, true, false, index, degree, 0,
+                    ));
+                }
+            }
+            DOp::Atom { f, d, addr, b, c } => {
+                self.stats.atomics += (exec != 0) as u64;
+                let mut words = [0usize; 64];
+                let mut index = if T::ENABLED { vec![0u64; w] } else { Vec::new() };
+                let mut m = exec;
+                while m != 0 {
+                    let lane = m.trailing_zeros();
+                    m &= m - 1;
+                    let (word, k) = locate(kernel, &self.memory, warp, addr, lane, &ctx, true)
+                        .map_err(|kind| fault(kind, Some(lane)))?;
+                    words[lane as usize] = word;
+                    if T::ENABLED {
+                        index[lane as usize] = k as u64;
+                    }
+                }
+                // Lanes apply in lane order: deterministic, and one of the orders the hardware's serialisation gives.
+                for_lanes(exec, |lane| {
+                    let word = words[lane as usize];
+                    let cell = if addr.shared {
+                        &mut block.shared[word]
+                    } else {
+                        &mut self.memory[addr.buffer as usize].data[word]
+                    };
+                    let old = *cell;
+                    let bv = read(warp, b, lane, &ctx);
+                    let cv = c.map(|c| read(warp, c, lane, &ctx)).unwrap_or(0);
+                    *cell = alu::atomic(f, old, bv, cv);
+                    if let Some(d) = d {
+                        warp.regs[d as usize * w + lane as usize] = old;
+                    }
+                });
+                let (compact, count) = compact_words(&words, exec);
+                let same = shared_memory::max_same_address(&compact[..count]);
+                let per_lane = if addr.shared {
+                    timing.shared_atomic_serialize
+                } else {
+                    timing.global_atomic_serialize
+                };
+                extra_latency = same.saturating_sub(1) as u64 * per_lane as u64;
+                let degree = if addr.shared {
+                    self.stats.shared_accesses += (exec != 0) as u64;
+                    shared_memory::conflict_degree(&compact[..count], banks)
+                } else {
+                    0
+                };
+                if let Some(e) = event.as_mut() {
+                    e.memory = Some(memory_trace(
+                        &words, exec, w, banks, addr, true, true, index, degree, same,
+                    ));
+                }
+            }
+            DOp::Bar { kind, id, count, pred } => {
+                let live = warp.stack.live();
+                if exec != live {
+                    return Err(fault(
+                        FaultKind::BarrierDivergence {
+                            arrived: exec,
+                            missing: live & !exec,
+                        },
+                        None,
+                    ));
+                }
+                let first = exec.trailing_zeros();
+                let id = read(warp, id, first, &ctx);
+                if id as usize >= BARRIERS {
+                    return Err(fault(
+                        FaultKind::BadBarrier {
+                            what: format!("barrier id {id} is out of range (0 to {})", BARRIERS - 1),
+                        },
+                        Some(first),
+                    ));
+                }
+                let expected = match count {
+                    None => None,
+                    Some(c) => {
+                        let threads = read(warp, c, first, &ctx);
+                        if threads == 0 || threads % ctx.w != 0 {
+                            return Err(fault(
+                                FaultKind::BadBarrier {
+                                    what: format!(
+                                        "barrier thread count {threads} is not a positive multiple of the warp size ({})",
+                                        ctx.w
+                                    ),
+                                },
+                                Some(first),
+                            ));
+                        }
+                        Some(threads / ctx.w)
+                    }
+                };
+                let predicate = match pred {
+                    Some((p, neg)) => {
+                        let v = warp.preds[p as usize];
+                        if neg { !v } else { v }
+                    }
+                    None => 0,
+                };
+                let _ = kind;
+                after = After::Barrier {
+                    id,
+                    expected,
+                    predicate,
+                };
+            }
+            DOp::BarWarp { mask } => {
+                let missing = mask & warp.stack.live() & !exec;
+                if missing != 0 {
+                    return Err(fault(FaultKind::WarpSyncDivergence { missing }, None));
+                }
+            }
+            DOp::Vote {
+                mode,
+                d,
+                a: (p, neg),
+                mask,
+            } => {
+                let v = if neg {
+                    !warp.preds[p as usize]
+                } else {
+                    warp.preds[p as usize]
+                };
+                let members = exec & mask;
+                let set = v & members;
+                let result = match mode {
+                    VoteMode::All => set == members,
+                    VoteMode::Any => set != 0,
+                    VoteMode::Uni => set == members || set == 0,
+                    VoteMode::Ballot => {
+                        for_lanes(exec, |lane| warp.regs[d as usize * w + lane as usize] = set as u32);
+                        false
+                    }
+                };
+                if mode != VoteMode::Ballot {
+                    warp.preds[d as usize] = (warp.preds[d as usize] & !exec) | if result { exec } else { 0 };
+                }
+            }
+            DOp::Activemask { d } => {
+                for_lanes(exec, |lane| warp.regs[d as usize * w + lane as usize] = exec as u32);
+            }
+            DOp::Match { all, d, p, a, mask } => {
+                let members = exec & mask;
+                let mut values = [0u32; 64];
+                for_lanes(members, |lane| values[lane as usize] = read(warp, a, lane, &ctx));
+                let first = members.trailing_zeros().min(63);
+                let mut same_everywhere = true;
+                for_lanes(members, |lane| {
+                    same_everywhere &= values[lane as usize] == values[first as usize]
+                });
+                let mut equal = [0u64; 64];
+                for_lanes(members, |lane| {
+                    let mut bits = 0u64;
+                    for_lanes(members, |other| {
+                        if values[other as usize] == values[lane as usize] {
+                            bits |= 1 << other;
+                        }
                     });
+                    equal[lane as usize] = bits;
+                });
+                for_lanes(exec, |lane| {
+                    let r = if all {
+                        if same_everywhere { members } else { 0 }
+                    } else {
+                        equal[lane as usize]
+                    };
+                    warp.regs[d as usize * w + lane as usize] = r as u32;
+                });
+                if let Some(p) = p {
+                    warp.preds[p as usize] = (warp.preds[p as usize] & !exec) | if same_everywhere { exec } else { 0 };
                 }
             }
             DOp::Shfl {
@@ -523,10 +795,11 @@ impl<'k> Sm<'k> {
             DOp::Nop => {}
         }
         // Scoreboard and timing.
-        let done = cycle + latency as u64;
+        let latency = base_latency as u64 + extra_latency;
+        let done = cycle + latency;
         warp.scoreboard.reserve(inst, done);
         self.end = self.end.max(done);
-        warp.next_issue = cycle + if inst.unit == Unit::Branch { latency as u64 } else { 1 };
+        warp.next_issue = cycle + if inst.unit == Unit::Branch { latency } else { 1 };
         if let Some(e) = event.as_mut() {
             if let Some(d) = inst.write {
                 let row = &warp.regs[d as usize * w..(d as usize + 1) * w];
@@ -562,7 +835,92 @@ impl<'k> Sm<'k> {
                 top.pc = next_pc;
             }
         }
+        if let After::Barrier {
+            id,
+            expected,
+            predicate,
+        } = after
+        {
+            self.arrive(slot, pc, id, expected, exec, predicate, cycle, trace);
+        }
         Ok(self.after_issue(slot, cycle, trace))
+    }
+
+    /// The warp in `slot` arrives at barrier `id` with `lanes`.
+    #[allow(clippy::too_many_arguments)]
+    fn arrive<T: TraceSink>(
+        &mut self,
+        slot: usize,
+        pc: u32,
+        id: u32,
+        expected: Option<u32>,
+        lanes: u64,
+        predicate: u64,
+        cycle: u64,
+        trace: &mut T,
+    ) {
+        let warp = self.warps[slot].as_mut().expect("live warp");
+        warp.waiting = Some((id, pc));
+        warp.next_issue = u64::MAX;
+        let (block_slot, block_id, warp_in_block) = (warp.block_slot, warp.block_id, warp.warp_in_block);
+        let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
+        let barrier = &mut block.barriers[id as usize];
+        barrier.arrive(Waiter { slot, lanes }, expected, predicate);
+        if T::ENABLED {
+            trace.event(Event::BarrierArrive {
+                cycle,
+                block: block_id,
+                warp: warp_in_block,
+                pc,
+                id,
+                arrived: barrier.waiting.len() as u32,
+                expected: barrier.expected_warps(block.warps_left),
+            });
+        }
+        self.try_release(block_slot, id, cycle, trace);
+    }
+
+    /// Release barrier `id` of the block in `block_slot` if every expected warp is there.
+    fn try_release<T: TraceSink>(&mut self, block_slot: usize, id: u32, cycle: u64, trace: &mut T) {
+        let block = self.blocks[block_slot].as_mut().expect("resident block");
+        let live = block.warps_left;
+        if !block.barriers[id as usize].complete(live) {
+            return;
+        }
+        let block_id = block.id;
+        let (waiters, popc, all, any) = block.barriers[id as usize].release();
+        let t = &self.config.timing;
+        let resume = cycle + t.barrier as u64 + t.barrier_per_warp as u64 * waiters.len() as u64;
+        self.stats.barriers += 1;
+        self.end = self.end.max(resume);
+        let w = self.w;
+        let mut released = Vec::new();
+        for waiter in &waiters {
+            let warp = self.warps[waiter.slot].as_mut().expect("waiting warp");
+            let pc = warp.waiting.take().map(|(_, pc)| pc).unwrap_or(0);
+            warp.next_issue = resume;
+            if let Some(DOp::Bar { kind, .. }) = self.kernel.code.get(pc as usize).map(|i| i.op) {
+                match kind {
+                    DBar::Sync => {}
+                    DBar::Popc(d) => for_lanes(waiter.lanes, |lane| warp.regs[d as usize * w + lane as usize] = popc),
+                    DBar::And(p) | DBar::Or(p) => {
+                        let v = if matches!(kind, DBar::And(_)) { all } else { any };
+                        warp.preds[p as usize] =
+                            (warp.preds[p as usize] & !waiter.lanes) | if v { waiter.lanes } else { 0 };
+                    }
+                }
+            }
+            released.push(warp.warp_in_block);
+        }
+        if T::ENABLED {
+            trace.event(Event::BarrierRelease {
+                cycle,
+                block: block_id,
+                id,
+                warps: released,
+                resume,
+            });
+        }
     }
 
     /// Settle the SIMT stack; retire the warp (and its block) when no lanes are left. Returns whether a block
@@ -583,8 +941,8 @@ impl<'k> Sm<'k> {
                 }
             }
             match warp.stack.top().copied() {
-                // Lanes at the end of the program exit.
-                Some(top) if top.pc >= n => warp.stack.remove_lanes(top.mask),
+                // Lanes at the end of the program exit; a warp waiting at a barrier exits once released.
+                Some(top) if top.pc >= n && warp.waiting.is_none() => warp.stack.remove_lanes(top.mask),
                 _ => break,
             }
         }
@@ -603,12 +961,30 @@ impl<'k> Sm<'k> {
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
         block.warps_left -= 1;
         if block.warps_left == 0 {
-            let _ = block.id;
             self.blocks[block_slot] = None;
             return true;
         }
+        // Exited warps no longer hold back barriers.
+        for id in 0..BARRIERS as u32 {
+            self.try_release(block_slot, id, cycle, trace);
+        }
         false
     }
+}
+
+/// Count a shared access and its bank conflict; returns the extra cycles it costs.
+fn shared_access(stats: &mut Stats, per_way: u32, degree: u32) -> u64 {
+    // A fully predicated-off access touches no bank.
+    if degree == 0 {
+        return 0;
+    }
+    stats.shared_accesses += 1;
+    let extra = degree.saturating_sub(1) as u64 * per_way as u64;
+    if degree > 1 {
+        stats.bank_conflicts += 1;
+        stats.bank_conflict_cycles += extra;
+    }
+    extra
 }
 
 /// What special registers read for a lane.
@@ -637,6 +1013,15 @@ fn read(warp: &Warp, s: Src, lane: u32, ctx: &LaneCtx) -> u32 {
             Special::NWarpId => ctx.nwarps,
             Special::WarpSize => ctx.w,
             Special::Clock => ctx.cycle as u32,
+            // 32-bit lane masks: lanes 32–63 of a 64-lane warp are not representable.
+            Special::LanemaskEq => 1u32.checked_shl(lane).unwrap_or(0),
+            Special::LanemaskLt => 1u32.checked_shl(lane).map(|b| b - 1).unwrap_or(u32::MAX),
+            Special::LanemaskLe => 1u32
+                .checked_shl(lane + 1)
+                .map(|b| b.wrapping_sub(1))
+                .unwrap_or(u32::MAX),
+            Special::LanemaskGt => u32::MAX.checked_shl(lane + 1).unwrap_or(0),
+            Special::LanemaskGe => u32::MAX.checked_shl(lane).unwrap_or(0),
         },
     }
 }
@@ -651,40 +1036,92 @@ fn for_lanes(mask: u64, mut f: impl FnMut(u32)) {
     }
 }
 
-/// The element index a lane accesses, bounds- and alignment-checked.
+/// The word a lane accesses (in its buffer, or in the block's shared memory) and the element index in the
+/// array, bounds- and alignment-checked.
 #[inline]
-fn element(
+fn locate(
+    kernel: &Kernel,
     memory: &[Buffer],
     warp: &Warp,
     addr: DAddr,
     lane: u32,
     ctx: &LaneCtx,
     store: bool,
-) -> Result<usize, FaultKind> {
-    let buf = &memory[addr.buffer as usize];
+) -> Result<(usize, usize), FaultKind> {
+    let (name, len, offset) = if addr.shared {
+        let a = &kernel.shared[addr.buffer as usize];
+        (&a.name, a.len, a.offset)
+    } else {
+        let b = &memory[addr.buffer as usize];
+        (&b.name, b.data.len(), 0)
+    };
     let base = addr.base.map(|b| read(warp, b, lane, ctx) as i32 as i64).unwrap_or(0);
-    let offset = base + addr.disp;
+    let offset_elems = base + addr.disp;
     let index = if addr.byte {
-        if offset.rem_euclid(4) != 0 {
+        if offset_elems.rem_euclid(4) != 0 {
             return Err(FaultKind::Misaligned {
-                buffer: buf.name.clone(),
-                byte_offset: offset,
+                buffer: name.clone(),
+                byte_offset: offset_elems,
                 store,
             });
         }
-        offset.div_euclid(4)
+        offset_elems.div_euclid(4)
     } else {
-        offset
+        offset_elems
     };
-    if index < 0 || index as usize >= buf.data.len() {
+    if index < 0 || index as usize >= len {
         return Err(FaultKind::OutOfBounds {
-            buffer: buf.name.clone(),
+            buffer: name.clone(),
             index,
-            len: buf.data.len(),
+            len,
             store,
         });
     }
-    Ok(index as usize)
+    Ok((offset + index as usize, index as usize))
+}
+
+/// The words of the executing lanes, in lane order (from `words` indexed by lane).
+#[inline]
+fn compact_words(words: &[usize; 64], exec: u64) -> ([usize; 64], usize) {
+    let mut compact = [0usize; 64];
+    let mut count = 0;
+    for_lanes(exec, |lane| {
+        compact[count] = words[lane as usize];
+        count += 1;
+    });
+    (compact, count)
+}
+
+/// The trace record of a memory access (`words` indexed by lane); only built when tracing.
+#[allow(clippy::too_many_arguments)]
+fn memory_trace(
+    words: &[usize; 64],
+    exec: u64,
+    w: usize,
+    banks: u32,
+    addr: DAddr,
+    store: bool,
+    atomic: bool,
+    index: Vec<u64>,
+    degree: u32,
+    same_address: u32,
+) -> MemoryTrace {
+    let mut lane_words = vec![0usize; w];
+    for_lanes(exec, |lane| lane_words[lane as usize] = words[lane as usize]);
+    MemoryTrace {
+        shared: addr.shared,
+        buffer: addr.buffer,
+        store,
+        atomic,
+        index,
+        banks: if addr.shared {
+            lane_words.iter().map(|&wd| shared_memory::bank(wd, banks)).collect()
+        } else {
+            Vec::new()
+        },
+        degree,
+        same_address,
+    }
 }
 
 /// Source operand values of every lane, for the trace.
@@ -695,6 +1132,12 @@ fn operand_values(inst: &DInstr, warp: &Warp, ctx: &LaneCtx) -> Vec<Vec<u32>> {
         DOp::Tern { a, b, c, .. } => vec![a, b, c],
         DOp::St { a, .. } => vec![a],
         DOp::Shfl { a, b, .. } => vec![a, b],
+        DOp::Atom { b, c, .. } => {
+            let mut v = vec![b];
+            v.extend(c);
+            v
+        }
+        DOp::Match { a, .. } => vec![a],
         _ => vec![],
     };
     srcs.into_iter()

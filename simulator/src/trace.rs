@@ -8,6 +8,8 @@
 #[derive(Clone, Debug, PartialEq)]
 pub struct Issue {
     pub cycle: u64,
+    /// The warp scheduler (sub-partition) that issued it.
+    pub scheduler: u32,
     pub block: u32,
     pub warp: u32,
     pub pc: u32,
@@ -38,10 +40,20 @@ pub struct ShuffleTrace {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryTrace {
+    /// The block's shared memory (else global memory).
+    pub shared: bool,
+    /// Index into the kernel's buffers or shared arrays.
     pub buffer: u16,
     pub store: bool,
+    /// A read-modify-write (`atom`/`red`).
+    pub atomic: bool,
     /// Element index accessed by every lane (only `exec` lanes are meaningful).
     pub index: Vec<u64>,
+    /// Shared memory: the bank each lane hit, and the access's conflict degree.
+    pub banks: Vec<u32>,
+    pub degree: u32,
+    /// Atomics: the most lanes that hit one address (they serialise).
+    pub same_address: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +89,24 @@ pub enum Event {
         cycle: u64,
         block: u32,
         warp: u32,
+    },
+    /// A warp arrived at barrier `id`; `arrived` of `expected` warps are there now.
+    BarrierArrive {
+        cycle: u64,
+        block: u32,
+        warp: u32,
+        pc: u32,
+        id: u32,
+        arrived: u32,
+        expected: u32,
+    },
+    /// Barrier `id` released its waiting `warps`; they may issue again at cycle `resume`.
+    BarrierRelease {
+        cycle: u64,
+        block: u32,
+        id: u32,
+        warps: Vec<u32>,
+        resume: u64,
     },
 }
 

@@ -90,6 +90,9 @@ struct RunArgs {
     /// Threads per block (overrides the program's `.block`).
     #[arg(long)]
     block: Option<u32>,
+    /// Bytes of dynamic shared memory per block (sizes the program's `.shared NAME TYPE[]` array).
+    #[arg(long, value_name = "BYTES")]
+    dynamic_shared: Option<u32>,
     /// Set a program parameter: `--set NAME=VALUE` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -306,6 +309,12 @@ fn config_from(args: &RunArgs) -> Result<Config, Failure> {
     if let Some(w) = args.warp {
         config.warp_size = w;
     }
+    config.validate().map_err(|e| {
+        let source = args.config.as_deref().map(|p| format!("{p}: ")).unwrap_or_default();
+        Failure::input(format!(
+            "error: {source}{e}\n  help: `sim config` prints a valid configuration"
+        ))
+    })?;
     Ok(config)
 }
 
@@ -330,6 +339,7 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
         grid: args.grid,
         block: args.block,
         set: parse_set(&args.set)?,
+        dynamic_shared: args.dynamic_shared,
     };
     let kernel =
         warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;

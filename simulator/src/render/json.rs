@@ -57,6 +57,11 @@ pub fn stats(out: &RunOutput) -> Value {
         "shuffles": s.shuffles,
         "undefined_shuffle_reads": s.undefined_shuffle_reads,
         "divergent_branches": s.divergent_branches,
+        "shared_accesses": s.shared_accesses,
+        "bank_conflicts": s.bank_conflicts,
+        "bank_conflict_cycles": s.bank_conflict_cycles,
+        "atomics": s.atomics,
+        "barriers": s.barriers,
     })
 }
 
@@ -138,6 +143,27 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
             "taken": hex_mask(w, *taken), "fallthrough": hex_mask(w, *fallthrough),
             "target": target, "reconverge": reconverge,
         }),
+        Event::BarrierArrive {
+            cycle,
+            block,
+            warp,
+            pc,
+            id,
+            arrived,
+            expected,
+        } => json!({
+            "event": "barrier_arrive", "cycle": cycle, "block": block, "warp": warp, "pc": pc,
+            "barrier": id, "arrived": arrived, "expected": expected,
+        }),
+        Event::BarrierRelease {
+            cycle,
+            block,
+            id,
+            warps,
+            resume,
+        } => json!({
+            "event": "barrier_release", "cycle": cycle, "block": block, "barrier": id, "warps": warps, "resume": resume,
+        }),
         Event::Reconverge {
             cycle,
             block,
@@ -151,6 +177,7 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
             let mut m = Map::new();
             m.insert("event".into(), json!("issue"));
             m.insert("cycle".into(), json!(i.cycle));
+            m.insert("scheduler".into(), json!(i.scheduler));
             m.insert("block".into(), json!(i.block));
             m.insert("warp".into(), json!(i.warp));
             m.insert("pc".into(), json!(i.pc));
@@ -190,14 +217,26 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
                 );
             }
             if let Some(mem) = &i.memory {
-                m.insert(
-                    "memory".into(),
-                    json!({
-                        "buffer": kernel.buffers[mem.buffer as usize].name,
-                        "store": mem.store,
-                        "index": lanes(kernel, i.exec, |l| json!(mem.index[l])),
-                    }),
-                );
+                let name = if mem.shared {
+                    &kernel.shared[mem.buffer as usize].name
+                } else {
+                    &kernel.buffers[mem.buffer as usize].name
+                };
+                let mut obj = json!({
+                    "space": if mem.shared { "shared" } else { "global" },
+                    "buffer": name,
+                    "store": mem.store,
+                    "atomic": mem.atomic,
+                    "index": lanes(kernel, i.exec, |l| json!(mem.index[l])),
+                });
+                if mem.shared {
+                    obj["banks"] = lanes(kernel, i.exec, |l| json!(mem.banks[l]));
+                    obj["conflict_degree"] = json!(mem.degree);
+                }
+                if mem.atomic {
+                    obj["same_address_lanes"] = json!(mem.same_address);
+                }
+                m.insert("memory".into(), obj);
             }
             Value::Object(m)
         }

@@ -2,10 +2,16 @@
 //! the lanes), what it did to each lane, and divergence and reconvergence as they happen.
 //!
 //! ```text
-//!   cycle blk warp  pc  lanes     instruction
-//!      50   0    0   3  ########  shfl.sync.bfly.b32 %other, %v, %off
-//!                                 exchange: lane 0<->4, 1<->5, 2<->6, 3<->7
-//!                                 %other = [8, 10, 12, 1000, 0, 2, 4, 6]
+//!   cycle sch blk warp  pc  lanes     instruction
+//!      44   0   0    0   3  ########  shfl.sync.bfly.b32 %other, %v, %off
+//!                                     exchange: lane 0<->4, 1<->5, 2<->6, 3<->7
+//!                                     %other = [8, 10, 12, 1000, 0, 2, 4, 6]
+//! ```
+//!
+//! `sch` is the warp scheduler (sub-partition) that issued the instruction. Shared-memory accesses list the bank
+//! of every lane and the conflict degree; barriers show each warp's arrival and the release.
+//!
+//! ```text
 //! ```
 
 use super::{hex_mask, lane_cells, lane_mask, pairs};
@@ -37,16 +43,16 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:>7} {:>3} {:>4} {:>3}  {:<w$}  instruction",
-        "cycle", "blk", "warp", "pc", "lanes"
+        "{:>7} {:>3} {:>3} {:>4} {:>3}  {:<w$}  instruction",
+        "cycle", "sch", "blk", "warp", "pc", "lanes"
     );
-    let pad = " ".repeat(7 + 1 + 3 + 1 + 4 + 1 + 3 + 2 + w + 2);
+    let pad = " ".repeat(7 + 1 + 3 + 1 + 3 + 1 + 4 + 1 + 3 + 2 + w + 2);
     for e in events {
         match e {
             Event::BlockLaunch { cycle, block, warps } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7} {block:>3}  block {block} launched: {warps} warp{}",
+                    "{cycle:>7}     {block:>3}  block {block} launched: {warps} warp{}",
                     if *warps == 1 { "" } else { "s" }
                 );
             }
@@ -63,7 +69,7 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
             } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7} {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} lanes branch to {}, {} fall through (run first); reconverge at {}",
+                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} lanes branch to {}, {} fall through (run first); reconverge at {}",
                     lane_mask(kernel.warp_size, taken | fallthrough, *taken),
                     taken.count_ones(),
                     pc_name(kernel, *target),
@@ -80,7 +86,7 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
             } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7} {block:>3} {warp:>4} {pc:>3}  {}  reconverge: {} lanes",
+                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  reconverge: {} lanes",
                     lane_mask(kernel.warp_size, *mask, *mask),
                     mask.count_ones()
                 );
@@ -88,7 +94,37 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
             Event::WarpExit { cycle, block, warp } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7} {block:>3} {warp:>4}       warp {warp} of block {block} exited"
+                    "{cycle:>7}     {block:>3} {warp:>4}       warp {warp} of block {block} exited"
+                );
+            }
+            Event::BarrierArrive {
+                cycle,
+                block,
+                warp,
+                pc,
+                id,
+                arrived,
+                expected,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {:w$}  barrier {id}: warp {warp} arrives ({arrived} of {expected} warps)",
+                    ""
+                );
+            }
+            Event::BarrierRelease {
+                cycle,
+                block,
+                id,
+                warps,
+                resume,
+            } => {
+                let list: Vec<String> = warps.iter().map(u32::to_string).collect();
+                let _ = writeln!(
+                    out,
+                    "{cycle:>7}     {block:>3}            {:w$}  barrier {id}: released warps {}; they resume at cycle {resume}",
+                    "",
+                    list.join(", ")
                 );
             }
         }
@@ -111,8 +147,9 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
     let d = &kernel.code[i.pc as usize];
     let _ = writeln!(
         out,
-        "{:>7} {:>3} {:>4} {:>3}  {}  {}",
+        "{:>7} {:>3} {:>3} {:>4} {:>3}  {}  {}",
         i.cycle,
+        i.scheduler,
         i.block,
         i.warp,
         i.pc,
@@ -167,26 +204,49 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
         }
     }
     if let Some(m) = &i.memory {
-        let buf = &kernel.buffers[m.buffer as usize].name;
-        let idx: Vec<String> = (0..kernel.warp_size)
-            .map(|l| {
-                if i.exec >> l & 1 == 1 {
-                    m.index[l as usize].to_string()
-                } else {
-                    "-".into()
-                }
-            })
-            .collect();
+        let (buf, elem) = if m.shared {
+            let a = &kernel.shared[m.buffer as usize];
+            (&a.name, a.elem)
+        } else {
+            let b = &kernel.buffers[m.buffer as usize];
+            (&b.name, b.elem)
+        };
+        let per_lane = |f: &dyn Fn(usize) -> String| -> String {
+            (0..kernel.warp_size as usize)
+                .map(|l| if i.exec >> l & 1 == 1 { f(l) } else { "-".into() })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let what = match (m.atomic, m.store) {
+            (true, _) => "atomic on",
+            (false, true) => "store to",
+            (false, false) => "load from",
+        };
+        let space = if m.shared { "shared " } else { "" };
         let _ = writeln!(
             out,
-            "{pad}{} {buf}[{}]",
-            if m.store { "store to" } else { "load from" },
-            idx.join(", ")
+            "{pad}{what} {space}{buf}[{}]",
+            per_lane(&|l| m.index[l].to_string())
         );
+        if m.shared {
+            let _ = writeln!(
+                out,
+                "{pad}banks [{}]: conflict degree {}{}",
+                per_lane(&|l| m.banks[l].to_string()),
+                m.degree,
+                if m.degree > 1 {
+                    format!(" ({}-way: {} replays)", m.degree, m.degree - 1)
+                } else {
+                    String::new()
+                }
+            );
+        }
+        if m.atomic && m.same_address > 1 {
+            let _ = writeln!(out, "{pad}{} lanes on one address: serialised", m.same_address);
+        }
         if m.store {
-            let ty = kernel.buffers[m.buffer as usize].elem.ty();
             if let Some(vals) = i.operands.first() {
-                let _ = writeln!(out, "{pad}values = {}", lane_list(kernel, ty, vals, i.exec));
+                let _ = writeln!(out, "{pad}values = {}", lane_list(kernel, elem.ty(), vals, i.exec));
             }
         }
     }
@@ -224,6 +284,13 @@ pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
         "cycles: {}   warp instructions: {}   lane instructions: {}   shuffles: {}   divergent branches: {}",
         out.cycles, st.warp_instructions, st.lane_instructions, st.shuffles, st.divergent_branches
     );
+    if st.shared_accesses > 0 || st.atomics > 0 || st.barriers > 0 {
+        let _ = writeln!(
+            s,
+            "shared accesses: {}   bank conflicts: {} (+{} cycles)   atomics: {}   barriers: {}",
+            st.shared_accesses, st.bank_conflicts, st.bank_conflict_cycles, st.atomics, st.barriers
+        );
+    }
     if st.undefined_shuffle_reads > 0 {
         let _ = writeln!(
             s,

@@ -1,0 +1,464 @@
+//! Blocks of many warps: the block-level programs against host references, shared memory and its bank
+//! conflicts, barriers (release, divergence, deadlock, exited warps), atomics, votes, and the schedulers.
+
+use warpsim::{Event, FaultKind};
+use warpsim_tests::reference as r;
+use warpsim_tests::{assert_bits_eq, f32s, i32s, run, run_text, run_traced, u32s};
+
+#[test]
+fn block_reduce_sums_each_block() {
+    assert_eq!(u32s(&run("block_reduce", 32, &[]), "out"), vec![8128]);
+    for w in [16, 32, 64] {
+        for (n, threads) in [(128, 128), (1000, 128), (333, 64), (4096, 256)] {
+            if threads / w > w {
+                continue;
+            }
+            let out = run("block_reduce", w as u32, &[("n", n), ("threads", threads)]);
+            assert_eq!(
+                u32s(&out, "out"),
+                r::block_reduce(n as u64, threads as u64),
+                "W={w} n={n} threads={threads}"
+            );
+        }
+    }
+    // Small blocks make small warps possible: 32 threads are 4 warps of 8.
+    let out = run("block_reduce", 8, &[("n", 100), ("threads", 32)]);
+    assert_eq!(u32s(&out, "out"), r::block_reduce(100, 32));
+}
+
+#[test]
+fn block_sum_adds_one_to_a_thousand() {
+    let out = run("block_sum", 32, &[]);
+    assert_eq!(f32s(&out, "out"), vec![500500.0]);
+    assert_eq!(
+        out.stats.atomics, 4,
+        "one atomic per block of 256 (ceil(1000 / 256) blocks)"
+    );
+    for (w, n, threads) in [(16, 1000, 256), (64, 1000, 256), (32, 5000, 128), (8, 200, 64)] {
+        let out = run("block_sum", w, &[("n", n), ("threads", threads)]);
+        assert_bits_eq(
+            &f32s(&out, "out"),
+            &[r::block_sum(n as u64)],
+            &format!("W={w} n={n} threads={threads}"),
+        );
+    }
+}
+
+#[test]
+fn dot_product_of_i_and_2i() {
+    assert_eq!(f32s(&run("dot_product", 32, &[]), "out"), vec![1381760.0]);
+    for (w, threads) in [(16, 128), (64, 128), (8, 64), (32, 1024)] {
+        let out = run("dot_product", w, &[("threads", threads)]);
+        assert_bits_eq(
+            &f32s(&out, "out"),
+            &[r::dot_product(threads as u64)],
+            &format!("W={w} threads={threads}"),
+        );
+    }
+}
+
+#[test]
+fn histogram_bin_counts_and_values_for_every_bin() {
+    let counts = [26, 24, 26, 22, 13, 12, 5, 0];
+    for (bin, &count) in counts.iter().enumerate() {
+        let out = run("histogram_bin", 32, &[("target_bin", bin as i64)]);
+        assert_eq!(i32s(&out, "count"), vec![count], "bin {bin}");
+        let expected = r::histogram_bin(128, bin as i32);
+        assert_eq!(expected.len(), count as usize);
+        let bins = f32s(&out, "bins");
+        assert_bits_eq(&bins[..count as usize], &expected, &format!("bins of bin {bin}"));
+        assert!(
+            bins[count as usize..].iter().all(|&v| v == 0.0),
+            "bin {bin}: nothing past the count"
+        );
+    }
+    // Bin 0 holds 0.00 … 0.12 twice, in thread order.
+    let out = run("histogram_bin", 32, &[("target_bin", 0)]);
+    let first: Vec<f32> = (0..13).map(|k| (k as f64 / 100.0) as f32).collect();
+    let expected: Vec<f32> = first.iter().chain(first.iter()).copied().collect();
+    assert_eq!(&f32s(&out, "bins")[..26], &expected[..]);
+}
+
+#[test]
+fn histogram_bin_at_other_warp_sizes_and_block_sizes() {
+    for (w, threads) in [(16, 128), (64, 128), (8, 32), (8, 64), (32, 1024)] {
+        for bin in [0, 3, 6] {
+            let out = run("histogram_bin", w, &[("target_bin", bin), ("threads", threads)]);
+            let expected = r::histogram_bin(threads as usize, bin as i32);
+            assert_eq!(
+                i32s(&out, "count"),
+                vec![expected.len() as i32],
+                "W={w} threads={threads} bin={bin}"
+            );
+            assert_bits_eq(
+                &f32s(&out, "bins")[..expected.len()],
+                &expected,
+                &format!("W={w} threads={threads}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn block_programs_refuse_more_warps_than_lanes() {
+    let program = warpsim::programs::assemble("block_reduce")
+        .expect("shipped")
+        .expect("assembles");
+    let config = warpsim::Config::hopper().with_warp_size(8);
+    let err = warpsim::instantiate(&program, &config, &warpsim::Launch::default()).expect_err("16 warps of 8");
+    let text = err.render(&program, false);
+    assert!(text.contains("a block may have at most W warps"), "{text}");
+    assert!(text.contains("(W=8, grid 1, block 128)"), "{text}");
+}
+
+/// The conflict degree of the one shared access in the trace.
+fn shared_degree(events: &[Event]) -> u32 {
+    let degrees: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Issue(i) => i.memory.as_ref().filter(|m| m.shared).map(|m| m.degree),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(degrees.len(), 1, "one shared access");
+    degrees[0]
+}
+
+#[test]
+fn shared_load_with_stride_s_has_conflict_degree_s() {
+    for s in [1u32, 2, 4, 8, 16, 32] {
+        let src = format!(
+            ".block 32\n.shared s u32[32 * 32]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, {s}\n    ld.shared.u32 %v, s[%i]\n"
+        );
+        let (out, events) = run_text(&src, 32);
+        let out = out.expect("runs");
+        assert_eq!(shared_degree(&events), s, "stride {s}");
+        assert_eq!(out.stats.bank_conflicts, (s > 1) as u64);
+        assert_eq!(
+            out.stats.bank_conflict_cycles,
+            2 * (s as u64 - 1),
+            "stride {s}: +2 cycles per extra way"
+        );
+    }
+}
+
+#[test]
+fn every_lane_reading_one_word_is_a_broadcast() {
+    let src = ".block 32\n.shared s u32[32]\n.reg %v\n    ld.shared.u32 %v, s[5]\n";
+    let (out, events) = run_text(src, 32);
+    assert_eq!(shared_degree(&events), 1);
+    assert_eq!(out.expect("runs").stats.bank_conflicts, 0);
+}
+
+#[test]
+fn the_trace_shows_the_bank_of_every_lane() {
+    let src =
+        ".block 4\n.shared s u32[64]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, 16\n    st.shared.u32 s[%i], %laneid\n";
+    let (_, events) = run_text(src, 4);
+    let m = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Issue(i) => i.memory.clone(),
+            _ => None,
+        })
+        .expect("a memory access");
+    assert_eq!(m.banks, vec![0, 16, 0, 16]);
+    assert_eq!(m.degree, 2);
+}
+
+#[test]
+fn a_conflicting_access_costs_two_cycles_per_extra_way() {
+    // The same dependent load, conflict-free vs 32-way: the run differs by exactly 31 x 2 cycles.
+    let cycles = |stride: u32| {
+        let src = format!(
+            ".block 32\n.shared s u32[32 * 32]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, {stride}\n    ld.shared.u32 %v, s[%i]\n    add.u32 %v, %v, 1\n"
+        );
+        run_text(&src, 32).0.expect("runs").cycles
+    };
+    assert_eq!(cycles(32) - cycles(1), 62);
+}
+
+#[test]
+fn a_barrier_inside_a_divergent_branch_is_a_fault() {
+    let src = ".block 64\n.pred %low\n    setp.lt.u32 %low, %laneid, 16\n    @!%low bra skip\n    bar.sync 0\nskip:\n    exit\n";
+    let (out, _) = run_text(src, 32);
+    let f = out.expect_err("barrier divergence");
+    assert_eq!(
+        f.kind,
+        FaultKind::BarrierDivergence {
+            arrived: 0xffff,
+            missing: 0xffff_0000
+        }
+    );
+    assert_eq!((f.block, f.warp, f.pc), (0, 0, 2));
+    assert!(
+        f.message()
+            .contains("lanes 0-15 of the warp reached the barrier but lanes 16-31 did not")
+    );
+}
+
+#[test]
+fn warps_waiting_at_different_barriers_deadlock() {
+    let src = ".block 64\n.pred %w0\n    setp.eq.u32 %w0, %warpid, 0\n    @%w0 bra first\n    bar.sync 1\n    exit\nfirst:\n    bar.sync 0\n";
+    let (out, _) = run_text(src, 32);
+    let f = out.expect_err("deadlock");
+    let FaultKind::Deadlock { waiting } = &f.kind else {
+        panic!("expected a deadlock, got {:?}", f.kind)
+    };
+    let summary: Vec<(u32, u32, u32, u32, u32)> = waiting
+        .iter()
+        .map(|w| (w.warp, w.pc, w.barrier, w.arrived, w.expected))
+        .collect();
+    assert_eq!(summary, vec![(0, 4, 0, 1, 2), (1, 2, 1, 1, 2)]);
+}
+
+#[test]
+fn exited_warps_do_not_block_a_barrier() {
+    // Warp 1 exits at once; warp 0's barrier completes with one warp.
+    let src = ".block 64\n.buffer out u32[1]\n.pred %w1\n    setp.eq.u32 %w1, %warpid, 1\n    @%w1 exit\n    bar.sync 0\n    st.global.u32 out[0], 7\n";
+    let (out, events) = run_text(src, 32);
+    assert_eq!(u32s(&out.expect("no deadlock"), "out"), vec![7]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::BarrierRelease { warps, .. } if warps == &vec![0]))
+    );
+}
+
+#[test]
+fn a_partial_last_warp_joins_barriers_with_its_live_lanes() {
+    // 40 threads at W=32: warp 1 has lanes 0-7 only; every thread counts itself with bar.red.popc.
+    let src = ".block 40\n.buffer out u32[40]\n.pred %t\n.reg %c\n    setp.eq.u32 %t, 0, 0\n    bar.red.popc.u32 %c, 0, %t\n    st.global.u32 out[%tid.x], %c\n";
+    let (out, _) = run_text(src, 32);
+    assert_eq!(u32s(&out.expect("runs"), "out"), vec![40; 40]);
+}
+
+#[test]
+fn barrier_reductions_popc_and_or() {
+    let src = "\
+.block 64
+.buffer out u32[3 * 64]
+.pred %p, %all, %any, %none
+.reg %c, %x
+    setp.lt.u32 %p, %tid.x, 5
+    bar.red.popc.u32 %c, 0, %p
+    st.global.u32 out[%tid.x], %c
+    bar.red.and.pred %all, 0, %p
+    selp.u32 %x, 1, 0, %all
+    st.global.u32 out[%tid.x + 64], %x
+    bar.red.or.pred %any, 1, %p
+    selp.u32 %x, 1, 0, %any
+    st.global.u32 out[%tid.x + 128], %x
+";
+    let (out, _) = run_text(src, 32);
+    let v = u32s(&out.expect("runs"), "out");
+    assert_eq!(&v[..64], &[5; 64][..]);
+    assert_eq!(&v[64..128], &[0; 64][..]);
+    assert_eq!(&v[128..], &[1; 64][..]);
+}
+
+#[test]
+fn a_barrier_with_a_thread_count_waits_for_that_many() {
+    // Warps 0 and 1 meet at barrier 1 with a count of 64 threads; warps 2 and 3 skip it and finish.
+    let src = "\
+.block 128
+.buffer out u32[4]
+.pred %low
+    setp.lt.u32 %low, %warpid, 2
+    @!%low bra done
+    bar.sync 1, 64
+    st.global.u32 out[%warpid], 1
+done:
+    exit
+";
+    let (out, events) = run_text(src, 32);
+    assert_eq!(u32s(&out.expect("runs"), "out"), vec![1, 1, 0, 0]);
+    let arrivals: Vec<(u32, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::BarrierArrive { arrived, expected, .. } => Some((*arrived, *expected)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(arrivals, vec![(1, 2), (2, 2)]);
+    // A count that is not a multiple of the warp size is a fault.
+    let (bad, _) = run_text(".block 64\n    bar.sync 0, 40\n", 32);
+    assert!(matches!(bad.expect_err("bad count").kind, FaultKind::BadBarrier { .. }));
+}
+
+#[test]
+fn barrier_release_waits_for_the_last_warp_plus_release_latency() {
+    // Warp 1 arrives much later than warp 0 (a long dependent chain); both resume at the same cycle:
+    // last arrival + 10 + 2 x 2 warps (the default timing).
+    let src = "\
+.block 64
+.reg %x
+.pred %w1
+    setp.eq.u32 %w1, %warpid, 1
+    @!%w1 bra wait
+    div.u32 %x, %x, 1
+    div.u32 %x, %x, 1
+    add.u32 %x, %x, 1
+wait:
+    bar.sync 0
+";
+    let (_, events) = run_text(src, 32);
+    let arrivals: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::BarrierArrive { cycle, .. } => Some(*cycle),
+            _ => None,
+        })
+        .collect();
+    let release = events
+        .iter()
+        .find_map(|e| match e {
+            Event::BarrierRelease {
+                cycle, resume, warps, ..
+            } => Some((*cycle, *resume, warps.len())),
+            _ => None,
+        })
+        .expect("released");
+    assert_eq!(arrivals.len(), 2);
+    assert!(arrivals[1] > arrivals[0] + 30, "warp 1 is late: {arrivals:?}");
+    assert_eq!(release, (arrivals[1], arrivals[1] + 14, 2));
+}
+
+#[test]
+fn bar_warp_sync_with_missing_lanes_is_a_fault() {
+    let src =
+        ".pred %low\n    setp.lt.u32 %low, %laneid, 4\n    @!%low bra skip\n    bar.warp.sync 0xff\nskip:\n    exit\n";
+    let (out, _) = run_text(src, 8);
+    assert_eq!(
+        out.expect_err("diverged").kind,
+        FaultKind::WarpSyncDivergence { missing: 0xf0 }
+    );
+    let (ok, _) = run_text(".pred %low\n    bar.warp.sync 0xff\n", 8);
+    assert!(ok.is_ok());
+}
+
+#[test]
+fn atomics_apply_in_lane_order_and_return_the_old_value() {
+    let src = "\
+.block 8
+.buffer g u32[4]
+.buffer old u32[16]
+.buffer f f32[1]
+.buffer s s32[2] = 0, [0] = 5
+.shared sh u32[4]
+.reg %k, %o, %x
+    and.b32 %k, %laneid, 3
+    atom.shared.add.u32 %o, sh[%k], 1
+    st.global.u32 old[%laneid], %o
+    atom.global.cas.b32 %o, g[0], 0, %laneid
+    st.global.u32 old[%laneid + 8], %o
+    red.global.max.u32 g[1], %laneid
+    atom.global.exch.b32 %o, g[2], %laneid
+    red.global.or.b32 g[3], %o
+    cvt.rn.f32.u32 %x, %laneid
+    red.global.add.f32 f[0], %x
+    red.global.min.s32 s[0], -3
+    red.global.xor.b32 s[1], %laneid
+";
+    let (out, _) = run_text(src, 8);
+    let out = out.expect("runs");
+    assert_eq!(u32s(&out, "old"), vec![0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1]);
+    // cas: lane 0 swaps 0 for 0, lane 1 swaps 0 for 1, later lanes see 1 and fail.
+    // exch: lane 7 stores last; the or of all old values 0 (initial), 0, 1, …, 6.
+    assert_eq!(u32s(&out, "g"), vec![1, 7, 7, 7]);
+    assert_eq!(f32s(&out, "f"), vec![28.0]);
+    assert_eq!(i32s(&out, "s"), vec![-3, (0..8).fold(0, |a, b| a ^ b)]);
+    assert_eq!(out.stats.atomics, 8);
+}
+
+#[test]
+fn same_address_atomics_serialise_in_cycles() {
+    let cycles = |addr: &str| {
+        let src = format!(
+            ".block 32\n.shared sh u32[32]\n.reg %o\n    atom.shared.add.u32 %o, sh[{addr}], 1\n    add.u32 %o, %o, 1\n"
+        );
+        run_text(&src, 32).0.expect("runs").cycles
+    };
+    // 32 lanes on one address pay 31 x 2 extra cycles over 32 distinct addresses.
+    assert_eq!(cycles("0") - cycles("%laneid"), 62);
+}
+
+#[test]
+fn votes_ballot_activemask_match_and_lane_masks() {
+    let src = "\
+.buffer out u32[8 * 8]
+.reg %k, %r
+.pred %p, %q
+    and.b32 %k, %laneid, 3
+    setp.lt.u32 %p, %laneid, 5
+    vote.sync.ballot.b32 %r, %p
+    st.global.u32 out[%laneid], %r
+    vote.sync.all.pred %q, %p
+    selp.u32 %r, 1, 0, %q
+    st.global.u32 out[%laneid + 8], %r
+    vote.sync.any.pred %q, !%p
+    selp.u32 %r, 1, 0, %q
+    st.global.u32 out[%laneid + 16], %r
+    vote.sync.uni.pred %q, %p
+    selp.u32 %r, 1, 0, %q
+    st.global.u32 out[%laneid + 24], %r
+    match.sync.any.b32 %r, %k
+    st.global.u32 out[%laneid + 32], %r
+    match.sync.all.b32 %r|%q, %k
+    st.global.u32 out[%laneid + 40], %r
+    @%p activemask.b32 %r
+    @!%p mov.u32 %r, %lanemask_lt
+    st.global.u32 out[%laneid + 48], %r
+    mov.u32 %r, %lanemask_ge
+    st.global.u32 out[%laneid + 56], %r
+";
+    let (out, _) = run_text(src, 8);
+    let v = u32s(&out.expect("runs"), "out");
+    assert_eq!(&v[0..8], &[0x1f; 8]);
+    assert_eq!(&v[8..16], &[0; 8]);
+    assert_eq!(&v[16..24], &[1; 8]);
+    assert_eq!(&v[24..32], &[0; 8]);
+    assert_eq!(&v[32..40], &[0x11, 0x22, 0x44, 0x88, 0x11, 0x22, 0x44, 0x88]);
+    assert_eq!(&v[40..48], &[0; 8]);
+    assert_eq!(&v[48..56], &[0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x3f, 0x7f]);
+    assert_eq!(
+        &v[56..64],
+        &[
+            0xffff_ffff,
+            0xffff_fffe,
+            0xffff_fffc,
+            0xffff_fff8,
+            0xffff_fff0,
+            0xffff_ffe0,
+            0xffff_ffc0,
+            0xffff_ff80
+        ]
+    );
+}
+
+#[test]
+fn warp_i_issues_on_scheduler_i_mod_4_and_each_scheduler_issues_once_a_cycle() {
+    let (_, events) = run_traced("block_reduce", 32, &[("threads", 256)]);
+    let mut per_cycle = std::collections::HashSet::new();
+    for e in &events {
+        if let Event::Issue(i) = e {
+            assert_eq!(i.scheduler, i.warp % 4, "warp {} at cycle {}", i.warp, i.cycle);
+            assert!(
+                per_cycle.insert((i.cycle, i.scheduler)),
+                "scheduler {} issued twice at cycle {}",
+                i.scheduler,
+                i.cycle
+            );
+        }
+    }
+}
+
+#[test]
+fn block_programs_are_deterministic_and_tracing_does_not_change_them() {
+    for name in ["block_reduce", "block_sum", "dot_product", "histogram_bin"] {
+        let plain = run(name, 32, &[]);
+        let (traced, _) = run_traced(name, 32, &[]);
+        assert_eq!(plain, traced, "{name}");
+        assert_eq!(plain, run(name, 32, &[]), "{name}");
+    }
+}
