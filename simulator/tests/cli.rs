@@ -288,3 +288,123 @@ fn closed_stdout_is_not_an_error() {
     assert!(!err.contains("panicked") && !err.contains("internal error"), "{err}");
     assert!(status.code().is_some());
 }
+
+fn json_run(args: &[&str]) -> serde_json::Value {
+    let o = sim(args);
+    assert_eq!(o.status.code(), Some(0), "sim {args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+#[test]
+fn histogram_bin_json_counts_for_every_target_bin() {
+    let counts = [26, 24, 26, 22, 13, 12, 5, 0];
+    for (k, &count) in counts.iter().enumerate() {
+        let set = format!("target_bin={k}");
+        let doc = json_run(&["run", "histogram_bin", "--set", &set, "--format", "json"]);
+        assert_eq!(doc["buffers"]["count"], serde_json::json!([count]), "bin {k}");
+        let bins = doc["buffers"]["bins"].as_array().expect("bins");
+        for (slot, v) in bins.iter().take(count as usize).enumerate() {
+            let v = v.as_f64().expect("number") as f32;
+            assert_eq!(
+                ((v * 8.0).floor() as i32).clamp(0, 7),
+                k as i32,
+                "bin {k} slot {slot}: {v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn block_programs_json_outputs() {
+    assert_eq!(
+        json_run(&["run", "block_reduce", "--format", "json"])["buffers"]["out"],
+        serde_json::json!([8128])
+    );
+    assert_eq!(
+        json_run(&["run", "block_sum", "--format", "json"])["buffers"]["out"],
+        serde_json::json!([500500.0])
+    );
+    assert_eq!(
+        json_run(&["run", "dot_product", "--format", "json"])["buffers"]["out"],
+        serde_json::json!([1381760.0])
+    );
+}
+
+#[test]
+fn barrier_in_a_divergent_branch_exits_1_naming_block_warp_and_pc() {
+    let src = b".block 64\n.pred %low\n    setp.lt.u32 %low, %laneid, 16\n    @!%low bra skip\n    bar.sync 0\nskip:\n    exit\n";
+    let path = temp_file("divergent_barrier.s", src);
+    let o = sim(&["run", path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("barrier divergence: lanes 0-15 of the warp reached the barrier but lanes 16-31 did not"),
+        "{err}"
+    );
+    assert!(err.contains("in block 0, warp 0, pc 2"), "{err}");
+    assert!(err.contains(":5:5"), "{err}");
+}
+
+#[test]
+fn a_barrier_another_warp_never_reaches_is_a_deadlock_not_a_hang() {
+    let src = b".block 64\n.pred %w0\n    setp.eq.u32 %w0, %warpid, 0\n    @%w0 bra first\n    bar.sync 1\n    exit\nfirst:\n    bar.sync 0\n";
+    let path = temp_file("deadlock.s", src);
+    let o = sim(&["run", path.to_str().expect("utf-8"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("deadlock: no warp can proceed; 2 warps wait at barriers"),
+        "{err}"
+    );
+    assert!(
+        err.contains("block 0, warp 0, pc 4: waits at barrier 0 (1 of 2 warps arrived)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("block 0, warp 1, pc 2: waits at barrier 1 (1 of 2 warps arrived)"),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON with the fault");
+    assert!(
+        doc["fault"]["message"]
+            .as_str()
+            .expect("message")
+            .starts_with("deadlock")
+    );
+}
+
+#[test]
+fn stats_count_bank_conflicts() {
+    let src =
+        b".block 32\n.shared s u32[1024]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, 32\n    ld.shared.u32 %v, s[%i]\n";
+    let path = temp_file("conflict.s", src);
+    let doc = json_run(&["run", path.to_str().expect("utf-8"), "--format", "json"]);
+    assert_eq!(doc["stats"]["shared_accesses"], 1);
+    assert_eq!(doc["stats"]["bank_conflicts"], 1);
+    assert_eq!(doc["stats"]["bank_conflict_cycles"], 62);
+    let text = stdout(&sim(&[
+        "run",
+        path.to_str().expect("utf-8"),
+        "--trace",
+        "--view",
+        "detail",
+    ]));
+    assert!(text.contains("conflict degree 32 (32-way: 31 replays)"), "{text}");
+}
+
+#[test]
+fn dynamic_shared_memory_is_sized_at_launch() {
+    let src = b".block 4\n.buffer out u32[4]\n.shared dyn u32[]\n.reg %v\n    st.shared.u32 dyn[%laneid], %laneid\n    ld.shared.u32 %v, dyn[%laneid]\n    st.global.u32 out[%laneid], %v\n";
+    let path = temp_file("dynamic.s", src);
+    let p = path.to_str().expect("utf-8");
+    let doc = json_run(&["run", p, "--warp", "4", "--dynamic-shared", "16", "--format", "json"]);
+    assert_eq!(doc["buffers"]["out"], serde_json::json!([0, 1, 2, 3]));
+    // Without it the dynamic array is empty: the first access is out of bounds.
+    let o = sim(&["run", p, "--warp", "4"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("out-of-bounds store to `dyn`: element 0, but `dyn` has 0 elements"),
+        "{}",
+        stderr(&o)
+    );
+}
