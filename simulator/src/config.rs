@@ -53,6 +53,14 @@ pub struct Timing {
     pub clock_read: u32,
 }
 
+/// Warp-scheduling policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerPolicy {
+    /// Loose round robin: each cycle, start the search after the warp issued last and take the first ready one.
+    LooseRoundRobin,
+}
+
 /// Everything that defines the simulated machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,6 +71,8 @@ pub struct Config {
     pub warp_size: u32,
     /// Warp schedulers (sub-partitions) per SM; warp `i` of the SM is served by scheduler `i % schedulers`.
     pub schedulers: u32,
+    /// How a scheduler picks among its ready warps.
+    pub scheduler_policy: SchedulerPolicy,
     /// Resident warps per SM.
     pub max_warps_per_sm: u32,
     /// Resident blocks per SM.
@@ -85,6 +95,7 @@ impl Config {
             name: "hopper".into(),
             warp_size: 32,
             schedulers: 4,
+            scheduler_policy: SchedulerPolicy::LooseRoundRobin,
             max_warps_per_sm: 64,
             max_blocks_per_sm: 32,
             max_threads_per_block: 1024,

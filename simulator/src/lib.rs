@@ -27,7 +27,7 @@ pub mod simt_stack;
 pub mod sm;
 pub mod trace;
 
-pub use config::{Config, Timing};
+pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use kernel::{Buffer, Kernel, Launch, LoadError, instantiate};
 pub use sm::{RunOptions, RunOutput, Stats, run};

@@ -13,7 +13,7 @@
 
 use crate::alu;
 use crate::barrier::{BARRIERS, Barrier, Waiter};
-use crate::config::Config;
+use crate::config::{Config, SchedulerPolicy};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::kernel::{Buffer, DAddr, DBar, DInstr, DOp, Kernel, Src, Unit};
 use crate::scoreboard::Scoreboard;
@@ -235,7 +235,10 @@ impl<'k> Sm<'k> {
             let mut earliest = u64::MAX;
             let mut finished_block = false;
             for s in 0..schedulers {
-                let start = self.last_issued[s] / schedulers;
+                // The policy decides where the search for a ready warp starts.
+                let start = match self.config.scheduler_policy {
+                    SchedulerPolicy::LooseRoundRobin => self.last_issued[s] / schedulers,
+                };
                 for k in 1..=owned {
                     let slot = s + schedulers * ((start + k) % owned);
                     if slot >= slots {
