@@ -108,7 +108,7 @@ fn block_programs_refuse_more_warps_than_lanes() {
     let err = warpsim::instantiate(&program, &config, &warpsim::Launch::default()).expect_err("16 warps of 8");
     let text = err.render(&program, false);
     assert!(text.contains("a block may have at most W warps"), "{text}");
-    assert!(text.contains("(W=8, grid 1, block 128)"), "{text}");
+    assert!(text.contains("(W=8, threads=128)"), "{text}");
 }
 
 /// The conflict degree of the one shared access in the trace.
@@ -461,4 +461,89 @@ fn block_programs_are_deterministic_and_tracing_does_not_change_them() {
         assert_eq!(plain, traced, "{name}");
         assert_eq!(plain, run(name, 32, &[]), "{name}");
     }
+}
+
+#[test]
+fn shared_b32_accesses_take_the_arrays_element_type() {
+    let src = ".buffer out f32[1]\n.shared s f32[4]\n.reg %v\n    st.shared.b32 s[1], 0x3fc00000\n    ld.shared.b32 %v, s[1]\n    st.global.f32 out[0], %v\n";
+    let (out, _) = run_text(src, 4);
+    assert_eq!(f32s(&out.expect("runs"), "out"), vec![1.5]);
+}
+
+#[test]
+fn bar_red_results_are_traced_at_release_not_at_arrival() {
+    let src = ".block 8\n.buffer out u32[8]\n.pred %p\n.reg %n\n    setp.lt.u32 %p, %laneid, 3\n    bar.red.popc.u32 %n, 0, %p\n    st.global.u32 out[%tid.x], %n\n";
+    let (out, events) = run_text(src, 4);
+    assert_eq!(u32s(&out.expect("runs"), "out"), vec![6; 8]);
+    for e in &events {
+        match e {
+            Event::Issue(i) if i.pc == 1 => assert!(i.write.is_none(), "no value at arrival"),
+            Event::BarrierRelease { result, .. } => assert_eq!(*result, warpsim::trace::BarrierResult::Popc(6)),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn shared_atomics_pay_for_bank_conflicts() {
+    // Lanes 0..4 add to words 0, 32, 64, 96: four distinct words in bank 0.
+    let src =
+        ".block 4\n.shared a u32[128]\n.reg %k, %o\n    shl.b32 %k, %laneid, 5\n    atom.shared.add.u32 %o, a[%k], 1\n";
+    let (out, events) = run_text(src, 4);
+    let out = out.expect("runs");
+    assert_eq!(shared_degree(&events), 4);
+    assert_eq!((out.stats.bank_conflicts, out.stats.bank_conflict_cycles), (1, 6));
+}
+
+#[test]
+fn match_all_gives_lanes_outside_the_mask_nothing() {
+    let src = ".buffer out u32[16]\n.reg %k, %m, %s\n.pred %same\n    shr.u32 %k, %laneid, 2\n    match.sync.all.b32 %m|%same, %k, 0xf\n    st.global.u32 out[%laneid], %m\n    selp.u32 %s, 1, 0, %same\n    st.global.u32 out[%laneid + 8], %s\n";
+    let (out, _) = run_text(src, 8);
+    assert_eq!(
+        u32s(&out.expect("runs"), "out"),
+        vec![0xf, 0xf, 0xf, 0xf, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0]
+    );
+}
+
+#[test]
+fn a_barrier_no_lane_executes_is_skipped() {
+    // Warp 1's guard is false everywhere: it skips the barrier; warp 0 meets the count of one warp.
+    let src = ".block 8\n.buffer out u32[2]\n.pred %w0\n    setp.eq.u32 %w0, %warpid, 0\n    @%w0 bar.sync 1, 4\n    st.global.u32 out[%warpid], 1\n";
+    let (out, _) = run_text(src, 4);
+    assert_eq!(u32s(&out.expect("no fault"), "out"), vec![1, 1]);
+}
+
+#[test]
+fn require_is_checked_before_anything_is_sized() {
+    let program =
+        warpsim_tests::assemble(".param k = 0\n.require k != 0, \"k must not be 0\"\n.buffer b u32[64 / k]\n");
+    let err =
+        warpsim::instantiate(&program, &warpsim::Config::hopper(), &warpsim::Launch::default()).expect_err("refused");
+    let text = err.render(&program, false);
+    assert!(text.starts_with("error: k must not be 0 (W=32, k=0)"), "{text}");
+}
+
+#[test]
+fn a_warp_waiting_at_its_last_barrier_exits_after_the_release() {
+    let (out, events) = run_text(".block 8\n    bar.sync 0\n", 4);
+    out.expect("runs");
+    let resume = events
+        .iter()
+        .find_map(|e| match e {
+            Event::BarrierRelease { resume, .. } => Some(*resume),
+            _ => None,
+        })
+        .expect("released");
+    let exits: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::WarpExit { cycle, .. } => Some(*cycle),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(exits.len(), 2);
+    assert!(
+        exits.iter().all(|&c| c >= resume),
+        "exits {exits:?} before the release at {resume}"
+    );
 }

@@ -6,14 +6,17 @@ use warpsim_isa::Diagnostic;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultKind {
+    /// `shared`: the array is in the block's shared memory (else a global buffer).
     OutOfBounds {
         buffer: String,
+        shared: bool,
         index: i64,
         len: usize,
         store: bool,
     },
     Misaligned {
         buffer: String,
+        shared: bool,
         byte_offset: i64,
         store: bool,
     },
@@ -67,20 +70,24 @@ impl Fault {
         match &self.kind {
             FaultKind::OutOfBounds {
                 buffer,
+                shared,
                 index,
                 len,
                 store,
             } => format!(
-                "out-of-bounds {} `{buffer}`: element {index}, but `{buffer}` has {len} elements (0..{len})",
-                if *store { "store to" } else { "load from" }
+                "out-of-bounds {} {}`{buffer}`: element {index}, but `{buffer}` has {len} elements (0..{len})",
+                if *store { "store to" } else { "load from" },
+                if *shared { "shared array " } else { "" }
             ),
             FaultKind::Misaligned {
                 buffer,
+                shared,
                 byte_offset,
                 store,
             } => format!(
-                "misaligned {} `{buffer}`: byte offset {byte_offset} is not a multiple of 4",
-                if *store { "store to" } else { "load from" }
+                "misaligned {} {}`{buffer}`: byte offset {byte_offset} is not a multiple of 4",
+                if *store { "store to" } else { "load from" },
+                if *shared { "shared array " } else { "" }
             ),
             FaultKind::DivideByZero => "integer division by zero".to_string(),
             FaultKind::CycleLimit { limit } => format!("the run passed the cycle limit ({limit} cycles)"),
@@ -97,15 +104,24 @@ impl Fault {
             }
             FaultKind::BadBarrier { what } => what.clone(),
             FaultKind::Deadlock { waiting } => {
-                let mut m = format!(
-                    "deadlock: no warp can proceed; {} warp{} wait at barriers:",
-                    waiting.len(),
-                    if waiting.len() == 1 { "" } else { "s" }
-                );
+                let mut m = if waiting.len() == 1 {
+                    "deadlock: no warp can proceed; 1 warp waits at a barrier:".to_string()
+                } else {
+                    format!(
+                        "deadlock: no warp can proceed; {} warps wait at barriers:",
+                        waiting.len()
+                    )
+                };
                 for w in waiting {
                     m.push_str(&format!(
-                        "\n  block {}, warp {}, pc {}: waits at barrier {} ({} of {} warps arrived)",
-                        w.block, w.warp, w.pc, w.barrier, w.arrived, w.expected
+                        "\n  block {}, warp {}, pc {}: waits at barrier {} ({} of {} warp{} arrived)",
+                        w.block,
+                        w.warp,
+                        w.pc,
+                        w.barrier,
+                        w.arrived,
+                        w.expected,
+                        if w.expected == 1 { "" } else { "s" }
                     ));
                 }
                 m
@@ -135,7 +151,12 @@ impl Fault {
         }
         d = match &self.kind {
             FaultKind::CycleLimit { .. } => d.with_help("an endless loop? raise the limit with `--max-cycles N`"),
-            FaultKind::OutOfBounds { .. } => d.with_help("check the index computation, or enlarge the buffer"),
+            FaultKind::OutOfBounds { shared: false, .. } => {
+                d.with_help("check the index computation, or enlarge the buffer")
+            }
+            FaultKind::OutOfBounds { shared: true, .. } => d.with_help(
+                "check the index computation, or enlarge the array (a dynamic `[]` array is sized by --dynamic-shared)",
+            ),
             FaultKind::Misaligned { .. } => d.with_help("byte addresses of 32-bit elements are multiples of 4"),
             FaultKind::DivideByZero => d.with_help("guard the division with a predicate"),
             FaultKind::BarrierDivergence { .. } => d.with_help(

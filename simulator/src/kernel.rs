@@ -429,6 +429,27 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
         params.push((p.name.clone(), v));
     }
     let env = |name: &str| lookup(name, w, &params, None);
+    // The program's own conditions on W and its parameters, before anything is sized by them.
+    for r in &program.requires {
+        let holds = match r.cond.eval(&env).map_err(eval_err)? {
+            Value::Int(v) => v != 0,
+            Value::Float(f) => f != 0.0,
+        };
+        if !holds {
+            let mut shape = format!(" (W={w}");
+            for (name, value) in params.iter().filter(|(name, _)| r.cond.mentions(name)) {
+                shape.push_str(&format!(", {name}={value}"));
+            }
+            shape.push(')');
+            return Err(diag(
+                r.span,
+                format!("{}{shape}", r.message),
+                "this launch does not meet the requirement",
+                None,
+            ));
+        }
+    }
+
     let shape = |e: &Option<ConstExpr>, default: u64, what: &str, max: u64| -> Result<u64, LoadError> {
         let Some(e) = e else { return Ok(default) };
         match e.eval(&env).map_err(eval_err)? {
@@ -481,6 +502,19 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
             data,
         });
     }
+    if let Some(bytes) = launch.dynamic_shared {
+        if !program.shared.iter().any(|s| s.len.is_none()) {
+            return Err(LoadError::Usage(format!(
+                "--dynamic-shared {bytes}: `{}` declares no dynamic shared array (`.shared NAME TYPE[]`)",
+                program.name
+            )));
+        }
+        if bytes % 4 != 0 {
+            return Err(LoadError::Usage(format!(
+                "--dynamic-shared {bytes}: the size is in bytes and must be a multiple of 4 (the element size)"
+            )));
+        }
+    }
     // Shared memory: the static arrays in declaration order, then the dynamic one.
     let mut shared = Vec::with_capacity(program.shared.len());
     let mut words = 0usize;
@@ -518,21 +552,6 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
             words * 4,
             config.max_shared_per_block
         )));
-    }
-    for r in &program.requires {
-        let holds = match r.cond.eval(&env).map_err(eval_err)? {
-            Value::Int(v) => v != 0,
-            Value::Float(f) => f != 0.0,
-        };
-        if !holds {
-            let shape = format!(" (W={w}, grid {grid}, block {block})");
-            return Err(diag(
-                r.span,
-                format!("{}{shape}", r.message),
-                "this launch does not meet the requirement",
-                None,
-            ));
-        }
     }
     let graph = cfg::analyse(program);
     let code = program
@@ -1139,6 +1158,14 @@ fn decode(
     })
 }
 
+/// The element type of the array an address names.
+fn elem_of(p: &Program, addr: &Address) -> ElemTy {
+    match addr.space {
+        Space::Global => p.buffers[addr.buffer].elem,
+        Space::Shared => p.shared[addr.buffer].elem,
+    }
+}
+
 /// Infers a display type per register: the type most typed instructions read or write it as (shuffles and
 /// `.b32` moves carry no type). Only traces use it; values are untyped bits.
 fn register_types(p: &Program) -> Vec<Ty> {
@@ -1189,19 +1216,11 @@ fn register_types(p: &Program) -> Vec<Ty> {
                 vote(a, *from);
             }
             Op::Ld { ty, d, addr } => {
-                let t = if *ty == Ty::B32 {
-                    p.buffers[addr.buffer].elem.ty()
-                } else {
-                    *ty
-                };
+                let t = if *ty == Ty::B32 { elem_of(p, addr).ty() } else { *ty };
                 vote(&Operand::Reg(*d), t);
             }
             Op::St { ty, addr, a } => {
-                let t = if *ty == Ty::B32 {
-                    p.buffers[addr.buffer].elem.ty()
-                } else {
-                    *ty
-                };
+                let t = if *ty == Ty::B32 { elem_of(p, addr).ty() } else { *ty };
                 vote(a, t);
             }
             _ => {}

@@ -20,7 +20,7 @@ use crate::scoreboard::Scoreboard;
 use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
-use crate::trace::{Event, Issue, MemoryTrace, ShuffleTrace, TraceSink};
+use crate::trace::{BarrierResult, Event, Issue, MemoryTrace, ShuffleTrace, TraceSink};
 use warpsim_isa::{PredLogicOp, Special, VoteMode};
 
 /// Limits on a run: always finite.
@@ -604,9 +604,11 @@ impl<'k> Sm<'k> {
                     timing.global_atomic_serialize
                 };
                 extra_latency = same.saturating_sub(1) as u64 * per_lane as u64;
+                // Lanes on one word serialise (above); distinct words in one bank also replay.
                 let degree = if addr.shared {
-                    self.stats.shared_accesses += (exec != 0) as u64;
-                    shared_memory::conflict_degree(&compact[..count], banks)
+                    let degree = shared_memory::conflict_degree(&compact[..count], banks);
+                    extra_latency += shared_access(&mut self.stats, timing.bank_conflict, degree);
+                    degree
                 } else {
                     0
                 };
@@ -616,6 +618,8 @@ impl<'k> Sm<'k> {
                     ));
                 }
             }
+            // A barrier no lane executes (guard false everywhere) is skipped, as in PTX.
+            DOp::Bar { .. } if exec == 0 => {}
             DOp::Bar { kind, id, count, pred } => {
                 let live = warp.stack.live();
                 if exec != live {
@@ -723,16 +727,22 @@ impl<'k> Sm<'k> {
                     });
                     equal[lane as usize] = bits;
                 });
+                // Lanes outside the mask take part in nothing: they get 0 (and false).
                 for_lanes(exec, |lane| {
                     let r = if all {
-                        if same_everywhere { members } else { 0 }
+                        if same_everywhere && members >> lane & 1 == 1 {
+                            members
+                        } else {
+                            0
+                        }
                     } else {
                         equal[lane as usize]
                     };
                     warp.regs[d as usize * w + lane as usize] = r as u32;
                 });
                 if let Some(p) = p {
-                    warp.preds[p as usize] = (warp.preds[p as usize] & !exec) | if same_everywhere { exec } else { 0 };
+                    warp.preds[p as usize] =
+                        (warp.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
                 }
             }
             DOp::Shfl {
@@ -803,7 +813,8 @@ impl<'k> Sm<'k> {
         warp.scoreboard.reserve(inst, done);
         self.end = self.end.max(done);
         warp.next_issue = cycle + if inst.unit == Unit::Branch { latency } else { 1 };
-        if let Some(e) = event.as_mut() {
+        if let Some(e) = event.as_mut().filter(|_| inst.unit != Unit::Barrier) {
+            // (A barrier's results are written at its release and traced there.)
             if let Some(d) = inst.write {
                 let row = &warp.regs[d as usize * w..(d as usize + 1) * w];
                 e.write = Some((d, row.to_vec()));
@@ -898,6 +909,7 @@ impl<'k> Sm<'k> {
         self.end = self.end.max(resume);
         let w = self.w;
         let mut released = Vec::new();
+        let mut result = BarrierResult::None;
         for waiter in &waiters {
             let warp = self.warps[waiter.slot].as_mut().expect("waiting warp");
             let pc = warp.waiting.take().map(|(_, pc)| pc).unwrap_or(0);
@@ -905,9 +917,17 @@ impl<'k> Sm<'k> {
             if let Some(DOp::Bar { kind, .. }) = self.kernel.code.get(pc as usize).map(|i| i.op) {
                 match kind {
                     DBar::Sync => {}
-                    DBar::Popc(d) => for_lanes(waiter.lanes, |lane| warp.regs[d as usize * w + lane as usize] = popc),
+                    DBar::Popc(d) => {
+                        result = BarrierResult::Popc(popc);
+                        for_lanes(waiter.lanes, |lane| warp.regs[d as usize * w + lane as usize] = popc)
+                    }
                     DBar::And(p) | DBar::Or(p) => {
                         let v = if matches!(kind, DBar::And(_)) { all } else { any };
+                        result = if matches!(kind, DBar::And(_)) {
+                            BarrierResult::And(v)
+                        } else {
+                            BarrierResult::Or(v)
+                        };
                         warp.preds[p as usize] =
                             (warp.preds[p as usize] & !waiter.lanes) | if v { waiter.lanes } else { 0 };
                     }
@@ -922,6 +942,7 @@ impl<'k> Sm<'k> {
                 id,
                 warps: released,
                 resume,
+                result,
             });
         }
     }
@@ -945,7 +966,10 @@ impl<'k> Sm<'k> {
             }
             match warp.stack.top().copied() {
                 // Lanes at the end of the program exit; a warp waiting at a barrier exits once released.
-                Some(top) if top.pc >= n && warp.waiting.is_none() => warp.stack.remove_lanes(top.mask),
+                // A warp still held (at a barrier, or resolving a branch) exits when it is next scheduled.
+                Some(top) if top.pc >= n && warp.waiting.is_none() && warp.next_issue <= cycle + 1 => {
+                    warp.stack.remove_lanes(top.mask)
+                }
                 _ => break,
             }
         }
@@ -1064,6 +1088,7 @@ fn locate(
         if offset_elems.rem_euclid(4) != 0 {
             return Err(FaultKind::Misaligned {
                 buffer: name.clone(),
+                shared: addr.shared,
                 byte_offset: offset_elems,
                 store,
             });
@@ -1075,6 +1100,7 @@ fn locate(
     if index < 0 || index as usize >= len {
         return Err(FaultKind::OutOfBounds {
             buffer: name.clone(),
+            shared: addr.shared,
             index,
             len,
             store,

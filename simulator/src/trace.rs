@@ -107,7 +107,18 @@ pub enum Event {
         id: u32,
         warps: Vec<u32>,
         resume: u64,
+        /// What a `bar.red` computed over the arriving threads.
+        result: BarrierResult,
     },
+}
+
+/// The value a `bar.red` barrier delivers at release.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierResult {
+    None,
+    Popc(u32),
+    And(bool),
+    Or(bool),
 }
 
 /// Where trace events go.

@@ -403,7 +403,30 @@ fn dynamic_shared_memory_is_sized_at_launch() {
     let o = sim(&["run", p, "--warp", "4"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("out-of-bounds store to `dyn`: element 0, but `dyn` has 0 elements"),
+        stderr(&o).contains("out-of-bounds store to shared array `dyn`: element 0, but `dyn` has 0 elements"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn dynamic_shared_sizes_are_checked() {
+    let with = temp_file("dyn2.s", b".shared dyn u32[]\n    nop\n");
+    let without = temp_file("nodyn.s", b"    nop\n");
+    let o = sim(&["run", with.to_str().expect("utf-8"), "--dynamic-shared", "18"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("must be a multiple of 4"), "{}", stderr(&o));
+    let o = sim(&["run", without.to_str().expect("utf-8"), "--dynamic-shared", "16"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("declares no dynamic shared array"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sim(&["run", with.to_str().expect("utf-8"), "--dynamic-shared", "4294967292"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bytes of shared memory per block"),
         "{}",
         stderr(&o)
     );

@@ -161,9 +161,19 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
             id,
             warps,
             resume,
-        } => json!({
-            "event": "barrier_release", "cycle": cycle, "block": block, "barrier": id, "warps": warps, "resume": resume,
-        }),
+            result,
+        } => {
+            let mut v = json!({
+                "event": "barrier_release", "cycle": cycle, "block": block, "barrier": id, "warps": warps, "resume": resume,
+            });
+            match result {
+                crate::trace::BarrierResult::None => {}
+                crate::trace::BarrierResult::Popc(n) => v["popc"] = json!(n),
+                crate::trace::BarrierResult::And(b) => v["and"] = json!(b),
+                crate::trace::BarrierResult::Or(b) => v["or"] = json!(b),
+            }
+            v
+        }
         Event::Reconverge {
             cycle,
             block,

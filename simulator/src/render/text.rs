@@ -118,13 +118,22 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                 id,
                 warps,
                 resume,
+                result,
             } => {
                 let list: Vec<String> = warps.iter().map(u32::to_string).collect();
+                let reduction = match result {
+                    crate::trace::BarrierResult::None => String::new(),
+                    crate::trace::BarrierResult::Popc(n) => format!("; popc = {n}"),
+                    crate::trace::BarrierResult::And(b) => format!("; and = {b}"),
+                    crate::trace::BarrierResult::Or(b) => format!("; or = {b}"),
+                };
                 let _ = writeln!(
                     out,
-                    "{cycle:>7}     {block:>3}            {:w$}  barrier {id}: released warps {}; they resume at cycle {resume}",
+                    "{cycle:>7}     {block:>3}            {:w$}  barrier {id}: released warp{} {}; {} resume at cycle {resume}{reduction}",
                     "",
-                    list.join(", ")
+                    if warps.len() == 1 { "" } else { "s" },
+                    list.join(", "),
+                    if warps.len() == 1 { "it" } else { "they" }
                 );
             }
         }
@@ -217,17 +226,17 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let buf = if m.shared {
+            format!("shared array {buf}")
+        } else {
+            buf.to_string()
+        };
         let what = match (m.atomic, m.store) {
             (true, _) => "atomic on",
             (false, true) => "store to",
             (false, false) => "load from",
         };
-        let space = if m.shared { "shared " } else { "" };
-        let _ = writeln!(
-            out,
-            "{pad}{what} {space}{buf}[{}]",
-            per_lane(&|l| m.index[l].to_string())
-        );
+        let _ = writeln!(out, "{pad}{what} {buf}[{}]", per_lane(&|l| m.index[l].to_string()));
         if m.shared {
             let _ = writeln!(
                 out,
@@ -235,7 +244,12 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
                 per_lane(&|l| m.banks[l].to_string()),
                 m.degree,
                 if m.degree > 1 {
-                    format!(" ({}-way: {} replays)", m.degree, m.degree - 1)
+                    let replays = m.degree - 1;
+                    format!(
+                        " ({}-way: {replays} replay{})",
+                        m.degree,
+                        if replays == 1 { "" } else { "s" }
+                    )
                 } else {
                     String::new()
                 }
