@@ -547,3 +547,70 @@ fn a_warp_waiting_at_its_last_barrier_exits_after_the_release() {
         "exits {exits:?} before the release at {resume}"
     );
 }
+
+#[test]
+fn lanes_that_exit_in_one_path_do_not_break_the_join_after_it() {
+    // Odd lanes take a path where lane 7 exits; the join's shuffle sees every other lane reconverged, and a
+    // barrier after the join is not divergent.
+    let src = "\
+.block 16
+.buffer out u32[16]
+.reg %v, %r
+.pred %odd, %last
+    and.b32 %v, %laneid, 1
+    setp.ne.u32 %odd, %v, 0
+    @%odd bra O
+    mov.u32 %v, 100
+    bra J
+O:
+    setp.eq.u32 %last, %laneid, 7
+    @%last exit
+    mov.u32 %v, 200
+J:
+    bar.sync 0
+    shfl.sync.bfly.b32 %r, %v, 1
+    st.global.u32 out[%tid.x], %r
+";
+    let (out, _) = run_text(src, 8);
+    let out = out.expect("no barrier divergence");
+    let warp = [200, 100, 200, 100, 200, 100, 1, 0];
+    // Lane 6 reads lane 7, which exited: undefined (it gets lane 7's last value, 1); lane 7 wrote nothing.
+    assert_eq!(u32s(&out, "out"), [warp, warp].concat());
+    assert_eq!(out.stats.undefined_shuffle_reads, 2);
+}
+
+#[test]
+fn address_displacements_keep_their_signs() {
+    let src = "\
+.buffer in u32[8] = 10 * i
+.buffer out u32[3]
+.reg %t, %v
+    mov.u32 %t, 4
+    ld.global.u32 %v, in[%t - 1 + 2]
+    st.global.u32 out[0], %v
+    ld.global.u32 %v, in[%t - 3 - 1]
+    st.global.u32 out[1], %v
+    ld.global.u32 %v, [in + %t - 4 + 8]
+    st.global.u32 out[2], %v
+";
+    let (out, _) = run_text(src, 2);
+    assert_eq!(u32s(&out.expect("runs"), "out"), vec![50, 0, 20]);
+}
+
+#[test]
+fn a_block_larger_than_the_sm_is_refused() {
+    let program = warpsim_tests::assemble(".block 1024\n    nop\n");
+    let config = warpsim::Config::hopper().with_warp_size(2);
+    let err = warpsim::instantiate(&program, &config, &warpsim::Launch::default()).expect_err("512 warps");
+    assert!(err.render(&program, false).contains("the SM holds at most 64"));
+}
+
+#[test]
+fn buffers_together_are_capped() {
+    let program = warpsim_tests::assemble(".buffer a u32[1 << 27]\n.buffer b u32[1 << 27]\n.buffer c u32[1]\n");
+    let err = warpsim::instantiate(&program, &warpsim::Config::hopper(), &warpsim::Launch::default()).expect_err("cap");
+    assert!(
+        err.render(&program, false)
+            .contains("the buffers together would hold more than 268435456 elements")
+    );
+}

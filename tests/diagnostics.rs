@@ -187,3 +187,79 @@ fn the_element_index_is_not_available_in_an_override_index() {
     let out = load_error(".buffer b u32[8] = 0, [i + 1] = 5\n", 32, &[]);
     assert!(out.contains("unknown name `i`"), "{out}");
 }
+
+#[test]
+fn deep_or_long_expressions_are_errors_not_stack_overflows() {
+    let deep = format!(
+        ".reg %x\n    mov.u32 %x, {}1{}\n",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    assert!(assemble_errors(&deep).contains("expression too deeply nested or too long"));
+    let long = format!(".reg %x\n    mov.u32 %x, 0{}\n", " + 1".repeat(30_000));
+    assert!(assemble_errors(&long).contains("expression too deeply nested or too long"));
+}
+
+#[test]
+fn exponential_macro_expansion_stops_at_the_statement_limit() {
+    let bomb = ".macro m\n    m\n    m\n.endm\n    m\n";
+    let out = assemble_errors(bomb);
+    assert!(out.contains("statements") || out.contains("nested more than"), "{out}");
+}
+
+#[test]
+fn suggestions_do_not_depend_on_hash_order() {
+    let out = assemble_errors(".reg %v1, %v2, %v4, %v5\n    mov.u32 %v3, 0\n");
+    assert!(out.contains("did you mean `%v1`?"), "{out}");
+}
+
+#[test]
+fn shift_overflow_in_an_expression_is_an_error() {
+    insta::assert_snapshot!(load_error(".reg %x\n    mov.u32 %x, (1 << 63) >> 62\n", 32, &[]));
+}
+
+#[test]
+fn too_many_buffers_is_an_error() {
+    let src: String = (0..65_536).map(|k| format!(".buffer b{k} u32[1]\n")).collect();
+    assert!(assemble_errors(&src).contains("too many buffers and shared arrays"));
+}
+
+#[test]
+fn macro_misuse_errors() {
+    let src = ".macro m r\n    mov.u32 \\r, 0\n.endm\n.macro twice a, a\n.endm\n.reg %x\n.pred %p\n    @%p m %x\n";
+    let out = assemble_errors(src);
+    assert!(out.contains("macro parameter `a` is named twice"), "{out}");
+    assert!(out.contains("a guard cannot stand before macro `m`"), "{out}");
+    // Several labels may stand before an invocation.
+    let ok = warpsim_isa::parse(
+        "k.s",
+        ".macro m r\n    mov.u32 \\r, 0\n.endm\n.reg %x\nx: y: m %x\n",
+        &programs::Resolver,
+    );
+    assert!(ok.is_ok(), "{}", ok.err().map(|e| e.render(false)).unwrap_or_default());
+}
+
+#[test]
+fn a_float_where_an_integer_operand_is_needed() {
+    let out = load_error(
+        ".param offset = 2\n.reg %x\n    add.s32 %x, %x, offset\n",
+        32,
+        &[("offset", warpsim_isa::Value::Float(0.5))],
+    );
+    assert!(
+        out.contains("a `.s32` operand needs an integer, and this is 0.5"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_error_count_is_capped() {
+    let src = "x\n".repeat(1000);
+    let out = assemble_errors(&src);
+    assert!(
+        out.contains("too many errors; stopped after 100"),
+        "{}",
+        &out[out.len().saturating_sub(300)..]
+    );
+    assert_eq!(out.matches("error: unknown opcode").count(), 100);
+}

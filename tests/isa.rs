@@ -239,3 +239,34 @@ impl warpsim_isa::IncludeResolver for ProgramsRelativeTo {
         programs::Resolver.resolve(&rebased, path)
     }
 }
+
+#[test]
+fn a_guarded_exit_inside_a_branch_does_not_move_its_reconvergence_point() {
+    let src = "\
+.reg %v
+.pred %odd, %last
+    @%odd bra other
+    mov.u32 %v, 100
+    bra join
+other:
+    @%last exit
+    mov.u32 %v, 200
+join:
+    nop
+";
+    assert_eq!(reconvergence(src), vec![(0, Some(5))]);
+}
+
+#[test]
+fn include_cycles_through_dot_paths_are_cycles() {
+    let dir = std::env::temp_dir()
+        .join(format!("warpsim-dot-{}", std::process::id()))
+        .join("d");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("x.s"), ".include \"../d/./x.s\"\n").expect("write");
+    let main = dir.join("x.s");
+    let text = std::fs::read_to_string(&main).expect("read");
+    let err = parse(&main.display().to_string(), &text, &programs::Resolver).expect_err("cycle");
+    assert!(err.render(false).contains("includes itself"), "{}", err.render(false));
+    std::fs::remove_dir_all(dir.parent().expect("parent")).ok();
+}

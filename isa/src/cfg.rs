@@ -69,7 +69,10 @@ pub fn analyse(p: &Program) -> Cfg {
         b.successors = match last.op {
             Op::Bra { target } if conditional => vec![block_at(target), block_at(b.end)],
             Op::Bra { target } => vec![block_at(target)],
-            Op::Exit if conditional => vec![None, block_at(b.end)],
+            // Lanes that exit leave every stack entry on their own; for reconvergence only the lanes that go on
+            // matter, so a guarded exit keeps just its fall-through edge (else a join after it would no longer
+            // post-dominate an enclosing branch).
+            Op::Exit if conditional => vec![block_at(b.end)],
             Op::Exit => vec![None],
             _ => vec![block_at(b.end)],
         };

@@ -132,15 +132,16 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) 
 }
 
 /// The closest candidate to `word` by edit distance, if it is close enough to be a plausible typo. Ties go to
-/// the candidate of the most similar length, so a transposition (`shlf` → `shfl`) beats a deletion (`shl`).
+/// the candidate of the most similar length, so a transposition (`shlf` → `shfl`) beats a deletion (`shl`),
+/// then to the first by name, so the answer never depends on the order of the candidates.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let len = word.chars().count();
-    let mut best: Option<(&str, (usize, usize))> = None;
+    let mut best: Option<(&str, (usize, usize, &str))> = None;
     for c in candidates {
         let d = strsim::damerau_levenshtein(word, c);
         let clen = c.chars().count();
         let limit = (len.max(clen) / 3).max(1);
-        let key = (d, len.abs_diff(clen));
+        let key = (d, len.abs_diff(clen), c);
         if d <= limit && best.is_none_or(|(_, bk)| key < bk) {
             best = Some((c, key));
         }

@@ -282,7 +282,7 @@ fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, String> {
         }
         BinOp::Shl => {
             if (0..64).contains(&y) {
-                Ok(x.wrapping_shl(y as u32))
+                i64::try_from((x as i128) << y).map_err(|_| overflow())
             } else {
                 Err(format!("shift by {y} is out of range"))
             }

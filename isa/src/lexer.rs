@@ -222,15 +222,16 @@ pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, Lex
             i = j;
             continue;
         }
-        let two = if i + 1 < b.len() { &line[i..i + 2] } else { "" };
+        // Bytes, not a str slice: the next character may be several bytes long.
+        let two = b.get(i..i + 2).unwrap_or(b"");
         let (tok, len) = match two {
-            "<<" => (Tok::Shl, 2),
-            ">>" => (Tok::Shr, 2),
-            ".." => (Tok::DotDot, 2),
-            "<=" => (Tok::Le, 2),
-            ">=" => (Tok::Ge, 2),
-            "==" => (Tok::EqEq, 2),
-            "!=" => (Tok::Ne, 2),
+            b"<<" => (Tok::Shl, 2),
+            b">>" => (Tok::Shr, 2),
+            b".." => (Tok::DotDot, 2),
+            b"<=" => (Tok::Le, 2),
+            b">=" => (Tok::Ge, 2),
+            b"==" => (Tok::EqEq, 2),
+            b"!=" => (Tok::Ne, 2),
             _ => {
                 let t = match c {
                     b',' => Tok::Comma,

@@ -26,11 +26,60 @@ impl IncludeResolver for FsResolver {
         let dir = std::path::Path::new(&from.name)
             .parent()
             .unwrap_or(std::path::Path::new(""));
-        let full = dir.join(path);
-        std::fs::read_to_string(&full)
-            .map(|text| SourceFile::new(full.display().to_string(), text))
-            .map_err(|e| format!("cannot read `{}`: {e}", full.display()))
+        let full = normalize(&dir.join(path));
+        read_source(&full).map(|text| SourceFile::new(full.display().to_string(), text))
     }
+}
+
+/// `a/./b/../c` → `a/c`, lexically, so an include cycle through `./` or `../` is seen as one.
+fn normalize(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Largest source file the assembler reads (a program, an include).
+pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
+
+/// Read a source file: a regular file, at most [`MAX_SOURCE_BYTES`], UTF-8. The error is one line.
+pub fn read_source(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    if meta.is_dir() {
+        return Err(format!("`{shown}` is a directory, not an assembly file"));
+    }
+    if !meta.is_file() {
+        return Err(format!("`{shown}` is not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "`{shown}` is larger than {MAX_SOURCE_BYTES} bytes, the limit for an assembly file"
+        ));
+    }
+    // A byte-order mark is not part of the program.
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").map(<[u8]>::to_vec).unwrap_or(bytes);
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "`{shown}` is not UTF-8 text (invalid byte at offset {}); is it an assembly file?",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// An assembly that failed: every diagnostic, and the sources to render them with.
@@ -106,6 +155,12 @@ pub const DIRECTIVES: &[&str] = &[
 const RESERVED: &[&str] = &["W", "i", "len", "min", "max"];
 
 const MAX_INCLUDE_DEPTH: usize = 16;
+/// Most statements after macro expansion and includes (a bound against expansion bombs).
+const MAX_STATEMENTS: usize = 1 << 18;
+/// Most source lines read, includes counted each time (a bound against include fan-out).
+const MAX_LINES: usize = 1 << 20;
+/// Most diagnostics reported; the rest are counted.
+const MAX_DIAGNOSTICS: usize = 100;
 const MAX_MACRO_DEPTH: usize = 32;
 
 /// Assemble `text`, shown in diagnostics as `name` (a file read from disk, or typed in).
@@ -124,6 +179,9 @@ pub fn parse_file(file: SourceFile, resolver: &dyn IncludeResolver) -> Result<Pr
         stmts: Vec::new(),
         expansions: 0,
         resolver,
+        lines: 0,
+        declared: Default::default(),
+        too_big: false,
     };
     let file = asm.sources.add(file);
     asm.read_file(file, 0, &mut Vec::new());
@@ -165,6 +223,12 @@ struct Assembler<'r> {
     stmts: Vec<Stmt>,
     expansions: usize,
     resolver: &'r dyn IncludeResolver,
+    /// Source lines read so far.
+    lines: usize,
+    /// Names of parameters, buffers and shared arrays declared so far.
+    declared: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// A size limit was hit (reported once; assembly stops growing).
+    too_big: bool,
 }
 
 fn strip_comment(line: &str) -> &str {
@@ -199,7 +263,9 @@ fn ident(t: &Token) -> Option<&str> {
 
 impl Assembler<'_> {
     fn error(&mut self, d: Diagnostic) {
-        self.diags.push(d);
+        if self.diags.len() < MAX_DIAGNOSTICS {
+            self.diags.push(d);
+        }
     }
 
     /// Stage 1: lines of a file into statements, through includes and macros.
@@ -212,6 +278,16 @@ impl Assembler<'_> {
         for raw in text.split_inclusive('\n') {
             let base = offset;
             offset += raw.len();
+            self.lines += 1;
+            if self.too_big
+                || (self.lines > MAX_LINES
+                    && self.over_limit(
+                        Span::new(file, base, base + raw.len().min(1)),
+                        format!("the program has more than {MAX_LINES} source lines (includes counted each time)"),
+                    ))
+            {
+                break;
+            }
             let line = raw.trim_end_matches('\n').trim_end_matches('\r');
             let toks = match lex_line(file, line, base) {
                 Ok(t) => t,
@@ -314,7 +390,16 @@ impl Assembler<'_> {
         let mut k = 2;
         while k < toks.len() {
             match &toks[k].tok {
-                Tok::Ident(p) if !p.contains('.') => params.push(p.clone()),
+                Tok::Ident(p) if !p.contains('.') => {
+                    if params.contains(p) {
+                        self.error(
+                            Diagnostic::error(toks[k].span, format!("macro parameter `{p}` is named twice"))
+                                .with_label("second time"),
+                        );
+                        return None;
+                    }
+                    params.push(p.clone())
+                }
                 Tok::Comma => {}
                 other => {
                     self.error(
@@ -377,21 +462,39 @@ impl Assembler<'_> {
         }
     }
 
+    /// Report hitting a size limit once; returns whether assembly must stop growing.
+    fn over_limit(&mut self, span: Span, what: String) -> bool {
+        if !self.too_big {
+            self.too_big = true;
+            self.error(
+                Diagnostic::error(span, what)
+                    .with_label("the limit is reached here")
+                    .with_help("do macros or includes expand into each other over and over?"),
+            );
+        }
+        true
+    }
+
     /// A statement: a macro invocation is expanded, anything else is kept.
     fn statement(&mut self, toks: Vec<Token>, span: Span, text: String, expanded_from: Option<Span>, depth: usize) {
+        if self.too_big
+            || (self.stmts.len() >= MAX_STATEMENTS
+                && self.over_limit(span, format!("the program has more than {MAX_STATEMENTS} statements")))
+        {
+            return;
+        }
         // A label may precede the macro name: `top: warp_max %v`.
-        let head = if toks.len() >= 2 && toks[1].tok == Tok::Colon {
-            2
-        } else {
-            0
-        };
+        let mut head = 0;
+        while toks.len() >= head + 2 && toks[head + 1].tok == Tok::Colon {
+            head += 2;
+        }
         let name = toks.get(head).and_then(ident).map(str::to_string);
         if let Some(m) = name.as_ref().and_then(|n| self.macros.get(n)).cloned() {
-            if head == 2 {
+            if head > 0 {
                 self.stmts.push(Stmt {
-                    toks: toks[..2].to_vec(),
-                    span: toks[0].span.to(toks[1].span),
-                    text: text.split(':').next().unwrap_or("").to_string() + ":",
+                    toks: toks[..head].to_vec(),
+                    span: toks[0].span.to(toks[head - 1].span),
+                    text: String::new(),
                     expanded_from,
                 });
             }
@@ -414,7 +517,12 @@ impl Assembler<'_> {
     }
 
     fn expand(&mut self, m: &Macro, name: &str, toks: &[Token], call_span: Span, outer: Option<Span>, depth: usize) {
+        if self.too_big {
+            return;
+        }
         if depth >= MAX_MACRO_DEPTH {
+            // One report, then no more expansion: a self-invoking macro would otherwise branch without end.
+            self.too_big = true;
             self.error(
                 Diagnostic::error(
                     call_span,
@@ -423,6 +531,10 @@ impl Assembler<'_> {
                 .with_label("here")
                 .with_help("does the macro invoke itself?"),
             );
+            return;
+        }
+        if self.expansions >= MAX_STATEMENTS {
+            self.over_limit(call_span, format!("more than {MAX_STATEMENTS} macro expansions"));
             return;
         }
         // Arguments: comma-separated token groups.
@@ -608,12 +720,17 @@ impl Assembler<'_> {
             shared: &p.shared,
             labels: &labels,
             params: &p.params,
+            macros: self.macros.keys().map(String::as_str).collect(),
         };
         let mut instructions = Vec::with_capacity(bodies.len());
         let mut diags = Vec::new();
         for (s, start) in &bodies {
             let toks = &s.toks[*start..];
-            let span = toks[0].span.to(toks[toks.len() - 1].span);
+            // An expanded line's tokens come from the body and the call site; its span is the body line.
+            let span = match s.expanded_from {
+                Some(_) => s.span,
+                None => toks[0].span.to(toks[toks.len() - 1].span),
+            };
             let text = if *start > 0 {
                 // Drop the label from the text shown in traces.
                 let mut t = s.text.as_str();
@@ -638,11 +755,22 @@ impl Assembler<'_> {
                     if let Some(call) = s.expanded_from {
                         d = d.with_note("in this macro invocation", Some(call));
                     }
+                    if self.diags.len() + diags.len() >= MAX_DIAGNOSTICS {
+                        // Enough to act on: stop checking the rest.
+                        diags.push(
+                            Diagnostic::error(d.span, format!("too many errors; stopped after {MAX_DIAGNOSTICS}"))
+                                .with_label("checking stopped here")
+                                .with_help("fix the errors above and assemble again"),
+                        );
+                        break;
+                    }
                     diags.push(d);
                 }
             }
         }
         drop(ctx);
+        let room = MAX_DIAGNOSTICS + 1 - self.diags.len().min(MAX_DIAGNOSTICS);
+        diags.truncate(room);
         self.diags.extend(diags);
         p.instructions = instructions;
         p.sources = std::mem::take(&mut self.sources);
@@ -724,13 +852,13 @@ impl Assembler<'_> {
                     c.expect(&Tok::RBracket, "`]`")?;
                     Some(e)
                 };
-                if let Some(dynamic) = p.shared.iter().find(|s| s.len.is_none()) {
-                    if len.is_some() {
-                        return Err(Diagnostic::error(nspan, "the dynamic shared array must be declared last")
-                            .with_label("declared after the dynamic array")
-                            .with_note("the dynamic array", Some(dynamic.span))
-                            .with_help("move this declaration above the `[]` one: the dynamic array ends the block's shared memory"));
-                    }
+                if let Some(dynamic) = p.shared.iter().find(|s| s.len.is_none())
+                    && len.is_some()
+                {
+                    return Err(Diagnostic::error(nspan, "the dynamic shared array must be declared last")
+                        .with_label("declared after the dynamic array")
+                        .with_note("the dynamic array", Some(dynamic.span))
+                        .with_help("move this declaration above the `[]` one: the dynamic array ends the block's shared memory"));
                 }
                 p.shared.push(SharedDecl {
                     name,
@@ -811,6 +939,13 @@ impl Assembler<'_> {
                 }
             },
             _ => {
+                if matches!(d, ".include" | ".macro" | ".endm") {
+                    return Err(
+                        Diagnostic::error(span, format!("`{d}` cannot come from a macro argument"))
+                            .with_label("produced by a macro expansion")
+                            .with_help(format!("write `{d}` on its own line outside macro invocations")),
+                    );
+                }
                 let mut e = Diagnostic::error(span, format!("unknown directive `{d}`")).with_label("unknown directive");
                 e = match closest(d, DIRECTIVES.iter().copied()) {
                     Some(s) => e.with_help(format!("did you mean `{s}`?")),
@@ -828,10 +963,12 @@ impl Assembler<'_> {
                 .with_label("reserved")
                 .with_help("`W` is the warp size; `i` and `len` are the index and length in an initialiser"));
         }
-        if p.params.iter().any(|x| x.name == name)
-            || p.buffers.iter().any(|x| x.name == name)
-            || p.shared.iter().any(|x| x.name == name)
-        {
+        if p.buffers.len() + p.shared.len() >= u16::MAX as usize {
+            return Err(Diagnostic::error(span, "too many buffers and shared arrays")
+                .with_label("one too many")
+                .with_help(format!("a program declares at most {} of them", u16::MAX)));
+        }
+        if !self.declared.borrow_mut().insert(name.to_string()) {
             return Err(Diagnostic::error(span, format!("`{name}` is declared twice")).with_label("second declaration"));
         }
         Ok(())
@@ -860,6 +997,8 @@ struct Ctx<'a> {
     shared: &'a [SharedDecl],
     labels: &'a HashMap<&'a str, usize>,
     params: &'a [ParamDecl],
+    /// Defined macros: an invocation that reaches instruction parsing was guarded.
+    macros: std::collections::HashSet<&'a str>,
 }
 
 /// Opcode parts after the mnemonic, with their spans.
@@ -1195,15 +1334,25 @@ impl Ctx<'_> {
                     Some(&target) => Op::Bra { target },
                     None => {
                         let d = Diagnostic::error(span, format!("unknown label `{name}`")).with_label("no such label");
-                        return Err(match closest(&name, self.labels.keys().copied()) {
-                            Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                            None => d.with_help("define it with a line `name:` before the instruction it names"),
-                        });
+                        return Err(
+                            match closest(&name, self.labels.keys().copied().filter(|l| !l.contains('$'))) {
+                                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                                None => d.with_help("define it with a line `name:` before the instruction it names"),
+                            },
+                        );
                     }
                 }
             }
             "exit" => Op::Exit,
             "nop" => Op::Nop,
+            _ if self.macros.contains(parts.opcode) => {
+                return Err(Diagnostic::error(
+                    parts.span,
+                    format!("a guard cannot stand before macro `{}`", parts.opcode),
+                )
+                .with_label("a guarded macro invocation")
+                .with_help("guard the instructions inside the macro, or branch around the invocation"));
+            }
             _ => {
                 let d = Diagnostic::error(parts.span, format!("unknown opcode `{}`", parts.opcode))
                     .with_label("unknown opcode");
@@ -1449,17 +1598,15 @@ impl Ctx<'_> {
                     self.check_imm(&e, Ty::U32)?;
                     match k.as_str() {
                         "width" if segment.is_none() => {
-                            if let Some(w) = e.as_literal_int() {
-                                if w < 1 || !(w as u64).is_power_of_two() || w > 64 {
-                                    return Err(Diagnostic::error(
-                                        e.span,
-                                        format!("shuffle width {w} is not a power of two from 1 to 64"),
-                                    )
-                                    .with_label("invalid width")
-                                    .with_help(
-                                        "the width splits the warp into segments: 1, 2, 4, … up to the warp size",
-                                    ));
-                                }
+                            if let Some(w) = e.as_literal_int()
+                                && (w < 1 || !(w as u64).is_power_of_two() || w > 64)
+                            {
+                                return Err(Diagnostic::error(
+                                    e.span,
+                                    format!("shuffle width {w} is not a power of two from 1 to 64"),
+                                )
+                                .with_label("invalid width")
+                                .with_help("the width splits the warp into segments: 1, 2, 4, … up to the warp size"));
                             }
                             segment = Some(ShflSegment::Width(e));
                         }
@@ -1569,25 +1716,27 @@ impl Ctx<'_> {
         })
     }
 
-    /// `%r`, `%r + expr`, `%r - expr` or `expr`.
+    /// `%r`, `%r + expr`, `%r - expr` or `expr`. After the register the rest is one expression with its sign:
+    /// `%r - 1 + 2` is `%r + (-1 + 2)`.
     fn index(&self, c: &mut Cursor) -> Result<(Option<Operand>, Option<ConstExpr>), Diagnostic> {
         if matches!(c.peek(), Some(Token { tok: Tok::Reg(_), .. })) {
             let base = self.src(c, Ty::U32)?;
             let disp = if c.eat(&Tok::Plus) {
-                let e = c.expr()?;
-                self.check_imm(&e, Ty::S32)?;
-                Some(e)
+                Some(c.expr()?)
             } else if c.eat(&Tok::Minus) {
-                let e = c.expr()?;
-                self.check_imm(&e, Ty::S32)?;
-                let span = e.span;
-                Some(ConstExpr {
-                    kind: ExprKind::Neg(Box::new(e)),
+                let first = c.unary()?;
+                let span = first.span;
+                let negated = ConstExpr {
+                    kind: ExprKind::Neg(Box::new(first)),
                     span,
-                })
+                };
+                Some(c.expr_rest(negated, 1)?)
             } else {
                 None
             };
+            if let Some(e) = &disp {
+                self.check_imm(e, Ty::S32)?;
+            }
             Ok((Some(base), disp))
         } else {
             let e = c.expr()?;
@@ -1771,11 +1920,24 @@ struct Cursor<'a> {
     toks: &'a [Token],
     pos: usize,
     stmt: Span,
+    /// Expression nesting and size so far: bounded, so hostile input cannot exhaust the stack.
+    depth: u32,
+    nodes: u32,
 }
+
+/// Deepest expression nesting and most operators per statement.
+const MAX_EXPR_DEPTH: u32 = 64;
+const MAX_EXPR_NODES: u32 = 1024;
 
 impl<'a> Cursor<'a> {
     fn new(toks: &'a [Token], stmt: Span) -> Cursor<'a> {
-        Cursor { toks, pos: 0, stmt }
+        Cursor {
+            toks,
+            pos: 0,
+            stmt,
+            depth: 0,
+            nodes: 0,
+        }
     }
 
     fn peek(&self) -> Option<&'a Token> {
@@ -1933,7 +2095,12 @@ impl<'a> Cursor<'a> {
     }
 
     fn expr_prec(&mut self, min: u8) -> Result<ConstExpr, Diagnostic> {
-        let mut lhs = self.unary()?;
+        let lhs = self.unary()?;
+        self.expr_rest(lhs, min)
+    }
+
+    /// Continue an expression whose first term is `lhs`.
+    fn expr_rest(&mut self, mut lhs: ConstExpr, min: u8) -> Result<ConstExpr, Diagnostic> {
         while let Some((op, inline_rhs)) = self.binop() {
             if op.precedence() < min {
                 break;
@@ -1964,6 +2131,23 @@ impl<'a> Cursor<'a> {
     }
 
     fn unary(&mut self) -> Result<ConstExpr, Diagnostic> {
+        self.depth += 1;
+        self.nodes += 1;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self) -> Result<ConstExpr, Diagnostic> {
+        if self.depth > MAX_EXPR_DEPTH || self.nodes > MAX_EXPR_NODES {
+            return Err(
+                Diagnostic::error(self.here(), "expression too deeply nested or too long")
+                    .with_label("here")
+                    .with_help(format!(
+                        "expressions nest at most {MAX_EXPR_DEPTH} deep and have at most {MAX_EXPR_NODES} terms"
+                    )),
+            );
+        }
         let Some(t) = self.next() else {
             return Err(expected(None, self, "a value"));
         };

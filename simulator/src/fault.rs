@@ -131,7 +131,16 @@ impl Fault {
 
     /// A rustc-style report pointing at the instruction.
     pub fn render(&self, kernel: &Kernel, color: bool) -> String {
-        let inst = &kernel.program.instructions[self.pc as usize];
+        let Some(inst) = kernel.program.instructions.get(self.pc as usize) else {
+            // No instruction to point at (an empty program): one line.
+            return format!(
+                "error: {} (block {}, warp {}, cycle {})\n",
+                self.message(),
+                self.block,
+                self.warp,
+                self.cycle
+            );
+        };
         let lane = self.lane.map(|l| format!(", lane {l}")).unwrap_or_default();
         let thread = self
             .lane

@@ -10,7 +10,8 @@ use warpsim_isa::cfg;
 use warpsim_isa::expr::{ConstExpr, EvalError, Value};
 use warpsim_isa::{Diagnostic, Span};
 
-/// Largest buffer, in elements, a program may declare (1 GiB of 4-byte words).
+/// Largest buffer, in elements, a program may declare (1 GiB of 4-byte words); also the limit for all buffers
+/// together.
 pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 28;
 /// Largest grid.
 pub const MAX_GRID: u64 = (1 << 31) - 1;
@@ -366,17 +367,29 @@ fn eval_err(e: EvalError) -> LoadError {
 /// Parses a `--set` value or other command-line number: an integer (decimal or 0x hex) or a float.
 pub fn parse_value(text: &str) -> Option<Value> {
     let t = text.trim();
-    let (neg, digits) = match t.strip_prefix('-') {
+    let (neg, body) = match t.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, t),
     };
-    let int = if let Some(h) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        i64::from_str_radix(h, 16).ok()
-    } else {
-        digits.parse::<i64>().ok()
-    };
-    if let Some(v) = int {
-        return Some(Value::Int(if neg { -v } else { v }));
+    // One optional minus sign, then digits: no second sign, no sign after `0x`.
+    if body.is_empty() || body.starts_with(['+', '-']) {
+        return None;
+    }
+    let sign = |v: i64| if neg { -v } else { v };
+    if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        if h.is_empty() || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        return i64::from_str_radix(h, 16).ok().map(|v| Value::Int(sign(v)));
+    }
+    if body.bytes().all(|c| c.is_ascii_digit()) {
+        return body.parse::<i64>().ok().map(|v| Value::Int(sign(v)));
+    }
+    let float_chars = body
+        .bytes()
+        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'));
+    if !float_chars || !body.as_bytes()[0].is_ascii_digit() && body.as_bytes()[0] != b'.' {
+        return None;
     }
     t.parse::<f64>().ok().filter(|f| f.is_finite()).map(Value::Float)
 }
@@ -397,7 +410,11 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
                 span,
                 msg,
                 "declared here",
-                Some(format!("run it with `--warp {lo}` or larger")),
+                Some(if lo == hi {
+                    format!("run it with `--warp {lo}`")
+                } else {
+                    format!("run it with a `--warp` from {lo} to {hi}")
+                }),
             ),
             None => LoadError::Usage(msg),
         });
@@ -481,8 +498,16 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
             "--block {block} is out of range: 1 to {max_block} threads (the machine's limit per block)"
         )));
     }
+    if block.div_ceil(w as u64) > config.max_warps_per_sm as u64 {
+        return Err(LoadError::Usage(format!(
+            "a block of {block} threads is {} warps of {w}; the SM holds at most {} (config `max_warps_per_sm`)",
+            block.div_ceil(w as u64),
+            config.max_warps_per_sm
+        )));
+    }
     // Buffers.
     let mut buffers = Vec::with_capacity(program.buffers.len());
+    let mut total_elements = 0u64;
     for b in &program.buffers {
         let len = match b.len.eval(&env).map_err(eval_err)? {
             Value::Int(n) if n >= 0 && (n as u64) <= MAX_BUFFER_ELEMENTS => n as usize,
@@ -495,6 +520,15 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
                 ));
             }
         };
+        total_elements += len as u64;
+        if total_elements > MAX_BUFFER_ELEMENTS {
+            return Err(diag(
+                b.len.span,
+                format!("the buffers together would hold more than {MAX_BUFFER_ELEMENTS} elements"),
+                "this buffer goes past the limit",
+                Some("global memory is limited to 1 GiB of 4-byte elements in all".into()),
+            ));
+        }
         let data = initialise(b, len, w, &params)?;
         buffers.push(Buffer {
             name: b.name.clone(),
@@ -722,13 +756,19 @@ fn decode(
             (_, Value::Int(i)) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Some(i as u32),
             _ => None,
         };
-        out.ok_or_else(|| {
-            diag(
+        out.ok_or_else(|| match v {
+            Value::Float(_) => diag(
+                e.span,
+                format!("a `.{}` operand needs an integer, and this is {v}", ty.name()),
+                "not an integer",
+                Some("set an integer (a `--set` value with a decimal point is a float)".into()),
+            ),
+            Value::Int(_) => diag(
                 e.span,
                 format!("immediate {v} does not fit a `.{}` operand", ty.name()),
                 "out of range",
                 Some("integer operands are 32 bits: -2147483648 to 4294967295".into()),
-            )
+            ),
         })
     };
     let src = |o: &Operand, ty: Ty| -> Result<Src, LoadError> {

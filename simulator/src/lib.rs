@@ -31,7 +31,7 @@ pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use kernel::{Buffer, Kernel, Launch, LoadError, instantiate};
 pub use sm::{RunOptions, RunOutput, Stats, run};
-pub use trace::{Event, NoTrace, TraceSink};
+pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 
 /// Why a simulation did not produce output.
 #[derive(Debug)]

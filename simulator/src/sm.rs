@@ -150,7 +150,10 @@ impl<'k> Sm<'k> {
             warps: (0..slots).map(|_| None).collect(),
             blocks: Vec::new(),
             next_block: 0,
-            last_issued: (0..schedulers).map(|s| s + schedulers * (slots / schedulers)).collect(),
+            // As if each scheduler had just issued its last slot, so the first search starts at its first one.
+            last_issued: (0..schedulers)
+                .map(|s| s + schedulers * (slots.div_ceil(schedulers) - 1))
+                .collect(),
             stats: Stats::default(),
             end: 0,
         }
@@ -274,8 +277,9 @@ impl<'k> Sm<'k> {
                 return Err(self.deadlock(cycle));
             }
             cycle = if issued { cycle + 1 } else { earliest.max(cycle + 1) };
-            if cycle > options.max_cycles {
-                let warp = self.warps.iter().flatten().next().expect("a live warp");
+            if cycle > options.max_cycles
+                && let Some(warp) = self.warps.iter().flatten().next()
+            {
                 return Err(Fault {
                     kind: FaultKind::CycleLimit {
                         limit: options.max_cycles,
@@ -645,7 +649,7 @@ impl<'k> Sm<'k> {
                     None => None,
                     Some(c) => {
                         let threads = read(warp, c, first, &ctx);
-                        if threads == 0 || threads % ctx.w != 0 {
+                        if threads == 0 || !threads.is_multiple_of(ctx.w) {
                             return Err(fault(
                                 FaultKind::BadBarrier {
                                     what: format!(
@@ -844,10 +848,10 @@ impl<'k> Sm<'k> {
                     reconverge: inst.reconverge,
                 });
             }
-        } else if let Some(top) = warp.stack.top_mut() {
-            if top.pc == pc {
-                top.pc = next_pc;
-            }
+        } else if let Some(top) = warp.stack.top_mut()
+            && top.pc == pc
+        {
+            top.pc = next_pc;
         }
         if let After::Barrier {
             id,
@@ -953,16 +957,16 @@ impl<'k> Sm<'k> {
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
         loop {
-            if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle() {
-                if T::ENABLED {
-                    trace.event(Event::Reconverge {
-                        cycle,
-                        block: warp.block_id,
-                        warp: warp.warp_in_block,
-                        pc,
-                        mask,
-                    });
-                }
+            if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle()
+                && T::ENABLED
+            {
+                trace.event(Event::Reconverge {
+                    cycle,
+                    block: warp.block_id,
+                    warp: warp.warp_in_block,
+                    pc,
+                    mask,
+                });
             }
             match warp.stack.top().copied() {
                 // Lanes at the end of the program exit; a warp waiting at a barrier exits once released.

@@ -137,6 +137,36 @@ impl TraceSink for NoTrace {
     fn event(&mut self, _: Event) {}
 }
 
+/// Events kept in memory up to a limit; later ones are counted and dropped, so a long run cannot exhaust memory
+/// through its trace.
+#[derive(Debug, Default)]
+pub struct TraceBuffer {
+    pub events: Vec<Event>,
+    pub limit: usize,
+    pub dropped: u64,
+}
+
+impl TraceBuffer {
+    pub fn with_limit(limit: usize) -> TraceBuffer {
+        TraceBuffer {
+            events: Vec::new(),
+            limit,
+            dropped: 0,
+        }
+    }
+}
+
+impl TraceSink for TraceBuffer {
+    const ENABLED: bool = true;
+    fn event(&mut self, event: Event) {
+        if self.events.len() < self.limit {
+            self.events.push(event);
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
+
 impl TraceSink for Vec<Event> {
     const ENABLED: bool = true;
     fn event(&mut self, event: Event) {

@@ -8,7 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use warpsim::render;
-use warpsim::{Config, Event, Launch, NoTrace, RunOptions, programs};
+use warpsim::{Config, Launch, NoTrace, RunOptions, TraceBuffer, programs};
 use warpsim_isa::{AssembleError, Program};
 
 const EXAMPLES: &str = "\
@@ -64,9 +64,9 @@ enum Command {
     Check {
         /// A program name or a path to an assembly file.
         program: String,
-        /// Also check that it instantiates at this warp size.
-        #[arg(long, default_value_t = 32)]
-        warp: u32,
+        /// Also check that it launches at this warp size (default: 32, or the nearest size the program allows).
+        #[arg(long)]
+        warp: Option<u32>,
     },
     /// Print a shipped program's source.
     Show {
@@ -100,7 +100,7 @@ struct RunArgs {
     #[arg(long)]
     trace: bool,
     /// What `--trace` shows in text form.
-    #[arg(long, value_enum, default_value_t = View::Both)]
+    #[arg(long, value_enum, default_value_t = View::Both, requires = "trace")]
     view: View,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -111,6 +111,9 @@ struct RunArgs {
     /// Stop with a fault after this many cycles.
     #[arg(long, default_value_t = RunOptions::default().max_cycles)]
     max_cycles: u64,
+    /// With --trace: keep at most this many events (a long run's trace is cut short, and says so).
+    #[arg(long, default_value_t = 500_000, value_name = "N")]
+    max_trace_events: usize,
 }
 
 /// A failure: what to print on stderr and the exit status.
@@ -163,11 +166,8 @@ fn main() -> ExitCode {
         },
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
     };
-    match result {
-        Ok(text) => {
-            emit(&text);
-            ExitCode::SUCCESS
-        }
+    match result.and_then(|text| emit(&text)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             let mut err = anstream::stderr();
             let _ = err.write_all(f.message.as_bytes());
@@ -180,10 +180,29 @@ fn main() -> ExitCode {
 }
 
 /// Write to stdout; a closed pipe (`sim … | head`) is not an error.
-fn emit(text: &str) {
+fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    output_result(out.write_all(text.as_bytes()).and_then(|_| out.flush()))
+}
+
+/// A closed pipe (`sim … | head`) is not an error; any other write failure is reported.
+fn output_result(r: std::io::Result<()>) -> Result<(), Failure> {
+    match r {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::input(format!("error: cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Write a JSON document to stdout, streaming (buffers are not built in memory first).
+fn emit_json(doc: &impl serde::Serialize) -> Result<(), Failure> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let r = serde_json::to_writer_pretty(&mut out, doc)
+        .map_err(std::io::Error::from)
+        .and_then(|_| out.write_all(b"\n"))
+        .and_then(|_| out.flush());
+    output_result(r)
 }
 
 fn list() -> String {
@@ -209,40 +228,17 @@ fn unknown_program(name: &str) -> Failure {
     Failure::input(format!("error: no program or file named `{name}`{hint}"))
 }
 
-/// Largest assembly file `sim` reads.
-const MAX_SOURCE_BYTES: u64 = 8 << 20;
-
 /// A program by name or path, assembled.
 fn load(program: &str, color: bool) -> Result<Program, Failure> {
     let looks_like_path = program.contains('/') || program.contains('\\') || program.ends_with(".s");
-    if !looks_like_path {
-        if let Some(result) = programs::assemble(program) {
-            return result.map_err(|e| assemble_failure(&e, color));
-        }
+    if !looks_like_path && let Some(result) = programs::assemble(program) {
+        return result.map_err(|e| assemble_failure(&e, color));
     }
     let path = Path::new(program);
     if !path.exists() {
         return Err(unknown_program(program));
     }
-    let meta = std::fs::metadata(path).map_err(|e| Failure::input(format!("error: cannot read `{program}`: {e}")))?;
-    if meta.is_dir() {
-        return Err(Failure::input(format!(
-            "error: `{program}` is a directory, not an assembly file"
-        )));
-    }
-    if meta.len() > MAX_SOURCE_BYTES {
-        return Err(Failure::input(format!(
-            "error: `{program}` is {} bytes; assembly files are limited to {MAX_SOURCE_BYTES} bytes",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| Failure::input(format!("error: cannot read `{program}`: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        Failure::input(format!(
-            "error: `{program}` is not UTF-8 text (invalid byte at offset {}); is it an assembly file?",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
+    let text = warpsim_isa::read_source(path).map_err(|e| Failure::input(format!("error: {e}")))?;
     warpsim_isa::parse(program, &text, &programs::Resolver).map_err(|e| assemble_failure(&e, color))
 }
 
@@ -250,8 +246,9 @@ fn assemble_failure(e: &AssembleError, color: bool) -> Failure {
     Failure::input(e.render(color))
 }
 
-fn check(program: &str, warp: u32, color: bool) -> Result<String, Failure> {
+fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failure> {
     let p = load(program, color)?;
+    let warp = warp.unwrap_or(32u32.clamp(p.warp_sizes.0, p.warp_sizes.1));
     let config = Config::hopper().with_warp_size(warp);
     let kernel =
         warpsim::instantiate(&p, &config, &Launch::default()).map_err(|e| Failure::input(e.render(&p, color)))?;
@@ -295,13 +292,11 @@ fn config_from(args: &RunArgs) -> Result<Config, Failure> {
     let mut config = match &args.config {
         None => Config::hopper(),
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Failure::input(format!("error: cannot read config `{path}`: {e}")))?;
+            let text = warpsim_isa::read_source(Path::new(path))
+                .map_err(|e| Failure::input(format!("error: cannot read config: {e}")))?;
             serde_json::from_str(&text).map_err(|e| {
                 Failure::input(format!(
-                    "error: {path}:{}:{}: invalid configuration: {e}\n  help: `sim config` prints a valid one to start from",
-                    e.line(),
-                    e.column()
+                    "error: {path}: invalid configuration: {e}\n  help: `sim config` prints a valid one to start from"
                 ))
             })?
         }
@@ -346,26 +341,27 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
     let options = RunOptions {
         max_cycles: args.max_cycles,
     };
-    let mut events: Vec<Event> = Vec::new();
+    let mut trace = TraceBuffer::with_limit(args.max_trace_events);
     let result = if args.trace {
-        warpsim::run(&kernel, &config, &options, &mut events)
+        warpsim::run(&kernel, &config, &options, &mut trace)
     } else {
         warpsim::run(&kernel, &config, &options, &mut NoTrace)
     };
-    let events = args.trace.then_some(events.as_slice());
+    let events = args.trace.then_some(trace.events.as_slice());
+    let dropped = trace.dropped;
     match args.format {
         Format::Json => {
-            let doc = render::json::document(&kernel, result.as_ref(), events);
-            let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+            let mut doc = render::json::Document::new(&kernel, result.as_ref(), events);
+            if dropped > 0 {
+                doc.note_dropped_events(dropped);
+            }
+            emit_json(&doc)?;
             match result {
-                Ok(_) => Ok(text),
-                Err(fault) => {
-                    emit(&text);
-                    Err(Failure {
-                        message: fault.render(&kernel, color),
-                        code: 1,
-                    })
-                }
+                Ok(_) => Ok(String::new()),
+                Err(fault) => Err(Failure {
+                    message: fault.render(&kernel, color),
+                    code: 1,
+                }),
             }
         }
         Format::Text => {
@@ -377,6 +373,11 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
                 if args.view != View::Detail {
                     out.push_str(&render::grid::grid(&kernel, events));
                 }
+                if dropped > 0 {
+                    out.push_str(&format!(
+                        "\n(trace truncated: {dropped} more events were not recorded; raise --max-trace-events)\n"
+                    ));
+                }
                 out.push('\n');
             }
             match result {
@@ -386,7 +387,7 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
                 }
                 Err(fault) => {
                     // The trace up to the fault is still shown.
-                    emit(&out);
+                    emit(&out)?;
                     Err(Failure {
                         message: fault.render(&kernel, color),
                         code: 1,

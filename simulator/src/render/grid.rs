@@ -16,12 +16,14 @@ pub const MAX_WARPS: usize = 4;
 pub fn grid(kernel: &Kernel, events: &[Event]) -> String {
     // Group issues by (block, warp), in order of first appearance.
     let mut warps: Vec<((u32, u32), Vec<&Issue>)> = Vec::new();
+    let mut index: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
     for e in events {
         if let Event::Issue(i) = e {
-            match warps.iter_mut().find(|(k, _)| *k == (i.block, i.warp)) {
-                Some((_, v)) => v.push(i),
-                None => warps.push(((i.block, i.warp), vec![i])),
-            }
+            let k = *index.entry((i.block, i.warp)).or_insert_with(|| {
+                warps.push(((i.block, i.warp), Vec::new()));
+                warps.len() - 1
+            });
+            warps[k].1.push(i);
         }
     }
     let with_shuffles: Vec<_> = warps
@@ -131,25 +133,25 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                     lane_cells(w, ty, vals, c.exec),
                     None,
                 ));
-                if let (Some(p), DOp::Bin { f, .. }) = (&pair_list, op) {
-                    if let Some(name) = bin_name(f) {
-                        // Book style, one entry per pair from the lower lane's side, four to a line.
-                        let a = &c.operands[0];
-                        let b = &c.operands[1];
-                        let entries: Vec<String> = p
-                            .iter()
-                            .map(|&(x, y)| {
-                                format!(
-                                    "Lane {x}<->{y}: {name}({},{})={}",
-                                    value(ty, a[x as usize]),
-                                    value(ty, b[x as usize]),
-                                    value(ty, vals[x as usize])
-                                )
-                            })
-                            .collect();
-                        for chunk in entries.chunks(4) {
-                            rows.push((String::new(), Vec::new(), Some(chunk.join("   "))));
-                        }
+                if let (Some(p), DOp::Bin { f, .. }) = (&pair_list, op)
+                    && let Some(name) = bin_name(f)
+                {
+                    // Book style, one entry per pair from the lower lane's side, four to a line.
+                    let a = &c.operands[0];
+                    let b = &c.operands[1];
+                    let entries: Vec<String> = p
+                        .iter()
+                        .map(|&(x, y)| {
+                            format!(
+                                "Lane {x}<->{y}: {name}({},{})={}",
+                                value(ty, a[x as usize]),
+                                value(ty, b[x as usize]),
+                                value(ty, vals[x as usize])
+                            )
+                        })
+                        .collect();
+                    for chunk in entries.chunks(4) {
+                        rows.push((String::new(), Vec::new(), Some(chunk.join("   "))));
                     }
                 }
                 live.push(*r);

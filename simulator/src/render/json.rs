@@ -7,9 +7,11 @@
 
 use super::hex_mask;
 use crate::fault::Fault;
+use crate::kernel::Buffer;
 use crate::kernel::Kernel;
 use crate::sm::RunOutput;
 use crate::trace::Event;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value, json};
 use warpsim_isa::{ElemTy, Ty};
 
@@ -65,9 +67,94 @@ pub fn stats(out: &RunOutput) -> Value {
     })
 }
 
-/// The whole document. `result` is the run's output, or the fault that stopped it (with the buffers as they
-/// were not available, `buffers` is omitted then).
+/// The whole document as a JSON value. `result` is the run's output, or the fault that stopped it (`buffers` is
+/// omitted then). For large buffers write a [`Document`] instead, which streams them.
 pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Event]>) -> Value {
+    let mut doc = head(kernel, result, events);
+    if let Ok(out) = result {
+        doc.insert("buffers".into(), buffers(kernel, &out.buffers));
+    }
+    Value::Object(doc)
+}
+
+/// The document for writing: everything but the buffers as a map, the buffers serialised straight from the
+/// run's memory (one element at a time), so a buffer of 2^28 elements does not become a tree of JSON values.
+pub struct Document<'a> {
+    head: Map<String, Value>,
+    buffers: Option<&'a [Buffer]>,
+}
+
+impl<'a> Document<'a> {
+    pub fn new(kernel: &Kernel, result: Result<&'a RunOutput, &Fault>, events: Option<&[Event]>) -> Document<'a> {
+        Document {
+            head: head(kernel, result, events),
+            buffers: result.ok().map(|out| out.buffers.as_slice()),
+        }
+    }
+
+    /// Record that the trace was cut short.
+    pub fn note_dropped_events(&mut self, dropped: u64) {
+        self.head.insert("trace_dropped_events".into(), json!(dropped));
+    }
+}
+
+impl Serialize for Document<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        let mut buffers_written = self.buffers.is_none();
+        // Keys in order; `buffers` goes where a sorted map would put it.
+        for (key, value) in &self.head {
+            if !buffers_written && key.as_str() > "buffers" {
+                map.serialize_entry("buffers", &BufferMap(self.buffers.unwrap_or(&[])))?;
+                buffers_written = true;
+            }
+            map.serialize_entry(key, value)?;
+        }
+        if !buffers_written {
+            map.serialize_entry("buffers", &BufferMap(self.buffers.unwrap_or(&[])))?;
+        }
+        map.end()
+    }
+}
+
+struct BufferMap<'a>(&'a [Buffer]);
+
+impl Serialize for BufferMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for b in self.0 {
+            map.serialize_entry(&b.name, &Elements(b))?;
+        }
+        map.end()
+    }
+}
+
+struct Elements<'a>(&'a Buffer);
+
+impl Serialize for Elements<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.data.len()))?;
+        for &bits in &self.0.data {
+            match self.0.elem {
+                // Non-finite floats have no JSON number: null, as `number` writes them.
+                ElemTy::F32 => {
+                    let x = f32::from_bits(bits);
+                    if x.is_finite() {
+                        seq.serialize_element(&(x as f64))?
+                    } else {
+                        seq.serialize_element(&())?
+                    }
+                }
+                ElemTy::S32 => seq.serialize_element(&(bits as i32))?,
+                ElemTy::U32 => seq.serialize_element(&bits)?,
+            }
+        }
+        seq.end()
+    }
+}
+
+/// Everything but the buffers.
+fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Event]>) -> Map<String, Value> {
     let mut doc = Map::new();
     doc.insert("program".into(), json!(kernel.program.name));
     doc.insert("warp_size".into(), json!(kernel.warp_size));
@@ -90,12 +177,12 @@ pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Opt
             doc.insert("cycles".into(), json!(out.cycles));
             doc.insert("instructions".into(), json!(out.stats.warp_instructions));
             doc.insert("lane_instructions".into(), json!(out.stats.lane_instructions));
-            doc.insert("buffers".into(), buffers(kernel, &out.buffers));
             doc.insert("stats".into(), stats(out));
         }
         Err(f) => {
-            let inst = &kernel.program.instructions[f.pc as usize];
-            let loc = kernel.program.sources.location(inst.span);
+            let inst = kernel.program.instructions.get(f.pc as usize);
+            let text = inst.map(|i| i.text.clone());
+            let loc = inst.map(|i| kernel.program.sources.location(i.span).to_string());
             doc.insert(
                 "fault".into(),
                 json!({
@@ -105,8 +192,8 @@ pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Opt
                     "lane": f.lane,
                     "pc": f.pc,
                     "cycle": f.cycle,
-                    "instruction": inst.text,
-                    "location": loc.to_string(),
+                    "instruction": text,
+                    "location": loc,
                 }),
             );
         }
@@ -117,7 +204,7 @@ pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Opt
             Value::Array(events.iter().map(|e| event(kernel, e)).collect()),
         );
     }
-    Value::Object(doc)
+    doc
 }
 
 fn event(kernel: &Kernel, e: &Event) -> Value {

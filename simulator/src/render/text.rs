@@ -258,10 +258,10 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
         if m.atomic && m.same_address > 1 {
             let _ = writeln!(out, "{pad}{} lanes on one address: serialised", m.same_address);
         }
-        if m.store {
-            if let Some(vals) = i.operands.first() {
-                let _ = writeln!(out, "{pad}values = {}", lane_list(kernel, elem.ty(), vals, i.exec));
-            }
+        if m.store
+            && let Some(vals) = i.operands.first()
+        {
+            let _ = writeln!(out, "{pad}values = {}", lane_list(kernel, elem.ty(), vals, i.exec));
         }
     }
     if let Some((r, vals)) = &i.write {
@@ -282,10 +282,10 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
             hex_mask(kernel.warp_size, mask & i.exec)
         );
     }
-    if let DOp::Bra { target } = d.op {
-        if i.exec == i.active {
-            let _ = writeln!(out, "{pad}branch taken to {}", pc_name(kernel, target));
-        }
+    if let DOp::Bra { target } = d.op
+        && i.exec == i.active
+    {
+        let _ = writeln!(out, "{pad}branch taken to {}", pc_name(kernel, target));
     }
 }
 
