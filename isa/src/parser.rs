@@ -156,7 +156,7 @@ const RESERVED: &[&str] = &["W", "i", "len", "min", "max"];
 
 const MAX_INCLUDE_DEPTH: usize = 16;
 /// Most statements after macro expansion and includes (a bound against expansion bombs).
-const MAX_STATEMENTS: usize = 1 << 18;
+const MAX_STATEMENTS: usize = 1 << 16;
 /// Most source lines read, includes counted each time (a bound against include fan-out).
 const MAX_LINES: usize = 1 << 20;
 /// Most diagnostics reported; the rest are counted.

@@ -253,7 +253,8 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
     let kernel =
         warpsim::instantiate(&p, &config, &Launch::default()).map_err(|e| Failure::input(e.render(&p, color)))?;
     let cfg = warpsim_isa::cfg::analyse(&p);
-    let branches: Vec<String> = p
+    const SHOWN: usize = 16;
+    let all_branches: Vec<String> = p
         .instructions
         .iter()
         .enumerate()
@@ -263,8 +264,12 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
             None => format!("pc {pc} -> exit"),
         })
         .collect();
+    let mut branches: Vec<String> = all_branches.iter().take(SHOWN).cloned().collect();
+    if all_branches.len() > SHOWN {
+        branches.push(format!("… and {} more", all_branches.len() - SHOWN));
+    }
     Ok(format!(
-        "{}: ok: kernel `{}`, {} instructions in {} basic blocks, {} registers, {} predicates, buffers: {}\n  \
+        "{}: ok: kernel `{}`, {} instruction(s) in {} basic block(s), {} register(s), {} predicate(s), buffers: {}\n  \
          launch at W={warp}: grid {} x block {}; conditional branches (reconvergence): {}\n",
         p.sources.file(warpsim_isa::FileId(0)).name,
         p.name,

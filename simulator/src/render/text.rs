@@ -69,11 +69,11 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
             } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} lanes branch to {}, {} fall through (run first); reconverge at {}",
+                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} branch to {}, {} fall through (run first); reconverge at {}",
                     lane_mask(kernel.warp_size, taken | fallthrough, *taken),
-                    taken.count_ones(),
+                    count_lanes(*taken),
                     pc_name(kernel, *target),
-                    fallthrough.count_ones(),
+                    count_lanes(*fallthrough),
                     pc_name(kernel, *reconverge)
                 );
             }
@@ -86,9 +86,9 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
             } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  reconverge: {} lanes",
+                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  reconverge: {}",
                     lane_mask(kernel.warp_size, *mask, *mask),
-                    mask.count_ones()
+                    count_lanes(*mask)
                 );
             }
             Event::WarpExit { cycle, block, warp } => {
@@ -139,6 +139,14 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
         }
     }
     out
+}
+
+/// `1 lane`, `3 lanes`.
+fn count_lanes(mask: u64) -> String {
+    match mask.count_ones() {
+        1 => "1 lane".into(),
+        n => format!("{n} lanes"),
+    }
 }
 
 fn pc_name(kernel: &Kernel, pc: u32) -> String {
