@@ -13,7 +13,7 @@ use warpsim_isa::{AssembleError, Program};
 
 const EXAMPLES: &str = "\
 Examples:
-  sim run butterfly_max --warp 8 --trace     every lane exchange of the 8-lane butterfly, step by step
+  sim run butterfly_max --warp 8 --trace     the 8-lane butterfly, step by step
   sim run butterfly_max --format json        values and cycles as JSON
   sim run shfl_wrap --set offset=-2          override a program parameter
   sim run my_kernel.s --grid 4 --block 64    run your own file
