@@ -3,11 +3,14 @@
 //! Semantics follow PTX on sm_90: integer arithmetic wraps; `div`/`rem` by zero is a fault here (undefined on
 //! hardware); f32 arithmetic is IEEE-754 binary32 with round-to-nearest-even and subnormals kept (no `.ftz`),
 //! `div.f32` is the correctly rounded `div.rn.f32`, `fma`/`mad.f32` round once; `min`/`max.f32` return the
-//! non-NaN operand and order -0 below +0; shift amounts above 31 clamp to 32; f32 → integer conversions
+//! non-NaN operand (the canonical NaN 0x7fffffff when both are NaN) and order -0 below +0; shift amounts above 31 clamp to 32; f32 → integer conversions
 //! saturate and turn NaN into 0.
 
 use crate::kernel::{Bin, CmpClass, Conv, Tern, Un};
 use warpsim_isa::{Cmp, Rounding};
+
+/// The NaN PTX's `min`/`max.f32` return when both operands are NaN.
+const CANONICAL_NAN: f32 = f32::from_bits(0x7fff_ffff);
 
 #[inline]
 fn f(x: u32) -> f32 {
@@ -16,6 +19,9 @@ fn f(x: u32) -> f32 {
 
 #[inline]
 fn fmin(a: f32, b: f32) -> f32 {
+    if a.is_nan() && b.is_nan() {
+        return CANONICAL_NAN;
+    }
     if a.is_nan() {
         return b;
     }
@@ -31,6 +37,9 @@ fn fmin(a: f32, b: f32) -> f32 {
 
 #[inline]
 fn fmax(a: f32, b: f32) -> f32 {
+    if a.is_nan() && b.is_nan() {
+        return CANONICAL_NAN;
+    }
     if a.is_nan() {
         return b;
     }
@@ -172,5 +181,39 @@ pub fn atomic(op: crate::kernel::Atom, old: u32, b: u32, c: u32) -> u32 {
         Atom::And => old & b,
         Atom::Or => old | b,
         Atom::Xor => old ^ b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::Bin;
+
+    #[test]
+    fn min_max_f32_follow_ptx_for_nan_and_signed_zero() {
+        let nan_a = 0x7fc0_0001;
+        let nan_b = 0xffc0_0002;
+        let one = 1.0f32.to_bits();
+        assert_eq!(binary(Bin::MinF, nan_a, one), Some(one));
+        assert_eq!(binary(Bin::MaxF, one, nan_b), Some(one));
+        assert_eq!(binary(Bin::MinF, nan_a, nan_b), Some(0x7fff_ffff));
+        assert_eq!(binary(Bin::MaxF, nan_a, nan_b), Some(0x7fff_ffff));
+        assert_eq!(
+            binary(Bin::MinF, 0.0f32.to_bits(), (-0.0f32).to_bits()),
+            Some((-0.0f32).to_bits())
+        );
+        assert_eq!(
+            binary(Bin::MaxF, (-0.0f32).to_bits(), 0.0f32.to_bits()),
+            Some(0.0f32.to_bits())
+        );
+    }
+
+    #[test]
+    fn integer_division_by_zero_is_reported_and_overflow_wraps() {
+        assert_eq!(binary(Bin::DivU, 7, 0), None);
+        assert_eq!(binary(Bin::RemS, 7, 0), None);
+        assert_eq!(binary(Bin::DivS, i32::MIN as u32, -1i32 as u32), Some(i32::MIN as u32));
+        assert_eq!(binary(Bin::Shl, 1, 40), Some(0));
+        assert_eq!(binary(Bin::ShrS, 0x8000_0000, 40), Some(0xffff_ffff));
     }
 }
