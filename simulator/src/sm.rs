@@ -498,32 +498,18 @@ impl<'k> Sm<'k> {
                 warp.regs[d as usize * w + lane as usize] = v;
             }),
             DOp::Ld { d, addr } => {
-                let mut words = [0usize; 64];
-                let mut index = if T::ENABLED { vec![0u64; w] } else { Vec::new() };
-                let mut m = exec;
-                while m != 0 {
-                    let lane = m.trailing_zeros();
-                    m &= m - 1;
-                    let (word, k) = locate(kernel, &self.memory, warp, addr, lane, &ctx, false)
-                        .map_err(|kind| fault(kind, Some(lane)))?;
+                let (words, index) = locate_lanes::<T>(kernel, &self.memory, warp, addr, exec, &ctx, false)
+                    .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
+                for_lanes(exec, |lane| {
+                    let word = words[lane as usize];
                     warp.regs[d as usize * w + lane as usize] = if addr.shared {
                         block.shared[word]
                     } else {
                         self.memory[addr.buffer as usize].data[word]
                     };
-                    words[lane as usize] = word;
-                    if T::ENABLED {
-                        index[lane as usize] = k as u64;
-                    }
-                }
-                let degree = if addr.shared {
-                    let (compact, count) = compact_words(&words, exec);
-                    let degree = shared_memory::conflict_degree(&compact[..count], banks);
-                    extra_latency = shared_access(&mut self.stats, timing.bank_conflict, degree);
-                    degree
-                } else {
-                    0
-                };
+                });
+                let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
+                extra_latency = conflict;
                 if let Some(e) = event.as_mut() {
                     e.memory = Some(memory_trace(
                         &words, exec, w, banks, addr, false, false, index, degree, 0,
@@ -531,20 +517,9 @@ impl<'k> Sm<'k> {
                 }
             }
             DOp::St { addr, a } => {
-                let mut words = [0usize; 64];
-                let mut index = if T::ENABLED { vec![0u64; w] } else { Vec::new() };
-                // Check every lane first so a faulting store writes nothing.
-                let mut m = exec;
-                while m != 0 {
-                    let lane = m.trailing_zeros();
-                    m &= m - 1;
-                    let (word, k) = locate(kernel, &self.memory, warp, addr, lane, &ctx, true)
-                        .map_err(|kind| fault(kind, Some(lane)))?;
-                    words[lane as usize] = word;
-                    if T::ENABLED {
-                        index[lane as usize] = k as u64;
-                    }
-                }
+                // Every lane is checked before any writes, so a faulting store writes nothing.
+                let (words, index) = locate_lanes::<T>(kernel, &self.memory, warp, addr, exec, &ctx, true)
+                    .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 // Lanes storing to one address: the highest lane wins (one deterministic order).
                 for_lanes(exec, |lane| {
                     let v = read(warp, a, lane, &ctx);
@@ -555,14 +530,8 @@ impl<'k> Sm<'k> {
                         self.memory[addr.buffer as usize].data[word] = v;
                     }
                 });
-                let degree = if addr.shared {
-                    let (compact, count) = compact_words(&words, exec);
-                    let degree = shared_memory::conflict_degree(&compact[..count], banks);
-                    extra_latency = shared_access(&mut self.stats, timing.bank_conflict, degree);
-                    degree
-                } else {
-                    0
-                };
+                let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
+                extra_latency = conflict;
                 if let Some(e) = event.as_mut() {
                     e.memory = Some(memory_trace(
                         &words, exec, w, banks, addr, true, false, index, degree, 0,
@@ -571,19 +540,8 @@ impl<'k> Sm<'k> {
             }
             DOp::Atom { f, d, addr, b, c } => {
                 self.stats.atomics += (exec != 0) as u64;
-                let mut words = [0usize; 64];
-                let mut index = if T::ENABLED { vec![0u64; w] } else { Vec::new() };
-                let mut m = exec;
-                while m != 0 {
-                    let lane = m.trailing_zeros();
-                    m &= m - 1;
-                    let (word, k) = locate(kernel, &self.memory, warp, addr, lane, &ctx, true)
-                        .map_err(|kind| fault(kind, Some(lane)))?;
-                    words[lane as usize] = word;
-                    if T::ENABLED {
-                        index[lane as usize] = k as u64;
-                    }
-                }
+                let (words, index) = locate_lanes::<T>(kernel, &self.memory, warp, addr, exec, &ctx, true)
+                    .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 // Lanes apply in lane order: deterministic, and one of the orders the hardware's serialisation gives.
                 for_lanes(exec, |lane| {
                     let word = words[lane as usize];
@@ -607,15 +565,9 @@ impl<'k> Sm<'k> {
                 } else {
                     timing.global_atomic_serialize
                 };
-                extra_latency = same.saturating_sub(1) as u64 * per_lane as u64;
-                // Lanes on one word serialise (above); distinct words in one bank also replay.
-                let degree = if addr.shared {
-                    let degree = shared_memory::conflict_degree(&compact[..count], banks);
-                    extra_latency += shared_access(&mut self.stats, timing.bank_conflict, degree);
-                    degree
-                } else {
-                    0
-                };
+                // Lanes on one word serialise; distinct words in one bank also replay.
+                let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
+                extra_latency = same.saturating_sub(1) as u64 * per_lane as u64 + conflict;
                 if let Some(e) = event.as_mut() {
                     e.memory = Some(memory_trace(
                         &words, exec, w, banks, addr, true, true, index, degree, same,
@@ -1111,6 +1063,48 @@ fn locate(
         });
     }
     Ok((offset + index as usize, index as usize))
+}
+
+/// Locate the word every executing lane accesses (indexed by lane), before any lane touches memory; with
+/// tracing, also the element index of each lane. A fault names the first faulting lane.
+#[allow(clippy::type_complexity)]
+fn locate_lanes<T: TraceSink>(
+    kernel: &Kernel,
+    memory: &[Buffer],
+    warp: &Warp,
+    addr: DAddr,
+    exec: u64,
+    ctx: &LaneCtx,
+    store: bool,
+) -> Result<([usize; 64], Vec<u64>), (FaultKind, u32)> {
+    let mut words = [0usize; 64];
+    let mut index = if T::ENABLED {
+        vec![0u64; ctx.w as usize]
+    } else {
+        Vec::new()
+    };
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let (word, k) = locate(kernel, memory, warp, addr, lane, ctx, store).map_err(|kind| (kind, lane))?;
+        words[lane as usize] = word;
+        if T::ENABLED {
+            index[lane as usize] = k as u64;
+        }
+    }
+    Ok((words, index))
+}
+
+/// A shared access's conflict degree and the extra cycles it costs (counted in the statistics); nothing for
+/// global memory.
+fn shared_cost(stats: &mut Stats, per_way: u32, banks: u32, addr: DAddr, words: &[usize; 64], exec: u64) -> (u32, u64) {
+    if !addr.shared {
+        return (0, 0);
+    }
+    let (compact, count) = compact_words(words, exec);
+    let degree = shared_memory::conflict_degree(&compact[..count], banks);
+    (degree, shared_access(stats, per_way, degree))
 }
 
 /// The words of the executing lanes, in lane order (from `words` indexed by lane).
