@@ -288,8 +288,8 @@ done:
 
 #[test]
 fn barrier_release_waits_for_the_last_warp_plus_release_latency() {
-    // Warp 1 arrives much later than warp 0 (a long dependent chain); both resume at the same cycle:
-    // last arrival + 10 + 2 x 2 warps (the default timing).
+    // Warp 1 arrives much later than warp 0 (a long dependent chain); both resume at the same cycle: the
+    // barrier unit takes the last arrival (2 cycles), then releases (12), the default timing.
     let src = "\
 .block 64
 .reg %x

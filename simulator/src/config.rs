@@ -1,56 +1,105 @@
-//! Machine configuration: warp size, SM resources and the timing table, as data.
+//! Machine configuration: warp size, SM resources and the timing model's parameters, as data.
 //!
-//! Every latency the timing model uses lives here, serialisable as JSON; the executor holds none. The default
-//! is a Hopper-like SM (H100/H200, sm_90) with figures from `timing-h200.md` (warp-level microbenchmarks on an
-//! H200): ALU 4 cycles, shuffle 24 (idx 26), and so on. A later calibration pass refines the table.
+//! Every latency and issue interval the timing model uses lives here, serialisable as JSON (`sim config` prints
+//! the default, `--config FILE` loads another); the executor holds none. The default, [`Config::hopper`], is a
+//! Hopper SM (H100/H200, sm_90) calibrated against warp-level microbenchmarks run on an H200
+//! (`calibration/measured/`; `sim calibrate` compares row by row). `docs/timing.md` explains every field.
 
 use serde::{Deserialize, Serialize};
 
-/// Latency, in cycles, from issue until a dependent instruction may issue, per functional-unit class.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One functional-unit class: how long its result takes and how often its pipe accepts an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// Cycles from issue until a dependent instruction of the same pipe may issue.
+    pub latency: u32,
+    /// Cycles the pipe is busy per instruction: the next instruction for the pipe issues no sooner.
+    pub interval: u32,
+}
+
+impl Unit {
+    const fn new(latency: u32, interval: u32) -> Unit {
+        Unit { latency, interval }
+    }
+}
+
+/// The functional-unit classes. Each instruction of the ISA belongs to one (`docs/timing.md` lists them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Units {
+    /// ALU pipe: integer logic, shifts, compares, min/max, moves, selects, predicate logic, votes; f32 min/max,
+    /// abs, neg and compares.
+    pub alu: Unit,
+    /// FMA pipe: f32 add, mul, fma; integer add, sub, mul, mad (the IMAD datapath).
+    pub fma: Unit,
+    /// Conversions between f32 and integers (the special-function pipe).
+    pub convert: Unit,
+    /// Integer divide and remainder (an instruction sequence on hardware, modelled as one long operation).
+    pub int_div: Unit,
+    /// f32 divide, IEEE round to nearest (likewise a sequence on hardware).
+    pub fp32_div: Unit,
+    /// `shfl.sync` up, down, bfly.
+    pub shuffle: Unit,
+    /// `shfl.sync.idx` (same pipe as the other shuffles).
+    pub shuffle_idx: Unit,
+    /// Shared-memory load without bank conflict. The interval is per wavefront: a conflict of degree d
+    /// occupies the SM's shared-memory pipe d times as long.
+    pub shared_load: Unit,
+    /// Shared-memory store (latency: until the warp may reuse the stored register).
+    pub shared_store: Unit,
+    /// Shared-memory atomic, lanes on distinct words.
+    pub shared_atomic: Unit,
+    /// Global load that hits in L1; a miss costs [`Memory::l1_miss_latency`] instead. The interval is per
+    /// 128-byte line the warp touches.
+    pub global_load: Unit,
+    /// Global store (write-through; latency until the warp may reuse the stored register).
+    pub global_store: Unit,
+    /// Global atomic, performed at L2, lanes on distinct words.
+    pub global_atomic: Unit,
+    /// Barrier: `latency` cycles from the last arrival being processed to the release; each arriving warp
+    /// occupies the block's barrier unit for `interval` cycles, so a barrier of n warps costs about
+    /// `latency + interval × n`.
+    pub barrier: Unit,
+    /// Branch: a branch that redirects the warp holds it for `latency` cycles; one that falls through for 1.
+    pub branch: Unit,
+    /// Reading `%clock`.
+    pub clock: Unit,
+}
+
+/// Global memory: the L1 data cache in front of L2.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    /// Cache line size in bytes (a power of two).
+    pub line_bytes: u32,
+    /// Storage the SM splits between L1 and shared memory, in bytes. L1 gets what the shared-memory carveout
+    /// leaves.
+    pub l1_shared_bytes: u32,
+    /// Shared-memory carveouts the hardware offers, in KiB; the smallest that holds the resident blocks'
+    /// shared memory is chosen.
+    pub shared_carveouts_kib: Vec<u32>,
+    /// L1 associativity (ways per set; LRU replacement).
+    pub l1_ways: u32,
+    /// Latency of a global load that misses L1 and hits L2 (the model has no DRAM level: every miss is
+    /// charged this).
+    pub l1_miss_latency: u32,
+}
+
+/// Every timing parameter of the model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Timing {
-    /// Integer add, logic, shifts, compares, moves, select.
-    pub int_alu: u32,
-    /// Integer multiply and multiply-add.
-    pub int_mul: u32,
-    /// Integer divide and remainder (a multi-instruction sequence on real hardware).
-    pub int_div: u32,
-    /// f32 add, multiply, fma, min, max.
-    pub fp32: u32,
-    /// f32 divide (IEEE round-to-nearest: a multi-instruction sequence on real hardware).
-    pub fp32_div: u32,
-    /// Conversions between f32 and integers.
-    pub convert: u32,
-    /// `shfl.sync` up / down / bfly.
-    pub shuffle: u32,
-    /// `shfl.sync.idx`.
-    pub shuffle_idx: u32,
-    /// Global load that hits in L1 (no cache model yet: every load is charged this).
-    pub global_load: u32,
-    /// Global store, until the warp may reuse the stored register.
-    pub global_store: u32,
-    /// Shared load without bank conflict.
-    pub shared_load: u32,
-    /// Shared store, until the warp may reuse the stored register.
-    pub shared_store: u32,
-    /// Extra cycles per extra way of a shared-memory bank conflict (a conflict of degree d costs (d-1) x this).
+    pub units: Units,
+    /// Extra cycles when an instruction consumes a result produced in a different pipe (ALU, FMA, shuffle,
+    /// shared memory, …) rather than forwarded within one.
+    pub pipe_switch: u32,
+    /// Extra cycles per extra way of a shared-memory bank conflict (degree d costs (d-1) × this).
     pub bank_conflict: u32,
-    /// Shared-memory atomic, lanes on distinct addresses.
-    pub shared_atomic: u32,
-    /// Extra cycles per additional lane hitting the same shared address (atomics serialise).
+    /// Extra cycles per additional lane hitting the same shared word (atomics serialise).
     pub shared_atomic_serialize: u32,
-    /// Global-memory atomic (performed at L2), lanes on distinct addresses.
-    pub global_atomic: u32,
-    /// Extra cycles per additional lane hitting the same global address.
+    /// Extra cycles per additional lane hitting the same global word.
     pub global_atomic_serialize: u32,
-    /// Barrier release after the last warp arrives: `barrier + barrier_per_warp x warps`.
-    pub barrier: u32,
-    pub barrier_per_warp: u32,
-    /// Branch: cycles before the warp can issue at the new pc.
-    pub branch: u32,
-    /// Reading `%clock`.
-    pub clock_read: u32,
+    pub memory: Memory,
 }
 
 /// Warp-scheduling policies.
@@ -59,6 +108,18 @@ pub struct Timing {
 pub enum SchedulerPolicy {
     /// Loose round robin: each cycle, start the search after the warp issued last and take the first ready one.
     LooseRoundRobin,
+    /// Greedy then oldest: keep issuing the warp issued last while it is ready, otherwise take the oldest ready
+    /// warp (the one placed on the SM first).
+    GreedyThenOldest,
+}
+
+impl SchedulerPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            SchedulerPolicy::LooseRoundRobin => "loose_round_robin",
+            SchedulerPolicy::GreedyThenOldest => "greedy_then_oldest",
+        }
+    }
 }
 
 /// Everything that defines the simulated machine.
@@ -89,7 +150,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// A Hopper-like SM (H100/H200), the default.
+    /// A Hopper SM (H100/H200), the default. Figures from warp-level microbenchmarks on an H200
+    /// (`calibration/measured/`, `docs/timing.md`).
     pub fn hopper() -> Config {
         Config {
             name: "hopper".into(),
@@ -103,27 +165,35 @@ impl Config {
             shared_per_sm: 228 * 1024,
             shared_banks: 32,
             timing: Timing {
-                int_alu: 4,
-                int_mul: 4,
-                int_div: 20,
-                fp32: 4,
-                fp32_div: 20,
-                convert: 6,
-                shuffle: 24,
-                shuffle_idx: 26,
-                global_load: 40,
-                global_store: 4,
-                shared_load: 29,
-                shared_store: 4,
+                units: Units {
+                    alu: Unit::new(4, 2),
+                    fma: Unit::new(4, 1),
+                    convert: Unit::new(12, 4),
+                    int_div: Unit::new(46, 8),
+                    fp32_div: Unit::new(83, 8),
+                    shuffle: Unit::new(24, 4),
+                    shuffle_idx: Unit::new(26, 4),
+                    shared_load: Unit::new(29, 1),
+                    shared_store: Unit::new(4, 1),
+                    shared_atomic: Unit::new(30, 4),
+                    global_load: Unit::new(40, 1),
+                    global_store: Unit::new(4, 2),
+                    global_atomic: Unit::new(260, 36),
+                    barrier: Unit::new(12, 2),
+                    branch: Unit::new(12, 1),
+                    clock: Unit::new(2, 2),
+                },
+                pipe_switch: 1,
                 bank_conflict: 2,
-                shared_atomic: 30,
                 shared_atomic_serialize: 2,
-                global_atomic: 260,
                 global_atomic_serialize: 1,
-                barrier: 10,
-                barrier_per_warp: 2,
-                branch: 4,
-                clock_read: 2,
+                memory: Memory {
+                    line_bytes: 128,
+                    l1_shared_bytes: 256 * 1024,
+                    shared_carveouts_kib: vec![0, 8, 16, 32, 64, 100, 132, 164, 196, 228],
+                    l1_ways: 4,
+                    l1_miss_latency: 287,
+                },
             },
         }
     }
@@ -149,12 +219,72 @@ impl Config {
         if self.max_shared_per_block > self.shared_per_sm || self.shared_per_sm > 1 << 30 {
             return bad("`max_shared_per_block` must not exceed `shared_per_sm` (at most 1 GiB)");
         }
+        const LIMIT: u32 = 1_000_000;
+        for (name, u) in self.timing.units.all() {
+            if u.latency > LIMIT || u.interval > LIMIT {
+                return Err(format!(
+                    "invalid configuration: `timing.units.{name}`: latency and interval must be at most {LIMIT}"
+                ));
+            }
+            if u.interval == 0 {
+                return Err(format!(
+                    "invalid configuration: `timing.units.{name}.interval` must be at least 1"
+                ));
+            }
+        }
+        let t = &self.timing;
+        if [
+            t.pipe_switch,
+            t.bank_conflict,
+            t.shared_atomic_serialize,
+            t.global_atomic_serialize,
+            t.memory.l1_miss_latency,
+        ]
+        .iter()
+        .any(|&v| v > LIMIT)
+        {
+            return bad("timing figures must be at most 1000000 cycles");
+        }
+        let m = &t.memory;
+        if !m.line_bytes.is_power_of_two() || !(4..=4096).contains(&m.line_bytes) {
+            return bad("`timing.memory.line_bytes` must be a power of two from 4 to 4096");
+        }
+        if !(1..=64).contains(&m.l1_ways) {
+            return bad("`timing.memory.l1_ways` must be 1 to 64");
+        }
+        if m.l1_shared_bytes > 1 << 30 || m.shared_carveouts_kib.len() > 64 {
+            return bad("`timing.memory.l1_shared_bytes` must be at most 1 GiB, with at most 64 carveouts");
+        }
         Ok(())
     }
 
     pub fn with_warp_size(mut self, w: u32) -> Config {
         self.warp_size = w;
         self
+    }
+}
+
+impl Units {
+    /// Every class with its JSON name.
+    pub fn all(&self) -> [(&'static str, Unit); 16] {
+        [
+            ("alu", self.alu),
+            ("fma", self.fma),
+            ("convert", self.convert),
+            ("int_div", self.int_div),
+            ("fp32_div", self.fp32_div),
+            ("shuffle", self.shuffle),
+            ("shuffle_idx", self.shuffle_idx),
+            ("shared_load", self.shared_load),
+            ("shared_store", self.shared_store),
+            ("shared_atomic", self.shared_atomic),
+            ("global_load", self.global_load),
+            ("global_store", self.global_store),
+            ("global_atomic", self.global_atomic),
+            ("barrier", self.barrier),
+            ("branch", self.branch),
+            ("clock", self.clock),
+        ]
     }
 }
 

@@ -101,27 +101,93 @@ pub struct DAddr {
     pub disp: i64,
 }
 
-/// Functional-unit class: decides latency.
+/// Functional-unit class: selects the latency and issue interval in [`crate::config::Units`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
-    IntAlu,
-    IntMul,
-    IntDiv,
-    Fp32,
-    Fp32Div,
+    Alu,
+    Fma,
     Convert,
+    IntDiv,
+    Fp32Div,
     Shuffle,
     ShuffleIdx,
-    GlobalLoad,
-    GlobalStore,
     SharedLoad,
     SharedStore,
     SharedAtomic,
+    GlobalLoad,
+    GlobalStore,
     GlobalAtomic,
-    /// Barriers: the warp waits until release; no fixed latency.
+    /// Barriers: the warp waits until release.
     Barrier,
     Branch,
     Clock,
+}
+
+/// Execution pipes: classes that share hardware share a pipe (its issue interval, and forwarding within it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipe {
+    Alu = 0,
+    Fma,
+    /// Conversions and the division sequences.
+    Sfu,
+    Shuffle,
+    /// The SM's shared-memory pipe (loads, stores, atomics), shared by its sub-partitions.
+    Shared,
+    /// The SM's L1/global load-store pipe, shared by its sub-partitions.
+    Global,
+    /// Global atomics (performed at L2), per SM.
+    GlobalAtomic,
+    Barrier,
+    Branch,
+    Clock,
+}
+
+impl Pipe {
+    pub const COUNT: usize = 10;
+
+    /// One pipe per SM rather than per sub-partition.
+    pub fn per_sm(self) -> bool {
+        matches!(self, Pipe::Shared | Pipe::Global | Pipe::GlobalAtomic)
+    }
+}
+
+impl Unit {
+    pub fn pipe(self) -> Pipe {
+        match self {
+            Unit::Alu => Pipe::Alu,
+            Unit::Fma => Pipe::Fma,
+            Unit::Convert | Unit::IntDiv | Unit::Fp32Div => Pipe::Sfu,
+            Unit::Shuffle | Unit::ShuffleIdx => Pipe::Shuffle,
+            Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic => Pipe::Shared,
+            Unit::GlobalLoad | Unit::GlobalStore => Pipe::Global,
+            Unit::GlobalAtomic => Pipe::GlobalAtomic,
+            Unit::Barrier => Pipe::Barrier,
+            Unit::Branch => Pipe::Branch,
+            Unit::Clock => Pipe::Clock,
+        }
+    }
+
+    /// This class's latency and interval in `units`.
+    pub fn timing(self, u: &crate::config::Units) -> crate::config::Unit {
+        match self {
+            Unit::Alu => u.alu,
+            Unit::Fma => u.fma,
+            Unit::Convert => u.convert,
+            Unit::IntDiv => u.int_div,
+            Unit::Fp32Div => u.fp32_div,
+            Unit::Shuffle => u.shuffle,
+            Unit::ShuffleIdx => u.shuffle_idx,
+            Unit::SharedLoad => u.shared_load,
+            Unit::SharedStore => u.shared_store,
+            Unit::SharedAtomic => u.shared_atomic,
+            Unit::GlobalLoad => u.global_load,
+            Unit::GlobalStore => u.global_store,
+            Unit::GlobalAtomic => u.global_atomic,
+            Unit::Barrier => u.barrier,
+            Unit::Branch => u.branch,
+            Unit::Clock => u.clock,
+        }
+    }
 }
 
 /// `atom`/`red` operations with the type folded in.
@@ -822,7 +888,7 @@ fn decode(
             let unit = if matches!(a, Operand::Special(Special::Clock)) {
                 Unit::Clock
             } else {
-                Unit::IntAlu
+                Unit::Alu
             };
             (
                 DOp::Mov {
@@ -841,7 +907,7 @@ fn decode(
                 (UnaryOp::Abs, _) => Un::AbsI,
                 (UnaryOp::Not, _) => Un::Not,
             };
-            let unit = if *ty == Ty::F32 { Unit::Fp32 } else { Unit::IntAlu };
+            let unit = Unit::Alu;
             (
                 DOp::Un {
                     f,
@@ -883,9 +949,10 @@ fn decode(
             let unit = match f {
                 Bin::DivF => Unit::Fp32Div,
                 Bin::DivS | Bin::DivU | Bin::RemS | Bin::RemU => Unit::IntDiv,
-                Bin::MulI => Unit::IntMul,
-                _ if float => Unit::Fp32,
-                _ => Unit::IntAlu,
+                // Adds, subtracts and multiplies (float and integer) use the FMA datapath; min, max, logic and
+                // shifts the ALU.
+                Bin::AddF | Bin::SubF | Bin::MulF | Bin::AddI | Bin::SubI | Bin::MulI => Unit::Fma,
+                _ => Unit::Alu,
             };
             let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
                 Ty::U32
@@ -905,9 +972,9 @@ fn decode(
         }
         Op::Ternary { ty, d, a, b, c, .. } => {
             let (f, unit) = if *ty == Ty::F32 {
-                (Tern::FmaF, Unit::Fp32)
+                (Tern::FmaF, Unit::Fma)
             } else {
-                (Tern::MadI, Unit::IntMul)
+                (Tern::MadI, Unit::Fma)
             };
             (
                 DOp::Tern {
@@ -927,7 +994,7 @@ fn decode(
                 Ty::S32 => CmpClass::Signed,
                 _ => CmpClass::Unsigned,
             };
-            let unit = if *ty == Ty::F32 { Unit::Fp32 } else { Unit::IntAlu };
+            let unit = Unit::Alu;
             (
                 DOp::Setp {
                     cmp: *cmp,
@@ -947,7 +1014,7 @@ fn decode(
                 a: (a.pred.0, a.negated),
                 b: b.map(|b| (b.pred.0, b.negated)),
             },
-            Unit::IntAlu,
+            Unit::Alu,
             Ty::B32,
         ),
         Op::Selp { ty, d, a, b, p } => (
@@ -957,7 +1024,7 @@ fn decode(
                 b: src(b, *ty)?,
                 p: p.0,
             },
-            Unit::IntAlu,
+            Unit::Alu,
             *ty,
         ),
         Op::Cvt {
@@ -1072,7 +1139,7 @@ fn decode(
             DOp::BarWarp {
                 mask: lane_mask_of(mask.as_ref())?,
             },
-            Unit::IntAlu,
+            Unit::Alu,
             Ty::B32,
         ),
         Op::Vote {
@@ -1094,11 +1161,11 @@ fn decode(
                     a: (a.pred.0, a.negated),
                     mask: lane_mask_of(mask.as_ref())?,
                 },
-                Unit::IntAlu,
+                Unit::Alu,
                 Ty::U32,
             )
         }
-        Op::Activemask { d } => (DOp::Activemask { d: d.0 }, Unit::IntAlu, Ty::U32),
+        Op::Activemask { d } => (DOp::Activemask { d: d.0 }, Unit::Alu, Ty::U32),
         Op::Match { all, d, p, a, mask } => (
             DOp::Match {
                 all: *all,
@@ -1107,7 +1174,7 @@ fn decode(
                 a: src(a, Ty::B32)?,
                 mask: lane_mask_of(mask.as_ref())?,
             },
-            Unit::IntAlu,
+            Unit::Alu,
             Ty::U32,
         ),
         Op::Shfl {
@@ -1163,7 +1230,7 @@ fn decode(
         }
         Op::Bra { target } => (DOp::Bra { target: *target as u32 }, Unit::Branch, Ty::B32),
         Op::Exit => (DOp::Exit, Unit::Branch, Ty::B32),
-        Op::Nop => (DOp::Nop, Unit::IntAlu, Ty::B32),
+        Op::Nop => (DOp::Nop, Unit::Alu, Ty::B32),
     };
     let mut reads: smallvec::SmallVec<[u16; 4]> = inst
         .op

@@ -15,6 +15,8 @@
 
 pub mod alu;
 pub mod barrier;
+pub mod cache;
+pub mod calibrate;
 pub mod config;
 pub mod fault;
 pub mod kernel;
@@ -31,6 +33,7 @@ pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use kernel::{Buffer, Kernel, Launch, LoadError, instantiate};
 pub use sm::{RunOptions, RunOutput, Stats, run};
+pub use sm::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 
 /// Why a simulation did not produce output.

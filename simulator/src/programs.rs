@@ -62,3 +62,27 @@ pub fn assemble(name: &str) -> Option<Result<Program, AssembleError>> {
         )
     })
 }
+
+/// The calibration microbenchmarks (`calibration/programs/*.s`) by name (`shfl_bfly_chain`).
+pub fn calibration_source(name: &str) -> Option<&'static str> {
+    let file = format!("{name}.s");
+    embedded::CALIBRATION_FILES
+        .iter()
+        .find(|(n, _)| *n == file)
+        .map(|(_, t)| *t)
+}
+
+/// Assemble a calibration microbenchmark by name.
+pub fn assemble_calibration(name: &str) -> Option<Result<Program, AssembleError>> {
+    calibration_source(name).map(|text| {
+        warpsim_isa::parse_file(
+            SourceFile::embedded(format!("calibration/programs/{name}.s"), text),
+            &Resolver,
+        )
+    })
+}
+
+/// The measured calibration table (`calibration/h200.json`).
+pub fn calibration_table() -> &'static str {
+    embedded::CALIBRATION_TABLE
+}

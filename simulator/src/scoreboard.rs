@@ -1,51 +1,90 @@
-//! The scoreboard: per warp, the cycle at which each register's pending write completes.
+//! The scoreboard: per warp, when each register's pending write completes and which pipe produces it.
 //!
 //! Hardware tracks outstanding writes per warp and holds an instruction whose sources (read-after-write) or
-//! destination (write-after-write) are still pending. The model keeps a ready cycle per register and predicate.
+//! destination (write-after-write) are still pending. The model keeps, per register and predicate, the cycle
+//! its value is ready, the pipe that produces it (a consumer in another pipe waits `pipe_switch` cycles more)
+//! and how many of those cycles are bank-conflict replays (for the stall breakdown).
 
-use crate::kernel::DInstr;
+use crate::kernel::{DInstr, Pipe};
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    ready: u64,
+    pipe: Pipe,
+    /// Cycles of `ready` that are bank-conflict replays.
+    conflict: u32,
+}
+
+const IDLE: Pending = Pending {
+    ready: 0,
+    pipe: Pipe::Alu,
+    conflict: 0,
+};
 
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
-    reg_ready: Vec<u64>,
-    pred_ready: Vec<u64>,
+    regs: Vec<Pending>,
+    preds: Vec<Pending>,
+}
+
+/// When an instruction's operands are ready.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ready {
+    pub at: u64,
+    /// The bank-conflict cycles included in the operand that decides `at`.
+    pub conflict: u32,
 }
 
 impl Scoreboard {
     pub fn new(regs: usize, preds: usize) -> Scoreboard {
         Scoreboard {
-            reg_ready: vec![0; regs],
-            pred_ready: vec![0; preds],
+            regs: vec![IDLE; regs],
+            preds: vec![IDLE; preds],
         }
     }
 
-    /// The first cycle at which `inst`'s operands and destination are free.
+    /// The first cycle at which `inst` (of pipe `pipe`) may read its operands and write its destination.
     #[inline]
-    pub fn ready_at(&self, inst: &DInstr) -> u64 {
-        let mut t = 0;
-        for &r in &inst.reads {
-            t = t.max(self.reg_ready[r as usize]);
+    pub fn ready_at(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32) -> Ready {
+        let mut r = Ready::default();
+        let mut take = |p: &Pending, read: bool| {
+            let extra = if read && p.pipe != pipe { pipe_switch as u64 } else { 0 };
+            let t = p.ready + extra;
+            if t > r.at {
+                r = Ready {
+                    at: t,
+                    conflict: p.conflict,
+                };
+            }
+        };
+        for &x in &inst.reads {
+            take(&self.regs[x as usize], true);
         }
-        for &p in &inst.pred_reads {
-            t = t.max(self.pred_ready[p as usize]);
+        for &x in &inst.pred_reads {
+            take(&self.preds[x as usize], true);
         }
         if let Some(d) = inst.write {
-            t = t.max(self.reg_ready[d as usize]);
+            take(&self.regs[d as usize], false);
         }
         if let Some(p) = inst.pred_write {
-            t = t.max(self.pred_ready[p as usize]);
+            take(&self.preds[p as usize], false);
         }
-        t
+        r
     }
 
-    /// Mark `inst`'s destinations busy until `done`.
+    /// Mark `inst`'s destinations busy until `done`; `conflict` of those cycles are bank-conflict replays.
     #[inline]
-    pub fn reserve(&mut self, inst: &DInstr, done: u64) {
+    pub fn reserve(&mut self, inst: &DInstr, pipe: Pipe, done: u64, conflict: u32) {
+        let p = Pending {
+            ready: done,
+            pipe,
+            conflict,
+        };
         if let Some(d) = inst.write {
-            self.reg_ready[d as usize] = done;
+            self.regs[d as usize] = p;
         }
-        if let Some(p) = inst.pred_write {
-            self.pred_ready[p as usize] = done;
+        if let Some(x) = inst.pred_write {
+            self.preds[x as usize] = p;
         }
     }
 }

@@ -1,26 +1,31 @@
-//! The streaming multiprocessor: resident blocks and warps, warp schedulers, the issue loop.
+//! The streaming multiprocessor: resident blocks and warps, warp schedulers, pipes, the issue loop.
 //!
 //! Hardware: an SM holds up to `max_blocks_per_sm` blocks and `max_warps_per_sm` warps (and as many blocks as
 //! its shared memory fits); its warps are split over `schedulers` sub-partitions (Hopper: 4), each of which
 //! issues at most one warp instruction per cycle. Blocks are placed on the SM in order as resources free up.
 //!
-//! Model: cycle-driven. Each cycle, each scheduler picks, round-robin (loose: starting after the warp it last
-//! issued), the first of its warps whose next instruction has its operands ready on the scoreboard and that is
-//! not waiting at a barrier, and issues it. Semantics are applied at issue (values never depend on timing); the
-//! timing table decides when the result is ready. When no warp can issue, time jumps to the next cycle at which
-//! one can; when no warp ever can again, the warps are deadlocked at barriers. The run's cycle count is the cycle
-//! at which the last result is complete.
+//! Model: cycle-driven. Each cycle, each scheduler picks one of its warps whose next instruction can issue
+//! (policy: loose round robin or greedy-then-oldest) and issues it. An instruction can issue when the warp is
+//! not held (branch resolution, barrier), its operands are ready on the scoreboard, and its pipe accepts an
+//! instruction (each pipe has an issue interval; the shared-memory, L1 and global-atomic pipes are one per SM,
+//! the others one per sub-partition). Semantics are applied at issue, so values never depend on timing; the
+//! timing parameters ([`crate::config::Timing`]) decide when results are ready. When no warp can issue, time
+//! jumps to the next cycle at which one can; when no warp ever can again, the warps are deadlocked at barriers.
+//! The run's cycle count is the cycle at which the last result is complete. Every warp's cycles are accounted
+//! for ([`Stalls`]).
 
 use crate::alu;
 use crate::barrier::{BARRIERS, Barrier, Waiter};
+use crate::cache::L1;
 use crate::config::{Config, SchedulerPolicy};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
-use crate::kernel::{Buffer, DAddr, DBar, DInstr, DOp, Kernel, Src, Unit};
-use crate::scoreboard::Scoreboard;
+use crate::kernel::{Buffer, DAddr, DBar, DInstr, DOp, Kernel, Pipe, Src, Unit};
+use crate::scoreboard::{Ready, Scoreboard};
 use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
 use crate::trace::{BarrierResult, Event, Issue, MemoryTrace, ShuffleTrace, TraceSink};
+use serde::Serialize;
 use warpsim_isa::{PredLogicOp, Special, VoteMode};
 
 /// Limits on a run: always finite.
@@ -36,6 +41,73 @@ impl Default for RunOptions {
         }
     }
 }
+
+/// Where a warp's cycles went. For every warp the parts add up to the run's cycles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stalls {
+    /// Cycles in which the warp issued.
+    pub issued: u64,
+    /// Waiting for an operand still being computed (or for its destination to be free).
+    pub operands: u64,
+    /// Waiting for an operand whose producer was replayed for bank conflicts: the replay cycles.
+    pub bank_conflict: u64,
+    /// The pipe its next instruction needs was busy (issue interval, shared-memory replays of other warps).
+    pub unit_busy: u64,
+    /// Held after a branch that redirected it.
+    pub control: u64,
+    /// Waiting at a barrier.
+    pub barrier: u64,
+    /// Ready, but its scheduler issued another warp.
+    pub not_selected: u64,
+    /// Before its block was placed on the SM.
+    pub not_launched: u64,
+    /// After it exited, until the run ended.
+    pub finished: u64,
+}
+
+impl Stalls {
+    pub fn total(&self) -> u64 {
+        self.parts().iter().map(|(_, v)| v).sum()
+    }
+
+    /// Every part with its name, in a fixed order.
+    pub fn parts(&self) -> [(&'static str, u64); 9] {
+        [
+            ("issued", self.issued),
+            ("operands", self.operands),
+            ("bank_conflict", self.bank_conflict),
+            ("unit_busy", self.unit_busy),
+            ("control", self.control),
+            ("barrier", self.barrier),
+            ("not_selected", self.not_selected),
+            ("not_launched", self.not_launched),
+            ("finished", self.finished),
+        ]
+    }
+
+    fn add(&mut self, o: &Stalls) {
+        self.issued += o.issued;
+        self.operands += o.operands;
+        self.bank_conflict += o.bank_conflict;
+        self.unit_busy += o.unit_busy;
+        self.control += o.control;
+        self.barrier += o.barrier;
+        self.not_selected += o.not_selected;
+        self.not_launched += o.not_launched;
+        self.finished += o.finished;
+    }
+}
+
+/// One warp's cycle breakdown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WarpStalls {
+    pub block: u32,
+    pub warp: u32,
+    pub stalls: Stalls,
+}
+
+/// Per-warp breakdowns are kept for this many warps (the first blocks'); the totals cover every warp.
+pub const WARP_STALLS_KEPT: usize = 1024;
 
 /// What a run counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -57,6 +129,15 @@ pub struct Stats {
     pub atomics: u64,
     /// Barrier releases.
     pub barriers: u64,
+    /// Cache lines global loads found in L1, and missed.
+    pub l1_hits: u64,
+    pub l1_misses: u64,
+    /// Warps run.
+    pub warps: u64,
+    /// Cycle breakdown summed over every warp: `stalls.total()` = warps × cycles.
+    pub stalls: Stalls,
+    /// Cycle breakdown of the first [`WARP_STALLS_KEPT`] warps, by block and warp.
+    pub warp_stalls: Vec<WarpStalls>,
 }
 
 /// The result of a run.
@@ -74,6 +155,13 @@ impl RunOutput {
     }
 }
 
+/// Why a warp's `next_issue` holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hold {
+    Control,
+    Barrier,
+}
+
 /// One resident warp.
 struct Warp {
     block_slot: usize,
@@ -88,8 +176,12 @@ struct Warp {
     /// Earliest cycle this warp may issue again (one instruction per cycle; branch resolution; barrier
     /// release). `u64::MAX` while it waits at a barrier.
     next_issue: u64,
+    hold: Hold,
     /// The barrier it waits at, and the pc of the barrier instruction.
     waiting: Option<(u32, u32)>,
+    /// First cycle not yet accounted for in `stalls`.
+    accounted: u64,
+    stalls: Stalls,
 }
 
 /// A resident block: its shared memory and barriers.
@@ -99,6 +191,8 @@ struct Block {
     warps_left: u32,
     shared: Vec<u32>,
     barriers: Vec<Barrier>,
+    /// When the block's barrier unit has processed every arrival so far.
+    barrier_free: u64,
 }
 
 /// Run `kernel` on one SM to completion.
@@ -116,13 +210,23 @@ struct Sm<'k> {
     config: &'k Config,
     w: usize,
     memory: Vec<Buffer>,
+    /// Byte address of each global buffer (for cache lines): laid out in order, 256-byte aligned.
+    global_base: Vec<u64>,
+    l1: L1,
     /// Warp slots; slot `i` belongs to scheduler `i % schedulers`.
     warps: Vec<Option<Warp>>,
     blocks: Vec<Option<Block>>,
     next_block: u32,
-    /// Per scheduler: the slot it issued last (round robin starts after it).
+    /// Per scheduler: the slot it issued last (round robin starts after it; greedy tries it first).
     last_issued: Vec<usize>,
+    /// Per scheduler: its live warps' slots, oldest (placed on the SM first) first.
+    by_age: Vec<Vec<usize>>,
+    /// When each pipe accepts its next instruction: `Pipe::COUNT` per scheduler, then the SM-wide ones.
+    pipe_free: Vec<u64>,
     stats: Stats,
+    /// Exited warps, and the sum of (exit cycle + 1) over them: for the `finished` part of the breakdown.
+    exited: u64,
+    exit_sum: u128,
     /// Cycle at which the last result completes.
     end: u64,
 }
@@ -138,15 +242,43 @@ enum After {
     },
 }
 
+/// L1 capacity for a kernel: what the smallest shared-memory carveout holding the resident blocks leaves.
+fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
+    let m = &config.timing.memory;
+    let per_block = kernel.shared_words as u64 * 4;
+    let warps = kernel.warps_per_block().max(1) as u64;
+    let mut blocks = (config.max_blocks_per_sm as u64)
+        .min(config.max_warps_per_sm as u64 / warps)
+        .min(kernel.grid as u64)
+        .max(1);
+    if let Some(fit) = (config.shared_per_sm as u64).checked_div(per_block) {
+        blocks = blocks.min(fit.max(1));
+    }
+    let need = per_block * blocks;
+    let mut carveouts: Vec<u64> = m.shared_carveouts_kib.iter().map(|&k| k as u64 * 1024).collect();
+    carveouts.sort_unstable();
+    let carveout = carveouts.iter().copied().find(|&c| c >= need).unwrap_or(need);
+    (m.l1_shared_bytes as u64).saturating_sub(carveout)
+}
+
 impl<'k> Sm<'k> {
     fn new(kernel: &'k Kernel, config: &'k Config) -> Sm<'k> {
         let slots = config.max_warps_per_sm.max(kernel.warps_per_block()) as usize;
         let schedulers = config.schedulers.max(1) as usize;
+        let mut global_base = Vec::with_capacity(kernel.buffers.len());
+        let mut next = 0u64;
+        for b in &kernel.buffers {
+            global_base.push(next);
+            next += (b.data.len() as u64 * 4).div_ceil(256) * 256;
+        }
+        let m = &config.timing.memory;
         Sm {
             kernel,
             config,
             w: kernel.warp_size as usize,
             memory: kernel.buffers.clone(),
+            global_base,
+            l1: L1::new(l1_bytes(kernel, config), m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
             blocks: Vec::new(),
             next_block: 0,
@@ -154,15 +286,27 @@ impl<'k> Sm<'k> {
             last_issued: (0..schedulers)
                 .map(|s| s + schedulers * (slots.div_ceil(schedulers) - 1))
                 .collect(),
+            by_age: vec![Vec::new(); schedulers],
+            pipe_free: vec![0; (schedulers + 1) * Pipe::COUNT],
             stats: Stats::default(),
+            exited: 0,
+            exit_sum: 0,
             end: 0,
         }
+    }
+
+    /// Index of `pipe`'s entry in `pipe_free` for scheduler `s`.
+    #[inline]
+    fn pipe_index(&self, s: usize, pipe: Pipe) -> usize {
+        let s = if pipe.per_sm() { self.by_age.len() } else { s };
+        s * Pipe::COUNT + pipe as usize
     }
 
     /// Place blocks while the SM has room (block slots, warp slots, shared memory).
     fn launch_blocks<T: TraceSink>(&mut self, cycle: u64, trace: &mut T) {
         let per_block = self.kernel.warps_per_block() as usize;
         let shared_bytes = self.kernel.shared_words as u64 * 4;
+        let schedulers = self.by_age.len();
         while self.next_block < self.kernel.grid {
             let resident = self.blocks.iter().filter(|b| b.is_some()).count();
             let shared_used = resident as u64 * shared_bytes;
@@ -187,6 +331,7 @@ impl<'k> Sm<'k> {
                 warps_left: per_block as u32,
                 shared: vec![0; self.kernel.shared_words],
                 barriers: vec![Barrier::default(); BARRIERS],
+                barrier_free: 0,
             });
             let nregs = self.kernel.program.regs.len();
             let npreds = self.kernel.program.preds.len();
@@ -210,8 +355,16 @@ impl<'k> Sm<'k> {
                     preds: vec![0; npreds],
                     scoreboard: Scoreboard::new(nregs, npreds),
                     next_issue: cycle,
+                    hold: Hold::Control,
                     waiting: None,
+                    accounted: cycle,
+                    stalls: Stalls {
+                        not_launched: cycle,
+                        ..Stalls::default()
+                    },
                 });
+                self.by_age[warp_slot % schedulers].push(warp_slot);
+                self.stats.warps += 1;
                 k += 1;
             }
             if T::ENABLED {
@@ -224,12 +377,52 @@ impl<'k> Sm<'k> {
         }
     }
 
+    /// When the warp in `slot` (of scheduler `s`) can issue its next instruction, and why not sooner: the
+    /// operands' readiness and the pipe's.
+    #[inline]
+    fn readiness(&self, slot: usize, s: usize) -> Option<(u64, Ready, u64)> {
+        let warp = self.warps[slot].as_ref()?;
+        let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
+        // Past the last instruction the warp only has to exit.
+        let Some(inst) = self.kernel.code.get(pc) else {
+            return Some((warp.next_issue, Ready::default(), 0));
+        };
+        let pipe = inst.unit.pipe();
+        let operands = warp.scoreboard.ready_at(inst, pipe, self.config.timing.pipe_switch);
+        let unit = self.pipe_free[self.pipe_index(s, pipe)];
+        Some((warp.next_issue.max(operands.at).max(unit), operands, unit))
+    }
+
+    /// Account the warp's cycles up to `cycle`, at which it issues.
+    fn account_issue(warp: &mut Warp, cycle: u64, operands: Ready, unit: u64) {
+        let mut t = warp.accounted;
+        let st = &mut warp.stalls;
+        let mut part = |until: u64, slot: &mut u64| {
+            let u = until.min(cycle);
+            if u > t {
+                *slot += u - t;
+                t = u;
+            }
+        };
+        match warp.hold {
+            Hold::Control => part(warp.next_issue, &mut st.control),
+            Hold::Barrier => part(warp.next_issue, &mut st.barrier),
+        }
+        part(operands.at.saturating_sub(operands.conflict as u64), &mut st.operands);
+        part(operands.at, &mut st.bank_conflict);
+        part(unit, &mut st.unit_busy);
+        part(cycle, &mut st.not_selected);
+        st.issued += 1;
+        warp.accounted = cycle + 1;
+    }
+
     fn run<T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Result<RunOutput, Fault> {
         let mut cycle = 0u64;
         self.launch_blocks(cycle, trace);
         let schedulers = self.last_issued.len();
         let slots = self.warps.len();
         let owned = slots.div_ceil(schedulers);
+        let policy = self.config.scheduler_policy;
         loop {
             if self.warps.iter().all(Option::is_none) && self.next_block >= self.kernel.grid {
                 break;
@@ -238,36 +431,51 @@ impl<'k> Sm<'k> {
             let mut earliest = u64::MAX;
             let mut finished_block = false;
             for s in 0..schedulers {
-                // The policy decides where the search for a ready warp starts.
-                let start = match self.config.scheduler_policy {
-                    SchedulerPolicy::LooseRoundRobin => self.last_issued[s] / schedulers,
-                };
-                for k in 1..=owned {
-                    let slot = s + schedulers * ((start + k) % owned);
-                    if slot >= slots {
-                        continue;
-                    }
-                    let Some(warp) = self.warps[slot].as_ref() else {
-                        continue;
-                    };
-                    let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
-                    // Past the last instruction the warp only has to exit.
-                    let operands = self
-                        .kernel
-                        .code
-                        .get(pc)
-                        .map(|i| warp.scoreboard.ready_at(i))
-                        .unwrap_or(0);
-                    let ready = warp.next_issue.max(operands);
-                    if ready <= cycle {
-                        self.last_issued[s] = slot;
-                        issued = true;
-                        if self.issue(slot, s as u32, cycle, trace)? {
-                            finished_block = true;
+                let mut chosen = None;
+                match policy {
+                    SchedulerPolicy::LooseRoundRobin => {
+                        let start = self.last_issued[s] / schedulers;
+                        for k in 1..=owned {
+                            let slot = s + schedulers * ((start + k) % owned);
+                            if slot >= slots {
+                                continue;
+                            }
+                            let Some((ready, ops, unit)) = self.readiness(slot, s) else {
+                                continue;
+                            };
+                            if ready <= cycle {
+                                chosen = Some((slot, ops, unit));
+                                break;
+                            }
+                            earliest = earliest.min(ready);
                         }
-                        break;
                     }
-                    earliest = earliest.min(ready);
+                    SchedulerPolicy::GreedyThenOldest => {
+                        let last = self.last_issued[s];
+                        let n = self.by_age[s].len();
+                        for k in 0..=n {
+                            let slot = if k == 0 { last } else { self.by_age[s][k - 1] };
+                            if k > 0 && slot == last {
+                                continue;
+                            }
+                            let Some((ready, ops, unit)) = self.readiness(slot, s) else {
+                                continue;
+                            };
+                            if ready <= cycle {
+                                chosen = Some((slot, ops, unit));
+                                break;
+                            }
+                            earliest = earliest.min(ready);
+                        }
+                    }
+                }
+                if let Some((slot, ops, unit)) = chosen {
+                    self.last_issued[s] = slot;
+                    issued = true;
+                    Self::account_issue(self.warps[slot].as_mut().expect("live warp"), cycle, ops, unit);
+                    if self.issue(slot, s, cycle, trace)? {
+                        finished_block = true;
+                    }
                 }
             }
             if finished_block {
@@ -292,8 +500,16 @@ impl<'k> Sm<'k> {
                 });
             }
         }
+        // Exited warps were finished from their exit to the end of the run.
+        let end = self.end;
+        self.stats.stalls.finished = (self.exited as u128 * end as u128 - self.exit_sum) as u64;
+        for ws in &mut self.stats.warp_stalls {
+            // (`finished` holds the exit cycle + 1 until now.)
+            ws.stalls.finished = end - ws.stalls.finished;
+        }
+        self.stats.warp_stalls.sort_by_key(|w| (w.block, w.warp));
         Ok(RunOutput {
-            cycles: self.end,
+            cycles: end,
             stats: self.stats,
             buffers: self.memory,
         })
@@ -327,45 +543,16 @@ impl<'k> Sm<'k> {
         }
     }
 
-    fn latency(&self, unit: Unit) -> u32 {
-        let t = &self.config.timing;
-        match unit {
-            Unit::IntAlu => t.int_alu,
-            Unit::IntMul => t.int_mul,
-            Unit::IntDiv => t.int_div,
-            Unit::Fp32 => t.fp32,
-            Unit::Fp32Div => t.fp32_div,
-            Unit::Convert => t.convert,
-            Unit::Shuffle => t.shuffle,
-            Unit::ShuffleIdx => t.shuffle_idx,
-            Unit::GlobalLoad => t.global_load,
-            Unit::GlobalStore => t.global_store,
-            Unit::SharedLoad => t.shared_load,
-            Unit::SharedStore => t.shared_store,
-            Unit::SharedAtomic => t.shared_atomic,
-            Unit::GlobalAtomic => t.global_atomic,
-            Unit::Barrier => 0,
-            Unit::Branch => t.branch,
-            Unit::Clock => t.clock_read,
-        }
-    }
-
     /// Issue the next instruction of the warp in `slot`. Returns whether its block finished.
-    fn issue<T: TraceSink>(&mut self, slot: usize, scheduler: u32, cycle: u64, trace: &mut T) -> Result<bool, Fault> {
+    fn issue<T: TraceSink>(&mut self, slot: usize, scheduler: usize, cycle: u64, trace: &mut T) -> Result<bool, Fault> {
         let kernel = self.kernel;
         let w = self.w;
         let n = kernel.code.len() as u32;
-        let base_latency = {
-            let warp = self.warps[slot].as_ref().expect("live warp");
-            let pc = warp.stack.top().map(|t| t.pc).unwrap_or(n);
-            if pc >= n {
-                0
-            } else {
-                self.latency(kernel.code[pc as usize].unit)
-            }
-        };
         let timing = &self.config.timing;
         let banks = self.config.shared_banks;
+        self.end = self.end.max(cycle + 1);
+        let per_sm = self.by_age.len();
+        let pipe_index_of = |pipe: Pipe| if pipe.per_sm() { per_sm } else { scheduler } * Pipe::COUNT + pipe as usize;
         let warp = self.warps[slot].as_mut().expect("live warp");
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
         let pc = top.pc;
@@ -375,6 +562,7 @@ impl<'k> Sm<'k> {
             return Ok(self.after_issue(slot, cycle, trace));
         }
         let inst: &DInstr = &kernel.code[pc as usize];
+        let pipe_index = pipe_index_of(inst.unit.pipe());
         let active = top.mask;
         let exec = match inst.guard {
             None => active,
@@ -397,7 +585,7 @@ impl<'k> Sm<'k> {
         let mut event = if T::ENABLED {
             Some(Box::new(Issue {
                 cycle,
-                scheduler,
+                scheduler: scheduler as u32,
                 block: warp.block_id,
                 warp: warp.warp_in_block,
                 pc,
@@ -423,7 +611,12 @@ impl<'k> Sm<'k> {
         let block = self.blocks[warp.block_slot].as_mut().expect("block of a live warp");
         let mut next_pc = pc + 1;
         let mut branch: Option<(u64, u32)> = None;
-        let mut extra_latency = 0u64;
+        let unit = inst.unit.timing(&timing.units);
+        let pipe = inst.unit.pipe();
+        // The result's latency, how long the pipe stays busy, and the bank-conflict replays in the latency.
+        let mut latency = unit.latency as u64;
+        let mut occupancy = unit.interval as u64;
+        let mut replays = 0u64;
         let mut after = After::Nothing;
         match inst.op {
             DOp::Mov { d, a } => {
@@ -509,7 +702,27 @@ impl<'k> Sm<'k> {
                     };
                 });
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
-                extra_latency = conflict;
+                if addr.shared {
+                    latency += conflict;
+                    replays = conflict;
+                    occupancy *= degree.max(1) as u64;
+                } else {
+                    let (lines, misses) = global_lines(
+                        &self.global_base,
+                        addr.buffer,
+                        &words,
+                        exec,
+                        timing.memory.line_bytes,
+                        Some(&mut self.l1),
+                    );
+                    self.stats.l1_hits += lines - misses;
+                    self.stats.l1_misses += misses;
+                    if misses > 0 {
+                        latency = timing.memory.l1_miss_latency as u64;
+                    }
+                    latency += lines.saturating_sub(1) * unit.interval as u64;
+                    occupancy *= lines.max(1);
+                }
                 if let Some(e) = event.as_mut() {
                     e.memory = Some(memory_trace(
                         &words, exec, w, banks, addr, false, false, index, degree, 0,
@@ -531,7 +744,22 @@ impl<'k> Sm<'k> {
                     }
                 });
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
-                extra_latency = conflict;
+                if addr.shared {
+                    latency += conflict;
+                    replays = conflict;
+                    occupancy *= degree.max(1) as u64;
+                } else {
+                    // Write-through, no allocation: the L1 is not consulted.
+                    let (lines, _) = global_lines(
+                        &self.global_base,
+                        addr.buffer,
+                        &words,
+                        exec,
+                        timing.memory.line_bytes,
+                        None,
+                    );
+                    occupancy *= lines.max(1);
+                }
                 if let Some(e) = event.as_mut() {
                     e.memory = Some(memory_trace(
                         &words, exec, w, banks, addr, true, false, index, degree, 0,
@@ -567,7 +795,10 @@ impl<'k> Sm<'k> {
                 };
                 // Lanes on one word serialise; distinct words in one bank also replay.
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
-                extra_latency = same.saturating_sub(1) as u64 * per_lane as u64 + conflict;
+                let serial = same.saturating_sub(1) as u64 * per_lane as u64;
+                latency += serial + conflict;
+                replays = conflict;
+                occupancy += serial + conflict;
                 if let Some(e) = event.as_mut() {
                     e.memory = Some(memory_trace(
                         &words, exec, w, banks, addr, true, true, index, degree, same,
@@ -763,12 +994,14 @@ impl<'k> Sm<'k> {
             }
             DOp::Nop => {}
         }
-        // Scoreboard and timing.
-        let latency = base_latency as u64 + extra_latency;
+        // Scoreboard, pipe and timing.
         let done = cycle + latency;
-        warp.scoreboard.reserve(inst, done);
+        warp.scoreboard.reserve(inst, pipe, done, replays as u32);
         self.end = self.end.max(done);
-        warp.next_issue = cycle + if inst.unit == Unit::Branch { latency } else { 1 };
+        self.pipe_free[pipe_index] = cycle + occupancy;
+        let redirect = branch.is_some() || next_pc != pc + 1;
+        warp.next_issue = cycle + if redirect { latency.max(1) } else { 1 };
+        warp.hold = Hold::Control;
         if let Some(e) = event.as_mut().filter(|_| inst.unit != Unit::Barrier) {
             // (A barrier's results are written at its release and traced there.)
             if let Some(d) = inst.write {
@@ -832,8 +1065,11 @@ impl<'k> Sm<'k> {
         let warp = self.warps[slot].as_mut().expect("live warp");
         warp.waiting = Some((id, pc));
         warp.next_issue = u64::MAX;
+        warp.hold = Hold::Barrier;
         let (block_slot, block_id, warp_in_block) = (warp.block_slot, warp.block_id, warp.warp_in_block);
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
+        // The block's barrier unit takes each arrival in turn.
+        block.barrier_free = block.barrier_free.max(cycle) + self.config.timing.units.barrier.interval as u64;
         let barrier = &mut block.barriers[id as usize];
         barrier.arrive(Waiter { slot, lanes }, expected, predicate);
         if T::ENABLED {
@@ -859,8 +1095,7 @@ impl<'k> Sm<'k> {
         }
         let block_id = block.id;
         let (waiters, popc, all, any) = block.barriers[id as usize].release();
-        let t = &self.config.timing;
-        let resume = cycle + t.barrier as u64 + t.barrier_per_warp as u64 * waiters.len() as u64;
+        let resume = block.barrier_free.max(cycle) + self.config.timing.units.barrier.latency as u64;
         self.stats.barriers += 1;
         self.end = self.end.max(resume);
         let w = self.w;
@@ -870,6 +1105,7 @@ impl<'k> Sm<'k> {
             let warp = self.warps[waiter.slot].as_mut().expect("waiting warp");
             let pc = warp.waiting.take().map(|(_, pc)| pc).unwrap_or(0);
             warp.next_issue = resume;
+            warp.hold = Hold::Barrier;
             if let Some(DOp::Bar { kind, .. }) = self.kernel.code.get(pc as usize).map(|i| i.op) {
                 match kind {
                     DBar::Sync => {}
@@ -940,6 +1176,23 @@ impl<'k> Sm<'k> {
             });
         }
         let block_slot = warp.block_slot;
+        // Retire the warp's cycle breakdown; `finished` is known when the run ends.
+        self.exited += 1;
+        self.exit_sum += cycle as u128 + 1;
+        self.stats.stalls.add(&warp.stalls);
+        let global = warp.block_id as u64 * self.kernel.warps_per_block() as u64 + warp.warp_in_block as u64;
+        if global < WARP_STALLS_KEPT as u64 {
+            self.stats.warp_stalls.push(WarpStalls {
+                block: warp.block_id,
+                warp: warp.warp_in_block,
+                stalls: Stalls {
+                    finished: cycle + 1,
+                    ..warp.stalls
+                },
+            });
+        }
+        let schedulers = self.by_age.len();
+        self.by_age[slot % schedulers].retain(|&x| x != slot);
         self.warps[slot] = None;
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
         block.warps_left -= 1;
@@ -953,6 +1206,45 @@ impl<'k> Sm<'k> {
         }
         false
     }
+}
+
+/// The distinct cache lines a global access touches, and (when `l1` is given, for loads) how many of them
+/// missed in L1.
+fn global_lines(
+    global_base: &[u64],
+    buffer: u16,
+    words: &[usize; 64],
+    exec: u64,
+    line_bytes: u32,
+    l1: Option<&mut L1>,
+) -> (u64, u64) {
+    let base = global_base[buffer as usize];
+    let shift = line_bytes.trailing_zeros();
+    let mut lines = [0u64; 64];
+    let mut count = 0;
+    for_lanes(exec, |lane| {
+        lines[count] = (base + words[lane as usize] as u64 * 4) >> shift;
+        count += 1;
+    });
+    let lines = &mut lines[..count];
+    lines.sort_unstable();
+    let mut distinct = 0u64;
+    let mut misses = 0u64;
+    let mut l1 = l1;
+    let mut prev = None;
+    for &line in lines.iter() {
+        if prev == Some(line) {
+            continue;
+        }
+        prev = Some(line);
+        distinct += 1;
+        if let Some(c) = l1.as_deref_mut()
+            && !c.load(line)
+        {
+            misses += 1;
+        }
+    }
+    (distinct, misses)
 }
 
 /// Count a shared access and its bank conflict; returns the extra cycles it costs.

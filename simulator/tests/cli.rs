@@ -260,6 +260,124 @@ fn config_prints_json_that_run_accepts() {
 }
 
 #[test]
+fn an_edited_config_changes_cycles_not_values() {
+    let o = sim(&["config"]);
+    let mut config: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(config["timing"]["units"]["shuffle"]["latency"], 24);
+    config["timing"]["units"]["shuffle"]["latency"] = 100.into();
+    let path = temp_file("slow.json", config.to_string().as_bytes());
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = sim(args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).expect("json")
+    };
+    let base = json(&["run", "butterfly_max", "--format", "json"]);
+    let slow = json(&[
+        "run",
+        "butterfly_max",
+        "--format",
+        "json",
+        "--config",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(base["buffers"], slow["buffers"]);
+    // Five dependent shuffles, each 76 cycles slower.
+    let cycles = |v: &serde_json::Value| v["cycles"].as_u64().expect("cycles");
+    assert_eq!(cycles(&slow), cycles(&base) + 5 * 76);
+    let mut zero = config.clone();
+    zero["timing"]["units"]["fma"]["interval"] = 0.into();
+    let path = temp_file("zero.json", zero.to_string().as_bytes());
+    let o = sim(&["run", "butterfly_max", "--config", path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`timing.units.fma.interval` must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn stats_show_a_stall_breakdown_that_adds_up() {
+    let o = sim(&["run", "butterfly_max", "--warp", "32", "--stats"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let json = sim(&["run", "butterfly_max", "--warp", "32", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let cycles = doc["cycles"].as_u64().expect("cycles");
+    let stalls = doc["stats"]["stalls"].as_object().expect("stalls");
+    let sum: u64 = stalls.values().map(|v| v.as_u64().expect("number")).sum();
+    assert_eq!(sum, cycles);
+    assert_eq!(doc["stats"]["warps"][0]["stalls"], doc["stats"]["stalls"]);
+    assert!(
+        out.contains(&format!(
+            "stall breakdown, summed over 1 warp (1 x {cycles} cycles = {cycles}):"
+        )),
+        "{out}"
+    );
+    for (name, v) in stalls {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().take(2).eq([name.as_str(), &v.to_string()])),
+            "{name} = {v} in\n{out}"
+        );
+    }
+    let total = cycles.to_string();
+    assert!(
+        out.lines().any(|l| l.split_whitespace().eq(["total", total.as_str()])),
+        "{out}"
+    );
+}
+
+#[test]
+fn policy_flag_selects_the_scheduler() {
+    let json = |policy: &str| -> serde_json::Value {
+        let o = sim(&[
+            "run",
+            "histogram_bin",
+            "--set",
+            "threads=512",
+            "--policy",
+            policy,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).expect("json")
+    };
+    let (lrr, gto) = (json("lrr"), json("gto"));
+    assert_eq!(lrr["buffers"], gto["buffers"]);
+    assert_ne!(lrr["cycles"], gto["cycles"]);
+    let o = sim(&["run", "histogram_bin", "--policy", "fifo"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn calibrate_lists_every_row_with_its_error() {
+    let o = sim(&["calibrate", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let rows = doc["rows"].as_array().expect("rows");
+    assert!(rows.len() >= 28);
+    for r in rows {
+        let (sim_c, meas, err) = (
+            r["simulated"].as_f64().expect("simulated"),
+            r["measured"].as_f64().expect("measured"),
+            r["error"].as_f64().expect("error"),
+        );
+        assert!(r["name"].is_string());
+        assert!((err - (sim_c - meas) / meas).abs() < 1e-9, "{r}");
+        assert!(err.abs() <= 0.10, "{r}");
+    }
+    let o = sim(&["calibrate"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains(&format!("{n} of {n} rows within 10%", n = rows.len())),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn closed_stdout_is_not_an_error() {
     use std::process::Stdio;
     // Far more than a pipe holds (64 KiB), so the writes meet the closed pipe.
@@ -422,9 +540,11 @@ fn dynamic_shared_sizes_are_checked() {
 
 #[test]
 fn a_run_that_ends_exactly_at_the_cycle_limit_succeeds() {
-    // butterfly_max at W=8 issues its last instruction at cycle 155.
-    let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "155"]);
+    // butterfly_max at W=8 issues its last instruction at cycle 426 (its first load misses L1).
+    let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "426"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "425"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let empty = temp_file("nothing.s", b"// nothing\n");
     let o = sim(&["run", empty.to_str().expect("utf-8"), "--max-cycles", "0"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

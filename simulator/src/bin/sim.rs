@@ -8,7 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use warpsim::render;
-use warpsim::{Config, Launch, NoTrace, RunOptions, TraceBuffer, programs};
+use warpsim::{Config, Launch, NoTrace, RunOptions, SchedulerPolicy, TraceBuffer, programs};
 use warpsim_isa::{AssembleError, Program};
 
 const EXAMPLES: &str = "\
@@ -17,6 +17,8 @@ Examples:
   sim run butterfly_max --format json        values and cycles as JSON
   sim run shfl_wrap --set offset=-2          override a program parameter
   sim run my_kernel.s --grid 4 --block 64    run your own file
+  sim run butterfly_max --stats             cycles, IPC and where each warp's cycles went
+  sim calibrate                              simulated vs measured H200 cycles, row by row
   sim check my_kernel.s                      assemble and report errors
   sim list                                   the shipped programs";
 
@@ -75,6 +77,35 @@ enum Command {
     },
     /// Print the default machine configuration (JSON) to copy and edit for `--config`.
     Config,
+    /// Run the calibration microbenchmarks and compare each with the cycles measured on an H200.
+    Calibrate {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Machine configuration file to calibrate (JSON, see `sim config`); default: the built-in `hopper`.
+        #[arg(long)]
+        config: Option<String>,
+        /// Warp-scheduling policy (overrides the configuration's).
+        #[arg(long, value_enum)]
+        policy: Option<Policy>,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Policy {
+    /// Loose round robin.
+    Lrr,
+    /// Greedy then oldest.
+    Gto,
+}
+
+impl From<Policy> for SchedulerPolicy {
+    fn from(p: Policy) -> SchedulerPolicy {
+        match p {
+            Policy::Lrr => SchedulerPolicy::LooseRoundRobin,
+            Policy::Gto => SchedulerPolicy::GreedyThenOldest,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -108,6 +139,14 @@ struct RunArgs {
     /// Machine configuration file (JSON, see `sim config`).
     #[arg(long)]
     config: Option<String>,
+    /// Warp-scheduling policy (overrides the configuration's): lrr (loose round robin) or gto (greedy then
+    /// oldest).
+    #[arg(long, value_enum)]
+    policy: Option<Policy>,
+    /// Print statistics: IPC, the stall breakdown of every warp, shuffles, bank conflicts, L1 hits (JSON
+    /// output always has them under `stats`).
+    #[arg(long)]
+    stats: bool,
     /// Stop with a fault after this many cycles.
     #[arg(long, default_value_t = RunOptions::default().max_cycles)]
     max_cycles: u64,
@@ -164,6 +203,7 @@ fn main() -> ExitCode {
             Some(text) => Ok(text.to_string()),
             None => Err(unknown_program(&program)),
         },
+        Command::Calibrate { format, config, policy } => calibrate(format, config.as_deref(), policy),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
     };
     match result.and_then(|text| emit(&text)) {
@@ -294,7 +334,11 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
 }
 
 fn config_from(args: &RunArgs) -> Result<Config, Failure> {
-    let mut config = match &args.config {
+    load_config(args.config.as_deref(), args.warp, args.policy)
+}
+
+fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) -> Result<Config, Failure> {
+    let mut config = match path {
         None => Config::hopper(),
         Some(path) => {
             let text = warpsim_isa::read_source(Path::new(path))
@@ -306,16 +350,35 @@ fn config_from(args: &RunArgs) -> Result<Config, Failure> {
             })?
         }
     };
-    if let Some(w) = args.warp {
+    if let Some(w) = warp {
         config.warp_size = w;
     }
+    if let Some(p) = policy {
+        config.scheduler_policy = p.into();
+    }
     config.validate().map_err(|e| {
-        let source = args.config.as_deref().map(|p| format!("{p}: ")).unwrap_or_default();
+        let source = path.map(|p| format!("{p}: ")).unwrap_or_default();
         Failure::input(format!(
             "error: {source}{e}\n  help: `sim config` prints a valid configuration"
         ))
     })?;
     Ok(config)
+}
+
+fn calibrate(format: Format, config: Option<&str>, policy: Option<Policy>) -> Result<String, Failure> {
+    let config = load_config(config, None, policy)?;
+    let table = warpsim::calibrate::table();
+    let rows = warpsim::calibrate::run_table(&table, &config).map_err(|e| Failure {
+        message: format!("error: {e}"),
+        code: 1,
+    })?;
+    Ok(match format {
+        Format::Json => {
+            let doc = serde_json::json!({ "machine": config.name, "gpu": table.gpu, "rows": rows });
+            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+        }
+        Format::Text => render::text::calibration(&config.name, &table.gpu, &rows),
+    })
 }
 
 fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failure> {
@@ -388,6 +451,9 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
             match result {
                 Ok(output) => {
                     out.push_str(&render::text::summary(&kernel, &output));
+                    if args.stats {
+                        out.push_str(&render::text::stats(&output));
+                    }
                     Ok(out)
                 }
                 Err(fault) => {

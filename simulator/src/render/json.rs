@@ -52,10 +52,16 @@ pub fn buffers(kernel: &Kernel, data: &[crate::kernel::Buffer]) -> Value {
 
 pub fn stats(out: &RunOutput) -> Value {
     let s = &out.stats;
+    let ipc = if out.cycles == 0 {
+        0.0
+    } else {
+        s.warp_instructions as f64 / out.cycles as f64
+    };
     json!({
         "cycles": out.cycles,
         "warp_instructions": s.warp_instructions,
         "lane_instructions": s.lane_instructions,
+        "ipc": ipc,
         "shuffles": s.shuffles,
         "undefined_shuffle_reads": s.undefined_shuffle_reads,
         "divergent_branches": s.divergent_branches,
@@ -64,6 +70,11 @@ pub fn stats(out: &RunOutput) -> Value {
         "bank_conflict_cycles": s.bank_conflict_cycles,
         "atomics": s.atomics,
         "barriers": s.barriers,
+        "l1_hits": s.l1_hits,
+        "l1_misses": s.l1_misses,
+        "warp_count": s.warps,
+        "stalls": s.stalls,
+        "warps": s.warp_stalls,
     })
 }
 

@@ -351,3 +351,100 @@ pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
     let _ = kernel;
     s
 }
+
+/// `--stats`: IPC, counts, and where every warp's cycles went.
+pub fn stats(out: &RunOutput) -> String {
+    let st = &out.stats;
+    let mut s = String::new();
+    let ipc = if out.cycles == 0 {
+        0.0
+    } else {
+        st.warp_instructions as f64 / out.cycles as f64
+    };
+    let _ = writeln!(s, "\nstatistics:");
+    let _ = writeln!(
+        s,
+        "  cycles {}   warp instructions {}   lane instructions {}   IPC {ipc:.3} (warp instructions per cycle)",
+        out.cycles, st.warp_instructions, st.lane_instructions
+    );
+    let _ = writeln!(
+        s,
+        "  shuffles {}   divergent branches {}   bank-conflict extra cycles {}   L1 lines hit {} / missed {}",
+        st.shuffles, st.divergent_branches, st.bank_conflict_cycles, st.l1_hits, st.l1_misses
+    );
+    let total = st.stalls.total();
+    let _ = writeln!(
+        s,
+        "  stall breakdown, summed over {} warp{} ({} x {} cycles = {total}):",
+        st.warps,
+        if st.warps == 1 { "" } else { "s" },
+        st.warps,
+        out.cycles
+    );
+    for (name, v) in st.stalls.parts() {
+        let pct = if total == 0 {
+            0.0
+        } else {
+            100.0 * v as f64 / total as f64
+        };
+        let _ = writeln!(s, "    {name:<14}{v:>12}  {pct:5.1}%");
+    }
+    let _ = writeln!(s, "    {:<14}{total:>12}", "total");
+    const SHOW: usize = 16;
+    if !st.warp_stalls.is_empty() {
+        let _ = writeln!(s, "  per warp (cycles):");
+        let names = st.stalls.parts().map(|(n, _)| n);
+        let _ = write!(s, "    {:>5} {:>4}", "block", "warp");
+        for n in names {
+            let _ = write!(s, " {:>13}", n);
+        }
+        let _ = writeln!(s, " {:>10}", "total");
+        for ws in st.warp_stalls.iter().take(SHOW) {
+            let _ = write!(s, "    {:>5} {:>4}", ws.block, ws.warp);
+            for (_, v) in ws.stalls.parts() {
+                let _ = write!(s, " {v:>13}");
+            }
+            let _ = writeln!(s, " {:>10}", ws.stalls.total());
+        }
+        if st.warps as usize > SHOW.min(st.warp_stalls.len()) {
+            let _ = writeln!(
+                s,
+                "    … {} more warps (`--format json` lists the first {} under stats.warps)",
+                st.warps as usize - SHOW.min(st.warp_stalls.len()),
+                crate::sm::WARP_STALLS_KEPT
+            );
+        }
+    }
+    s
+}
+
+/// `sim calibrate`: simulated against measured cycles, row by row.
+pub fn calibration(machine: &str, gpu: &str, rows: &[crate::calibrate::RowResult]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "machine `{machine}` against {gpu} (cycles per operation):");
+    let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0);
+    let _ = writeln!(
+        s,
+        "  {:<width$}  {:>9}  {:>9}  {:>7}",
+        "row", "simulated", "measured", "error"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "  {:<width$}  {:>9.2}  {:>9.2}  {:>+6.1}%",
+            r.name,
+            r.simulated,
+            r.measured,
+            100.0 * r.error
+        );
+    }
+    let worst = rows.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
+    let within = rows.iter().filter(|r| r.error.abs() <= 0.10).count();
+    let _ = writeln!(
+        s,
+        "{within} of {} rows within 10%; largest error {:.1}%",
+        rows.len(),
+        100.0 * worst
+    );
+    s
+}

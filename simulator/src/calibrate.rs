@@ -1,0 +1,93 @@
+//! The calibration suite: microbenchmarks in the ISA that mirror the rows of the measured Hopper table
+//! (`calibration/h200.json`, figures from `calibration/measured/`), run on a configuration and compared row by
+//! row.
+//!
+//! Each program times its region with `%clock` exactly as the CUDA microbenchmark does with `clock64()` and
+//! stores the cycles in `cyc[0]`; the row's simulated figure is that divided by `per` (the operations timed).
+
+use crate::config::Config;
+use crate::kernel::{Launch, instantiate};
+use crate::programs;
+use crate::sm::{RunOptions, run};
+use crate::trace::NoTrace;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use warpsim_isa::Value;
+
+/// One measured row.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Row {
+    pub name: String,
+    /// The microbenchmark in `calibration/programs/`.
+    pub program: String,
+    /// `--set` values for it.
+    #[serde(default)]
+    pub set: BTreeMap<String, i64>,
+    /// Operations its clock region times.
+    pub per: u32,
+    /// Cycles per operation measured on the GPU.
+    pub measured: f64,
+    /// Where the figure comes from.
+    pub source: String,
+}
+
+/// The measured table.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub gpu: String,
+    pub note: String,
+    pub rows: Vec<Row>,
+}
+
+/// One row compared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RowResult {
+    pub name: String,
+    /// Cycles per operation in the simulator.
+    pub simulated: f64,
+    /// Cycles per operation on the GPU.
+    pub measured: f64,
+    /// (simulated − measured) / measured.
+    pub error: f64,
+    pub program: String,
+    pub source: String,
+}
+
+/// The built-in table.
+pub fn table() -> Table {
+    serde_json::from_str(programs::calibration_table()).expect("calibration/h200.json is valid (tested)")
+}
+
+/// Run every row of `table` on `config` (its warp size is set to 32, the size the GPU measured).
+pub fn run_table(table: &Table, config: &Config) -> Result<Vec<RowResult>, String> {
+    let config = config.clone().with_warp_size(32);
+    table.rows.iter().map(|row| run_row(row, &config)).collect()
+}
+
+fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
+    let fail = |what: String| format!("calibration row `{}` ({}): {what}", row.name, row.program);
+    let program = programs::assemble_calibration(&row.program)
+        .ok_or_else(|| fail("no such microbenchmark".into()))?
+        .map_err(|e| fail(format!("does not assemble: {e:?}")))?;
+    let launch = Launch {
+        set: row.set.iter().map(|(k, v)| (k.clone(), Value::Int(*v))).collect(),
+        ..Launch::default()
+    };
+    let kernel = instantiate(&program, config, &launch).map_err(|e| fail(format!("cannot launch: {e:?}")))?;
+    let out = run(&kernel, config, &RunOptions::default(), &mut NoTrace).map_err(|f| fail(f.message()))?;
+    let cycles = out
+        .buffer("cyc")
+        .and_then(|b| b.data.first())
+        .ok_or_else(|| fail("has no `cyc` buffer".into()))?;
+    let simulated = *cycles as f64 / row.per as f64;
+    Ok(RowResult {
+        name: row.name.clone(),
+        simulated,
+        measured: row.measured,
+        error: (simulated - row.measured) / row.measured,
+        program: row.program.clone(),
+        source: row.source.clone(),
+    })
+}

@@ -1,0 +1,192 @@
+//! The timing model: calibration against the measured Hopper table, scheduling policies and configurations that
+//! change cycles but never values, and the stall breakdown that accounts for every cycle.
+
+use warpsim::{Config, Launch, RunOutput, SchedulerPolicy, programs};
+
+fn run_with(name: &str, config: &Config) -> Result<RunOutput, warpsim::SimError> {
+    let program = programs::assemble(name).expect("shipped").expect("assembles");
+    warpsim::simulate(&program, config, &Launch::default())
+}
+
+#[test]
+fn every_calibration_row_is_within_ten_percent_of_the_h200() {
+    let table = warpsim::calibrate::table();
+    let rows = warpsim::calibrate::run_table(&table, &Config::hopper()).expect("every microbenchmark runs");
+    assert_eq!(rows.len(), table.rows.len());
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|r| r.error.abs() > 0.10 || !r.simulated.is_finite())
+        .map(|r| format!("{}: simulated {:.2}, measured {:.2}", r.name, r.simulated, r.measured))
+        .collect();
+    assert!(bad.is_empty(), "rows off by more than 10%:\n{}", bad.join("\n"));
+    // Spot checks of exact figures the model is built to reproduce.
+    let get = |name: &str| rows.iter().find(|r| r.name == name).expect(name).simulated;
+    assert_eq!(get("clock64() back to back"), 2.0);
+    assert_eq!(get("butterfly_max (5 x shfl.bfly + fmax, W=32), warm"), 150.0);
+}
+
+#[test]
+fn the_calibration_table_lists_every_row_of_timing_h200() {
+    // The rows of `timing-h200.md`, in its order: 28 of them.
+    let table = warpsim::calibrate::table();
+    let from_reference: Vec<&str> = table
+        .rows
+        .iter()
+        .filter(|r| r.source.starts_with("timing-h200.md"))
+        .map(|r| r.name.as_str())
+        .collect();
+    assert_eq!(from_reference.len(), 28, "{from_reference:?}");
+    for (name, measured) in [
+        ("shfl.sync.idx dependent chain", 26.0),
+        ("shared load, stride 32 words (32-way)", 91.0),
+        ("__syncthreads with 32 warps", 76.0),
+        ("butterfly_max (5 x shfl.bfly + fmax, W=32), warm", 146.0),
+    ] {
+        let row = table.rows.iter().find(|r| r.name == name).expect(name);
+        assert_eq!(row.measured, measured, "{name}");
+    }
+}
+
+#[test]
+fn both_policies_and_an_edited_configuration_give_the_same_values() {
+    let mut differs = 0;
+    for name in programs::names() {
+        for w in [8, 32] {
+            let lrr = Config::hopper().with_warp_size(w);
+            let Ok(base) = run_with(name, &lrr) else {
+                assert_ne!(w, 32, "{name} runs at W=32");
+                continue;
+            };
+            let mut gto = lrr.clone();
+            gto.scheduler_policy = SchedulerPolicy::GreedyThenOldest;
+            let mut slow = lrr.clone();
+            slow.timing.units.shuffle.latency = 40;
+            slow.timing.units.fma.interval = 3;
+            slow.timing.memory.l1_miss_latency = 500;
+            for (what, config) in [("gto", &gto), ("edited", &slow)] {
+                let out = run_with(name, config).unwrap_or_else(|_| panic!("{name} W={w} {what} runs"));
+                assert_eq!(out.buffers, base.buffers, "{name} at W={w} under {what}");
+                assert_eq!(
+                    out.stats.warp_instructions, base.stats.warp_instructions,
+                    "{name} {what}"
+                );
+                if what == "edited" {
+                    assert!(out.cycles > base.cycles, "{name} W={w}: slower units, more cycles");
+                }
+                differs += (out.cycles != base.cycles) as u32;
+            }
+        }
+    }
+    // Several warps per scheduler: greedy-then-oldest reorders them; the values stay.
+    let mut gto = Config::hopper();
+    gto.scheduler_policy = SchedulerPolicy::GreedyThenOldest;
+    for (name, launch) in [
+        (
+            "histogram_bin",
+            Launch {
+                set: vec![("threads".into(), warpsim_isa::Value::Int(512))],
+                ..Launch::default()
+            },
+        ),
+        (
+            "block_sum",
+            Launch {
+                grid: Some(40),
+                ..Launch::default()
+            },
+        ),
+    ] {
+        let program = programs::assemble(name).expect("shipped").expect("assembles");
+        let a = warpsim::simulate(&program, &Config::hopper(), &launch).expect("runs");
+        let b = warpsim::simulate(&program, &gto, &launch).expect("runs");
+        assert_eq!(a.buffers, b.buffers, "{name}");
+        assert_ne!(
+            a.cycles, b.cycles,
+            "{name}: the policy matters with several warps per scheduler"
+        );
+    }
+    assert!(differs > 0);
+}
+
+fn assert_breakdown_adds_up(name: &str, out: &RunOutput) {
+    let st = &out.stats;
+    assert!(st.warps > 0);
+    assert_eq!(st.stalls.total(), st.warps * out.cycles, "{name}: totals");
+    assert_eq!(st.warp_stalls.len() as u64, st.warps.min(1024), "{name}");
+    let mut sum = warpsim::Stalls::default();
+    for ws in &st.warp_stalls {
+        assert_eq!(
+            ws.stalls.total(),
+            out.cycles,
+            "{name}: block {} warp {}",
+            ws.block,
+            ws.warp
+        );
+        sum.issued += ws.stalls.issued;
+    }
+    assert_eq!(sum.issued, st.stalls.issued, "{name}: every issue belongs to a warp");
+}
+
+#[test]
+fn every_warps_stall_breakdown_adds_up_to_the_run() {
+    for name in programs::names() {
+        let out = run_with(name, &Config::hopper()).expect("runs");
+        assert_breakdown_adds_up(name, &out);
+    }
+    // butterfly_max at W=32: one warp, mostly waiting for operands (the load misses L1, shuffles take 24).
+    let out = run_with("butterfly_max", &Config::hopper()).expect("runs");
+    let s = out.stats.stalls;
+    assert_eq!(out.stats.warps, 1);
+    assert_eq!(s.issued, out.stats.warp_instructions);
+    assert_eq!(
+        (s.barrier, s.not_selected, s.not_launched, s.bank_conflict),
+        (0, 0, 0, 0)
+    );
+    assert!(s.operands > out.cycles / 2, "{s:?}");
+    assert!(s.control > 0, "the loop's taken branches: {s:?}");
+    // Blocks placed later wait, and barriers show up.
+    let many = warpsim::simulate(
+        &programs::assemble("block_sum").expect("shipped").expect("assembles"),
+        &Config::hopper(),
+        &Launch {
+            grid: Some(40),
+            ..Launch::default()
+        },
+    )
+    .expect("runs");
+    assert_breakdown_adds_up("block_sum x 40", &many);
+    assert!(many.stats.stalls.barrier > 0);
+    assert!(many.stats.stalls.not_launched > 0, "{:?}", many.stats.stalls);
+    assert!(many.stats.stalls.not_selected > 0, "{:?}", many.stats.stalls);
+}
+
+#[test]
+fn bank_conflict_replays_are_their_own_stall() {
+    let src = "\
+.shared s u32[1024]
+.reg %a, %v
+    mul.lo.u32 %a, %laneid, 32
+    ld.shared.u32 %v, s[%a]
+    add.u32 %v, %v, 1
+";
+    let program = warpsim_tests::assemble(src);
+    let out = warpsim::simulate(&program, &Config::hopper(), &Launch::default()).expect("runs");
+    // 32-way conflict: 31 extra ways x 2 cycles, all waited for by the dependent add.
+    assert_eq!(out.stats.bank_conflict_cycles, 62);
+    assert_eq!(out.stats.stalls.bank_conflict, 62);
+}
+
+#[test]
+fn global_loads_hit_l1_after_the_first_miss() {
+    let src = "\
+.buffer g u32[64]
+.reg %v
+    ld.global.u32 %v, g[%laneid]
+    ld.global.u32 %v, g[%laneid]
+    ld.global.u32 %v, g[%laneid + 32]
+";
+    let program = warpsim_tests::assemble(src);
+    let out = warpsim::simulate(&program, &Config::hopper(), &Launch::default()).expect("runs");
+    // 32 lanes x 4 bytes = one 128-byte line per access: miss, hit, then the second line misses.
+    assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (1, 2));
+}
