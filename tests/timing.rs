@@ -190,3 +190,29 @@ fn global_loads_hit_l1_after_the_first_miss() {
     // 32 lanes x 4 bytes = one 128-byte line per access: miss, hit, then the second line misses.
     assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (1, 2));
 }
+
+#[test]
+fn a_second_warp_missing_on_a_line_in_flight_waits_for_the_same_fill() {
+    // Two warps (on different schedulers) load the same 128-byte line one cycle apart: the first misses; the
+    // second finds the line allocated but still being filled, so its data arrives with the first warp's.
+    let src = "\
+.block 64
+.buffer g u32[32]
+.reg %v
+    ld.global.u32 %v, g[%laneid]
+    add.u32 %v, %v, 1
+";
+    let (out, events) = warpsim_tests::run_text(src, 32);
+    let out = out.expect("runs");
+    assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (1, 1));
+    let adds: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            warpsim::Event::Issue(i) if i.pc == 1 => Some(i.cycle),
+            _ => None,
+        })
+        .collect();
+    // Both loads issue at cycle 0 (schedulers 0 and 1) and the pipe takes one line per cycle: the miss is
+    // filled at 0 + 287; the add (another pipe) reads one cycle later.
+    assert_eq!(adds, vec![288, 288]);
+}

@@ -1,5 +1,7 @@
 //! The L1 data cache of global memory: set-associative, LRU, allocate on load miss, write-through without
-//! allocation (as Hopper's L1 treats global stores). It decides timing only: values always come from memory.
+//! allocation (as Hopper's L1 treats global stores). A line being filled is already allocated: a second miss to
+//! it waits for the same fill (as miss-status holding registers merge requests). It decides timing only: values
+//! always come from memory.
 
 #[derive(Clone, Debug)]
 pub struct L1 {
@@ -9,6 +11,8 @@ pub struct L1 {
     tags: Vec<u64>,
     /// Last use per way, for LRU.
     used: Vec<u64>,
+    /// Cycle each way's data arrives (a fill in flight until then).
+    ready: Vec<u64>,
     clock: u64,
 }
 
@@ -23,30 +27,33 @@ impl L1 {
             ways,
             tags: vec![u64::MAX; sets * ways],
             used: vec![0; sets * ways],
+            ready: vec![0; sets * ways],
             clock: 0,
         }
     }
 
-    /// Look `line` up, allocating it on a miss (evicting the set's least recently used line). Returns whether it
-    /// hit.
+    /// Look `line` up at cycle `now`, allocating it on a miss (evicting the set's least recently used line),
+    /// whose data then arrives at `fill`. Returns whether it hit, and when the data is there (for a hit on a
+    /// line still being filled: when the fill arrives).
     #[inline]
-    pub fn load(&mut self, line: u64) -> bool {
+    pub fn load(&mut self, line: u64, now: u64, fill: u64) -> (bool, u64) {
         if self.sets == 0 {
-            return false;
+            return (false, fill);
         }
         self.clock += 1;
         let base = (line % self.sets as u64) as usize * self.ways;
         let set = base..base + self.ways;
         if let Some(k) = self.tags[set.clone()].iter().position(|&t| t == line) {
             self.used[base + k] = self.clock;
-            return true;
+            return (true, self.ready[base + k].max(now));
         }
         let victim = (0..self.ways)
             .min_by_key(|&k| (self.tags[base + k] != u64::MAX, self.used[base + k]))
             .unwrap_or(0);
         self.tags[base + victim] = line;
         self.used[base + victim] = self.clock;
-        false
+        self.ready[base + victim] = fill;
+        (false, fill)
     }
 
     /// Capacity in lines.
@@ -59,27 +66,39 @@ impl L1 {
 mod tests {
     use super::L1;
 
+    fn hit(c: &mut L1, line: u64) -> bool {
+        c.load(line, 0, 0).0
+    }
+
     #[test]
     fn hits_after_a_miss_and_evicts_the_least_recently_used_line() {
         // 2 sets of 2 ways, 128-byte lines.
         let mut c = L1::new(512, 128, 2);
         assert_eq!(c.lines(), 4);
-        assert!(!c.load(0));
-        assert!(c.load(0));
-        assert!(!c.load(2)); // same set as 0
-        assert!(c.load(0)); // 0 is now the most recent
-        assert!(!c.load(4)); // evicts 2, the least recently used of set 0
-        assert!(c.load(0));
-        assert!(!c.load(2));
-        assert!(!c.load(1)); // set 1 is independent
-        assert!(c.load(1));
+        assert!(!hit(&mut c, 0));
+        assert!(hit(&mut c, 0));
+        assert!(!hit(&mut c, 2)); // same set as 0
+        assert!(hit(&mut c, 0)); // 0 is now the most recent
+        assert!(!hit(&mut c, 4)); // evicts 2, the least recently used of set 0
+        assert!(hit(&mut c, 0));
+        assert!(!hit(&mut c, 2));
+        assert!(!hit(&mut c, 1)); // set 1 is independent
+        assert!(hit(&mut c, 1));
+    }
+
+    #[test]
+    fn a_hit_on_a_line_in_flight_waits_for_its_fill() {
+        let mut c = L1::new(512, 128, 2);
+        assert_eq!(c.load(3, 10, 297), (false, 297));
+        assert_eq!(c.load(3, 12, 299), (true, 297));
+        assert_eq!(c.load(3, 400, 687), (true, 400));
     }
 
     #[test]
     fn a_cache_smaller_than_a_set_always_misses() {
         let mut c = L1::new(64, 128, 4);
         assert_eq!(c.lines(), 0);
-        assert!(!c.load(7));
-        assert!(!c.load(7));
+        assert_eq!(c.load(7, 0, 5), (false, 5));
+        assert_eq!(c.load(7, 1, 6), (false, 6));
     }
 }

@@ -707,20 +707,20 @@ impl<'k> Sm<'k> {
                     replays = conflict;
                     occupancy *= degree.max(1) as u64;
                 } else {
-                    let (lines, misses) = global_lines(
+                    let (lines, misses, arrival) = global_lines(
                         &self.global_base,
                         addr.buffer,
                         &words,
                         exec,
                         timing.memory.line_bytes,
-                        Some(&mut self.l1),
+                        Some((&mut self.l1, cycle, latency, timing.memory.l1_miss_latency as u64)),
                     );
                     self.stats.l1_hits += lines - misses;
                     self.stats.l1_misses += misses;
-                    if misses > 0 {
-                        latency = timing.memory.l1_miss_latency as u64;
+                    // The last line's data arrives last; each further line takes the pipe another interval.
+                    if lines > 0 {
+                        latency = arrival - cycle + (lines - 1) * unit.interval as u64;
                     }
-                    latency += lines.saturating_sub(1) * unit.interval as u64;
                     occupancy *= lines.max(1);
                 }
                 if let Some(e) = event.as_mut() {
@@ -750,7 +750,7 @@ impl<'k> Sm<'k> {
                     occupancy *= degree.max(1) as u64;
                 } else {
                     // Write-through, no allocation: the L1 is not consulted.
-                    let (lines, _) = global_lines(
+                    let (lines, _, _) = global_lines(
                         &self.global_base,
                         addr.buffer,
                         &words,
@@ -1208,16 +1208,16 @@ impl<'k> Sm<'k> {
     }
 }
 
-/// The distinct cache lines a global access touches, and (when `l1` is given, for loads) how many of them
-/// missed in L1.
+/// The distinct cache lines a global access touches; for a load (`l1` given with the cycle, the hit and the
+/// miss latency), also how many missed in L1 and when the last line's data arrives.
 fn global_lines(
     global_base: &[u64],
     buffer: u16,
     words: &[usize; 64],
     exec: u64,
     line_bytes: u32,
-    l1: Option<&mut L1>,
-) -> (u64, u64) {
+    l1: Option<(&mut L1, u64, u64, u64)>,
+) -> (u64, u64, u64) {
     let base = global_base[buffer as usize];
     let shift = line_bytes.trailing_zeros();
     let mut lines = [0u64; 64];
@@ -1230,6 +1230,7 @@ fn global_lines(
     lines.sort_unstable();
     let mut distinct = 0u64;
     let mut misses = 0u64;
+    let mut arrival = 0u64;
     let mut l1 = l1;
     let mut prev = None;
     for &line in lines.iter() {
@@ -1238,13 +1239,13 @@ fn global_lines(
         }
         prev = Some(line);
         distinct += 1;
-        if let Some(c) = l1.as_deref_mut()
-            && !c.load(line)
-        {
-            misses += 1;
+        if let Some((c, now, hit, miss)) = l1.as_mut() {
+            let (was_hit, at) = c.load(line, *now, *now + *miss);
+            misses += !was_hit as u64;
+            arrival = arrival.max(at.max(*now + *hit));
         }
     }
-    (distinct, misses)
+    (distinct, misses, arrival)
 }
 
 /// Count a shared access and its bank conflict; returns the extra cycles it costs.
