@@ -180,7 +180,7 @@ fn a_conflicting_access_costs_two_cycles_per_extra_way() {
 
 #[test]
 fn a_barrier_inside_a_divergent_branch_is_a_fault() {
-    let src = ".block 64\n.pred %low\n    setp.lt.u32 %low, %laneid, 16\n    @!%low bra skip\n    bar.sync 0\nskip:\n    exit\n";
+    let src = ".block 64\n.pred %low\n    setp.lt.u32 %low, %tid.x, 48\n    @!%low bra skip\n    bar.sync 0\nskip:\n    exit\n";
     let (out, _) = run_text(src, 32);
     let f = out.expect_err("barrier divergence");
     assert_eq!(
@@ -190,7 +190,8 @@ fn a_barrier_inside_a_divergent_branch_is_a_fault() {
             missing: 0xffff_0000
         }
     );
-    assert_eq!((f.block, f.warp, f.pc), (0, 0, 2));
+    // Warp 0 reaches the barrier whole; warp 1 splits (threads 32-47 go, 48-63 branch away).
+    assert_eq!((f.block, f.warp, f.pc), (0, 1, 2));
     assert!(
         f.message()
             .contains("lanes 0-15 of the warp reached the barrier but lanes 16-31 did not")

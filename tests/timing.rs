@@ -216,3 +216,36 @@ fn a_second_warp_missing_on_a_line_in_flight_waits_for_the_same_fill() {
     // filled at 0 + 287; the add (another pipe) reads one cycle later.
     assert_eq!(adds, vec![288, 288]);
 }
+
+#[test]
+fn odd_scheduler_counts_work_under_both_policies() {
+    let base = run_with("histogram_bin", &Config::hopper()).expect("runs");
+    for policy in [SchedulerPolicy::LooseRoundRobin, SchedulerPolicy::GreedyThenOldest] {
+        for (schedulers, warps) in [(3, 64), (64, 5), (1, 64)] {
+            let mut c = Config::hopper();
+            c.scheduler_policy = policy;
+            c.schedulers = schedulers;
+            c.max_warps_per_sm = warps;
+            let out = run_with("histogram_bin", &c).unwrap_or_else(|_| panic!("{schedulers} schedulers {policy:?}"));
+            assert_eq!(out.buffers, base.buffers);
+            assert_eq!(out.stats.stalls.total(), out.stats.warps * out.cycles);
+        }
+    }
+}
+
+#[test]
+fn a_run_lasts_until_its_last_result_and_exits_use_no_issue_slot() {
+    // Nothing but `exit`: one issue, no result, one cycle.
+    let (out, _) = warpsim_tests::run_text("    exit\n", 32);
+    assert_eq!(out.expect("runs").cycles, 1);
+    // Warps released from a final barrier, and warps branching to the end, leave without issuing again.
+    for src in [
+        ".block 128\n.reg %v\n    mov.u32 %v, 1\n    bar.sync 0\n",
+        ".block 128\n.reg %v\n.pred %p\n    setp.eq.u32 %p, %warpid, 0\n    @%p bra end\n    mov.u32 %v, 1\nend:\n",
+    ] {
+        let (out, _) = warpsim_tests::run_text(src, 32);
+        let out = out.expect("runs");
+        assert_eq!(out.stats.stalls.issued, out.stats.warp_instructions, "{src}");
+        assert_eq!(out.stats.stalls.total(), out.stats.warps * out.cycles, "{src}");
+    }
+}

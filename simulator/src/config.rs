@@ -252,8 +252,11 @@ impl Config {
         if !(1..=64).contains(&m.l1_ways) {
             return bad("`timing.memory.l1_ways` must be 1 to 64");
         }
-        if m.l1_shared_bytes > 1 << 30 || m.shared_carveouts_kib.len() > 64 {
-            return bad("`timing.memory.l1_shared_bytes` must be at most 1 GiB, with at most 64 carveouts");
+        if m.l1_shared_bytes as u64 / m.line_bytes as u64 > 1 << 20 {
+            return bad("`timing.memory.l1_shared_bytes` must be at most 2^20 lines (`line_bytes` each)");
+        }
+        if m.shared_carveouts_kib.is_empty() || m.shared_carveouts_kib.len() > 64 {
+            return bad("`timing.memory.shared_carveouts_kib` must list 1 to 64 carveouts");
         }
         Ok(())
     }

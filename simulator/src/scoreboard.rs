@@ -33,6 +33,8 @@ pub struct Ready {
     pub at: u64,
     /// The bank-conflict cycles included in the operand that decides `at`.
     pub conflict: u32,
+    /// The pipe-switch cycles included in `at` (they come after the producer's own latency).
+    pub switch: u32,
 }
 
 impl Scoreboard {
@@ -48,12 +50,18 @@ impl Scoreboard {
     pub fn ready_at(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32) -> Ready {
         let mut r = Ready::default();
         let mut take = |p: &Pending, read: bool| {
-            let extra = if read && p.pipe != pipe { pipe_switch as u64 } else { 0 };
-            let t = p.ready + extra;
+            // A register never written (ready 0) is no result in flight: nothing to switch pipes.
+            let extra = if read && p.ready > 0 && p.pipe != pipe {
+                pipe_switch
+            } else {
+                0
+            };
+            let t = p.ready + extra as u64;
             if t > r.at {
                 r = Ready {
                     at: t,
                     conflict: p.conflict,
+                    switch: extra,
                 };
             }
         };

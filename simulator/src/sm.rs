@@ -266,10 +266,12 @@ impl<'k> Sm<'k> {
         let slots = config.max_warps_per_sm.max(kernel.warps_per_block()) as usize;
         let schedulers = config.schedulers.max(1) as usize;
         let mut global_base = Vec::with_capacity(kernel.buffers.len());
+        // 256-byte aligned like cudaMalloc's, and never two buffers in one cache line.
+        let align = 256u64.max(config.timing.memory.line_bytes as u64);
         let mut next = 0u64;
         for b in &kernel.buffers {
             global_base.push(next);
-            next += (b.data.len() as u64 * 4).div_ceil(256) * 256;
+            next += (b.data.len() as u64 * 4).div_ceil(align) * align;
         }
         let m = &config.timing.memory;
         Sm {
@@ -381,7 +383,7 @@ impl<'k> Sm<'k> {
     /// operands' readiness and the pipe's.
     #[inline]
     fn readiness(&self, slot: usize, s: usize) -> Option<(u64, Ready, u64)> {
-        let warp = self.warps[slot].as_ref()?;
+        let warp = self.warps.get(slot)?.as_ref()?;
         let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
         // Past the last instruction the warp only has to exit.
         let Some(inst) = self.kernel.code.get(pc) else {
@@ -393,8 +395,9 @@ impl<'k> Sm<'k> {
         Some((warp.next_issue.max(operands.at).max(unit), operands, unit))
     }
 
-    /// Account the warp's cycles up to `cycle`, at which it issues.
-    fn account_issue(warp: &mut Warp, cycle: u64, operands: Ready, unit: u64) {
+    /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
+    /// issuing).
+    fn account(warp: &mut Warp, cycle: u64, operands: Ready, unit: u64, issues: bool) {
         let mut t = warp.accounted;
         let st = &mut warp.stalls;
         let mut part = |until: u64, slot: &mut u64| {
@@ -408,71 +411,107 @@ impl<'k> Sm<'k> {
             Hold::Control => part(warp.next_issue, &mut st.control),
             Hold::Barrier => part(warp.next_issue, &mut st.barrier),
         }
-        part(operands.at.saturating_sub(operands.conflict as u64), &mut st.operands);
-        part(operands.at, &mut st.bank_conflict);
+        // The operand wait ends with the producer's bank-conflict replays, then any pipe-switch cycles.
+        let replays_end = operands.at - operands.switch as u64;
+        part(replays_end.saturating_sub(operands.conflict as u64), &mut st.operands);
+        part(replays_end, &mut st.bank_conflict);
+        part(operands.at, &mut st.operands);
         part(unit, &mut st.unit_busy);
         part(cycle, &mut st.not_selected);
-        st.issued += 1;
-        warp.accounted = cycle + 1;
+        st.issued += issues as u64;
+        warp.accounted = cycle + issues as u64;
+    }
+
+    /// The warp in `slot` of scheduler `s` that the policy picks to issue at `cycle`, if any; lowers
+    /// `earliest` to when the others could.
+    fn pick(&self, s: usize, cycle: u64, earliest: &mut u64) -> Option<(usize, Ready, u64)> {
+        let schedulers = self.by_age.len();
+        let slots = self.warps.len();
+        match self.config.scheduler_policy {
+            SchedulerPolicy::LooseRoundRobin => {
+                let owned = slots.div_ceil(schedulers);
+                let start = self.last_issued[s] / schedulers;
+                for k in 1..=owned {
+                    let slot = s + schedulers * ((start + k) % owned);
+                    let Some((ready, ops, unit)) = self.readiness(slot, s) else {
+                        continue;
+                    };
+                    if ready <= cycle {
+                        return Some((slot, ops, unit));
+                    }
+                    *earliest = (*earliest).min(ready);
+                }
+            }
+            SchedulerPolicy::GreedyThenOldest => {
+                let last = self.last_issued[s];
+                let by_age = &self.by_age[s];
+                for k in 0..=by_age.len() {
+                    let slot = if k == 0 { last } else { by_age[k - 1] };
+                    if k > 0 && slot == last {
+                        continue;
+                    }
+                    let Some((ready, ops, unit)) = self.readiness(slot, s) else {
+                        continue;
+                    };
+                    if ready <= cycle {
+                        return Some((slot, ops, unit));
+                    }
+                    *earliest = (*earliest).min(ready);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the warp in `slot` is past the last instruction (it only has to exit).
+    fn at_end(&self, slot: usize) -> bool {
+        let n = self.kernel.code.len() as u32;
+        self.warps[slot]
+            .as_ref()
+            .and_then(|w| w.stack.top())
+            .is_some_and(|t| t.pc >= n)
+    }
+
+    /// Retire the lanes of the warp in `slot` that are past the last instruction, at `cycle`, without using an
+    /// issue slot. Returns whether its block finished.
+    fn retire_at_end<T: TraceSink>(&mut self, slot: usize, cycle: u64, ops: Ready, unit: u64, trace: &mut T) -> bool {
+        let warp = self.warps[slot].as_mut().expect("live warp");
+        Self::account(warp, cycle, ops, unit, false);
+        if let Some(top) = warp.stack.top().copied() {
+            warp.stack.remove_lanes(top.mask);
+        }
+        self.after_issue(slot, cycle, cycle, trace)
     }
 
     fn run<T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Result<RunOutput, Fault> {
         let mut cycle = 0u64;
         self.launch_blocks(cycle, trace);
         let schedulers = self.last_issued.len();
-        let slots = self.warps.len();
-        let owned = slots.div_ceil(schedulers);
-        let policy = self.config.scheduler_policy;
         loop {
             if self.warps.iter().all(Option::is_none) && self.next_block >= self.kernel.grid {
                 break;
             }
             let mut issued = false;
+            // A warp retired without issuing: others may now be able to go (a barrier completed).
+            let mut retired = false;
             let mut earliest = u64::MAX;
             let mut finished_block = false;
-            for s in 0..schedulers {
-                let mut chosen = None;
-                match policy {
-                    SchedulerPolicy::LooseRoundRobin => {
-                        let start = self.last_issued[s] / schedulers;
-                        for k in 1..=owned {
-                            let slot = s + schedulers * ((start + k) % owned);
-                            if slot >= slots {
-                                continue;
-                            }
-                            let Some((ready, ops, unit)) = self.readiness(slot, s) else {
-                                continue;
-                            };
-                            if ready <= cycle {
-                                chosen = Some((slot, ops, unit));
-                                break;
-                            }
-                            earliest = earliest.min(ready);
+            // The scheduler that looks first (and so gets the SM-wide pipes first) rotates every cycle.
+            for k in 0..schedulers {
+                let s = (k + cycle as usize) % schedulers;
+                let chosen = loop {
+                    match self.pick(s, cycle, &mut earliest) {
+                        Some((slot, ops, unit)) if self.at_end(slot) => {
+                            retired = true;
+                            finished_block |= self.retire_at_end(slot, cycle, ops, unit, trace);
                         }
+                        other => break other,
                     }
-                    SchedulerPolicy::GreedyThenOldest => {
-                        let last = self.last_issued[s];
-                        let n = self.by_age[s].len();
-                        for k in 0..=n {
-                            let slot = if k == 0 { last } else { self.by_age[s][k - 1] };
-                            if k > 0 && slot == last {
-                                continue;
-                            }
-                            let Some((ready, ops, unit)) = self.readiness(slot, s) else {
-                                continue;
-                            };
-                            if ready <= cycle {
-                                chosen = Some((slot, ops, unit));
-                                break;
-                            }
-                            earliest = earliest.min(ready);
-                        }
-                    }
-                }
+                };
                 if let Some((slot, ops, unit)) = chosen {
                     self.last_issued[s] = slot;
                     issued = true;
-                    Self::account_issue(self.warps[slot].as_mut().expect("live warp"), cycle, ops, unit);
+                    Self::account(self.warps[slot].as_mut().expect("live warp"), cycle, ops, unit, true);
                     if self.issue(slot, s, cycle, trace)? {
                         finished_block = true;
                     }
@@ -481,10 +520,14 @@ impl<'k> Sm<'k> {
             if finished_block {
                 self.launch_blocks(cycle + 1, trace);
             }
-            if !issued && earliest == u64::MAX && self.warps.iter().any(Option::is_some) {
+            if !issued && !retired && earliest == u64::MAX && self.warps.iter().any(Option::is_some) {
                 return Err(self.deadlock(cycle));
             }
-            cycle = if issued { cycle + 1 } else { earliest.max(cycle + 1) };
+            cycle = if issued || retired {
+                cycle + 1
+            } else {
+                earliest.max(cycle + 1)
+            };
             if cycle > options.max_cycles
                 && let Some(warp) = self.warps.iter().flatten().next()
             {
@@ -504,7 +547,7 @@ impl<'k> Sm<'k> {
         let end = self.end;
         self.stats.stalls.finished = (self.exited as u128 * end as u128 - self.exit_sum) as u64;
         for ws in &mut self.stats.warp_stalls {
-            // (`finished` holds the exit cycle + 1 until now.)
+            // (`finished` holds the first finished cycle until now.)
             ws.stalls.finished = end - ws.stalls.finished;
         }
         self.stats.warp_stalls.sort_by_key(|w| (w.block, w.warp));
@@ -557,9 +600,9 @@ impl<'k> Sm<'k> {
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
         let pc = top.pc;
         if pc >= n {
-            // Fell off the end: those lanes exit.
+            // Past the end (only when placed there at launch: an empty program): those lanes exit.
             warp.stack.remove_lanes(top.mask);
-            return Ok(self.after_issue(slot, cycle, trace));
+            return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
         }
         let inst: &DInstr = &kernel.code[pc as usize];
         let pipe_index = pipe_index_of(inst.unit.pipe());
@@ -994,10 +1037,17 @@ impl<'k> Sm<'k> {
             }
             DOp::Nop => {}
         }
-        // Scoreboard, pipe and timing.
+        // Scoreboard, pipe and timing. The run lasts until the last result (register, predicate or memory) is
+        // complete.
         let done = cycle + latency;
         warp.scoreboard.reserve(inst, pipe, done, replays as u32);
-        self.end = self.end.max(done);
+        if inst.write.is_some() || inst.pred_write.is_some() || matches!(inst.op, DOp::St { .. } | DOp::Atom { .. }) {
+            self.end = self.end.max(done);
+        }
+        if pipe == Pipe::Barrier {
+            // The block's barrier unit paces arrivals (`arrive`); the issue slot is all a warp's pipe gives.
+            occupancy = 1;
+        }
         self.pipe_free[pipe_index] = cycle + occupancy;
         let redirect = branch.is_some() || next_pc != pc + 1;
         warp.next_issue = cycle + if redirect { latency.max(1) } else { 1 };
@@ -1046,7 +1096,7 @@ impl<'k> Sm<'k> {
         {
             self.arrive(slot, pc, id, expected, exec, predicate, cycle, trace);
         }
-        Ok(self.after_issue(slot, cycle, trace))
+        Ok(self.after_issue(slot, cycle, cycle + 1, trace))
     }
 
     /// The warp in `slot` arrives at barrier `id` with `lanes`.
@@ -1125,7 +1175,9 @@ impl<'k> Sm<'k> {
                     }
                 }
             }
-            released.push(warp.warp_in_block);
+            if T::ENABLED {
+                released.push(warp.warp_in_block);
+            }
         }
         if T::ENABLED {
             trace.event(Event::BarrierRelease {
@@ -1141,7 +1193,8 @@ impl<'k> Sm<'k> {
 
     /// Settle the SIMT stack; retire the warp (and its block) when no lanes are left. Returns whether a block
     /// finished.
-    fn after_issue<T: TraceSink>(&mut self, slot: usize, cycle: u64, trace: &mut T) -> bool {
+    /// `finished_from`: the first cycle the warp, if it exits now, counts as finished.
+    fn after_issue<T: TraceSink>(&mut self, slot: usize, cycle: u64, finished_from: u64, trace: &mut T) -> bool {
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
         loop {
@@ -1178,7 +1231,8 @@ impl<'k> Sm<'k> {
         let block_slot = warp.block_slot;
         // Retire the warp's cycle breakdown; `finished` is known when the run ends.
         self.exited += 1;
-        self.exit_sum += cycle as u128 + 1;
+        self.exit_sum += finished_from as u128;
+        self.end = self.end.max(finished_from);
         self.stats.stalls.add(&warp.stalls);
         let global = warp.block_id as u64 * self.kernel.warps_per_block() as u64 + warp.warp_in_block as u64;
         if global < WARP_STALLS_KEPT as u64 {
@@ -1186,7 +1240,7 @@ impl<'k> Sm<'k> {
                 block: warp.block_id,
                 warp: warp.warp_in_block,
                 stalls: Stalls {
-                    finished: cycle + 1,
+                    finished: finished_from,
                     ..warp.stalls
                 },
             });

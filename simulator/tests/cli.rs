@@ -438,7 +438,7 @@ fn block_programs_json_outputs() {
 
 #[test]
 fn barrier_in_a_divergent_branch_exits_1_naming_block_warp_and_pc() {
-    let src = b".block 64\n.pred %low\n    setp.lt.u32 %low, %laneid, 16\n    @!%low bra skip\n    bar.sync 0\nskip:\n    exit\n";
+    let src = b".block 64\n.pred %low\n    setp.lt.u32 %low, %tid.x, 48\n    @!%low bra skip\n    bar.sync 0\nskip:\n    exit\n";
     let path = temp_file("divergent_barrier.s", src);
     let o = sim(&["run", path.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(1));
@@ -447,7 +447,8 @@ fn barrier_in_a_divergent_branch_exits_1_naming_block_warp_and_pc() {
         err.contains("barrier divergence: lanes 0-15 of the warp reached the barrier but lanes 16-31 did not"),
         "{err}"
     );
-    assert!(err.contains("in block 0, warp 0, pc 2"), "{err}");
+    // Warp 0 reaches the barrier whole; warp 1 splits (threads 32-47 go, 48-63 branch away).
+    assert!(err.contains("in block 0, warp 1, pc 2"), "{err}");
     assert!(err.contains(":5:5"), "{err}");
 }
 
