@@ -70,12 +70,13 @@ fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
     let fail = |what: String| format!("calibration row `{}` ({}): {what}", row.name, row.program);
     let program = programs::assemble_calibration(&row.program)
         .ok_or_else(|| fail("no such microbenchmark".into()))?
-        .map_err(|e| fail(format!("does not assemble: {e:?}")))?;
+        .map_err(|e| fail(format!("does not assemble:\n{}", e.render(false))))?;
     let launch = Launch {
         set: row.set.iter().map(|(k, v)| (k.clone(), Value::Int(*v))).collect(),
         ..Launch::default()
     };
-    let kernel = instantiate(&program, config, &launch).map_err(|e| fail(format!("cannot launch: {e:?}")))?;
+    let kernel = instantiate(&program, config, &launch)
+        .map_err(|e| fail(format!("cannot launch on this machine:\n{}", e.render(&program, false))))?;
     let out = run(&kernel, config, &RunOptions::default(), &mut NoTrace).map_err(|f| fail(f.message()))?;
     let cycles = out
         .buffer("cyc")

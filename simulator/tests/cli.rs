@@ -378,6 +378,25 @@ fn calibrate_lists_every_row_with_its_error() {
 }
 
 #[test]
+fn calibrate_on_a_machine_too_small_for_a_row_says_which_row_and_why() {
+    let o = sim(&["config"]);
+    let mut config: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    config["max_threads_per_block"] = 64.into();
+    let path = temp_file("small.json", config.to_string().as_bytes());
+    let o = sim(&["calibrate", "--config", path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "error: calibration row `__syncthreads with 4 warps` (barrier_loop): cannot launch on this machine:"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("the block size is 128"), "{err}");
+    assert!(!err.contains("Diagnostic") && !err.contains("panicked"), "{err}");
+}
+
+#[test]
 fn closed_stdout_is_not_an_error() {
     use std::process::Stdio;
     // Far more than a pipe holds (64 KiB), so the writes meet the closed pipe.
