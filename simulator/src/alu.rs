@@ -3,8 +3,14 @@
 //! Semantics follow PTX on sm_90: integer arithmetic wraps; `div`/`rem` by zero is a fault here (undefined on
 //! hardware); f32 arithmetic is IEEE-754 binary32 with round-to-nearest-even and subnormals kept (no `.ftz`),
 //! `div.f32` is the correctly rounded `div.rn.f32`, `fma`/`mad.f32` round once; `min`/`max.f32` return the
-//! non-NaN operand (the canonical NaN 0x7fffffff when both are NaN) and order -0 below +0; shift amounts above 31 clamp to 32; f32 → integer conversions
-//! saturate and turn NaN into 0.
+//! non-NaN operand (the canonical NaN 0x7fffffff when both are NaN) and order -0 below +0; shift amounts above
+//! 31 clamp to 32; f32 → integer conversions saturate and turn NaN into 0.
+//!
+//! NaNs: every f32 arithmetic operation whose result is NaN (add, sub, mul, div, fma, the f32 roundings, atomic
+//! add) gives the canonical NaN 0x7fffffff, whatever the NaN operands' sign and payload, as an H200 does
+//! (measured with `sim crosscheck`); the host CPU would propagate payloads instead. `neg.f32` and `abs.f32`
+//! flip and clear the sign bit; of a NaN, PTX leaves their result unspecified (an H200 gives either that or
+//! the canonical NaN, depending on how the compiler lowers them).
 
 use crate::kernel::{Bin, CmpClass, Conv, Tern, Un};
 use warpsim_isa::{Cmp, Rounding};
@@ -52,6 +58,16 @@ fn fmax(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }
 }
 
+/// An f32 result as the GPU writes it: any NaN becomes the canonical NaN.
+#[inline]
+fn canon(x: f32) -> u32 {
+    if x.is_nan() {
+        CANONICAL_NAN.to_bits()
+    } else {
+        x.to_bits()
+    }
+}
+
 /// A binary operation; `None` is an integer division by zero.
 #[inline]
 pub fn binary(op: Bin, a: u32, b: u32) -> Option<u32> {
@@ -77,10 +93,10 @@ pub fn binary(op: Bin, a: u32, b: u32) -> Option<u32> {
         Bin::MinU => a.min(b),
         Bin::MaxS => (a as i32).max(b as i32) as u32,
         Bin::MaxU => a.max(b),
-        Bin::AddF => (f(a) + f(b)).to_bits(),
-        Bin::SubF => (f(a) - f(b)).to_bits(),
-        Bin::MulF => (f(a) * f(b)).to_bits(),
-        Bin::DivF => (f(a) / f(b)).to_bits(),
+        Bin::AddF => canon(f(a) + f(b)),
+        Bin::SubF => canon(f(a) - f(b)),
+        Bin::MulF => canon(f(a) * f(b)),
+        Bin::DivF => canon(f(a) / f(b)),
         Bin::MinF => fmin(f(a), f(b)).to_bits(),
         Bin::MaxF => fmax(f(a), f(b)).to_bits(),
         Bin::And => a & b,
@@ -107,7 +123,7 @@ pub fn unary(op: Un, a: u32) -> u32 {
 pub fn ternary(op: Tern, a: u32, b: u32, c: u32) -> u32 {
     match op {
         Tern::MadI => a.wrapping_mul(b).wrapping_add(c),
-        Tern::FmaF => f(a).mul_add(f(b), f(c)).to_bits(),
+        Tern::FmaF => canon(f(a).mul_add(f(b), f(c))),
     }
 }
 
@@ -150,7 +166,7 @@ pub fn convert(op: Conv, a: u32) -> u32 {
         Conv::F2U(r) => round(f(a), r) as u32,
         Conv::S2F => (a as i32 as f32).to_bits(),
         Conv::U2F => (a as f32).to_bits(),
-        Conv::F2F(r) => round(f(a), r).to_bits(),
+        Conv::F2F(r) => canon(round(f(a), r)),
         Conv::Bits => a,
     }
 }
@@ -163,7 +179,7 @@ pub fn atomic(op: crate::kernel::Atom, old: u32, b: u32, c: u32) -> u32 {
     use crate::kernel::Atom;
     match op {
         Atom::AddI => old.wrapping_add(b),
-        Atom::AddF => (f(old) + f(b)).to_bits(),
+        Atom::AddF => canon(f(old) + f(b)),
         Atom::MinS => (old as i32).min(b as i32) as u32,
         Atom::MinU => old.min(b),
         Atom::MinF => fmin(f(old), f(b)).to_bits(),
@@ -206,6 +222,31 @@ mod tests {
             binary(Bin::MaxF, (-0.0f32).to_bits(), 0.0f32.to_bits()),
             Some(0.0f32.to_bits())
         );
+    }
+
+    #[test]
+    fn f32_nan_results_are_canonical_as_on_the_gpu() {
+        // Values measured on an H200 (sm_90): payload and sign of NaN operands are not propagated.
+        let qnan = 0x7fc0_0001;
+        let neg_nan = 0xff80_0001;
+        let one = 1.0f32.to_bits();
+        let inf = f32::INFINITY.to_bits();
+        assert_eq!(binary(Bin::AddF, qnan, one), Some(0x7fff_ffff));
+        assert_eq!(binary(Bin::SubF, inf, inf), Some(0x7fff_ffff));
+        assert_eq!(binary(Bin::MulF, one, neg_nan), Some(0x7fff_ffff));
+        assert_eq!(binary(Bin::DivF, 0, 0), Some(0x7fff_ffff));
+        // neg/abs work on the sign bit (their NaN result is unspecified in PTX).
+        assert_eq!(unary(Un::NegF, neg_nan), 0x7f80_0001);
+        assert_eq!(unary(Un::AbsF, neg_nan), 0x7f80_0001);
+        assert_eq!(unary(Un::NegF, 0), 0x8000_0000);
+        assert_eq!(unary(Un::AbsF, 0x8000_0001), 1);
+        assert_eq!(ternary(Tern::FmaF, inf, 0, one), 0x7fff_ffff);
+        assert_eq!(convert(Conv::F2F(Rounding::Down), qnan), 0x7fff_ffff);
+        assert_eq!(convert(Conv::F2S(Rounding::Nearest), qnan), 0);
+        assert_eq!(convert(Conv::F2U(Rounding::Zero), inf), 0xffff_ffff);
+        // Subnormals are kept: 1.4e-45 * 0.5 rounds to even (0), 1.4e-45 / 0.5 is 2.8e-45.
+        assert_eq!(binary(Bin::MulF, 1, 0.5f32.to_bits()), Some(0));
+        assert_eq!(binary(Bin::DivF, 1, 0.5f32.to_bits()), Some(2));
     }
 
     #[test]
