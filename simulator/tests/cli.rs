@@ -692,3 +692,77 @@ fn check_uses_a_warp_size_the_program_allows() {
         stderr(&o)
     );
 }
+
+#[test]
+fn crosscheck_without_a_gpu_fails_with_one_clear_line() {
+    let o = sim(&["crosscheck", "--all"]);
+    let err = stderr(&o);
+    if o.status.success() {
+        // A build with `--features cuda` on a machine with a GPU: the cross-check ran (tests/crosscheck.rs
+        // checks its results).
+        return;
+    }
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "error: no GPU support in this build of sim: rebuild with `cargo build --release --features cuda`"
+        ) || err.starts_with("error: no CUDA driver")
+            || err.starts_with("error: no NVRTC")
+            || err.starts_with("error: no CUDA device"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn crosscheck_checks_its_input_before_looking_for_a_gpu() {
+    let o = sim(&["crosscheck"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nothing to cross-check"), "{}", stderr(&o));
+    let o = sim(&["crosscheck", "butterfly_mx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("did you mean `butterfly_max`?"), "{}", stderr(&o));
+}
+
+#[test]
+fn emit_cuda_prints_a_kernel_instruction_by_instruction() {
+    let o = sim(&["emit-cuda", "butterfly_max"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("extern \"C\" __global__ void butterfly_max(unsigned *g_in, unsigned *g_out, unsigned long long *warpsim_clocks)"));
+    assert!(
+        out.contains("r_other = shfl_bfly(r_v, r_off, 0x001f, 0xffffffff);"),
+        "{out}"
+    );
+    assert!(out.contains("if (p_more) goto L_step_1;"), "{out}");
+    // `--set` and the shape flags are applied before translating.
+    let o = sim(&["emit-cuda", "moving_average", "--set", "size=256"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("grid 8, block 32"), "{}", stdout(&o));
+}
+
+#[test]
+fn emit_cuda_refuses_a_program_that_cannot_run_at_32_lanes() {
+    let path = temp_file(
+        "narrow.s",
+        b".warp_sizes 2..16\n.buffer out u32[W]\n  st.global.u32 out[%laneid], %laneid\n",
+    );
+    let o = sim(&["emit-cuda", path.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("does not run at W = 32"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn random_programs_are_printed_reproducibly() {
+    let a = sim(&["random", "--seed", "3", "--index", "17"]);
+    let b = sim(&["random", "--seed", "3", "--index", "17"]);
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(stdout(&a), stdout(&b));
+    assert!(stdout(&a).starts_with(".kernel random_3_17\n"));
+    // And the printed program runs.
+    let path = temp_file("random_3_17.s", &a.stdout);
+    let o = sim(&["run", path.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

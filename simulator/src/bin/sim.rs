@@ -75,6 +75,24 @@ enum Command {
         /// A program name (see `sim list`).
         program: String,
     },
+    /// Print a CUDA kernel equivalent to a program, instruction by instruction (at W = 32).
+    EmitCuda {
+        /// A program name (see `sim list`) or a path to an assembly file.
+        program: String,
+        #[command(flatten)]
+        shape: ShapeArgs,
+    },
+    /// Run programs on a real NVIDIA GPU (translated to CUDA) and compare every buffer, bit for bit, and the
+    /// cycles. Needs a build with `--features cuda`, the CUDA driver and NVRTC.
+    #[command(after_help = CROSSCHECK_EXAMPLES)]
+    Crosscheck(CrosscheckArgs),
+    /// Print a random program of `sim crosscheck --random` (the same seed and index always give the same one).
+    Random {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 0)]
+        index: u64,
+    },
     /// Print the default machine configuration (JSON) to copy and edit for `--config`.
     Config,
     /// Run the calibration microbenchmarks and compare each with the cycles measured on an H200.
@@ -155,6 +173,71 @@ struct RunArgs {
     max_trace_events: usize,
 }
 
+const CROSSCHECK_EXAMPLES: &str = "\
+Examples:
+  sim crosscheck butterfly_max                     one program
+  sim crosscheck --all                             every shipped program
+  sim crosscheck --random 1000 --seed 7            1000 random programs
+  sim crosscheck --all --random 1000 --out crosscheck   write crosscheck/report.json and REPORT.md
+
+Exit status: 0 every value matches; 1 a mismatch, or a program that could not be compared; 2 bad input, or no
+GPU (no driver, no NVRTC, no device, or a build without the `cuda` feature).";
+
+#[derive(clap::Args)]
+struct CrosscheckArgs {
+    /// Program names (see `sim list`) or assembly files.
+    programs: Vec<String>,
+    /// Every shipped program.
+    #[arg(long)]
+    all: bool,
+    /// Also run this many random programs (one CUDA module per 250).
+    #[arg(long, value_name = "N")]
+    random: Option<u64>,
+    /// The random programs' seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The first random program's index (`--random 1 --from K` runs program K alone).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    from: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also write `report.json` and `REPORT.md` into this folder.
+    #[arg(long, value_name = "DIR")]
+    out: Option<String>,
+    /// Launch flags for the named programs (not `--all`, not the random ones).
+    #[command(flatten)]
+    shape: ShapeArgs,
+}
+
+/// The launch flags shared by `emit-cuda` and `crosscheck`.
+#[derive(clap::Args, Clone, Default)]
+struct ShapeArgs {
+    /// Blocks in the grid (overrides the program's `.grid`).
+    #[arg(long)]
+    grid: Option<u32>,
+    /// Threads per block (overrides the program's `.block`).
+    #[arg(long)]
+    block: Option<u32>,
+    /// Bytes of dynamic shared memory per block (sizes the program's `.shared NAME TYPE[]` array).
+    #[arg(long, value_name = "BYTES")]
+    dynamic_shared: Option<u32>,
+    /// Set a program parameter: `--set NAME=VALUE` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+}
+
+impl ShapeArgs {
+    fn launch(&self) -> Result<Launch, Failure> {
+        Ok(Launch {
+            grid: self.grid,
+            block: self.block,
+            set: parse_set(&self.set)?,
+            dynamic_shared: self.dynamic_shared,
+        })
+    }
+}
+
 /// A failure: what to print on stderr and the exit status.
 struct Failure {
     message: String,
@@ -204,6 +287,9 @@ fn main() -> ExitCode {
             None => Err(unknown_program(&program)),
         },
         Command::Calibrate { format, config, policy } => calibrate(format, config.as_deref(), policy),
+        Command::EmitCuda { program, shape } => emit_cuda(&program, &shape, color),
+        Command::Crosscheck(args) => crosscheck(args, color),
+        Command::Random { seed, index } => Ok(warpsim::random::generate(seed, index).source),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
     };
     match result.and_then(|text| emit(&text)) {
@@ -379,6 +465,128 @@ fn calibrate(format: Format, config: Option<&str>, policy: Option<Policy>) -> Re
         }
         Format::Text => render::text::calibration(&config.name, &table.gpu, &rows),
     })
+}
+
+fn open_gpu() -> Result<Box<dyn warpsim::crosscheck::Gpu>, Failure> {
+    #[cfg(feature = "cuda")]
+    {
+        warpsim::crosscheck::gpu::CudaGpu::open()
+            .map(|g| Box::new(g) as Box<dyn warpsim::crosscheck::Gpu>)
+            .map_err(|e| Failure::input(format!("error: {e}")))
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        Err(Failure::input(
+            "error: no GPU support in this build of sim: rebuild with `cargo build --release --features cuda` (no CUDA is needed to build)",
+        ))
+    }
+}
+
+fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
+    use warpsim::crosscheck::{self as xc, ProgramReport};
+    if args.programs.is_empty() && !args.all && args.random.is_none() {
+        return Err(Failure::input(
+            "error: nothing to cross-check\n  help: name programs, or use --all and/or --random N",
+        ));
+    }
+    let launch = args.shape.launch()?;
+    // Assemble everything first: bad input is reported before the GPU is looked for.
+    let mut named: Vec<(String, Program, Launch)> = Vec::new();
+    for p in &args.programs {
+        named.push((p.clone(), load(p, color)?, launch.clone()));
+    }
+    if args.all {
+        for name in programs::names() {
+            let p = load(name, color)?;
+            named.push((name.to_string(), p, Launch::default()));
+        }
+    }
+    // Never dropped: after a kernel that did not finish, destroying the CUDA context would wait for it; the
+    // process exit releases everything.
+    let mut gpu = std::mem::ManuallyDrop::new(open_gpu()?);
+    let mut report = xc::Report::new(gpu.info());
+    if !named.is_empty() {
+        let mut cases = Vec::new();
+        let mut order: Vec<Result<usize, ProgramReport>> = Vec::new();
+        for (k, (_, program, launch)) in named.iter().enumerate() {
+            let cname = format!("{}_{k}", warpsim::emit_cuda::kernel_name(&program.name));
+            match xc::prepare(program, launch, &cname) {
+                Ok(c) => {
+                    order.push(Ok(cases.len()));
+                    cases.push(c);
+                }
+                Err(e) => order.push(Err(ProgramReport::failed(&program.name, e))),
+            }
+        }
+        let mut results = xc::run_cases(gpu.as_mut(), &cases).into_iter();
+        report.programs = order
+            .into_iter()
+            .map(|o| match o {
+                Ok(_) => results.next().expect("one result per case"),
+                Err(r) => r,
+            })
+            .collect();
+    }
+    if let Some(n) = args.random {
+        let mut cases = Vec::new();
+        let mut failed = Vec::new();
+        for index in args.from..args.from.saturating_add(n) {
+            match xc::random_case(args.seed, index) {
+                Ok(c) => cases.push(c),
+                Err(r) => failed.push(*r),
+            }
+        }
+        let mut reports = xc::run_cases(gpu.as_mut(), &cases);
+        reports.extend(failed);
+        report.random = Some(xc::random_report(args.seed, &reports));
+    }
+    if let Some(dir) = &args.out {
+        write_atomically(&Path::new(dir).join("report.json"), &report.to_json())?;
+        write_atomically(&Path::new(dir).join("REPORT.md"), &report.to_markdown())?;
+    }
+    let text = match args.format {
+        Format::Json => report.to_json(),
+        Format::Text => report.to_text(),
+    };
+    if report.passed() {
+        Ok(text)
+    } else {
+        emit(&text)?;
+        Err(Failure {
+            message: "error: the GPU and warpsim disagree (or a program could not be compared): see above".into(),
+            code: 1,
+        })
+    }
+}
+
+/// Write a whole file or nothing: a temporary file next to it, renamed over it.
+fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", path.display()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
+}
+
+fn emit_cuda(program: &str, shape: &ShapeArgs, color: bool) -> Result<String, Failure> {
+    let p = load(program, color)?;
+    if !(p.warp_sizes.0..=p.warp_sizes.1).contains(&32) {
+        return Err(Failure::input(format!(
+            "error: `{}` does not run at W = 32 (its `.warp_sizes` is {}..{}), and CUDA warps have 32 lanes",
+            p.name, p.warp_sizes.0, p.warp_sizes.1
+        )));
+    }
+    let config = Config::hopper().with_warp_size(32);
+    let kernel =
+        warpsim::instantiate(&p, &config, &shape.launch()?).map_err(|e| Failure::input(e.render(&p, color)))?;
+    let cuda = warpsim::emit_cuda::emit(&kernel, &warpsim::emit_cuda::kernel_name(&p.name))
+        .map_err(|e| Failure::input(format!("error: {}", e.0)))?;
+    Ok(warpsim::emit_cuda::translation_unit(&cuda))
 }
 
 fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failure> {

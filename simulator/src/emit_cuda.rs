@@ -1,0 +1,883 @@
+//! ISA → CUDA C: a kernel that does what a warpsim program does, instruction by instruction.
+//!
+//! The translation works on the instantiated [`Kernel`] (warp size 32, parameters and `W` substituted), so every
+//! immediate is a concrete number. Registers become `unsigned` locals (`%v` → `r_v`) that hold the same 32 bits
+//! as in warpsim; typed instructions view them through `F()` (as f32), `S()` (as s32) or directly (u32).
+//! Predicates become `bool`s (`%p` → `p_p`), global buffers `unsigned *` parameters (`g_in`), shared arrays
+//! `__shared__ unsigned` arrays (`s_partial`), labels C labels and branches `goto`. Shuffles, shifts and the
+//! cycle clock go through one-line inline-PTX helpers, so their lane operand, packed clamp/segment operand,
+//! member mask and out-of-range rules are PTX's own, not a C approximation. Each statement carries the
+//! instruction it came from as a comment.
+//!
+//! The kernel takes one extra parameter, `warpsim_clocks`: two `unsigned long long` per block, the block's
+//! earliest start and latest exit `clock64()`, from which `sim crosscheck` reports the GPU's cycles.
+
+use crate::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Src, Tern, Un};
+use std::collections::{BTreeSet, HashSet};
+use std::fmt::Write as _;
+use warpsim_isa::ast::{Cmp, PredLogicOp, Rounding, ShflMode, Special, VoteMode};
+
+/// CUDA runs warps of 32 lanes: the only warp size a program can be translated at.
+pub const CUDA_WARP: u32 = 32;
+
+/// Helpers a kernel uses; the prelude defines just those.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Helpers {
+    shifts: bool,
+    clock: bool,
+    shfl: bool,
+    atomic_f32_minmax: bool,
+    f32_ptx: bool,
+    warp_ops: bool,
+}
+
+impl Helpers {
+    pub fn union(self, o: Helpers) -> Helpers {
+        Helpers {
+            shifts: self.shifts | o.shifts,
+            clock: self.clock | o.clock,
+            shfl: self.shfl | o.shfl,
+            atomic_f32_minmax: self.atomic_f32_minmax | o.atomic_f32_minmax,
+            f32_ptx: self.f32_ptx | o.f32_ptx,
+            warp_ops: self.warp_ops | o.warp_ops,
+        }
+    }
+}
+
+/// One translated kernel.
+#[derive(Clone, Debug)]
+pub struct CudaKernel {
+    /// The `extern "C"` function name.
+    pub name: String,
+    /// The `__global__` function (without the prelude).
+    pub body: String,
+    pub helpers: Helpers,
+    /// Bytes of dynamic shared memory to launch with.
+    pub dynamic_shared_bytes: u32,
+    /// Buffers (by index into [`Kernel::buffers`]) whose contents depend on the cycle clock: the GPU's values
+    /// are cycles, reported, not compared.
+    pub clock_buffers: Vec<bool>,
+}
+
+/// Why a program cannot be translated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmitError(pub String);
+
+/// The definitions every translated kernel relies on, then the helpers `h` names.
+pub fn prelude(h: Helpers) -> String {
+    let mut s = String::from(
+        "// Registers are untyped 32-bit values, as in warpsim: these view their bits as f32 and s32.\n\
+         #define F(x) __uint_as_float(x)\n\
+         #define U(x) __float_as_uint(x)\n\
+         #define S(x) ((int)(x))\n",
+    );
+    if h.f32_ptx {
+        s.push_str(
+            "\n// f32 arithmetic as PTX instructions: the compiler may not simplify them (x - 0.0 into x, min(x, x)\n\
+             // into x), which would change NaN bits; the hardware returns the canonical NaN 0x7fffffff.\n\
+             #define WARPSIM_F32(name, ptx)                                                                     \\\n\
+             \x20   __device__ __forceinline__ unsigned name(unsigned a, unsigned b) {                              \\\n\
+             \x20       unsigned d; asm(ptx \" %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d;                 \\\n\
+             \x20   }\n\
+             WARPSIM_F32(add_f32, \"add.rn.f32\")\n\
+             WARPSIM_F32(sub_f32, \"sub.rn.f32\")\n\
+             WARPSIM_F32(mul_f32, \"mul.rn.f32\")\n\
+             WARPSIM_F32(div_f32, \"div.rn.f32\")\n\
+             WARPSIM_F32(min_f32, \"min.f32\")\n\
+             WARPSIM_F32(max_f32, \"max.f32\")\n\
+             __device__ __forceinline__ unsigned fma_f32(unsigned a, unsigned b, unsigned c) {\n\
+             \x20   unsigned d; asm(\"fma.rn.f32 %0, %1, %2, %3;\" : \"=r\"(d) : \"r\"(a), \"r\"(b), \"r\"(c)); return d;\n\
+             }\n",
+        );
+    }
+    if h.shifts {
+        s.push_str(
+            "\n// PTX shifts: an amount above 31 shifts everything out (C leaves it undefined).\n\
+             __device__ __forceinline__ unsigned shl_b32(unsigned a, unsigned b) { unsigned d; asm(\"shl.b32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d; }\n\
+             __device__ __forceinline__ unsigned shr_u32(unsigned a, unsigned b) { unsigned d; asm(\"shr.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d; }\n\
+             __device__ __forceinline__ unsigned shr_s32(unsigned a, unsigned b) { unsigned d; asm(\"shr.s32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d; }\n",
+        );
+    }
+    if h.clock {
+        s.push_str(
+            "\n// %clock: the SM's cycle counter, low 32 bits.\n\
+             __device__ __forceinline__ unsigned clock32() { unsigned d; asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(d)); return d; }\n",
+        );
+    }
+    if h.shfl {
+        s.push_str(
+            "\n// shfl.sync.MODE.b32 d, a, b, c, membermask: exactly PTX's instruction (c = segment mask << 8 | clamp);\n\
+             // the _p form also returns PTX's predicate: whether the source lane was in range.\n\
+             #define WARPSIM_SHFL(mode)                                                                                 \\\n\
+             \x20   __device__ __forceinline__ unsigned shfl_##mode(unsigned a, unsigned b, unsigned c, unsigned mask) {    \\\n\
+             \x20       unsigned d;                                                                                     \\\n\
+             \x20       asm volatile(\"shfl.sync.\" #mode \".b32 %0, %1, %2, %3, %4;\" : \"=r\"(d) : \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(mask)); \\\n\
+             \x20       return d;                                                                                       \\\n\
+             \x20   }                                                                                                   \\\n\
+             \x20   __device__ __forceinline__ unsigned shfl_##mode##_p(unsigned a, unsigned b, unsigned c, unsigned mask, \\\n\
+             \x20                                                       bool *in_range) {                               \\\n\
+             \x20       unsigned d, p;                                                                                  \\\n\
+             \x20       asm volatile(\"{ .reg .pred q; shfl.sync.\" #mode \".b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q; }\"    \\\n\
+             \x20                    : \"=r\"(d), \"=r\"(p) : \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(mask));                        \\\n\
+             \x20       *in_range = p;                                                                                  \\\n\
+             \x20       return d;                                                                                       \\\n\
+             \x20   }\n\
+             WARPSIM_SHFL(idx)\n\
+             WARPSIM_SHFL(up)\n\
+             WARPSIM_SHFL(down)\n\
+             WARPSIM_SHFL(bfly)\n",
+        );
+    }
+    if h.warp_ops {
+        s.push_str(
+            "\n// vote.sync and match.sync as PTX, with their results in 32-bit registers. (With CUDA's __any_sync and a\n\
+             // bool, ptxas 13 may recompute the vote where its result is used, inside later divergent code that\n\
+             // not every lane of the mask reaches: a deadlock, seen on sm_90.)\n\
+             #define WARPSIM_VOTE(mode)                                                                                \\\n\
+             \x20   __device__ __forceinline__ bool vote_##mode(unsigned mask, bool p) {                                   \\\n\
+             \x20       unsigned d;                                                                                    \\\n\
+             \x20       asm volatile(\"{ .reg .pred q, r; setp.ne.u32 q, %1, 0; vote.sync.\" #mode \".pred r, q, %2; selp.u32 %0, 1, 0, r; }\" \\\n\
+             \x20                    : \"=r\"(d) : \"r\"((unsigned)p), \"r\"(mask));                                             \\\n\
+             \x20       return d;                                                                                      \\\n\
+             \x20   }\n\
+             WARPSIM_VOTE(all)\n\
+             WARPSIM_VOTE(any)\n\
+             WARPSIM_VOTE(uni)\n\
+             __device__ __forceinline__ unsigned vote_ballot(unsigned mask, bool p) {\n\
+             \x20   unsigned d; asm volatile(\"{ .reg .pred q; setp.ne.u32 q, %1, 0; vote.sync.ballot.b32 %0, q, %2; }\" : \"=r\"(d) : \"r\"((unsigned)p), \"r\"(mask)); return d;\n\
+             }\n\
+             __device__ __forceinline__ unsigned match_any(unsigned mask, unsigned a) {\n\
+             \x20   unsigned d; asm volatile(\"match.sync.any.b32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(mask)); return d;\n\
+             }\n\
+             __device__ __forceinline__ unsigned match_all(unsigned mask, unsigned a, bool *all) {\n\
+             \x20   unsigned d, p; asm volatile(\"{ .reg .pred q; match.sync.all.b32 %0|q, %2, %3; selp.u32 %1, 1, 0, q; }\" : \"=r\"(d), \"=r\"(p) : \"r\"(a), \"r\"(mask));\n\
+             \x20   *all = p; return d;\n\
+             }\n",
+        );
+    }
+    if h.atomic_f32_minmax {
+        s.push_str(
+            "\n// atom.min/max.f32 (min.f32/max.f32 rules), as a compare-and-swap loop.\n\
+             __device__ unsigned atomic_min_f32(unsigned *p, unsigned v) {\n\
+             \x20   unsigned old = *p, seen;\n\
+             \x20   do { seen = old; old = atomicCAS(p, seen, U(fminf(F(seen), F(v)))); } while (old != seen);\n\
+             \x20   return old;\n\
+             }\n\
+             __device__ unsigned atomic_max_f32(unsigned *p, unsigned v) {\n\
+             \x20   unsigned old = *p, seen;\n\
+             \x20   do { seen = old; old = atomicCAS(p, seen, U(fmaxf(F(seen), F(v)))); } while (old != seen);\n\
+             \x20   return old;\n\
+             }\n",
+        );
+    }
+    s
+}
+
+/// The CUDA function name for a program: its name, as a C identifier.
+pub fn kernel_name(program: &str) -> String {
+    let s = ident("", program);
+    if s.starts_with(|c: char| c.is_ascii_digit()) || s.is_empty() {
+        format!("k_{s}")
+    } else {
+        s
+    }
+}
+
+/// A C identifier from a warpsim name (`$` and `.` are not allowed in C).
+fn ident(prefix: &str, name: &str) -> String {
+    let mut s = String::from(prefix);
+    for c in name.chars() {
+        s.push(if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' });
+    }
+    s
+}
+
+fn special(sp: Special) -> &'static str {
+    match sp {
+        Special::LaneId => "laneid",
+        Special::TidX => "tid_x",
+        Special::NtidX => "ntid_x",
+        Special::CtaidX => "ctaid_x",
+        Special::NctaidX => "nctaid_x",
+        Special::WarpId => "warpid",
+        Special::NWarpId => "nwarpid",
+        Special::WarpSize => "warpsize",
+        Special::Clock => "clock32()",
+        Special::LanemaskEq => "lanemask_eq",
+        Special::LanemaskLt => "lanemask_lt",
+        Special::LanemaskLe => "lanemask_le",
+        Special::LanemaskGt => "lanemask_gt",
+        Special::LanemaskGe => "lanemask_ge",
+    }
+}
+
+/// How an instruction reads an operand's bits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum View {
+    U32,
+    S32,
+    F32,
+}
+
+/// An f32 constant as C: the shortest decimal that reads back to the same bits, or the bits themselves.
+fn f32_literal(bits: u32) -> String {
+    let x = f32::from_bits(bits);
+    if !x.is_finite() {
+        return format!("F(0x{bits:08x}u)");
+    }
+    let s = format!("{x:?}");
+    let lit = if s.contains(['.', 'e', 'E']) {
+        format!("{s}f")
+    } else {
+        format!("{s}.0f")
+    };
+    if x.is_sign_negative() { format!("({lit})") } else { lit }
+}
+
+fn u32_literal(bits: u32) -> String {
+    if bits < 1 << 16 {
+        format!("{bits}u")
+    } else {
+        format!("0x{bits:08x}u")
+    }
+}
+
+fn s32_literal(bits: u32) -> String {
+    let v = bits as i32;
+    if v == i32::MIN {
+        "(-2147483647 - 1)".into()
+    } else if v < 0 {
+        format!("({v})")
+    } else {
+        v.to_string()
+    }
+}
+
+struct Emitter<'k> {
+    k: &'k Kernel,
+    helpers: Helpers,
+    specials: BTreeSet<&'static str>,
+    labels: Vec<Vec<String>>,
+}
+
+impl Emitter<'_> {
+    fn reg(&self, r: u16) -> String {
+        ident("r_", &self.k.program.regs[r as usize].name)
+    }
+
+    fn pred(&self, p: u16) -> String {
+        ident("p_", &self.k.program.preds[p as usize].name)
+    }
+
+    fn pred_operand(&self, (p, neg): (u16, bool)) -> String {
+        format!("{}{}", if neg { "!" } else { "" }, self.pred(p))
+    }
+
+    fn src(&mut self, s: Src, view: View) -> String {
+        match s {
+            Src::Reg(r) => {
+                let r = self.reg(r);
+                match view {
+                    View::U32 => r,
+                    View::S32 => format!("S({r})"),
+                    View::F32 => format!("F({r})"),
+                }
+            }
+            Src::Imm(bits) => match view {
+                View::U32 => u32_literal(bits),
+                View::S32 => s32_literal(bits),
+                View::F32 => f32_literal(bits),
+            },
+            Src::Special(sp) => {
+                if sp == Special::Clock {
+                    self.helpers.clock = true;
+                } else {
+                    self.specials.insert(special(sp));
+                }
+                let name = special(sp).to_string();
+                match view {
+                    View::U32 => name,
+                    View::S32 => format!("S({name})"),
+                    View::F32 => format!("F({name})"),
+                }
+            }
+        }
+    }
+
+    /// An operand's 32 bits; an immediate is written in the instruction's type (`U(1.5f)`, `(unsigned)(-2)`).
+    fn bits(&mut self, s: Src, ty: warpsim_isa::Ty) -> String {
+        match (s, ty) {
+            (Src::Imm(_), warpsim_isa::Ty::F32) => format!("U({})", self.src(s, View::F32)),
+            (Src::Imm(b), warpsim_isa::Ty::S32) if (b as i32) < 0 => format!("(unsigned){}", self.src(s, View::S32)),
+            _ => self.src(s, View::U32),
+        }
+    }
+
+    /// The element an address names, as a C lvalue.
+    fn place(&mut self, a: DAddr) -> String {
+        let name = if a.shared {
+            ident("s_", &self.k.shared[a.buffer as usize].name)
+        } else {
+            ident("g_", &self.k.buffers[a.buffer as usize].name)
+        };
+        let base = a.base.map(|b| match b {
+            Src::Reg(_) => self.src(b, View::S32),
+            _ => self.src(b, View::U32),
+        });
+        let offset = match (base, a.disp) {
+            (None, d) => d.to_string(),
+            (Some(b), 0) => b,
+            (Some(b), d) if d < 0 => format!("{b} - {}", -d),
+            (Some(b), d) => format!("{b} + {d}"),
+        };
+        if a.byte {
+            format!("*(unsigned *)((char *){name} + ({offset}))")
+        } else {
+            format!("{name}[{offset}]")
+        }
+    }
+
+    fn label(&self, target: u32) -> String {
+        match self.labels.get(target as usize).and_then(|l| l.first()) {
+            Some(l) => l.clone(),
+            None => "warpsim_exit".into(),
+        }
+    }
+
+    /// The C statement for one instruction (without its guard).
+    fn statement(&mut self, op: DOp, ty: warpsim_isa::Ty) -> String {
+        use View::*;
+        match op {
+            DOp::Mov { d, a } => format!("{} = {};", self.reg(d), self.bits(a, ty)),
+            DOp::Un { f, d, a } => {
+                let v = match f {
+                    Un::NegI => format!("-{}", self.src(a, U32)),
+                    Un::NegF => format!("U(-{})", self.src(a, F32)),
+                    Un::AbsI => format!("(unsigned)abs({})", self.src(a, S32)),
+                    Un::AbsF => format!("U(fabsf({}))", self.src(a, F32)),
+                    Un::Not => format!("~{}", self.src(a, U32)),
+                };
+                format!("{} = {v};", self.reg(d))
+            }
+            DOp::Bin { f, d, a, b } => {
+                let view = match f {
+                    Bin::AddF | Bin::SubF | Bin::MulF | Bin::DivF | Bin::MinF | Bin::MaxF => F32,
+                    Bin::DivS | Bin::RemS | Bin::MinS | Bin::MaxS => S32,
+                    _ => U32,
+                };
+                if view == F32 {
+                    self.helpers.f32_ptx = true;
+                    let name = match f {
+                        Bin::AddF => "add_f32",
+                        Bin::SubF => "sub_f32",
+                        Bin::MulF => "mul_f32",
+                        Bin::DivF => "div_f32",
+                        Bin::MinF => "min_f32",
+                        _ => "max_f32",
+                    };
+                    let (x, y) = (self.bits(a, warpsim_isa::Ty::F32), self.bits(b, warpsim_isa::Ty::F32));
+                    return format!("{} = {name}({x}, {y});", self.reg(d));
+                }
+                let (x, y) = (self.src(a, view), self.src(b, view));
+                let v = match f {
+                    Bin::AddI => format!("{x} + {y}"),
+                    Bin::SubI => format!("{x} - {y}"),
+                    Bin::MulI => format!("{x} * {y}"),
+                    Bin::DivU => format!("{x} / {y}"),
+                    Bin::RemU => format!("{x} % {y}"),
+                    Bin::DivS => format!("(unsigned)({x} / {y})"),
+                    Bin::RemS => format!("(unsigned)({x} % {y})"),
+                    Bin::MinS => format!("(unsigned)min({x}, {y})"),
+                    Bin::MaxS => format!("(unsigned)max({x}, {y})"),
+                    Bin::MinU => format!("min({x}, {y})"),
+                    Bin::MaxU => format!("max({x}, {y})"),
+                    Bin::And => format!("{x} & {y}"),
+                    Bin::Or => format!("{x} | {y}"),
+                    Bin::Xor => format!("{x} ^ {y}"),
+                    Bin::AddF | Bin::SubF | Bin::MulF | Bin::DivF | Bin::MinF | Bin::MaxF => {
+                        unreachable!("f32 operations return above")
+                    }
+                    // A constant amount below 32 means the same in C.
+                    Bin::Shl if matches!(b, Src::Imm(n) if n < 32) => format!("{x} << {y}"),
+                    Bin::ShrU if matches!(b, Src::Imm(n) if n < 32) => format!("{x} >> {y}"),
+                    Bin::ShrS if matches!(b, Src::Imm(n) if n < 32) => format!("(unsigned)(S({x}) >> {y})"),
+                    Bin::Shl | Bin::ShrU | Bin::ShrS => {
+                        self.helpers.shifts = true;
+                        let f = match f {
+                            Bin::Shl => "shl_b32",
+                            Bin::ShrU => "shr_u32",
+                            _ => "shr_s32",
+                        };
+                        format!("{f}({x}, {y})")
+                    }
+                };
+                format!("{} = {v};", self.reg(d))
+            }
+            DOp::Tern { f, d, a, b, c } => {
+                let v = match f {
+                    Tern::MadI => format!("{} * {} + {}", self.src(a, U32), self.src(b, U32), self.src(c, U32)),
+                    Tern::FmaF => {
+                        self.helpers.f32_ptx = true;
+                        let t = warpsim_isa::Ty::F32;
+                        format!("fma_f32({}, {}, {})", self.bits(a, t), self.bits(b, t), self.bits(c, t))
+                    }
+                };
+                format!("{} = {v};", self.reg(d))
+            }
+            DOp::Setp { cmp, class, p, a, b } => {
+                let view = match class {
+                    CmpClass::Signed => S32,
+                    CmpClass::Unsigned => U32,
+                    CmpClass::Float => F32,
+                };
+                let (x, y) = (self.src(a, view), self.src(b, view));
+                let v = match (cmp, class) {
+                    // PTX `ne` on floats is ordered: false when either is NaN (C's != is true then).
+                    (Cmp::Ne, CmpClass::Float) => format!("{x} < {y} || {x} > {y}"),
+                    _ => {
+                        let op = match cmp {
+                            Cmp::Eq => "==",
+                            Cmp::Ne => "!=",
+                            Cmp::Lt => "<",
+                            Cmp::Le => "<=",
+                            Cmp::Gt => ">",
+                            Cmp::Ge => ">=",
+                        };
+                        format!("{x} {op} {y}")
+                    }
+                };
+                format!("{} = {v};", self.pred(p))
+            }
+            DOp::PredLogic { op, d, a, b } => {
+                let x = self.pred_operand(a);
+                let v = match (op, b) {
+                    (PredLogicOp::Not, _) => format!("!({x})"),
+                    (_, None) => x,
+                    (PredLogicOp::And, Some(b)) => format!("{x} && {}", self.pred_operand(b)),
+                    (PredLogicOp::Or, Some(b)) => format!("{x} || {}", self.pred_operand(b)),
+                    (PredLogicOp::Xor, Some(b)) => format!("{x} != {}", self.pred_operand(b)),
+                };
+                format!("{} = {v};", self.pred(d))
+            }
+            DOp::Selp { d, a, b, p } => {
+                let (x, y) = (self.bits(a, ty), self.bits(b, ty));
+                format!("{} = {} ? {x} : {y};", self.reg(d), self.pred(p))
+            }
+            DOp::Cvt { f, d, a } => {
+                let v = match f {
+                    Conv::F2S(r) => format!("(unsigned)__float2int_{}({})", round_suffix(r), self.src(a, F32)),
+                    Conv::F2U(r) => format!("__float2uint_{}({})", round_suffix(r), self.src(a, F32)),
+                    Conv::S2F => format!("U(__int2float_rn({}))", self.src(a, S32)),
+                    Conv::U2F => format!("U(__uint2float_rn({}))", self.src(a, U32)),
+                    Conv::F2F(r) => {
+                        let func = match r {
+                            Rounding::Nearest => "rintf",
+                            Rounding::Zero => "truncf",
+                            Rounding::Down => "floorf",
+                            Rounding::Up => "ceilf",
+                            Rounding::NearestFloat => "",
+                        };
+                        if func.is_empty() {
+                            self.src(a, U32)
+                        } else {
+                            format!("U({func}({}))", self.src(a, F32))
+                        }
+                    }
+                    Conv::Bits => self.src(a, U32),
+                };
+                format!("{} = {v};", self.reg(d))
+            }
+            DOp::Ld { d, addr } => format!("{} = {};", self.reg(d), self.place(addr)),
+            DOp::St { addr, a } => {
+                let v = self.bits(a, ty);
+                format!("{} = {v};", self.place(addr))
+            }
+            DOp::Shfl {
+                mode,
+                d,
+                p,
+                a,
+                b,
+                clamp,
+                segmask,
+                member,
+            } => {
+                self.helpers.shfl = true;
+                let m = match mode {
+                    ShflMode::Idx => "idx",
+                    ShflMode::Up => "up",
+                    ShflMode::Down => "down",
+                    ShflMode::Bfly => "bfly",
+                };
+                let c = ((segmask & 31) << 8) | (clamp & 31);
+                let (suffix, out) = match p {
+                    Some(p) => ("_p", format!(", &{}", self.pred(p))),
+                    None => ("", String::new()),
+                };
+                format!(
+                    "{} = shfl_{m}{suffix}({}, {}, 0x{c:04x}, 0x{:08x}{out});",
+                    self.reg(d),
+                    self.src(a, U32),
+                    self.src(b, U32),
+                    member as u32
+                )
+            }
+            DOp::Atom { f, d, addr, b, c } => {
+                let place = self.place(addr);
+                let ptr = if let Some(inner) = place.strip_prefix('*') {
+                    inner.to_string()
+                } else {
+                    format!("&{place}")
+                };
+                let b_u = self.src(b, U32);
+                let (call, wrap) = match f {
+                    Atom::AddI => (format!("atomicAdd({ptr}, {b_u})"), ("", "")),
+                    Atom::AddF => (format!("atomicAdd((float *){ptr}, {})", self.src(b, F32)), ("U(", ")")),
+                    Atom::MinS => (
+                        format!("atomicMin((int *){ptr}, {})", self.src(b, S32)),
+                        ("(unsigned)", ""),
+                    ),
+                    Atom::MaxS => (
+                        format!("atomicMax((int *){ptr}, {})", self.src(b, S32)),
+                        ("(unsigned)", ""),
+                    ),
+                    Atom::MinU => (format!("atomicMin({ptr}, {b_u})"), ("", "")),
+                    Atom::MaxU => (format!("atomicMax({ptr}, {b_u})"), ("", "")),
+                    Atom::MinF | Atom::MaxF => {
+                        self.helpers.atomic_f32_minmax = true;
+                        let name = if f == Atom::MinF {
+                            "atomic_min_f32"
+                        } else {
+                            "atomic_max_f32"
+                        };
+                        (format!("{name}({ptr}, {b_u})"), ("", ""))
+                    }
+                    Atom::Exch => (format!("atomicExch({ptr}, {b_u})"), ("", "")),
+                    Atom::Cas => {
+                        let cv = c.map(|c| self.src(c, U32)).unwrap_or_else(|| "0u".into());
+                        (format!("atomicCAS({ptr}, {b_u}, {cv})"), ("", ""))
+                    }
+                    Atom::And => (format!("atomicAnd({ptr}, {b_u})"), ("", "")),
+                    Atom::Or => (format!("atomicOr({ptr}, {b_u})"), ("", "")),
+                    Atom::Xor => (format!("atomicXor({ptr}, {b_u})"), ("", "")),
+                };
+                match d {
+                    Some(d) => format!("{} = {}{call}{};", self.reg(d), wrap.0, wrap.1),
+                    None => format!("{call};"),
+                }
+            }
+            DOp::Bar { kind, id, count, pred } => {
+                let simple = matches!(id, Src::Imm(0)) && count.is_none();
+                let p = pred.map(|p| self.pred_operand(p)).unwrap_or_else(|| "false".into());
+                if simple {
+                    return match kind {
+                        DBar::Sync => "__syncthreads();".into(),
+                        DBar::Popc(d) => format!("{} = __syncthreads_count({p});", self.reg(d)),
+                        DBar::And(d) => format!("{} = __syncthreads_and({p});", self.pred(d)),
+                        DBar::Or(d) => format!("{} = __syncthreads_or({p});", self.pred(d)),
+                    };
+                }
+                // A barrier id or a thread count: PTX's own instruction (without a count, every live thread).
+                let idv = self.src(id, U32);
+                let (n_ptx, n_arg) = match count {
+                    Some(c) => (", %3".to_string(), format!(", \"r\"({})", self.src(c, U32))),
+                    None => (String::new(), String::new()),
+                };
+                match kind {
+                    DBar::Sync => {
+                        let n_ptx = n_ptx.replace("%3", "%1");
+                        format!("asm volatile(\"bar.sync %0{n_ptx};\" :: \"r\"({idv}){n_arg} : \"memory\");")
+                    }
+                    DBar::Popc(d) => format!(
+                        "asm volatile(\"{{ .reg .pred q; setp.ne.u32 q, %1, 0; bar.red.popc.u32 %0, %2{n_ptx}, q; }}\" : \"=r\"({}) : \"r\"((unsigned)({p})), \"r\"({idv}){n_arg} : \"memory\");",
+                        self.reg(d)
+                    ),
+                    DBar::And(d) | DBar::Or(d) => {
+                        let m = if matches!(kind, DBar::And(_)) { "and" } else { "or" };
+                        format!(
+                            "{{ unsigned t; asm volatile(\"{{ .reg .pred q, r; setp.ne.u32 q, %1, 0; bar.red.{m}.pred r, %2{n_ptx}, q; selp.u32 %0, 1, 0, r; }}\" : \"=r\"(t) : \"r\"((unsigned)({p})), \"r\"({idv}){n_arg} : \"memory\"); {} = t; }}",
+                            self.pred(d)
+                        )
+                    }
+                }
+            }
+            DOp::BarWarp { mask } => format!("__syncwarp(0x{:08x});", mask as u32),
+            DOp::Vote { mode, d, a, mask } => {
+                self.helpers.warp_ops = true;
+                let x = self.pred_operand(a);
+                let m = mask as u32;
+                match mode {
+                    VoteMode::All => format!("{} = vote_all(0x{m:08x}, {x});", self.pred(d)),
+                    VoteMode::Any => format!("{} = vote_any(0x{m:08x}, {x});", self.pred(d)),
+                    VoteMode::Uni => format!("{} = vote_uni(0x{m:08x}, {x});", self.pred(d)),
+                    VoteMode::Ballot => format!("{} = vote_ballot(0x{m:08x}, {x});", self.reg(d)),
+                }
+            }
+            DOp::Activemask { d } => format!("{} = __activemask();", self.reg(d)),
+            DOp::Match { all, d, p, a, mask } => {
+                self.helpers.warp_ops = true;
+                let x = self.src(a, U32);
+                let m = mask as u32;
+                match (all, p) {
+                    (true, Some(p)) => format!("{} = match_all(0x{m:08x}, {x}, &{});", self.reg(d), self.pred(p)),
+                    (true, None) => format!("{{ bool all; {} = match_all(0x{m:08x}, {x}, &all); }}", self.reg(d)),
+                    (false, _) => format!("{} = match_any(0x{m:08x}, {x});", self.reg(d)),
+                }
+            }
+            DOp::Bra { target } => format!("goto {};", self.label(target)),
+            DOp::Exit => "goto warpsim_exit;".into(),
+            DOp::Nop => ";".into(),
+        }
+    }
+}
+
+fn round_suffix(r: Rounding) -> &'static str {
+    match r {
+        Rounding::Nearest | Rounding::NearestFloat => "rn",
+        Rounding::Zero => "rz",
+        Rounding::Down => "rd",
+        Rounding::Up => "ru",
+    }
+}
+
+/// Buffers whose stored values derive from `%clock` (flow-insensitive: a register that is ever computed from
+/// the clock taints every store of it).
+fn clock_buffers(k: &Kernel) -> Vec<bool> {
+    let mut tainted = vec![false; k.program.regs.len()];
+    let is_clock = |s: &Src, t: &[bool]| match s {
+        Src::Special(Special::Clock) => true,
+        Src::Reg(r) => t[*r as usize],
+        Src::Imm(_) | Src::Special(_) => false,
+    };
+    loop {
+        let mut changed = false;
+        for i in &k.code {
+            let srcs: Vec<Src> = sources(&i.op);
+            if let Some(w) = i.write
+                && !tainted[w as usize]
+                && srcs.iter().any(|s| is_clock(s, &tainted))
+            {
+                tainted[w as usize] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out = vec![false; k.buffers.len()];
+    for i in &k.code {
+        match i.op {
+            DOp::St { addr, a } if !addr.shared && is_clock(&a, &tainted) => out[addr.buffer as usize] = true,
+            DOp::Atom { addr, b, c, .. }
+                if !addr.shared && (is_clock(&b, &tainted) || c.is_some_and(|c| is_clock(&c, &tainted))) =>
+            {
+                out[addr.buffer as usize] = true
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn sources(op: &DOp) -> Vec<Src> {
+    let mut v = Vec::new();
+    let addr = |a: &DAddr, v: &mut Vec<Src>| v.extend(a.base);
+    match op {
+        DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } | DOp::Match { a, .. } => v.push(*a),
+        DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } | DOp::Shfl { a, b, .. } => {
+            v.extend([*a, *b])
+        }
+        DOp::Tern { a, b, c, .. } => v.extend([*a, *b, *c]),
+        DOp::Ld { addr: a, .. } => addr(a, &mut v),
+        DOp::St { addr: a, a: x } => {
+            addr(a, &mut v);
+            v.push(*x)
+        }
+        DOp::Atom { addr: a, b, c, .. } => {
+            addr(a, &mut v);
+            v.push(*b);
+            v.extend(*c);
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Translate `k` (instantiated at warp size 32) into a CUDA kernel named `name`.
+pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
+    if k.warp_size != CUDA_WARP {
+        return Err(EmitError(format!(
+            "CUDA warps have 32 lanes; `{}` was instantiated at W = {} (use --warp 32)",
+            k.program.name, k.warp_size
+        )));
+    }
+    let n = k.code.len();
+    // C labels: the program's own names where it has them.
+    let mut labels = vec![Vec::new(); n];
+    let mut taken: HashSet<String> = HashSet::new();
+    for (label, pc) in &k.program.labels {
+        if *pc < n {
+            let mut l = ident("L_", label);
+            if !taken.insert(l.clone()) {
+                l = format!("{l}_{pc}");
+                taken.insert(l.clone());
+            }
+            labels[*pc].push(l);
+        }
+    }
+    for i in &k.code {
+        if let DOp::Bra { target } = i.op
+            && (target as usize) < n
+            && labels[target as usize].is_empty()
+        {
+            labels[target as usize].push(format!("L_{target}"));
+        }
+    }
+    let mut e = Emitter {
+        k,
+        helpers: Helpers::default(),
+        specials: BTreeSet::new(),
+        labels,
+    };
+    // The statements first: they decide which specials and helpers are needed.
+    let mut body = String::new();
+    for (pc, i) in k.code.iter().enumerate() {
+        for l in &e.labels[pc] {
+            let _ = writeln!(body, "{l}:");
+        }
+        let stmt = e.statement(i.op, i.ty);
+        let stmt = match i.guard {
+            Some(g) => format!("if ({}) {stmt}", e.pred_operand(g)),
+            None => stmt,
+        };
+        let text = k.program.instructions.get(pc).map(|i| i.text.as_str()).unwrap_or("");
+        let _ = writeln!(body, "    {stmt:<56} // {pc:>3}: {}", text.trim());
+    }
+
+    let mut s = String::new();
+    let shape = format!("grid {}, block {}", k.grid, k.block);
+    let params: Vec<String> = k
+        .buffers
+        .iter()
+        .map(|b| format!("unsigned *{}", ident("g_", &b.name)))
+        .collect();
+    let _ = writeln!(s, "// warpsim program `{}` at W = 32: {shape}.", k.program.name);
+    for b in &k.buffers {
+        let _ = writeln!(
+            s,
+            "//   {}: {} {}[{}]",
+            ident("g_", &b.name),
+            b.name,
+            b.elem.name(),
+            b.data.len()
+        );
+    }
+    let _ = writeln!(
+        s,
+        "extern \"C\" __global__ void {name}({}unsigned long long *warpsim_clocks)\n{{",
+        params.iter().map(|p| format!("{p}, ")).collect::<String>()
+    );
+    let mut dynamic_shared_bytes = 0;
+    for (idx, a) in k.shared.iter().enumerate() {
+        let dynamic = k.program.shared.get(idx).is_some_and(|d| d.len.is_none());
+        if dynamic {
+            dynamic_shared_bytes = (a.len * 4) as u32;
+            let _ = writeln!(
+                s,
+                "    extern __shared__ unsigned {}[]; // {} {}[{}]",
+                ident("s_", &a.name),
+                a.name,
+                a.elem.name(),
+                a.len
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "    __shared__ unsigned {}[{}]; // {} {}[{}]",
+                ident("s_", &a.name),
+                a.len.max(1),
+                a.name,
+                a.elem.name(),
+                a.len
+            );
+        }
+    }
+    for sp in &e.specials {
+        let v = match *sp {
+            "laneid" => "threadIdx.x % 32",
+            "tid_x" => "threadIdx.x",
+            "ntid_x" => "blockDim.x",
+            "ctaid_x" => "blockIdx.x",
+            "nctaid_x" => "gridDim.x",
+            "warpid" => "threadIdx.x / 32",
+            "nwarpid" => "(blockDim.x + 31) / 32",
+            "warpsize" => "32",
+            "lanemask_eq" => "1u << (threadIdx.x % 32)",
+            "lanemask_lt" => "(1u << (threadIdx.x % 32)) - 1",
+            "lanemask_le" => "(unsigned)((2ull << (threadIdx.x % 32)) - 1)",
+            "lanemask_gt" => "(unsigned)(0xffffffffull << (threadIdx.x % 32 + 1))",
+            "lanemask_ge" => "0xffffffffu << (threadIdx.x % 32)",
+            _ => unreachable!("every special has a definition"),
+        };
+        let _ = writeln!(s, "    const unsigned {sp} = {v};");
+    }
+    let regs: Vec<String> = k
+        .program
+        .regs
+        .iter()
+        .map(|r| format!("{} = 0", ident("r_", &r.name)))
+        .collect();
+    for chunk in regs.chunks(8) {
+        let _ = writeln!(s, "    unsigned {};", chunk.join(", "));
+    }
+    let preds: Vec<String> = k
+        .program
+        .preds
+        .iter()
+        .map(|p| format!("{} = false", ident("p_", &p.name)))
+        .collect();
+    for chunk in preds.chunks(8) {
+        let _ = writeln!(s, "    bool {};", chunk.join(", "));
+    }
+    if !k.shared.is_empty() {
+        s.push_str("    // Shared memory starts zeroed, as in warpsim.\n");
+        for a in &k.shared {
+            let _ = writeln!(
+                s,
+                "    for (unsigned i = threadIdx.x; i < {}; i += blockDim.x) {}[i] = 0;",
+                a.len,
+                ident("s_", &a.name)
+            );
+        }
+        s.push_str("    __syncthreads();\n");
+    }
+    s.push_str("    const long long warpsim_start = clock64();\n");
+    s.push_str(&body);
+    s.push_str(
+        "warpsim_exit:\n\
+         \x20   // The block's first start and last exit cycle, for the cycle comparison.\n\
+         \x20   {\n\
+         \x20       const long long end = clock64();\n\
+         \x20       atomicMin(&warpsim_clocks[2 * blockIdx.x], (unsigned long long)warpsim_start);\n\
+         \x20       atomicMax(&warpsim_clocks[2 * blockIdx.x + 1], (unsigned long long)end);\n\
+         \x20   }\n\
+         }\n",
+    );
+    Ok(CudaKernel {
+        name: name.to_string(),
+        body: s,
+        helpers: e.helpers,
+        dynamic_shared_bytes,
+        clock_buffers: clock_buffers(k),
+    })
+}
+
+/// A complete translation unit: the prelude and one kernel, as `sim emit-cuda` prints it.
+pub fn translation_unit(k: &CudaKernel) -> String {
+    format!(
+        "// Generated by warpsim (`sim emit-cuda`): compile with nvcc or NVRTC, --fmad=false for bit-exact floats.\n{}\n{}",
+        prelude(k.helpers),
+        k.body
+    )
+}

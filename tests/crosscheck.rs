@@ -1,0 +1,201 @@
+//! The real-GPU cross-check, as far as it goes without a GPU: the CUDA translation (snapshots reviewed like
+//! code), the random program generator (reproducible, and only programs the hardware defines), and the
+//! comparison and reports. `gpu_agrees_with_warpsim` runs on a GPU: it skips itself, with a message, unless the
+//! build has the `cuda` feature and a GPU is there, or `WARPSIM_REQUIRE_GPU=1` demands it.
+
+use warpsim::crosscheck::{self, GpuRun};
+use warpsim::{Launch, programs};
+
+fn cuda_of(name: &str) -> String {
+    let program = programs::assemble(name).expect("shipped").expect("assembles");
+    let case = crosscheck::prepare(&program, &Launch::default(), name).expect("prepares");
+    warpsim::emit_cuda::translation_unit(&case.cuda)
+}
+
+#[test]
+fn emitted_cuda_matches_the_reviewed_snapshots() {
+    for name in [
+        "butterfly_max",
+        "block_sum",
+        "histogram_bin",
+        "shfl_wrap",
+        "warp_prefix_sum",
+    ] {
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path("../traces/cuda");
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_omit_expression(true);
+        settings.set_description(format!("sim emit-cuda {name}"));
+        settings.bind(|| insta::assert_snapshot!(name, cuda_of(name)));
+    }
+}
+
+#[test]
+fn every_shipped_program_translates() {
+    for name in programs::names() {
+        let program = programs::assemble(name).expect("shipped").expect("assembles");
+        let case = crosscheck::prepare(&program, &Launch::default(), name)
+            .unwrap_or_else(|e| panic!("{name} cannot be cross-checked: {e}"));
+        let body = &case.cuda.body;
+        assert!(body.contains(&format!("__global__ void {name}(")), "{name}");
+        // One statement per instruction, each commented with its pc and source.
+        for pc in 0..case.kernel.code.len() {
+            assert!(body.contains(&format!("// {pc:>3}: ")), "{name}: pc {pc} missing");
+        }
+        // Only block_sum's atomic and the barriers' programs use what they use.
+        assert_eq!(body.contains("atomicAdd((float *)"), name == "block_sum", "{name}");
+        assert!(
+            !case.cuda.clock_buffers.iter().any(|&c| c),
+            "{name} has no clock buffer"
+        );
+    }
+}
+
+#[test]
+fn clock_buffers_are_found_through_registers() {
+    let program = warpsim_tests::assemble(
+        ".buffer cyc u32[1]\n.buffer out u32[W]\n.reg %t0, %t1, %d\n\
+         mov.u32 %t0, %clock\n add.u32 %d, %laneid, 1\n mov.u32 %t1, %clock\n sub.u32 %d, %t1, %t0\n\
+         st.global.u32 cyc[0], %d\n st.global.u32 out[%laneid], %laneid\n",
+    );
+    let case = crosscheck::prepare(&program, &Launch::default(), "clocked").expect("prepares");
+    assert_eq!(case.cuda.clock_buffers, vec![true, false]);
+    assert!(case.cuda.body.contains("r_t0 = clock32();"));
+}
+
+#[test]
+fn random_programs_are_reproducible() {
+    let a = warpsim::random::generate(7, 3);
+    let b = warpsim::random::generate(7, 3);
+    assert_eq!(a.source, b.source);
+    assert_eq!(a.name, "random_7_3");
+    assert_ne!(a.source, warpsim::random::generate(7, 4).source);
+    assert_ne!(a.source, warpsim::random::generate(8, 3).source);
+}
+
+/// Every generated program assembles, runs without a fault, reads no lane the hardware leaves undefined, and
+/// translates; together they use every feature the generator promises.
+#[test]
+fn random_programs_are_well_defined_and_cover_the_features() {
+    let (mut shuffles, mut divergent, mut warps, mut f32_ops) = (0, 0, 0, 0);
+    let mut text = String::new();
+    for index in 0..300 {
+        let case = crosscheck::random_case(11, index).unwrap_or_else(|r| panic!("{}: {:?}", r.name, r.error));
+        assert_eq!(case.sim.stats.undefined_shuffle_reads, 0);
+        shuffles += case.sim.stats.shuffles;
+        divergent += case.sim.stats.divergent_branches;
+        warps += case.sim.stats.warps;
+        f32_ops += case.cuda.body.matches("F(").count();
+        text.push_str(&warpsim::random::generate(11, index).source);
+    }
+    assert!(shuffles > 1000, "{shuffles}");
+    assert!(divergent > 300, "{divergent}");
+    assert!(warps > 300, "{warps}");
+    assert!(f32_ops > 1000, "{f32_ops}");
+    for feature in [
+        "shfl.sync.idx",
+        "shfl.sync.up",
+        "shfl.sync.down",
+        "shfl.sync.bfly",
+        "width=1,",
+        "width=16,",
+        ", mask=0xff00ff00",
+        ", 0x55555555",
+        "vote.sync.ballot",
+        "vote.sync.uni",
+        "match.sync.any",
+        "match.sync.all",
+        "div.s32",
+        "rem.u32",
+        "fma.rn.f32",
+        "cvt.rpi.u32.f32",
+        "cvt.rn.f32.s32",
+        "@!%p",
+        "loop_",
+        "else_",
+    ] {
+        assert!(text.contains(feature), "no random program uses `{feature}`");
+    }
+}
+
+#[test]
+fn compare_reports_the_first_differing_element_with_its_bits() {
+    let program = programs::assemble("butterfly_max")
+        .expect("shipped")
+        .expect("assembles");
+    let case = crosscheck::prepare(&program, &Launch::default(), "butterfly_max").expect("prepares");
+    let same = GpuRun {
+        buffers: case.sim.buffers.iter().map(|b| b.data.clone()).collect(),
+        clocks: vec![(1000, 1180)],
+    };
+    let r = crosscheck::compare(&case, &same);
+    assert!(r.matched);
+    assert_eq!(r.gpu_cycles, Some(180));
+    assert_eq!(r.sim_cycles, Some(case.sim_span));
+    assert!(case.sim_span > 0 && case.sim_span <= case.sim.cycles);
+
+    let mut other = same.clone();
+    other.buffers[1][5] = (-0.0f32).to_bits();
+    other.buffers[1][9] = 1.0f32.to_bits();
+    let r = crosscheck::compare(&case, &other);
+    assert!(!r.matched);
+    let m = r.mismatch.clone().expect("a mismatch");
+    assert_eq!((m.buffer.as_str(), m.index, m.differing), ("out", 5, 2));
+    assert_eq!((m.sim.as_str(), m.sim_bits.as_str()), ("1000.0", "0x447a0000"));
+    assert_eq!((m.gpu.as_str(), m.gpu_bits.as_str()), ("-0.0", "0x80000000"));
+
+    let mut info = crosscheck::Report::new(&crosscheck::GpuInfo {
+        name: "Test GPU".into(),
+        driver: "1.0".into(),
+        arch: "sm_90".into(),
+    });
+    info.programs = vec![crosscheck::compare(&case, &same), r];
+    assert!(!info.passed());
+    let json: serde_json::Value = serde_json::from_str(&info.to_json()).expect("JSON");
+    assert_eq!(json["gpu"], "Test GPU");
+    assert_eq!(json["programs"][0]["match"], true);
+    assert_eq!(json["programs"][1]["match"], false);
+    assert_eq!(json["programs"][1]["mismatch"]["gpu_bits"], "0x80000000");
+    let md = info.to_markdown();
+    assert!(md.contains("| butterfly_max | 1 × 32 | yes | 180 |"), "{md}");
+    assert!(
+        md.contains("out[5]: warpsim 1000.0 (0x447a0000), GPU -0.0 (0x80000000); 2 element(s) differ"),
+        "{md}"
+    );
+}
+
+/// On a GPU: every shipped program and 200 random ones agree bit for bit.
+#[test]
+fn gpu_agrees_with_warpsim() {
+    let required = std::env::var_os("WARPSIM_REQUIRE_GPU").is_some_and(|v| v == "1");
+    #[cfg(not(feature = "cuda"))]
+    {
+        assert!(
+            !required,
+            "WARPSIM_REQUIRE_GPU=1, but the tests were built without `--features cuda`"
+        );
+        eprintln!("skipping gpu_agrees_with_warpsim: built without the `cuda` feature");
+    }
+    #[cfg(feature = "cuda")]
+    {
+        let mut gpu = match warpsim::crosscheck::gpu::CudaGpu::open() {
+            Ok(g) => g,
+            Err(e) => {
+                assert!(!required, "WARPSIM_REQUIRE_GPU=1, but: {e}");
+                eprintln!("skipping gpu_agrees_with_warpsim: {e} (set WARPSIM_REQUIRE_GPU=1 to fail instead)");
+                return;
+            }
+        };
+        let mut cases: Vec<_> = programs::names()
+            .into_iter()
+            .map(|name| {
+                let program = programs::assemble(name).expect("shipped").expect("assembles");
+                crosscheck::prepare(&program, &Launch::default(), name).expect("prepares")
+            })
+            .collect();
+        cases.extend((0..200).map(|i| crosscheck::random_case(99, i).expect("well defined")));
+        for r in crosscheck::run_cases(&mut gpu, &cases) {
+            assert!(r.matched, "{}: {:?} {:?}", r.name, r.mismatch, r.error);
+        }
+    }
+}
