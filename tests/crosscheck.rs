@@ -42,7 +42,7 @@ fn every_shipped_program_translates() {
         for pc in 0..case.kernel.code.len() {
             assert!(body.contains(&format!("// {pc:>3}: ")), "{name}: pc {pc} missing");
         }
-        // Only block_sum's atomic and the barriers' programs use what they use.
+        // Only block_sum has an f32 atomic (its `red.global.add.f32`).
         assert_eq!(body.contains("atomicAdd((float *)"), name == "block_sum", "{name}");
         assert!(
             !case.cuda.clock_buffers.iter().any(|&c| c),

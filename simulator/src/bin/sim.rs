@@ -133,18 +133,8 @@ struct RunArgs {
     /// Warp size: a power of two from 2 to 64.
     #[arg(long, short = 'w')]
     warp: Option<u32>,
-    /// Blocks in the grid (overrides the program's `.grid`).
-    #[arg(long)]
-    grid: Option<u32>,
-    /// Threads per block (overrides the program's `.block`).
-    #[arg(long)]
-    block: Option<u32>,
-    /// Bytes of dynamic shared memory per block (sizes the program's `.shared NAME TYPE[]` array).
-    #[arg(long, value_name = "BYTES")]
-    dynamic_shared: Option<u32>,
-    /// Set a program parameter: `--set NAME=VALUE` (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    set: Vec<String>,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Trace every issued warp instruction and each lane exchange.
     #[arg(long)]
     trace: bool,
@@ -210,7 +200,7 @@ struct CrosscheckArgs {
     shape: ShapeArgs,
 }
 
-/// The launch flags shared by `emit-cuda` and `crosscheck`.
+/// The launch flags shared by `run`, `emit-cuda` and `crosscheck`.
 #[derive(clap::Args, Clone, Default)]
 struct ShapeArgs {
     /// Blocks in the grid (overrides the program's `.grid`).
@@ -606,12 +596,7 @@ fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failur
 fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
     let config = config_from(&args)?;
     let program = load(&args.program, color)?;
-    let launch = Launch {
-        grid: args.grid,
-        block: args.block,
-        set: parse_set(&args.set)?,
-        dynamic_shared: args.dynamic_shared,
-    };
+    let launch = args.shape.launch()?;
     let kernel =
         warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
     let options = RunOptions {
