@@ -24,7 +24,7 @@ use crate::scoreboard::{Ready, Scoreboard};
 use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
-use crate::trace::{BarrierResult, Event, Issue, MemoryTrace, ShuffleTrace, TraceSink};
+use crate::trace::{BarrierResult, Event, Issue, MemoryTrace, ShuffleTrace, StallReason, TraceSink, Wait};
 use serde::Serialize;
 use warpsim_isa::{PredLogicOp, Special, VoteMode};
 
@@ -182,6 +182,8 @@ struct Warp {
     /// First cycle not yet accounted for in `stalls`.
     accounted: u64,
     stalls: Stalls,
+    /// With tracing: the waits before the instruction being issued (see `account`).
+    waits: Vec<Wait>,
 }
 
 /// A resident block: its shared memory and barriers.
@@ -364,6 +366,7 @@ impl<'k> Sm<'k> {
                         not_launched: cycle,
                         ..Stalls::default()
                     },
+                    waits: Vec::new(),
                 });
                 self.by_age[warp_slot % schedulers].push(warp_slot);
                 self.stats.warps += 1;
@@ -397,27 +400,44 @@ impl<'k> Sm<'k> {
 
     /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
     /// issuing).
-    fn account(warp: &mut Warp, cycle: u64, operands: Ready, unit: u64, issues: bool) {
+    ///
+    /// With `trace`, the waits are also recorded in order in `warp.waits` (for the trace's issue event).
+    #[inline(always)]
+    fn account(warp: &mut Warp, cycle: u64, operands: Ready, unit: u64, issues: bool, trace: bool) {
         let mut t = warp.accounted;
         let st = &mut warp.stalls;
-        let mut part = |until: u64, slot: &mut u64| {
+        let waits = &mut warp.waits;
+        if trace {
+            waits.clear();
+        }
+        let mut part = |until: u64, slot: &mut u64, reason: StallReason| {
             let u = until.min(cycle);
             if u > t {
                 *slot += u - t;
+                if trace {
+                    match waits.last_mut() {
+                        Some(w) if w.reason == reason && w.to == t => w.to = u,
+                        _ => waits.push(Wait { reason, from: t, to: u }),
+                    }
+                }
                 t = u;
             }
         };
         match warp.hold {
-            Hold::Control => part(warp.next_issue, &mut st.control),
-            Hold::Barrier => part(warp.next_issue, &mut st.barrier),
+            Hold::Control => part(warp.next_issue, &mut st.control, StallReason::Control),
+            Hold::Barrier => part(warp.next_issue, &mut st.barrier, StallReason::Barrier),
         }
         // The operand wait ends with the producer's bank-conflict replays, then any pipe-switch cycles.
         let replays_end = operands.at - operands.switch as u64;
-        part(replays_end.saturating_sub(operands.conflict as u64), &mut st.operands);
-        part(replays_end, &mut st.bank_conflict);
-        part(operands.at, &mut st.operands);
-        part(unit, &mut st.unit_busy);
-        part(cycle, &mut st.not_selected);
+        part(
+            replays_end.saturating_sub(operands.conflict as u64),
+            &mut st.operands,
+            StallReason::Operands,
+        );
+        part(replays_end, &mut st.bank_conflict, StallReason::BankConflict);
+        part(operands.at, &mut st.operands, StallReason::Operands);
+        part(unit, &mut st.unit_busy, StallReason::UnitBusy);
+        part(cycle, &mut st.not_selected, StallReason::NotSelected);
         st.issued += issues as u64;
         warp.accounted = cycle + issues as u64;
     }
@@ -476,7 +496,7 @@ impl<'k> Sm<'k> {
     /// issue slot. Returns whether its block finished.
     fn retire_at_end<T: TraceSink>(&mut self, slot: usize, cycle: u64, ops: Ready, unit: u64, trace: &mut T) -> bool {
         let warp = self.warps[slot].as_mut().expect("live warp");
-        Self::account(warp, cycle, ops, unit, false);
+        Self::account(warp, cycle, ops, unit, false, false);
         if let Some(top) = warp.stack.top().copied() {
             warp.stack.remove_lanes(top.mask);
         }
@@ -511,7 +531,14 @@ impl<'k> Sm<'k> {
                 if let Some((slot, ops, unit)) = chosen {
                     self.last_issued[s] = slot;
                     issued = true;
-                    Self::account(self.warps[slot].as_mut().expect("live warp"), cycle, ops, unit, true);
+                    Self::account(
+                        self.warps[slot].as_mut().expect("live warp"),
+                        cycle,
+                        ops,
+                        unit,
+                        true,
+                        T::ENABLED,
+                    );
                     if self.issue(slot, s, cycle, trace)? {
                         finished_block = true;
                     }
@@ -639,6 +666,8 @@ impl<'k> Sm<'k> {
                 pred_write: None,
                 shuffle: None,
                 memory: None,
+                complete: cycle,
+                waits: std::mem::take(&mut warp.waits),
             }))
         } else {
             None
@@ -1040,6 +1069,9 @@ impl<'k> Sm<'k> {
         // Scoreboard, pipe and timing. The run lasts until the last result (register, predicate or memory) is
         // complete.
         let done = cycle + latency;
+        if let Some(e) = event.as_mut() {
+            e.complete = done;
+        }
         warp.scoreboard.reserve(inst, pipe, done, replays as u32);
         if inst.write.is_some() || inst.pred_write.is_some() || matches!(inst.op, DOp::St { .. } | DOp::Atom { .. }) {
             self.end = self.end.max(done);

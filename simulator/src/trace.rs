@@ -25,6 +25,51 @@ pub struct Issue {
     pub pred_write: Option<(u16, u64)>,
     pub shuffle: Option<ShuffleTrace>,
     pub memory: Option<MemoryTrace>,
+    /// The cycle its result is complete (register, predicate or memory written; for other instructions the
+    /// cycle its latency ends).
+    pub complete: u64,
+    /// Why the warp did not issue this instruction sooner: the cycles since its previous issue, in order, each
+    /// with one reason (empty when it issued on the next cycle).
+    pub waits: Vec<Wait>,
+}
+
+/// Cycles `from..to` in which a warp did not issue, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wait {
+    pub reason: StallReason,
+    pub from: u64,
+    pub to: u64,
+}
+
+/// Why a warp did not issue in a cycle (the parts of [`crate::sm::Stalls`] that are waits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StallReason {
+    /// An operand was still being computed (or its destination was not free).
+    Operands,
+    /// An operand's producer was replayed for bank conflicts.
+    BankConflict,
+    /// The pipe the instruction needs was busy.
+    UnitBusy,
+    /// Held after a branch that redirected it.
+    Control,
+    /// Waiting at a barrier.
+    Barrier,
+    /// Ready, but its scheduler issued another warp.
+    NotSelected,
+}
+
+impl StallReason {
+    /// The name used in [`crate::sm::Stalls::parts`] and in every rendering.
+    pub fn name(self) -> &'static str {
+        match self {
+            StallReason::Operands => "operands",
+            StallReason::BankConflict => "bank_conflict",
+            StallReason::UnitBusy => "unit_busy",
+            StallReason::Control => "control",
+            StallReason::Barrier => "barrier",
+            StallReason::NotSelected => "not_selected",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -766,3 +766,127 @@ fn random_programs_are_printed_reproducibly() {
     let o = sim(&["run", path.to_str().expect("utf-8 path")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+fn out_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("warpsim-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn svg_html_and_chrome_trace_are_written_and_stdout_is_unchanged() {
+    let dir = out_dir("pictures");
+    let (svg, html, chrome) = (dir.join("b.svg"), dir.join("b.html"), dir.join("trace.json"));
+    let plain = sim(&["run", "butterfly_max", "--warp", "8"]);
+    let o = sim(&[
+        "run",
+        "butterfly_max",
+        "--warp",
+        "8",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+        "--trace-format",
+        "chrome",
+        chrome.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&plain));
+    let svg_text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(svg_text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(svg_text.matches(r#"<line class="arrow" x1"#).count(), 24);
+    assert!(
+        std::fs::read_to_string(&html)
+            .expect("html written")
+            .starts_with("<!DOCTYPE html>")
+    );
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&chrome).expect("trace written")).expect("JSON");
+    assert!(trace["traceEvents"].as_array().is_some_and(|a| !a.is_empty()));
+    assert!(stderr(&o).contains("wrote"));
+    // No temporary files are left beside them.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["b.html", "b.svg", "trace.json"]);
+}
+
+#[test]
+fn bad_picture_flags_are_one_clear_error_and_write_nothing() {
+    let dir = out_dir("bad-pictures");
+    let svg = dir.join("b.svg");
+    let svg = svg.to_str().unwrap();
+    for (args, expect) in [
+        (vec!["--trace-format", "perfetto", svg], "unknown trace format"),
+        (vec!["--warps", "0-1"], "`--warps` chooses what `--svg` draws"),
+        (vec!["--svg", svg, "--warps", "x"], "expected warp numbers"),
+        (
+            vec!["--svg", svg, "--steps", "0"],
+            "expected a count or an inclusive range",
+        ),
+        (
+            vec!["--svg", svg, "--steps", "3-2"],
+            "expected a count or an inclusive range",
+        ),
+        (vec!["--svg", svg, "--draw-block", "3"], "the grid has 1 block(s)"),
+        (vec!["--svg", svg, "--warps", "1"], "has 1 warp(s) (0 to 0), not warp 1"),
+        (vec!["--svg", svg, "--steps", "4-9"], "the run has 3 exchange step(s)"),
+    ] {
+        let mut all = vec!["run", "butterfly_max", "--warp", "8"];
+        all.extend(args.iter().copied());
+        let o = sim(&all);
+        assert_eq!(o.status.code(), Some(2), "{all:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(expect), "{all:?}: {err}");
+        assert!(!err.contains("panicked"));
+        assert!(!std::path::Path::new(svg).exists(), "{all:?} wrote a file");
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "a temporary file was left");
+    // A program that moves no data between lanes has nothing to draw.
+    let file = temp_file(
+        "no_exchange.s",
+        b".kernel k\n.block W\n.buffer out u32[W]\n.reg %t\n  mov.u32 %t, %tid.x\n  st.global.u32 out[%t], %t\n",
+    );
+    let o = sim(&["run", file.to_str().unwrap(), "--svg", svg]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no step moves data between lanes"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!std::path::Path::new(svg).exists());
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let args = ["run", "butterfly_max", "--warp", "8", "--trace"];
+    // Piped (as here): plain, whatever NO_COLOR says.
+    let piped = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert!(!stdout(&piped).contains('\x1b'));
+    let forced = sim(&["--color", "always", "run", "butterfly_max", "--warp", "8", "--trace"]);
+    let painted = stdout(&forced);
+    assert!(painted.contains("\x1b[32m########\x1b[0m"), "{painted}");
+    assert!(painted.contains("\x1b[1mshfl.sync.bfly.b32\x1b[0m"));
+    // Colour never changes the text.
+    let mut stripped = String::new();
+    let mut in_escape = false;
+    for c in painted.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (true, c) if c.is_ascii_alphabetic() => in_escape = false,
+            (true, _) => {}
+            (false, c) => stripped.push(c),
+        }
+    }
+    assert_eq!(stripped, stdout(&piped));
+    let never = sim(&["--color", "never", "run", "butterfly_max", "--warp", "8", "--trace"]);
+    assert!(!stdout(&never).contains('\x1b'));
+}

@@ -4,7 +4,7 @@
 //! unreadable files).
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use warpsim::render;
@@ -158,9 +158,31 @@ struct RunArgs {
     /// Stop with a fault after this many cycles.
     #[arg(long, default_value_t = RunOptions::default().max_cycles)]
     max_cycles: u64,
-    /// With --trace: keep at most this many events (a long run's trace is cut short, and says so).
+    /// With --trace, --svg, --html or --trace-format: keep at most this many events (a long run's trace is cut
+    /// short, and says so).
     #[arg(long, default_value_t = 500_000, value_name = "N")]
     max_trace_events: usize,
+    /// Draw the lane-exchange diagram into FILE (SVG): lanes as lines, one column per step that moves data
+    /// between lanes, and a bank map for each shared-memory instruction.
+    #[arg(long, value_name = "FILE", help_heading = "Pictures")]
+    svg: Option<String>,
+    /// Write the interactive trace stepper into FILE: one self-contained HTML page, no network access.
+    #[arg(long, value_name = "FILE", help_heading = "Pictures")]
+    html: Option<String>,
+    /// Write the trace into FILE in FORMAT: `chrome` (trace-event JSON for Perfetto and chrome://tracing: a
+    /// track per warp, a slice per instruction from issue to completion, the stalls).
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"], help_heading = "Pictures")]
+    trace_format: Option<Vec<String>>,
+    /// With --svg: the block to draw (default: the first one launched).
+    #[arg(long, value_name = "B", help_heading = "Pictures")]
+    draw_block: Option<u32>,
+    /// With --svg: the warps of that block to draw, as a list of warps and inclusive ranges: `0-3`, `0,2`, `5`
+    /// (default: the first 4).
+    #[arg(long, value_name = "LIST", help_heading = "Pictures")]
+    warps: Option<String>,
+    /// With --svg: the exchange steps to draw: `8` (steps 1 to 8) or `5-8` (default: the first 64).
+    #[arg(long, value_name = "RANGE", help_heading = "Pictures")]
+    steps: Option<String>,
 }
 
 const CROSSCHECK_EXAMPLES: &str = "\
@@ -261,15 +283,17 @@ fn main() -> ExitCode {
         );
     }));
     let cli = Cli::parse();
-    let color = match cli.color {
+    // Colour on each stream: `auto` asks anstream (a terminal, and neither NO_COLOR nor TERM=dumb; CLICOLOR_FORCE
+    // forces it).
+    let wants = |auto: anstream::ColorChoice| match cli.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
-        }
+        ColorChoice::Auto => auto != anstream::ColorChoice::Never,
     };
+    let color = wants(anstream::AutoStream::choice(&std::io::stderr()));
+    let color_out = wants(anstream::AutoStream::choice(&std::io::stdout()));
     let result = match cli.command {
-        Command::Run(args) => run(args, color),
+        Command::Run(args) => run(args, color, color_out),
         Command::List => Ok(list()),
         Command::Check { program, warp } => check(&program, warp, color),
         Command::Show { program } => match programs::source(&program) {
@@ -593,7 +617,7 @@ fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failur
         .collect()
 }
 
-fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
+fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     let config = config_from(&args)?;
     let program = load(&args.program, color)?;
     let launch = args.shape.launch()?;
@@ -602,14 +626,17 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
     let options = RunOptions {
         max_cycles: args.max_cycles,
     };
+    let files = OutputFiles::from_args(&args)?;
     let mut trace = TraceBuffer::with_limit(args.max_trace_events);
-    let result = if args.trace {
+    let result = if args.trace || files.any() {
         warpsim::run(&kernel, &config, &options, &mut trace)
     } else {
         warpsim::run(&kernel, &config, &options, &mut NoTrace)
     };
-    let events = args.trace.then_some(trace.events.as_slice());
     let dropped = trace.dropped;
+    // The pictures are drawn from the trace up to a fault, too.
+    files.write(&kernel, &config, &trace.events, &result, dropped)?;
+    let events = args.trace.then_some(trace.events.as_slice());
     match args.format {
         Format::Json => {
             let mut doc = render::json::Document::new(&kernel, result.as_ref(), events);
@@ -641,17 +668,24 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
                 }
                 out.push('\n');
             }
+            let paint = |text: String| {
+                if color_out {
+                    render::colour::paint(&text, kernel.warp_size)
+                } else {
+                    text
+                }
+            };
             match result {
                 Ok(output) => {
                     out.push_str(&render::text::summary(&kernel, &output));
                     if args.stats {
                         out.push_str(&render::text::stats(&output));
                     }
-                    Ok(out)
+                    Ok(paint(out))
                 }
                 Err(fault) => {
                     // The trace up to the fault is still shown.
-                    emit(&out)?;
+                    emit(&paint(out))?;
                     Err(Failure {
                         message: fault.render(&kernel, color),
                         code: 1,
@@ -660,4 +694,145 @@ fn run(args: RunArgs, color: bool) -> Result<String, Failure> {
             }
         }
     }
+}
+
+/// The files `sim run` draws (`--svg`, `--html`, `--trace-format`), checked before the run.
+struct OutputFiles {
+    svg: Option<(String, render::svg::SvgOptions)>,
+    html: Option<String>,
+    chrome: Option<String>,
+}
+
+impl OutputFiles {
+    fn from_args(args: &RunArgs) -> Result<OutputFiles, Failure> {
+        let chrome = match &args.trace_format {
+            None => None,
+            Some(v) => match (v[0].as_str(), v.get(1)) {
+                ("chrome", Some(file)) => Some(file.clone()),
+                (other, _) => {
+                    return Err(Failure::input(format!(
+                        "error: `--trace-format {other}`: unknown trace format\n  help: the formats are: chrome (for example `--trace-format chrome trace.json`, then open it in https://ui.perfetto.dev or chrome://tracing)"
+                    )));
+                }
+            },
+        };
+        let picture_flag = [
+            ("--draw-block", args.draw_block.is_some()),
+            ("--warps", args.warps.is_some()),
+            ("--steps", args.steps.is_some()),
+        ]
+        .into_iter()
+        .find(|(_, set)| *set);
+        if let (None, Some((flag, _))) = (&args.svg, picture_flag) {
+            return Err(Failure::input(format!(
+                "error: `{flag}` chooses what `--svg` draws, and there is no `--svg FILE`\n  help: add `--svg FILE`"
+            )));
+        }
+        let svg = match &args.svg {
+            None => None,
+            Some(file) => {
+                let warps = args.warps.as_deref().map(parse_list).transpose()?;
+                let steps = args.steps.as_deref().map(parse_steps).transpose()?;
+                Some((
+                    file.clone(),
+                    render::svg::SvgOptions {
+                        block: args.draw_block,
+                        warps,
+                        steps,
+                        banks: 32,
+                    },
+                ))
+            }
+        };
+        Ok(OutputFiles {
+            svg,
+            html: args.html.clone(),
+            chrome,
+        })
+    }
+
+    fn any(&self) -> bool {
+        self.svg.is_some() || self.html.is_some() || self.chrome.is_some()
+    }
+
+    fn write(
+        &self,
+        kernel: &warpsim::Kernel,
+        config: &Config,
+        events: &[warpsim::Event],
+        result: &Result<warpsim::RunOutput, warpsim::Fault>,
+        dropped: u64,
+    ) -> Result<(), Failure> {
+        if let Some((file, opts)) = &self.svg {
+            let opts = render::svg::SvgOptions {
+                banks: config.shared_banks,
+                ..opts.clone()
+            };
+            let text = render::svg::diagram(kernel, events, &opts)
+                .map_err(|e| Failure::input(format!("error: --svg {file}: {e}")))?;
+            write_atomically(Path::new(file), &text)?;
+            eprintln!("wrote {file}");
+        }
+        if let Some(file) = &self.html {
+            let outcome = match result {
+                Ok(out) => Ok(out.cycles),
+                Err(f) => Err(f.message()),
+            };
+            write_atomically(
+                Path::new(file),
+                &render::html::stepper(kernel, events, outcome, dropped),
+            )?;
+            eprintln!("wrote {file}");
+        }
+        if let Some(file) = &self.chrome {
+            write_atomically(Path::new(file), &render::chrome::chrome_trace(kernel, events))?;
+            eprintln!("wrote {file}");
+        }
+        Ok(())
+    }
+}
+
+/// `0-3`, `0,2`, `5`, `0-1,4`: sorted, without repeats.
+fn parse_list(text: &str) -> Result<Vec<u32>, Failure> {
+    let bad = || {
+        Failure::input(format!(
+            "error: `--warps {text}`: expected warp numbers and inclusive ranges separated by commas\n  help: for example `--warps 0-3` or `--warps 0,2`"
+        ))
+    };
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (a.trim(), b.trim()),
+            None => (part, part),
+        };
+        let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+        if a > b || b - a > 4096 {
+            return Err(bad());
+        }
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// `8` (steps 1 to 8) or `5-8`.
+fn parse_steps(text: &str) -> Result<(usize, usize), Failure> {
+    let bad = || {
+        Failure::input(format!(
+            "error: `--steps {text}`: expected a count or an inclusive range of exchange steps, counted from 1\n  help: for example `--steps 8` (steps 1 to 8) or `--steps 5-8`"
+        ))
+    };
+    let range = match text.split_once('-') {
+        Some((a, b)) => (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        ),
+        None => (1, text.trim().parse().map_err(|_| bad())?),
+    };
+    if range.0 == 0 || range.0 > range.1 {
+        return Err(bad());
+    }
+    Ok(range)
 }

@@ -5,7 +5,7 @@
 //! read from (`from`) and the registers that the following instructions computed from the exchanged values.
 //! Pairwise exchanges (butterflies) are also spelt out per pair: `Lane 0<->4: max(0,8)=8`.
 
-use super::{lane_cells, pairs, value};
+use super::{lane_cells, pairs, shuffle_label, value};
 use crate::kernel::{Bin, DOp, Kernel, Src};
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
@@ -63,7 +63,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
     let mut k = 0;
     while k < issues.len() {
         let i = issues[k];
-        let (Some(s), DOp::Shfl { mode, d, a, b, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) else {
+        let (Some(s), DOp::Shfl { d, a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) else {
             k += 1;
             continue;
         };
@@ -79,27 +79,13 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
             first = false;
         }
         step += 1;
-        let amount = match b {
-            Src::Imm(v) => format!("{}", v as i32),
-            Src::Reg(_) | Src::Special(_) => {
-                let vals: Vec<u32> = (0..w)
-                    .filter(|l| i.exec >> l & 1 == 1)
-                    .map(|l| i.operands[1][l as usize])
-                    .collect();
-                if vals.windows(2).all(|p| p[0] == p[1]) && !vals.is_empty() {
-                    format!("{}", vals[0] as i32)
-                } else {
-                    "lane-varying".into()
-                }
-            }
-        };
         let pair_list = pairs(&s.sources, i.exec);
         let note = pair_list.as_ref().map(|p| {
             let l: Vec<String> = p.iter().map(|(x, y)| format!("{x}<->{y}")).collect();
             format!("lane {}", l.join(", "))
         });
         rows.push((
-            format!("step {step}: shfl.{} {amount}", mode.name()),
+            format!("step {step}: shfl.{}", shuffle_label(kernel, i)),
             (0..w)
                 .map(|l| {
                     if i.exec >> l & 1 == 0 {

@@ -293,6 +293,18 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
                 "instruction".into(),
                 json!(kernel.program.instructions[i.pc as usize].text),
             );
+            m.insert("complete".into(), json!(i.complete));
+            if !i.waits.is_empty() {
+                m.insert(
+                    "stalls".into(),
+                    Value::Array(
+                        i.waits
+                            .iter()
+                            .map(|x| json!({"reason": x.reason.name(), "from": x.from, "to": x.to}))
+                            .collect(),
+                    ),
+                );
+            }
             m.insert("active".into(), json!(hex_mask(w, i.active)));
             m.insert("exec".into(), json!(hex_mask(w, i.exec)));
             if let Some((r, vals)) = &i.write {

@@ -1,10 +1,16 @@
 //! Renderers: trace events and run results → text for people, JSON for programs. They read events and the
 //! kernel (the program as launched); they never reach into simulator state.
 
+pub mod chrome;
+pub mod colour;
 pub mod grid;
+pub mod html;
 pub mod json;
+pub mod svg;
 pub mod text;
 
+use crate::kernel::{DOp, Kernel, Src};
+use crate::trace::Issue;
 use warpsim_isa::{ElemTy, Ty};
 
 /// A 32-bit value as its type reads: f32 in Rust's shortest round-trip form (`1000`, `3.3333333`).
@@ -69,4 +75,26 @@ pub fn pairs(sources: &[u32], exec: u64) -> Option<Vec<(u32, u32)>> {
         }
     }
     if out.is_empty() { None } else { Some(out) }
+}
+
+/// A shuffle as a short label, mode and amount: `bfly 4`, `up 1`, `idx lane-varying`.
+pub fn shuffle_label(kernel: &Kernel, i: &Issue) -> String {
+    let DOp::Shfl { mode, b, .. } = kernel.code[i.pc as usize].op else {
+        return String::new();
+    };
+    let amount = match b {
+        Src::Imm(v) => format!("{}", v as i32),
+        Src::Reg(_) | Src::Special(_) => {
+            let vals: Vec<u32> = (0..kernel.warp_size)
+                .filter(|l| i.exec >> l & 1 == 1)
+                .map(|l| i.operands[1][l as usize])
+                .collect();
+            if vals.windows(2).all(|p| p[0] == p[1]) && !vals.is_empty() {
+                format!("{}", vals[0] as i32)
+            } else {
+                "lane-varying".into()
+            }
+        }
+    };
+    format!("{} {amount}", mode.name())
 }

@@ -1,0 +1,359 @@
+//! The trace stepper (`sim run … --html FILE`) in a real browser: headless Chromium driven through chromedriver
+//! (WebDriver), the page opened from a file with no network.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); `WARPSIM_CHROMIUM` and
+//! `WARPSIM_CHROMEDRIVER` name other binaries. Without a browser these tests fail when `CI` is set or
+//! `WARPSIM_REQUIRE_BROWSER=1`, and elsewhere say that they were skipped.
+//!
+//! `WARPSIM_UPDATE_DOCS=1` also writes the butterfly screenshot to `docs/stepper-butterfly_max-w8.png`.
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn find_binary(env: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(env) {
+        return Some(PathBuf::from(p));
+    }
+    for name in names {
+        for dir in ["/usr/bin", "/usr/local/bin", "/usr/lib/chromium"] {
+            let p = Path::new(dir).join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// Chromium and chromedriver, or `None` (after saying so) when they are missing and not required.
+fn browser() -> Option<(PathBuf, PathBuf)> {
+    let chromium = find_binary("WARPSIM_CHROMIUM", &["chromium", "chromium-browser", "google-chrome"]);
+    let driver = find_binary("WARPSIM_CHROMEDRIVER", &["chromedriver"]);
+    match (chromium, driver) {
+        (Some(c), Some(d)) => Some((c, d)),
+        _ => {
+            let required = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false")
+                || std::env::var_os("WARPSIM_REQUIRE_BROWSER").is_some_and(|v| v == "1");
+            assert!(
+                !required,
+                "the browser tests need chromium and chromedriver (apt-get install chromium chromium-driver)"
+            );
+            eprintln!("SKIPPED: no chromium/chromedriver on this machine (apt-get install chromium chromium-driver)");
+            None
+        }
+    }
+}
+
+/// chromedriver on a free loopback port, killed on drop.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_driver(path: &Path) -> Driver {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = Command::new(path)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    Driver { child, port }
+}
+
+async fn connect(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
+    let caps = serde_json::json!({
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1500,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let caps = caps.as_object().expect("an object").clone();
+    let url = format!("http://127.0.0.1:{}", driver.port);
+    let start = Instant::now();
+    loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(c) => return c,
+            Err(e) if start.elapsed() < Duration::from_secs(30) => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("cannot start a browser session through chromedriver: {e}"),
+        }
+    }
+}
+
+/// `sim run PROGRAM ARGS… --html FILE`; the file's path.
+fn write_page(name: &str, args: &[&str]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.html"));
+    let o = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(["run"])
+        .args(args)
+        .arg("--html")
+        .arg(&file)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run sim");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&file).expect("the page");
+    // Self-contained: nothing to fetch.
+    for needle in ["<link", "src=", "href=", "@import", "url(http"] {
+        assert!(
+            !html.contains(needle),
+            "the page refers to something outside itself: `{needle}`"
+        );
+    }
+    file
+}
+
+async fn text(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .text()
+        .await
+        .expect("text")
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .expect(css)
+        .click()
+        .await
+        .expect("click");
+}
+
+async fn press(c: &Client, key: Key) {
+    let k: char = key.into();
+    let actions = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: k })
+        .then(KeyAction::Up { value: k });
+    c.perform_actions(actions).await.expect("key press");
+}
+
+async fn row(c: &Client, reg: &str) -> Vec<String> {
+    let cells = c
+        .find_all(Locator::Css(&format!("tr[data-reg='{reg}'] td")))
+        .await
+        .expect("register row");
+    let mut out = Vec::new();
+    for cell in cells {
+        out.push(cell.text().await.expect("cell"));
+    }
+    out
+}
+
+async fn open(c: &Client, file: &Path) {
+    c.goto(&format!("file://{}", file.display()))
+        .await
+        .expect("open the page");
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .expect("the page initialised");
+    // Offline: the page fetched nothing.
+    let fetched = c
+        .execute("return performance.getEntriesByType('resource').length", vec![])
+        .await
+        .expect("script");
+    assert_eq!(fetched, serde_json::json!(0), "the page fetched resources");
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+}
+
+#[test]
+fn butterfly_stepper_shows_the_end_of_step_2() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let file = write_page("butterfly_max-w8", &["butterfly_max", "--warp", "8"]);
+    let driver = start_driver(&chromedriver);
+    let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser/profile-butterfly");
+    let _ = std::fs::remove_dir_all(&profile);
+    runtime().block_on(async {
+        let c = connect(&driver, &chromium, &profile).await;
+        open(&c, &file).await;
+        assert_eq!(text(&c, "#position").await, "0");
+        assert_eq!(text(&c, "#exchanges").await, "0");
+        // Next, through step 1 and step 2, until step 3's shuffle is the current event.
+        let total: usize = text(&c, "#total").await.parse().expect("a count");
+        let mut saw_step2_shuffle = false;
+        for _ in 0..total {
+            click(&c, "#next").await;
+            let exchanges = text(&c, "#exchanges").await;
+            if exchanges == "2" && !saw_step2_shuffle {
+                // Step 2's shuffle: 8 arrows, lane l reads lane l ^ 2.
+                saw_step2_shuffle = true;
+                let arrows = c
+                    .find_all(Locator::Css("#exchange-svg line.arrow"))
+                    .await
+                    .expect("arrows");
+                assert_eq!(arrows.len(), 8);
+                assert_eq!(
+                    row(&c, "%other").await,
+                    ["12", "1000", "8", "10", "12", "1000", "8", "10"]
+                );
+                let current = text(&c, "#listing li.current").await;
+                assert!(current.contains("shfl.sync.bfly"), "{current}");
+            }
+            if exchanges == "3" {
+                break;
+            }
+        }
+        assert!(saw_step2_shuffle);
+        assert_eq!(text(&c, "#exchanges").await, "3");
+        // One back with the arrow key: the end of step 2.
+        press(&c, Key::Left).await;
+        assert_eq!(text(&c, "#exchanges").await, "2");
+        assert_eq!(
+            row(&c, "%v").await,
+            ["12", "1000", "12", "1000", "12", "1000", "12", "1000"]
+        );
+        assert_eq!(
+            c.find_all(Locator::Css("#listing li.current"))
+                .await
+                .expect("listing")
+                .len(),
+            1
+        );
+        // The exchange panel keeps showing the warp's latest exchange: step 2, 8 arrows.
+        assert!(text(&c, "#exchange-title").await.contains("step 2"));
+        assert_eq!(
+            c.find_all(Locator::Css("#exchange-svg line.arrow"))
+                .await
+                .expect("arrows")
+                .len(),
+            8
+        );
+        let cycle: u64 = text(&c, "#cycle").await.parse().expect("a cycle");
+        assert!(cycle > 0);
+        let png = c.screenshot().await.expect("screenshot");
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser/stepper-butterfly_max-w8.png");
+        std::fs::write(&out, &png).expect("save the screenshot");
+        if std::env::var_os("WARPSIM_UPDATE_DOCS").is_some_and(|v| v == "1") {
+            let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/stepper-butterfly_max-w8.png");
+            std::fs::write(docs, &png).expect("update docs/");
+        }
+        // Right arrow goes forward again; Home and End go to the ends.
+        press(&c, Key::Right).await;
+        assert_eq!(text(&c, "#exchanges").await, "3");
+        press(&c, Key::End).await;
+        assert_eq!(text(&c, "#position").await, total.to_string());
+        assert_eq!(row(&c, "%v").await, vec!["1000"; 8]);
+        press(&c, Key::Home).await;
+        assert_eq!(text(&c, "#position").await, "0");
+        c.close().await.expect("close");
+    });
+}
+
+#[test]
+fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let file = write_page("histogram_bin", &["histogram_bin"]);
+    let driver = start_driver(&chromedriver);
+    let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser/profile-histogram");
+    let _ = std::fs::remove_dir_all(&profile);
+    runtime().block_on(async {
+        let c = connect(&driver, &chromium, &profile).await;
+        open(&c, &file).await;
+        let total: usize = text(&c, "#total").await.parse().expect("a count");
+        let mut issued_by = std::collections::BTreeSet::new();
+        let (mut arrivals, mut releases, mut seen_waiting, mut seen_stall) = (0, 0, false, false);
+        for k in 1..=total {
+            click(&c, "#next").await;
+            let ev = c.find(Locator::Css("#event")).await.expect("event");
+            let kind = ev.attr("data-kind").await.expect("attr").unwrap_or_default();
+            let what = ev.text().await.expect("text");
+            match kind.as_str() {
+                "issue" => {
+                    let warp = what
+                        .split("warp ")
+                        .nth(1)
+                        .and_then(|s| s.split(' ').next())
+                        .unwrap_or("?");
+                    issued_by.insert(warp.to_string());
+                }
+                "arrive" => {
+                    arrivals += 1;
+                    seen_waiting |= !c
+                        .find_all(Locator::Css("#warps td.st-barrier"))
+                        .await
+                        .expect("warps")
+                        .is_empty();
+                }
+                "release" => releases += 1,
+                _ => {}
+            }
+            if k % 8 == 0 && !seen_stall {
+                seen_stall = !c
+                    .find_all(Locator::Css("#warps td.st-stall"))
+                    .await
+                    .expect("warps")
+                    .is_empty();
+            }
+        }
+        assert_eq!(text(&c, "#position").await, total.to_string());
+        assert!(
+            c.find(Locator::Css("#next"))
+                .await
+                .expect("next")
+                .attr("disabled")
+                .await
+                .expect("attr")
+                .is_some()
+        );
+        assert_eq!(issued_by.into_iter().collect::<Vec<_>>(), ["0", "1", "2", "3"]);
+        // Two `bar.sync 0`, each reached by the four warps.
+        assert_eq!((arrivals, releases), (8, 2));
+        assert!(seen_waiting, "no warp was ever shown waiting at the barrier");
+        assert!(seen_stall, "no warp was ever shown stalled");
+        let states = c
+            .find_all(Locator::Css("#warps tbody tr td:nth-child(3)"))
+            .await
+            .expect("warps");
+        assert_eq!(states.len(), 4);
+        for s in states {
+            assert_eq!(s.text().await.expect("state"), "exited");
+        }
+        // Back to the start with the buttons.
+        click(&c, "#first").await;
+        assert_eq!(text(&c, "#position").await, "0");
+        c.close().await.expect("close");
+    });
+}

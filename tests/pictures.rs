@@ -1,0 +1,323 @@
+//! The pictures of a run: the lane-exchange SVG (with its bank maps), the Chrome trace-event timeline and the
+//! stepper page's embedded trace. Exact structure is asserted here; the reviewed SVG and timeline snapshots
+//! are in `traces/pictures/`.
+
+use std::collections::BTreeMap;
+use warpsim::render;
+use warpsim::render::svg::SvgOptions;
+use warpsim::{Config, Event, Kernel, Launch, RunOptions, RunOutput, programs};
+
+fn traced(name: &str, w: u32, set: &[(&str, i64)]) -> (Kernel, Vec<Event>, RunOutput) {
+    let program = programs::assemble(name).expect("shipped").expect("assembles");
+    let config = Config::hopper().with_warp_size(w);
+    let launch = Launch {
+        set: set
+            .iter()
+            .map(|(n, v)| (n.to_string(), warpsim_isa::Value::Int(*v)))
+            .collect(),
+        ..Launch::default()
+    };
+    let kernel = warpsim::instantiate(&program, &config, &launch).expect("loads");
+    let mut events: Vec<Event> = Vec::new();
+    let out = warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
+    (kernel, events, out)
+}
+
+fn svg(name: &str, w: u32, set: &[(&str, i64)], opts: SvgOptions) -> String {
+    let (kernel, events, _) = traced(name, w, set);
+    render::svg::diagram(&kernel, &events, &SvgOptions { banks: 32, ..opts }).expect("draws")
+}
+
+fn snapshot(file: &str, description: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../traces/pictures");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.set_description(description);
+    settings.bind(|| insta::assert_snapshot!(file, text));
+}
+
+/// The `title` of every element with this exact class, grouped by the element's x1 (its column).
+fn arrows_by_column(svg: &str, class: &str) -> Vec<Vec<String>> {
+    let mut columns: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    let open = format!(r#"<line class="{class}" x1=""#);
+    for line in svg.lines().filter(|l| l.starts_with(&open)) {
+        let x1: i64 = line[open.len()..]
+            .split('"')
+            .next()
+            .expect("x1")
+            .parse()
+            .expect("a number");
+        let title = line
+            .split("<title>")
+            .nth(1)
+            .and_then(|t| t.split("</title>").next())
+            .expect("a title");
+        columns.entry(x1).or_default().push(title.to_string());
+    }
+    columns.into_values().collect()
+}
+
+#[test]
+fn butterfly_at_w8_draws_three_steps_of_eight_arrows() {
+    let s = svg("butterfly_max", 8, &[], SvgOptions::default());
+    let columns = arrows_by_column(&s, "arrow");
+    assert_eq!(columns.len(), 3, "{s}");
+    for (k, (column, mask)) in columns.iter().zip([4u32, 2, 1]).enumerate() {
+        assert_eq!(column.len(), 8, "step {}", k + 1);
+        for lane in 0..8u32 {
+            let src = lane ^ mask;
+            assert!(
+                column
+                    .iter()
+                    .any(|t| t.starts_with(&format!("lane {lane} reads lane {src}: "))),
+                "step {}: lane {lane} should read lane {src}: {column:?}",
+                k + 1
+            );
+        }
+    }
+    // The values beside the lanes: step 2 receives [12, 1000, 8, 10, …] and the run ends at 1000 everywhere.
+    assert!(columns[1].iter().any(|t| t == "lane 0 reads lane 2: 12"));
+    assert!(columns[1].iter().any(|t| t == "lane 2 reads lane 0: 8"));
+    // 1000 is sent and received once in step 1, twice in step 2, four times in step 3; the end column has 8.
+    assert_eq!(s.matches(">1000</text>").count(), 2 + 4 + 8 + 8);
+    for header in ["step 1", "step 2", "step 3"] {
+        assert!(s.contains(&format!(">{header}</text>")));
+    }
+    assert_eq!(
+        s.matches(r#"<circle class="own" cx"#).count(),
+        1,
+        "a butterfly keeps no lane's own value (legend only)"
+    );
+    snapshot("butterfly_max@w8.svg", "sim run butterfly_max --warp 8 --svg b.svg", &s);
+}
+
+#[test]
+fn out_of_range_lanes_keep_their_own_value() {
+    // shfl.up by 2 in 16-lane segments: lanes 0, 1 (and 16, 17) have no source.
+    let s = svg("shfl_up", 32, &[], SvgOptions::default());
+    assert_eq!(
+        s.matches(r#"<circle class="own" cx"#).count(),
+        2 + 1,
+        "2 lanes and the legend"
+    );
+    assert_eq!(arrows_by_column(&s, "arrow")[0].len(), 14);
+    assert_eq!(s.matches(r#"<text class="val own""#).count(), 2);
+}
+
+#[test]
+fn divergence_is_drawn_with_the_lanes_that_take_the_branch() {
+    let s = svg("conditional_max", 8, &[], SvgOptions::default());
+    assert!(s.contains(">branch</text>") && s.contains(">merge</text>"));
+    // Odd lanes take the branch (they write the minimum), even lanes fall through.
+    assert_eq!(
+        s.matches(r#"<path class="taken" d="M"#).count(),
+        4 + 1,
+        "4 lanes and the legend"
+    );
+    assert_eq!(s.matches(r#"<circle class="fallthrough""#).count(), 4 + 1);
+}
+
+#[test]
+fn block_program_draws_shared_memory_exchanges_barriers_and_bank_maps() {
+    let set = [("threads", 32), ("target_bin", 1)];
+    let s = svg("histogram_bin", 8, &set, SvgOptions::default());
+    // Two `bar.sync 0` releases, as bars across the four warps (and one in the legend).
+    assert_eq!(s.matches(r#"<rect class="barrier""#).count(), 2 + 1);
+    // Through shared memory: warp 0's lanes 0..3 load the four warps' totals, stored by each warp's last lane
+    // (warp 0's own lane 0 does not move data … lane 7 stored it); then every warp loads its offset from warp 0.
+    let shared = arrows_by_column(&s, "arrow shared");
+    assert_eq!(shared.len(), 2 + 3, "{shared:?}");
+    assert_eq!(shared[0].len(), 4);
+    assert!(shared[0].iter().any(|t| t.starts_with("warp 3 lane 7 stored")));
+    assert_eq!(
+        s.matches(r#"<g class="bankmap">"#).count(),
+        4,
+        "totals store/load, offsets store/load"
+    );
+    snapshot(
+        "histogram_bin@w8@threads=32@target_bin=1.svg",
+        "sim run histogram_bin --warp 8 --set threads=32 --set target_bin=1 --svg h.svg",
+        &s,
+    );
+}
+
+#[test]
+fn warps_and_steps_choose_what_is_drawn() {
+    let set = [("threads", 32), ("target_bin", 1)];
+    let all = svg("histogram_bin", 8, &set, SvgOptions::default());
+    let some = svg(
+        "histogram_bin",
+        8,
+        &set,
+        SvgOptions {
+            warps: Some(vec![2]),
+            steps: Some((2, 3)),
+            ..SvgOptions::default()
+        },
+    );
+    assert!(all.contains(">warp 3</text>"));
+    assert!(some.contains(">warp 2</text>") && !some.contains(">warp 0</text>"));
+    assert!(some.contains(">step 2</text>") && some.contains(">step 3</text>"));
+    assert!(!some.contains(">step 1</text>") && !some.contains(">step 4</text>"));
+    assert!(some.contains("exchange steps 2 to 3 of"));
+    let (kernel, events, _) = traced("histogram_bin", 8, &set);
+    let bad = |opts: SvgOptions| render::svg::diagram(&kernel, &events, &SvgOptions { banks: 32, ..opts }).unwrap_err();
+    assert!(
+        bad(SvgOptions {
+            warps: Some(vec![4]),
+            ..SvgOptions::default()
+        })
+        .contains("has 4 warp(s) (0 to 3), not warp 4")
+    );
+    assert!(
+        bad(SvgOptions {
+            block: Some(1),
+            ..SvgOptions::default()
+        })
+        .contains("the grid has 1 block(s)")
+    );
+    assert!(
+        bad(SvgOptions {
+            steps: Some((99, 100)),
+            ..SvgOptions::default()
+        })
+        .contains("exchange step(s)")
+    );
+}
+
+#[test]
+fn the_same_run_draws_the_same_bytes() {
+    let a = svg("block_reduce", 8, &[("n", 32), ("threads", 32)], SvgOptions::default());
+    let b = svg("block_reduce", 8, &[("n", 32), ("threads", 32)], SvgOptions::default());
+    assert_eq!(a, b);
+}
+
+/// The Chrome trace: valid JSON, a slice per issued instruction from issue to completion, slices on one track
+/// never overlap, and every warp's stall slices add up to its stall breakdown.
+#[test]
+fn chrome_trace_has_a_slice_per_instruction_and_the_stalls() {
+    for (name, w, set) in [
+        ("butterfly_max", 8, &[][..]),
+        ("histogram_bin", 8, &[("threads", 32), ("target_bin", 1)][..]),
+        ("block_reduce", 32, &[][..]),
+    ] {
+        let (kernel, events, out) = traced(name, w, set);
+        let text = render::chrome::chrome_trace(&kernel, &events);
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        let evs = doc["traceEvents"].as_array().expect("traceEvents");
+        let slices: Vec<&serde_json::Value> = evs.iter().filter(|e| e["ph"] == "X").collect();
+        let instructions: Vec<_> = slices.iter().filter(|e| e["cat"] == "instruction").collect();
+        let issues: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Issue(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(instructions.len(), issues.len(), "{name}");
+        for (s, i) in instructions.iter().zip(&issues) {
+            assert_eq!(s["ts"], i.cycle);
+            assert_eq!(s["dur"], i.complete.max(i.cycle + 1) - i.cycle);
+            assert_eq!(s["pid"], i.block);
+            assert_eq!(s["args"]["pc"], i.pc);
+        }
+        // No two slices on one track overlap (Perfetto needs nesting; these never nest).
+        let mut tracks: BTreeMap<(u64, u64), Vec<(u64, u64)>> = BTreeMap::new();
+        for s in &slices {
+            let key = (s["pid"].as_u64().expect("pid"), s["tid"].as_u64().expect("tid"));
+            let (ts, dur) = (s["ts"].as_u64().expect("ts"), s["dur"].as_u64().expect("dur"));
+            tracks.entry(key).or_default().push((ts, ts + dur));
+        }
+        for (key, mut spans) in tracks {
+            spans.sort_unstable();
+            assert!(
+                spans.windows(2).all(|p| p[0].1 <= p[1].0),
+                "{name}: overlapping slices on track {key:?}"
+            );
+        }
+        // Every track is named, and each warp has its own.
+        let names: Vec<&str> = evs
+            .iter()
+            .filter(|e| e["name"] == "thread_name")
+            .map(|e| e["args"]["name"].as_str().expect("a name"))
+            .collect();
+        for warp in 0..kernel.warps_per_block() {
+            assert!(names.contains(&format!("warp {warp}").as_str()), "{name}: {names:?}");
+            assert!(names.contains(&format!("warp {warp} stalls").as_str()));
+        }
+        // Stall slices per warp = the warp's stall breakdown (every waiting cycle before an issue).
+        let mut stalls: BTreeMap<(u64, u64, String), u64> = BTreeMap::new();
+        for s in slices.iter().filter(|e| e["cat"] == "stall") {
+            let warp = s["tid"].as_u64().expect("tid") / 1000;
+            let key = (
+                s["pid"].as_u64().expect("pid"),
+                warp,
+                s["name"].as_str().expect("name").to_string(),
+            );
+            *stalls.entry(key).or_default() += s["dur"].as_u64().expect("dur");
+        }
+        for ws in &out.stats.warp_stalls {
+            for (reason, cycles) in ws.stalls.parts() {
+                if matches!(reason, "issued" | "not_launched" | "finished") {
+                    continue;
+                }
+                let traced = stalls
+                    .get(&(ws.block as u64, ws.warp as u64, reason.to_string()))
+                    .copied()
+                    .unwrap_or(0);
+                assert_eq!(traced, cycles, "{name}: block {} warp {} {reason}", ws.block, ws.warp);
+            }
+        }
+        assert!(!stalls.is_empty(), "{name}: no stalls at all");
+    }
+    let (kernel, events, _) = traced("butterfly_max", 8, &[]);
+    snapshot(
+        "butterfly_max@w8.chrome.json",
+        "sim run butterfly_max --warp 8 --trace-format chrome trace.json",
+        &render::chrome::chrome_trace(&kernel, &events),
+    );
+}
+
+/// The stepper page carries the whole trace, one entry per event, and nothing that could be fetched.
+#[test]
+fn stepper_page_embeds_every_event() {
+    let (kernel, events, out) = traced("histogram_bin", 32, &[]);
+    let html = render::html::stepper(&kernel, &events, Ok(out.cycles), 0);
+    let start = html
+        .find(r#"<script id="warpsim-data" type="application/json">"#)
+        .expect("data")
+        + 50;
+    let end = start + html[start..].find("</script>").expect("end of data");
+    let data: serde_json::Value = serde_json::from_str(&html[start..end]).expect("embedded JSON");
+    assert_eq!(data["events"].as_array().expect("events").len(), events.len());
+    assert_eq!(data["cycles"], out.cycles);
+    assert_eq!(data["w"], 32);
+    let kinds: Vec<&str> = data["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| e["k"].as_str().expect("k"))
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "release").count(), 2);
+    assert_eq!(kinds.iter().filter(|k| **k == "arrive").count(), 8);
+    assert_eq!(kinds.iter().filter(|k| **k == "exit").count(), 4);
+    for needle in ["<link", "src=", "href=", "@import"] {
+        assert!(!html.contains(needle), "{needle}");
+    }
+    assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
+}
+
+/// The diagram in the README is what warpsim draws today (`sim run butterfly_max --warp 8 --svg
+/// docs/butterfly_max-w8.svg` regenerates it), and the stepper screenshot beside it is a PNG
+/// (`WARPSIM_UPDATE_DOCS=1 cargo test -p warpsim --test browser` retakes it).
+#[test]
+fn docs_pictures_are_current() {
+    let docs = format!("{}/../docs", env!("CARGO_MANIFEST_DIR"));
+    let committed = std::fs::read_to_string(format!("{docs}/butterfly_max-w8.svg")).expect("docs SVG");
+    assert_eq!(committed, svg("butterfly_max", 8, &[], SvgOptions::default()));
+    let png = std::fs::read(format!("{docs}/stepper-butterfly_max-w8.png")).expect("docs screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let readme = std::fs::read_to_string(format!("{docs}/../README.md")).expect("README");
+    assert!(readme.contains("docs/butterfly_max-w8.svg") && readme.contains("docs/stepper-butterfly_max-w8.png"));
+}
