@@ -23,6 +23,16 @@ fn traced(name: &str, w: u32, set: &[(&str, i64)]) -> (Kernel, Vec<Event>, RunOu
     (kernel, events, out)
 }
 
+/// A program from text (for cases no shipped program has).
+fn traced_source(source: &str, w: u32) -> (Kernel, Vec<Event>, RunOutput) {
+    let program = warpsim_isa::parse("test.s", source, &programs::Resolver).expect("assembles");
+    let config = Config::hopper().with_warp_size(w);
+    let kernel = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let mut events: Vec<Event> = Vec::new();
+    let out = warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
+    (kernel, events, out)
+}
+
 fn svg(name: &str, w: u32, set: &[(&str, i64)], opts: SvgOptions) -> String {
     let (kernel, events, _) = traced(name, w, set);
     render::svg::diagram(&kernel, &events, &SvgOptions { banks: 32, ..opts }).expect("draws")
@@ -152,15 +162,27 @@ fn warps_and_steps_choose_what_is_drawn() {
         &set,
         SvgOptions {
             warps: Some(vec![2]),
-            steps: Some((2, 3)),
+            steps: Some((5, 12)),
             ..SvgOptions::default()
         },
     );
     assert!(all.contains(">warp 3</text>"));
     assert!(some.contains(">warp 2</text>") && !some.contains(">warp 0</text>"));
-    assert!(some.contains(">step 2</text>") && some.contains(">step 3</text>"));
-    assert!(!some.contains(">step 1</text>") && !some.contains(">step 4</text>"));
-    assert!(some.contains("exchange steps 2 to 3 of"));
+    // Steps are numbered over the whole run: warp 2's among steps 5..=12, and nothing else.
+    let numbers = |svg: &str| -> Vec<usize> {
+        svg.split(r#"class="h1" x=""#)
+            .filter_map(|part| part.split(">step ").nth(1))
+            .filter_map(|rest| rest.split('<').next()?.parse().ok())
+            .collect()
+    };
+    let drawn = numbers(&some);
+    assert!(
+        !drawn.is_empty() && drawn.iter().all(|n| (5..=12).contains(n)),
+        "{drawn:?}"
+    );
+    let every = numbers(&all);
+    assert_eq!(every, (1..=every.len()).collect::<Vec<_>>());
+    assert!(some.contains("exchange steps 5 to 12 of"));
     let (kernel, events, _) = traced("histogram_bin", 8, &set);
     let bad = |opts: SvgOptions| render::svg::diagram(&kernel, &events, &SvgOptions { banks: 32, ..opts }).unwrap_err();
     assert!(
@@ -197,12 +219,19 @@ fn the_same_run_draws_the_same_bytes() {
 /// never overlap, and every warp's stall slices add up to its stall breakdown.
 #[test]
 fn chrome_trace_has_a_slice_per_instruction_and_the_stalls() {
-    for (name, w, set) in [
-        ("butterfly_max", 8, &[][..]),
-        ("histogram_bin", 8, &[("threads", 32), ("target_bin", 1)][..]),
-        ("block_reduce", 32, &[][..]),
-    ] {
-        let (kernel, events, out) = traced(name, w, set);
+    // The last: every lane branches to the end of the program, so the warp retires without an `exit`, after a
+    // control stall (carried by its exit event).
+    let ends_in_a_branch = ".kernel ends\n.block W\n.buffer out u32[W]\n.reg %t\n.pred %p\n  mov.u32 %t, %tid.x\n  setp.ge.u32 %p, %t, 0\n  @%p bra done\n  st.global.u32 out[%t], %t\ndone:\n";
+    let runs = [
+        ("butterfly_max", traced("butterfly_max", 8, &[])),
+        (
+            "histogram_bin",
+            traced("histogram_bin", 8, &[("threads", 32), ("target_bin", 1)]),
+        ),
+        ("block_reduce", traced("block_reduce", 32, &[])),
+        ("ends_in_a_branch", traced_source(ends_in_a_branch, 8)),
+    ];
+    for (name, (kernel, events, out)) in runs {
         let text = render::chrome::chrome_trace(&kernel, &events);
         let doc: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
         let evs = doc["traceEvents"].as_array().expect("traceEvents");
@@ -270,6 +299,9 @@ fn chrome_trace_has_a_slice_per_instruction_and_the_stalls() {
             }
         }
         assert!(!stalls.is_empty(), "{name}: no stalls at all");
+        if name == "ends_in_a_branch" {
+            assert!(stalls.contains_key(&(0, 0, "control".to_string())), "{stalls:?}");
+        }
     }
     let (kernel, events, _) = traced("butterfly_max", 8, &[]);
     snapshot(
@@ -283,7 +315,7 @@ fn chrome_trace_has_a_slice_per_instruction_and_the_stalls() {
 #[test]
 fn stepper_page_embeds_every_event() {
     let (kernel, events, out) = traced("histogram_bin", 32, &[]);
-    let html = render::html::stepper(&kernel, &events, Ok(out.cycles), 0);
+    let html = render::html::stepper(&kernel, &events, Ok(out.cycles), 0, 32);
     let start = html
         .find(r#"<script id="warpsim-data" type="application/json">"#)
         .expect("data")
@@ -302,6 +334,23 @@ fn stepper_page_embeds_every_event() {
     assert_eq!(kinds.iter().filter(|k| **k == "release").count(), 2);
     assert_eq!(kinds.iter().filter(|k| **k == "arrive").count(), 8);
     assert_eq!(kinds.iter().filter(|k| **k == "exit").count(), 4);
+    // Exchange steps as the SVG numbers them: the shuffles and the shared-memory loads of other lanes' words.
+    let steps: Vec<u64> = data["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["x"].as_u64())
+        .collect();
+    assert_eq!(steps, (1..=steps.len() as u64).collect::<Vec<_>>());
+    let shuffles = events
+        .iter()
+        .filter(|e| matches!(e, Event::Issue(i) if i.shuffle.is_some()))
+        .count();
+    assert_eq!(
+        steps.len(),
+        shuffles + 1 + 4,
+        "warp 0's totals load, then each warp's offsets load"
+    );
     for needle in ["<link", "src=", "href=", "@import"] {
         assert!(!html.contains(needle), "{needle}");
     }

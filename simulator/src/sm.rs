@@ -401,15 +401,14 @@ impl<'k> Sm<'k> {
     /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
     /// issuing).
     ///
-    /// With `trace`, the waits are also recorded in order in `warp.waits` (for the trace's issue event).
+    /// With `trace`, the waits are also recorded in order in `warp.waits` (for the trace's next issue or exit
+    /// event).
     #[inline(always)]
     fn account(warp: &mut Warp, cycle: u64, operands: Ready, unit: u64, issues: bool, trace: bool) {
         let mut t = warp.accounted;
         let st = &mut warp.stalls;
+        // (Waits accumulate until an issue or the warp's exit takes them into the trace.)
         let waits = &mut warp.waits;
-        if trace {
-            waits.clear();
-        }
         let mut part = |until: u64, slot: &mut u64, reason: StallReason| {
             let u = until.min(cycle);
             if u > t {
@@ -496,7 +495,7 @@ impl<'k> Sm<'k> {
     /// issue slot. Returns whether its block finished.
     fn retire_at_end<T: TraceSink>(&mut self, slot: usize, cycle: u64, ops: Ready, unit: u64, trace: &mut T) -> bool {
         let warp = self.warps[slot].as_mut().expect("live warp");
-        Self::account(warp, cycle, ops, unit, false, false);
+        Self::account(warp, cycle, ops, unit, false, T::ENABLED);
         if let Some(top) = warp.stack.top().copied() {
             warp.stack.remove_lanes(top.mask);
         }
@@ -1258,6 +1257,7 @@ impl<'k> Sm<'k> {
                 cycle,
                 block: warp.block_id,
                 warp: warp.warp_in_block,
+                waits: std::mem::take(&mut warp.waits),
             });
         }
         let block_slot = warp.block_slot;

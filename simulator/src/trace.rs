@@ -129,11 +129,13 @@ pub enum Event {
         pc: u32,
         mask: u64,
     },
-    /// All lanes of a warp have exited.
+    /// All lanes of a warp have exited. `waits`: why it did not retire sooner, when its last lanes left by
+    /// reaching the end of the program rather than by issuing `exit` (see [`Issue::waits`]).
     WarpExit {
         cycle: u64,
         block: u32,
         warp: u32,
+        waits: Vec<Wait>,
     },
     /// A warp arrived at barrier `id`; `arrived` of `expected` warps are there now.
     BarrierArrive {

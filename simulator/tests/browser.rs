@@ -18,9 +18,14 @@ fn find_binary(env: &str, names: &[&str]) -> Option<PathBuf> {
     if let Some(p) = std::env::var_os(env) {
         return Some(PathBuf::from(p));
     }
+    // The PATH first (as `.ci/run`'s `command -v` looks), then where Debian puts them.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<PathBuf> = std::env::split_paths(&path)
+        .chain(["/usr/bin", "/usr/local/bin", "/usr/lib/chromium"].map(PathBuf::from))
+        .collect();
     for name in names {
-        for dir in ["/usr/bin", "/usr/local/bin", "/usr/lib/chromium"] {
-            let p = Path::new(dir).join(name);
+        for dir in &dirs {
+            let p = dir.join(name);
             if p.is_file() {
                 return Some(p);
             }
@@ -98,8 +103,7 @@ async fn connect(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
             .await
         {
             Ok(c) => return c,
-            Err(e) if start.elapsed() < Duration::from_secs(30) => {
-                let _ = e;
+            Err(_) if start.elapsed() < Duration::from_secs(30) => {
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
             Err(e) => panic!("cannot start a browser session through chromedriver: {e}"),

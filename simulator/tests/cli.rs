@@ -846,19 +846,35 @@ fn bad_picture_flags_are_one_clear_error_and_write_nothing() {
         assert!(!std::path::Path::new(svg).exists(), "{all:?} wrote a file");
     }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "a temporary file was left");
-    // A program that moves no data between lanes has nothing to draw.
+}
+
+#[test]
+fn a_run_without_exchanges_still_draws_its_bank_maps_and_every_file() {
+    let dir = out_dir("no-exchange");
+    let (svg, html) = (dir.join("k.svg"), dir.join("k.html"));
+    // Each lane stores and loads its own word of shared memory, two words apart: a 2-way bank conflict.
     let file = temp_file(
-        "no_exchange.s",
-        b".kernel k\n.block W\n.buffer out u32[W]\n.reg %t\n  mov.u32 %t, %tid.x\n  st.global.u32 out[%t], %t\n",
+        "conflict.s",
+        b".kernel k\n.block W\n.buffer out u32[W]\n.shared s u32[2 * W]\n.reg %t, %a, %v\n  mov.u32 %t, %tid.x\n  mul.lo.u32 %a, %t, 2\n  st.shared.u32 s[%a], %t\n  ld.shared.u32 %v, s[%a]\n  st.global.u32 out[%t], %v\n",
     );
-    let o = sim(&["run", file.to_str().unwrap(), "--svg", svg]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let (f, svg_s, html_s) = (file.to_str().unwrap(), svg.to_str().unwrap(), html.to_str().unwrap());
+    let o = sim(&["run", f, "--svg", svg_s, "--html", html_s]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).expect("svg written");
     assert!(
-        stderr(&o).contains("no step moves data between lanes"),
-        "{}",
-        stderr(&o)
+        text.contains("no step moves data between the lanes of block 0"),
+        "{text}"
     );
-    assert!(!std::path::Path::new(svg).exists());
+    assert_eq!(text.matches(r#"<g class="bankmap">"#).count(), 2);
+    assert!(text.contains("conflict degree 2"));
+    assert!(html.exists());
+    // A bad choice of steps is an error for the SVG alone: the run's output and the other files still come.
+    std::fs::remove_file(&html).unwrap();
+    let o = sim(&["run", f, "--svg", svg_s, "--steps", "1", "--html", html_s]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the run has 0 exchange step(s)"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("cycles:"));
+    assert!(html.exists());
 }
 
 #[test]

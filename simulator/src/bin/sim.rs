@@ -18,6 +18,9 @@ Examples:
   sim run shfl_wrap --set offset=-2          override a program parameter
   sim run my_kernel.s --grid 4 --block 64    run your own file
   sim run butterfly_max --stats             cycles, IPC and where each warp's cycles went
+  sim run butterfly_max --warp 8 --svg b.svg the lane exchanges drawn (SVG)
+  sim run histogram_bin --html h.html        step through the trace in a browser
+  sim run block_reduce --trace-format chrome t.json   a timeline for Perfetto / chrome://tracing
   sim calibrate                              simulated vs measured H200 cycles, row by row
   sim check my_kernel.s                      assemble and report errors
   sim list                                   the shipped programs";
@@ -634,10 +637,10 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
         warpsim::run(&kernel, &config, &options, &mut NoTrace)
     };
     let dropped = trace.dropped;
-    // The pictures are drawn from the trace up to a fault, too.
-    files.write(&kernel, &config, &trace.events, &result, dropped)?;
+    // The pictures are drawn from the trace up to a fault, too; each file on its own.
+    let file_errors = files.write(&kernel, &config, &trace.events, &result, dropped);
     let events = args.trace.then_some(trace.events.as_slice());
-    match args.format {
+    let outcome = (|| match args.format {
         Format::Json => {
             let mut doc = render::json::Document::new(&kernel, result.as_ref(), events);
             if dropped > 0 {
@@ -693,6 +696,21 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
                 }
             }
         }
+    })();
+    if file_errors.is_empty() {
+        return outcome;
+    }
+    // The run's own output still comes first; then why a file was not written (a fault's status wins).
+    let errors = file_errors.join("\n");
+    match outcome {
+        Ok(text) => {
+            emit(&text)?;
+            Err(Failure::input(errors))
+        }
+        Err(f) => Err(Failure {
+            message: format!("{}\n{errors}", f.message.trim_end()),
+            code: f.code,
+        }),
     }
 }
 
@@ -755,6 +773,7 @@ impl OutputFiles {
         self.svg.is_some() || self.html.is_some() || self.chrome.is_some()
     }
 
+    /// Write every requested file, each on its own; the errors, one message each.
     fn write(
         &self,
         kernel: &warpsim::Kernel,
@@ -762,33 +781,58 @@ impl OutputFiles {
         events: &[warpsim::Event],
         result: &Result<warpsim::RunOutput, warpsim::Fault>,
         dropped: u64,
-    ) -> Result<(), Failure> {
+    ) -> Vec<String> {
+        let mut errors = Vec::new();
+        let mut written = |file: &str, text: Result<String, String>| match text
+            .map_err(Failure::input)
+            .and_then(|t| write_atomically(Path::new(file), &t))
+        {
+            Ok(()) => eprintln!("wrote {file}"),
+            Err(f) => errors.push(f.message),
+        };
+        if dropped > 0 && self.any() {
+            eprintln!(
+                "note: the trace was cut short after {} events ({dropped} more not recorded): the files show the run up to there; raise --max-trace-events to see more",
+                events.len()
+            );
+        }
         if let Some((file, opts)) = &self.svg {
             let opts = render::svg::SvgOptions {
                 banks: config.shared_banks,
                 ..opts.clone()
             };
-            let text = render::svg::diagram(kernel, events, &opts)
-                .map_err(|e| Failure::input(format!("error: --svg {file}: {e}")))?;
-            write_atomically(Path::new(file), &text)?;
-            eprintln!("wrote {file}");
+            written(
+                file,
+                render::svg::diagram(kernel, events, &opts).map_err(|e| format!("error: --svg {file}: {e}")),
+            );
         }
         if let Some(file) = &self.html {
             let outcome = match result {
                 Ok(out) => Ok(out.cycles),
                 Err(f) => Err(f.message()),
             };
-            write_atomically(
-                Path::new(file),
-                &render::html::stepper(kernel, events, outcome, dropped),
-            )?;
-            eprintln!("wrote {file}");
+            if events.len() > render::html::MAX_EVENTS {
+                eprintln!(
+                    "note: {file} holds the first {} of {} events (a page a browser opens quickly)",
+                    render::html::MAX_EVENTS,
+                    events.len()
+                );
+            }
+            written(
+                file,
+                Ok(render::html::stepper(
+                    kernel,
+                    events,
+                    outcome,
+                    dropped,
+                    config.shared_banks,
+                )),
+            );
         }
         if let Some(file) = &self.chrome {
-            write_atomically(Path::new(file), &render::chrome::chrome_trace(kernel, events))?;
-            eprintln!("wrote {file}");
+            written(file, Ok(render::chrome::chrome_trace(kernel, events)));
         }
-        Ok(())
+        errors
     }
 }
 

@@ -142,7 +142,20 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
                     "args": {"warps": warps, "resume": resume},
                 }));
             }
-            Event::WarpExit { cycle, block, warp } => {
+            Event::WarpExit {
+                cycle,
+                block,
+                warp,
+                waits,
+            } => {
+                for wait in waits {
+                    out.push(json!({
+                        "ph": "X", "cat": "stall", "name": wait.reason.name(),
+                        "pid": block, "tid": stall_track(*warp),
+                        "ts": wait.from, "dur": wait.to - wait.from,
+                        "args": {"before": "exit"},
+                    }));
+                }
                 out.push(json!({
                     "ph": "i", "s": "t", "cat": "control", "name": "exit",
                     "pid": block, "tid": stall_track(*warp), "ts": cycle,
@@ -158,7 +171,7 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
         "block": kernel.block,
         "time_unit": "1 us on the timeline = 1 cycle",
     });
-    let mut text = format!("{{\"displayTimeUnit\":\"ns\",\"otherData\":{other},\"traceEvents\":[\n");
+    let mut text = format!("{{\"otherData\":{other},\"traceEvents\":[\n");
     for (k, e) in out.iter().enumerate() {
         text.push_str(&e.to_string());
         text.push_str(if k + 1 < out.len() { ",\n" } else { "\n" });

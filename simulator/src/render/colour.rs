@@ -59,7 +59,7 @@ fn paint_line(out: &mut String, line: &str, w: usize, lanes_at: usize) {
         || trimmed.starts_with("cycles:")
     {
         styled(out, BOLD, line);
-    } else if is_event {
+    } else if is_event && line.is_char_boundary(lanes_at) && line.is_char_boundary((lanes_at + w).min(line.len())) {
         let (cycle, rest) = line.split_at(7);
         styled(out, DIM, cycle);
         let lanes_end = lanes_at + w;

@@ -18,11 +18,18 @@ use serde_json::{Map, Value, json};
 const TEMPLATE: &str = include_str!("stepper.html");
 const DATA_SLOT: &str = "/*WARPSIM_DATA*/null";
 
-/// The page for a run's events. `outcome` is the run's cycles, or the fault's message.
-pub fn stepper(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped: u64) -> String {
-    let data = data(kernel, events, outcome, dropped);
-    // Inside <script>: `</` must not close the element.
-    let text = data.to_string().replace("</", "<\\/");
+/// Events a page holds at most (about 200 bytes each at W=32): a page a browser opens quickly. The rest are
+/// counted as dropped, and the page says so.
+pub const MAX_EVENTS: usize = 50_000;
+
+/// The page for a run's events. `outcome` is the run's cycles, or the fault's message; `dropped`, events the
+/// trace already left out; `banks`, the shared-memory banks (for the bank maps).
+pub fn stepper(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped: u64, banks: u32) -> String {
+    let kept = &events[..events.len().min(MAX_EVENTS)];
+    let dropped = dropped + (events.len() - kept.len()) as u64;
+    let data = data(kernel, kept, outcome, dropped, banks);
+    // Inside <script>, no `<` at all: neither `</script>` nor `<!--` can end or change the element.
+    let text = data.to_string().replace('<', "\\u003c");
     TEMPLATE.replacen(DATA_SLOT, &text, 1)
 }
 
@@ -30,7 +37,7 @@ fn mask_bits(w: u32, mask: u64) -> String {
     (0..w).map(|l| if mask >> l & 1 == 1 { '1' } else { '0' }).collect()
 }
 
-fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped: u64) -> Value {
+fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped: u64, banks: u32) -> Value {
     let w = kernel.warp_size;
     let p = &kernel.program;
     let listing: Vec<Value> = p
@@ -44,10 +51,22 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
         .collect();
     let regs: Vec<String> = p.regs.iter().map(|r| format!("%{}", r.name)).collect();
     let preds: Vec<String> = p.preds.iter().map(|r| format!("%{}", r.name)).collect();
-    let evs: Vec<Value> = events.iter().map(|e| event(kernel, w, e)).collect();
+    let steps = super::exchange_steps(events);
+    let evs: Vec<Value> = events
+        .iter()
+        .zip(steps)
+        .map(|(e, step)| {
+            let mut v = event(kernel, w, e);
+            if step > 0 {
+                v["x"] = json!(step);
+            }
+            v
+        })
+        .collect();
     let mut m = Map::new();
     m.insert("program".into(), json!(p.name));
     m.insert("w".into(), json!(w));
+    m.insert("banks".into(), json!(banks));
     m.insert("grid".into(), json!(kernel.grid));
     m.insert("block".into(), json!(kernel.block));
     match outcome {
@@ -70,10 +89,25 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
     Value::Object(m)
 }
 
+fn waits_json(waits: &[crate::trace::Wait]) -> Value {
+    Value::Array(waits.iter().map(|x| json!([x.reason.name(), x.from, x.to])).collect())
+}
+
 fn event(kernel: &Kernel, w: u32, e: &Event) -> Value {
     match e {
         Event::BlockLaunch { cycle, block, warps } => json!({"k": "launch", "c": cycle, "b": block, "n": warps}),
-        Event::WarpExit { cycle, block, warp } => json!({"k": "exit", "c": cycle, "b": block, "w": warp}),
+        Event::WarpExit {
+            cycle,
+            block,
+            warp,
+            waits,
+        } => {
+            let mut v = json!({"k": "exit", "c": cycle, "b": block, "w": warp});
+            if !waits.is_empty() {
+                v["waits"] = waits_json(waits);
+            }
+            v
+        }
         Event::Diverge {
             cycle,
             block,
@@ -192,8 +226,7 @@ fn event(kernel: &Kernel, w: u32, e: &Event) -> Value {
                 m.insert("mem".into(), o);
             }
             if !i.waits.is_empty() {
-                let waits: Vec<Value> = i.waits.iter().map(|x| json!([x.reason.name(), x.from, x.to])).collect();
-                m.insert("waits".into(), Value::Array(waits));
+                m.insert("waits".into(), waits_json(&i.waits));
             }
             Value::Object(m)
         }

@@ -218,14 +218,32 @@ fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Ev
     doc
 }
 
+fn stalls(waits: &[crate::trace::Wait]) -> Value {
+    Value::Array(
+        waits
+            .iter()
+            .map(|x| json!({"reason": x.reason.name(), "from": x.from, "to": x.to}))
+            .collect(),
+    )
+}
+
 fn event(kernel: &Kernel, e: &Event) -> Value {
     let w = kernel.warp_size;
     match e {
         Event::BlockLaunch { cycle, block, warps } => {
             json!({"event": "block_launch", "cycle": cycle, "block": block, "warps": warps})
         }
-        Event::WarpExit { cycle, block, warp } => {
-            json!({"event": "warp_exit", "cycle": cycle, "block": block, "warp": warp})
+        Event::WarpExit {
+            cycle,
+            block,
+            warp,
+            waits,
+        } => {
+            let mut v = json!({"event": "warp_exit", "cycle": cycle, "block": block, "warp": warp});
+            if !waits.is_empty() {
+                v["stalls"] = stalls(waits);
+            }
+            v
         }
         Event::Diverge {
             cycle,
@@ -295,15 +313,7 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
             );
             m.insert("complete".into(), json!(i.complete));
             if !i.waits.is_empty() {
-                m.insert(
-                    "stalls".into(),
-                    Value::Array(
-                        i.waits
-                            .iter()
-                            .map(|x| json!({"reason": x.reason.name(), "from": x.from, "to": x.to}))
-                            .collect(),
-                    ),
-                );
+                m.insert("stalls".into(), stalls(&i.waits));
             }
             m.insert("active".into(), json!(hex_mask(w, i.active)));
             m.insert("exec".into(), json!(hex_mask(w, i.exec)));

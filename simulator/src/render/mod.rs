@@ -10,7 +10,8 @@ pub mod svg;
 pub mod text;
 
 use crate::kernel::{DOp, Kernel, Src};
-use crate::trace::Issue;
+use crate::trace::{Event, Issue};
+use std::collections::BTreeMap;
 use warpsim_isa::{ElemTy, Ty};
 
 /// A 32-bit value as its type reads: f32 in Rust's shortest round-trip form (`1000`, `3.3333333`).
@@ -75,6 +76,40 @@ pub fn pairs(sources: &[u32], exec: u64) -> Option<Vec<(u32, u32)>> {
         }
     }
     if out.is_empty() { None } else { Some(out) }
+}
+
+/// The events that move data between lanes, numbered from 1 in trace order (0: not an exchange): every
+/// shuffle, and every shared-memory load in which some lane reads a word that another lane of its block (in any
+/// warp) stored or atomically updated last. The SVG diagram and the stepper number their steps with this.
+pub fn exchange_steps(events: &[Event]) -> Vec<u32> {
+    let mut stored: BTreeMap<(u32, u16, u64), (u32, u32)> = BTreeMap::new();
+    let mut n = 0;
+    let mut out = vec![0; events.len()];
+    for (k, e) in events.iter().enumerate() {
+        let Event::Issue(i) = e else { continue };
+        if i.shuffle.is_some() {
+            n += 1;
+            out[k] = n;
+            continue;
+        }
+        let Some(m) = i.memory.as_ref().filter(|m| m.shared) else {
+            continue;
+        };
+        let lanes = (0..m.index.len().min(64) as u32).filter(|l| i.exec >> l & 1 == 1);
+        if m.store {
+            for lane in lanes {
+                stored.insert((i.block, m.buffer, m.index[lane as usize]), (i.warp, lane));
+            }
+        } else if lanes.into_iter().any(|lane| {
+            stored
+                .get(&(i.block, m.buffer, m.index[lane as usize]))
+                .is_some_and(|&s| s != (i.warp, lane))
+        }) {
+            n += 1;
+            out[k] = n;
+        }
+    }
+    out
 }
 
 /// A shuffle as a short label, mode and amount: `bfly 4`, `up 1`, `idx lane-varying`.

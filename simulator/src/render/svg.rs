@@ -96,6 +96,8 @@ struct Column {
     marks: Vec<(u32, u32, &'static str)>,
     /// Active lanes of every drawn warp while this column happens.
     active: Vec<u64>,
+    /// Exchange steps of the run before this column (its own included for an exchange).
+    ctx: usize,
 }
 
 /// The lane-exchange diagram (and bank maps) of a run, or why the choice of block, warps or steps is empty.
@@ -150,8 +152,13 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     // Per drawn warp: the register the last exchange sent, and its latest values.
     let mut last_sent: Vec<Option<u16>> = vec![None; warps.len()];
     let mut latest: BTreeMap<(usize, u16), (Vec<u32>, u64)> = BTreeMap::new();
-    let mut step = 0usize;
-    let new_column = |kind: Kind, header: [String; 3], title: String, active: &[u64]| Column {
+    // Exchange steps are numbered over the whole run (as the stepper numbers them).
+    let steps = super::exchange_steps(events);
+    let total_steps = steps.iter().copied().max().unwrap_or(0) as usize;
+    // Exchanges so far, at each event.
+    let mut seen = 0usize;
+    let new_column = |kind: Kind, header: [String; 3], title: String, active: &[u64], ctx: usize| Column {
+        ctx,
         kind,
         header,
         title,
@@ -161,14 +168,17 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         marks: Vec::new(),
         active: active.to_vec(),
     };
-    for e in events {
+    for (k, e) in events.iter().enumerate() {
+        let step = steps[k] as usize;
+        seen = seen.max(step);
         match e {
             Event::Issue(i) if i.block == block => {
                 if let Some(m) = &i.memory
                     && m.shared
                     && !m.store
+                    && step > 0
                 {
-                    // A load: who stored what it reads. Collected before this warp's own state changes.
+                    // A load that reads other lanes' stores: from the drawn ones, arrows.
                     if row_of(i.warp).is_some() {
                         let mut col = None::<Column>;
                         for lane in 0..w {
@@ -182,7 +192,6 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                                 continue;
                             }
                             let c = col.get_or_insert_with(|| {
-                                step += 1;
                                 let text = &kernel.program.instructions[i.pc as usize].text;
                                 new_column(
                                     Kind::Exchange(step),
@@ -193,6 +202,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                                     ],
                                     format!("pc {}: {text} (warp {})", i.pc, i.warp),
                                     &active,
+                                    step,
                                 )
                             });
                             // The value moved: what the load read.
@@ -246,7 +256,6 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                 let Some(row) = row_of(i.warp) else { continue };
                 active[row] = i.active;
                 if let (Some(s), DOp::Shfl { a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) {
-                    step += 1;
                     let text = &kernel.program.instructions[i.pc as usize].text;
                     let mut c = new_column(
                         Kind::Exchange(step),
@@ -257,6 +266,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         ],
                         format!("pc {}: {text} (warp {})", i.pc, i.warp),
                         &active,
+                        step,
                     );
                     let ty = match a {
                         Src::Reg(r) => ty_of(r),
@@ -280,6 +290,16 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                             continue;
                         }
                         let undefined = s.undefined >> lane & 1 == 1;
+                        if lanes_of(i.warp) >> src & 1 == 0 {
+                            // A lane past the end of a partial warp: no line to draw from.
+                            c.received.push(Label {
+                                warp: i.warp,
+                                lane,
+                                text: got,
+                                class: "val undefined",
+                            });
+                            continue;
+                        }
                         c.arrows.push(Arrow {
                             from: (i.warp, src),
                             to: (i.warp, lane),
@@ -344,6 +364,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         "warp {warp} splits at pc {pc}: ▶ lanes take the branch to pc {target}, ○ lanes fall through; they meet again at pc {reconverge}"
                     ),
                     &active,
+                    seen,
                 );
                 for lane in 0..w {
                     if taken >> lane & 1 == 1 {
@@ -368,6 +389,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                     ["merge".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
                     format!("warp {warp}'s split lanes run together again at pc {pc}"),
                     &active,
+                    seen,
                 );
                 for lane in 0..w {
                     if mask >> lane & 1 == 1 {
@@ -388,6 +410,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                     ["barrier".into(), format!("bar {id}"), format!("cycle {cycle}")],
                     format!("barrier {id} releases warps {released:?} at cycle {cycle}"),
                     &active,
+                    seen,
                 ));
             }
             Event::WarpExit { block: b, warp, .. } if *b == block => {
@@ -398,46 +421,38 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
             _ => {}
         }
     }
-    let total_steps = step;
-    if total_steps == 0 {
-        return Err(format!(
-            "block {block}, warps {}: no step moves data between lanes (no shuffle, and no shared-memory load of another lane's store)",
-            list(&warps)
-        ));
-    }
     // The chosen steps, with the barriers, branches and merges between them.
-    let (first, last) = opts.steps.unwrap_or((1, DEFAULT_STEPS.min(total_steps)));
-    if first == 0 || first > last || first > total_steps {
-        return Err(format!(
-            "--steps {first}..{last}: the run has {total_steps} exchange step(s), numbered from 1"
-        ));
-    }
+    let (first, last) = match opts.steps {
+        Some((first, last)) if first == 0 || first > last || first > total_steps => {
+            return Err(format!(
+                "--steps {first}-{last}: the run has {total_steps} exchange step(s), numbered from 1"
+            ));
+        }
+        Some(range) => range,
+        None => (1, DEFAULT_STEPS),
+    };
     let last = last.min(total_steps);
-    let pos = |k: usize| {
-        columns
-            .iter()
-            .position(|c| matches!(c.kind, Kind::Exchange(s) if s == k))
-    };
-    let start = if first == 1 {
-        0
-    } else {
-        pos(first - 1).map_or(0, |p| p + 1)
-    };
-    let end = pos(last + 1).unwrap_or(columns.len());
-    let mut columns: Vec<Column> = columns.drain(start..end).collect();
+    columns.retain(|c| match c.kind {
+        Kind::Exchange(s) => (first..=last).contains(&s),
+        _ => first - 1 <= c.ctx && c.ctx <= last,
+    });
+    let drawn_steps = columns.iter().filter(|c| matches!(c.kind, Kind::Exchange(_))).count();
     // The last column: the register each warp's last exchange sent, as the run left it.
     let mut fin = new_column(
         Kind::Final,
         ["end".into(), String::new(), String::new()],
         "the register each warp's last exchange sent, at the end of the trace".into(),
         &active,
+        seen,
     );
     let mut fin_regs = Vec::new();
     for (row, &warp) in warps.iter().enumerate() {
         if let Some(r) = last_sent[row]
             && let Some((vals, seen)) = latest.get(&(row, r))
         {
-            fin_regs.push(reg(r));
+            if !fin_regs.contains(&reg(r)) {
+                fin_regs.push(reg(r));
+            }
             for lane in 0..w {
                 if seen >> lane & 1 == 1 {
                     fin.received.push(Label {
@@ -450,10 +465,9 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
             }
         }
     }
-    fin_regs.dedup();
     fin.header[1] = fin_regs.join(" ");
     let all_steps_shown = first == 1 && last == total_steps;
-    if all_steps_shown && !fin.received.is_empty() {
+    if all_steps_shown && drawn_steps > 0 && !fin.received.is_empty() {
         columns.push(fin);
     }
 
@@ -536,8 +550,13 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     let _ = writeln!(o, r#"<title>{}</title>"#, esc(&title));
     let _ = writeln!(o, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
     let _ = writeln!(o, r#"<text class="title" x="12" y="22">{}</text>"#, esc(&title));
-    let subtitle = if all_steps_shown {
-        format!("{total_steps} exchange step(s)")
+    let subtitle = if drawn_steps == 0 {
+        format!(
+            "no step moves data between the lanes of block {block}, warp(s) {} (no shuffle, and no shared-memory load of another lane's store)",
+            list(&warps)
+        )
+    } else if all_steps_shown {
+        format!("{drawn_steps} exchange step(s)")
     } else {
         format!("exchange steps {first} to {last} of {total_steps} (--steps chooses)")
     };

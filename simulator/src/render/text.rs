@@ -91,7 +91,7 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                     count_lanes(*mask)
                 );
             }
-            Event::WarpExit { cycle, block, warp } => {
+            Event::WarpExit { cycle, block, warp, .. } => {
                 let _ = writeln!(
                     out,
                     "{cycle:>7}     {block:>3} {warp:>4}       warp {warp} of block {block} exited"
