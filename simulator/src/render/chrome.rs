@@ -20,6 +20,16 @@ use std::collections::BTreeMap;
 /// Track ids within a block's process: warp `w` owns `w * STRIDE ..`; `+ 0` is its stall track.
 const STRIDE: u64 = 1000;
 
+/// One slice per wait on a warp's stall track.
+fn stall_slices(out: &mut Vec<Value>, pid: u32, tid: u64, waits: &[crate::trace::Wait], args: Value) {
+    for wait in waits {
+        out.push(json!({
+            "ph": "X", "cat": "stall", "name": wait.reason.name(),
+            "pid": pid, "tid": tid, "ts": wait.from, "dur": wait.to - wait.from, "args": args,
+        }));
+    }
+}
+
 /// The Chrome trace-event JSON of a run (one document; events in a fixed order).
 pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
     let w = kernel.warp_size;
@@ -42,14 +52,13 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
                 out.push(json!({"ph": "i", "s": "p", "name": "block launched", "pid": block, "tid": 0, "ts": cycle, "args": {"warps": warps}}));
             }
             Event::Issue(i) => {
-                for wait in &i.waits {
-                    out.push(json!({
-                        "ph": "X", "cat": "stall", "name": wait.reason.name(),
-                        "pid": i.block, "tid": stall_track(i.warp),
-                        "ts": wait.from, "dur": wait.to - wait.from,
-                        "args": {"before_pc": i.pc},
-                    }));
-                }
+                stall_slices(
+                    &mut out,
+                    i.block,
+                    stall_track(i.warp),
+                    &i.waits,
+                    json!({"before_pc": i.pc}),
+                );
                 let free = tracks.entry((i.block, i.warp)).or_default();
                 let end = i.complete.max(i.cycle + 1);
                 let k = match free.iter().position(|&f| f <= i.cycle) {
@@ -148,14 +157,7 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
                 warp,
                 waits,
             } => {
-                for wait in waits {
-                    out.push(json!({
-                        "ph": "X", "cat": "stall", "name": wait.reason.name(),
-                        "pid": block, "tid": stall_track(*warp),
-                        "ts": wait.from, "dur": wait.to - wait.from,
-                        "args": {"before": "exit"},
-                    }));
-                }
+                stall_slices(&mut out, *block, stall_track(*warp), waits, json!({"before": "exit"}));
                 out.push(json!({
                     "ph": "i", "s": "t", "cat": "control", "name": "exit",
                     "pid": block, "tid": stall_track(*warp), "ts": cycle,
