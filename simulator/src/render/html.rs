@@ -51,14 +51,13 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
         .collect();
     let regs: Vec<String> = p.regs.iter().map(|r| format!("%{}", r.name)).collect();
     let preds: Vec<String> = p.preds.iter().map(|r| format!("%{}", r.name)).collect();
-    let steps = super::exchange_steps(events);
     let evs: Vec<Value> = events
         .iter()
-        .zip(steps)
-        .map(|(e, step)| {
+        .zip(super::exchanges(events))
+        .map(|(e, x)| {
             let mut v = event(kernel, w, e);
-            if step > 0 {
-                v["x"] = json!(step);
+            if let Some(x) = x {
+                v["x"] = json!(x.step);
             }
             v
         })

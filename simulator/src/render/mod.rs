@@ -78,18 +78,29 @@ pub fn pairs(sources: &[u32], exec: u64) -> Option<Vec<(u32, u32)>> {
     if out.is_empty() { None } else { Some(out) }
 }
 
-/// The events that move data between lanes, numbered from 1 in trace order (0: not an exchange): every
-/// shuffle, and every shared-memory load in which some lane reads a word that another lane of its block (in any
-/// warp) stored or atomically updated last. The SVG diagram and the stepper number their steps with this.
-pub fn exchange_steps(events: &[Event]) -> Vec<u32> {
+/// An event that moves data between lanes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exchange {
+    /// Numbered from 1 in trace order.
+    pub step: u32,
+    /// For a shared-memory load: every lane that reads a word another lane stored last, as (loading lane,
+    /// storing warp, storing lane). Empty for a shuffle (its sources are in the event).
+    pub from: Vec<(u32, u32, u32)>,
+}
+
+/// The events that move data between lanes (`None` for the others): every shuffle, and every shared-memory
+/// load in which some lane reads a word that another lane of its block (in any warp) stored or atomically
+/// updated last. The SVG diagram and the stepper number their steps with this.
+pub fn exchanges(events: &[Event]) -> Vec<Option<Exchange>> {
+    // The last lane to store each shared word: (block, array, index) → (warp, lane).
     let mut stored: BTreeMap<(u32, u16, u64), (u32, u32)> = BTreeMap::new();
-    let mut n = 0;
-    let mut out = vec![0; events.len()];
+    let mut step = 0;
+    let mut out = vec![None; events.len()];
     for (k, e) in events.iter().enumerate() {
         let Event::Issue(i) = e else { continue };
         if i.shuffle.is_some() {
-            n += 1;
-            out[k] = n;
+            step += 1;
+            out[k] = Some(Exchange { step, from: Vec::new() });
             continue;
         }
         let Some(m) = i.memory.as_ref().filter(|m| m.shared) else {
@@ -100,13 +111,17 @@ pub fn exchange_steps(events: &[Event]) -> Vec<u32> {
             for lane in lanes {
                 stored.insert((i.block, m.buffer, m.index[lane as usize]), (i.warp, lane));
             }
-        } else if lanes.into_iter().any(|lane| {
-            stored
-                .get(&(i.block, m.buffer, m.index[lane as usize]))
-                .is_some_and(|&s| s != (i.warp, lane))
-        }) {
-            n += 1;
-            out[k] = n;
+            continue;
+        }
+        let from: Vec<(u32, u32, u32)> = lanes
+            .filter_map(|lane| {
+                let &(sw, sl) = stored.get(&(i.block, m.buffer, m.index[lane as usize]))?;
+                ((sw, sl) != (i.warp, lane)).then_some((lane, sw, sl))
+            })
+            .collect();
+        if !from.is_empty() {
+            step += 1;
+            out[k] = Some(Exchange { step, from });
         }
     }
     out

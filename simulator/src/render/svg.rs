@@ -146,15 +146,13 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     // Walk the trace once: the columns, and the shared-memory accesses for the bank maps.
     let mut active: Vec<u64> = warps.iter().map(|&x| lanes_of(x)).collect();
     let mut columns: Vec<Column> = Vec::new();
-    // The last lane to store (or atomically update) each shared word of the block: (array, index) → (warp, lane).
-    let mut stored: BTreeMap<(u16, u64), (u32, u32)> = BTreeMap::new();
     let mut shared_accesses: Vec<&Issue> = Vec::new();
     // Per drawn warp: the register the last exchange sent, and its latest values.
     let mut last_sent: Vec<Option<u16>> = vec![None; warps.len()];
     let mut latest: BTreeMap<(usize, u16), (Vec<u32>, u64)> = BTreeMap::new();
     // Exchange steps are numbered over the whole run (as the stepper numbers them).
-    let steps = super::exchange_steps(events);
-    let total_steps = steps.iter().copied().max().unwrap_or(0) as usize;
+    let exchanges = super::exchanges(events);
+    let total_steps = exchanges.iter().flatten().map(|x| x.step).max().unwrap_or(0) as usize;
     // Exchanges so far, at each event.
     let mut seen = 0usize;
     let new_column = |kind: Kind, header: [String; 3], title: String, active: &[u64], ctx: usize| Column {
@@ -168,27 +166,19 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         marks: Vec::new(),
         active: active.to_vec(),
     };
-    for (k, e) in events.iter().enumerate() {
-        let step = steps[k] as usize;
+    for (e, exchange) in events.iter().zip(&exchanges) {
+        let step = exchange.as_ref().map_or(0, |x| x.step as usize);
         seen = seen.max(step);
         match e {
             Event::Issue(i) if i.block == block => {
-                if let Some(m) = &i.memory
+                if let (Some(m), Some(x)) = (&i.memory, exchange)
                     && m.shared
-                    && !m.store
-                    && step > 0
                 {
                     // A load that reads other lanes' stores: from the drawn ones, arrows.
                     if row_of(i.warp).is_some() {
                         let mut col = None::<Column>;
-                        for lane in 0..w {
-                            if i.exec >> lane & 1 == 0 {
-                                continue;
-                            }
-                            let Some(&(sw, sl)) = stored.get(&(m.buffer, m.index[lane as usize])) else {
-                                continue;
-                            };
-                            if (sw, sl) == (i.warp, lane) || row_of(sw).is_none() {
+                        for &(lane, sw, sl) in &x.from {
+                            if row_of(sw).is_none() {
                                 continue;
                             }
                             let c = col.get_or_insert_with(|| {
@@ -239,19 +229,8 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         }
                     }
                 }
-                if let Some(m) = &i.memory
-                    && m.shared
-                {
-                    if m.store {
-                        for lane in 0..w {
-                            if i.exec >> lane & 1 == 1 {
-                                stored.insert((m.buffer, m.index[lane as usize]), (i.warp, lane));
-                            }
-                        }
-                    }
-                    if row_of(i.warp).is_some() {
-                        shared_accesses.push(i);
-                    }
+                if i.memory.as_ref().is_some_and(|m| m.shared) && row_of(i.warp).is_some() {
+                    shared_accesses.push(i);
                 }
                 let Some(row) = row_of(i.warp) else { continue };
                 active[row] = i.active;
