@@ -7,25 +7,29 @@
 //     4. slot = offset of the warp + the thread's exclusive scan; matching threads (a divergent branch) write
 //        bins[slot] = v; the last thread writes count[0] = its slot + its flag.
 // Default input (i % 80) / 100 over 128 threads: counts 26, 24, 26, 22, 13, 12, 5, 0 for bins 0..7.
+// `--set blocks=N` runs N blocks over N·threads values (i is the global index); block b collects its own
+// values into bins[b·threads …] and writes its count to count[b].
 .kernel histogram_bin
 .desc "the values of one bin, in thread order, via a block-wide prefix sum (4 warps, shared memory, barriers) (P27)"
 .param target_bin = 0
 .param threads = 128
+.param blocks = 1
 .require threads % W == 0, "histogram_bin needs whole warps: --set threads to a multiple of the warp size"
 .require threads / W <= W, "warp 0 scans one warp total per lane, so a block may have at most W warps: use a larger --warp or a smaller --set threads"
-.grid 1
+.grid blocks
 .block threads
-.buffer in    f32[threads] = (i % 80) / 100.0
-.buffer bins  f32[threads]
-.buffer count s32[1]
+.buffer in    f32[blocks * threads] = (i % 80) / 100.0
+.buffer bins  f32[blocks * threads]
+.buffer count s32[blocks]
 .shared totals  u32[threads / W]
 .shared offsets u32[threads / W]
 .include "warp.s"
-.reg %tid, %v, %scaled, %bin, %flag, %incl, %excl, %other, %d, %total, %offset, %slot, %n
+.reg %tid, %gid, %v, %scaled, %bin, %flag, %incl, %excl, %other, %d, %total, %offset, %slot, %n
 .pred %match, %more, %has, %top, %warp0, %lane_ok, %last
 
         mov.u32             %tid, %tid.x
-        ld.global.f32       %v, in[%tid]
+        mad.lo.u32          %gid, %ctaid.x, %ntid.x, %tid.x
+        ld.global.f32       %v, in[%gid]
         mul.f32             %scaled, %v, 8.0
         cvt.rmi.s32.f32     %bin, %scaled
         max.s32             %bin, %bin, 0
@@ -56,9 +60,10 @@ offsets_ready:
         ld.shared.u32       %offset, offsets[%warpid]
         add.u32             %slot, %offset, %excl
         @!%match bra        written
-        st.global.f32       bins[%slot], %v
+        mad.lo.u32          %d, %ctaid.x, %ntid.x, %slot
+        st.global.f32       bins[%d], %v
 written:
         setp.eq.u32         %last, %tid, (threads - 1)
         @!%last exit
         add.u32             %n, %slot, %flag
-        st.global.s32       count[0], %n
+        st.global.s32       count[%ctaid.x], %n

@@ -144,10 +144,13 @@ fn every_warps_stall_breakdown_adds_up_to_the_run() {
     );
     assert!(s.operands > out.cycles / 2, "{s:?}");
     assert!(s.control > 0, "the loop's taken branches: {s:?}");
-    // Blocks placed later wait, and barriers show up.
+    // Blocks placed later wait (on one SM: 40 blocks of 8 warps, 8 at a time), and barriers show up.
     let many = warpsim::simulate(
         &programs::assemble("block_sum").expect("shipped").expect("assembles"),
-        &Config::hopper(),
+        &Config {
+            sms: 1,
+            ..Config::hopper()
+        },
         &Launch {
             grid: Some(40),
             ..Launch::default()

@@ -200,6 +200,115 @@ pub fn atomic(op: crate::kernel::Atom, old: u32, b: u32, c: u32) -> u32 {
     }
 }
 
+/// Lanes of a warp as one row of values (lane `l` at index `l`; only the first `W` are meaningful).
+pub type Row = [u32; 64];
+
+/// `binary` on the first `n` lanes of two rows at once. The operation is chosen once per row, not per lane, so
+/// each arm is a plain loop the compiler can vectorise. Integer division by zero gives 0 here: the caller checks
+/// the executing lanes first ([`divides_by_zero`]).
+#[inline]
+pub fn binary_rows(op: Bin, a: &Row, b: &Row, out: &mut Row, n: usize) {
+    macro_rules! each {
+        ($($v:ident),*) => {
+            match op {
+                $(Bin::$v => {
+                    for ((o, &x), &y) in out[..n].iter_mut().zip(&a[..n]).zip(&b[..n]) {
+                        *o = binary(Bin::$v, x, y).unwrap_or(0);
+                    }
+                })*
+            }
+        };
+    }
+    each!(
+        AddI, SubI, MulI, DivS, DivU, RemS, RemU, MinS, MinU, MaxS, MaxU, AddF, SubF, MulF, DivF, MinF, MaxF, And, Or,
+        Xor, Shl, ShrU, ShrS
+    );
+}
+
+/// The first lane of `exec` whose divisor is 0, for an integer division or remainder.
+#[inline]
+pub fn divides_by_zero(op: Bin, b: &Row, exec: u64) -> Option<u32> {
+    if !matches!(op, Bin::DivS | Bin::DivU | Bin::RemS | Bin::RemU) {
+        return None;
+    }
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        if b[lane as usize] == 0 {
+            return Some(lane);
+        }
+    }
+    None
+}
+
+/// `unary` on the first `n` lanes of a row.
+#[inline]
+pub fn unary_rows(op: Un, a: &Row, out: &mut Row, n: usize) {
+    macro_rules! each {
+        ($($v:ident),*) => {
+            match op {
+                $(Un::$v => {
+                    for (o, &x) in out[..n].iter_mut().zip(&a[..n]) {
+                        *o = unary(Un::$v, x);
+                    }
+                })*
+            }
+        };
+    }
+    each!(NegI, NegF, AbsI, AbsF, Not);
+}
+
+/// `ternary` on the first `n` lanes of three rows.
+#[inline]
+pub fn ternary_rows(op: Tern, a: &Row, b: &Row, c: &Row, out: &mut Row, n: usize) {
+    macro_rules! each {
+        ($($v:ident),*) => {
+            match op {
+                $(Tern::$v => {
+                    for (((o, &x), &y), &z) in out[..n].iter_mut().zip(&a[..n]).zip(&b[..n]).zip(&c[..n]) {
+                        *o = ternary(Tern::$v, x, y, z);
+                    }
+                })*
+            }
+        };
+    }
+    each!(MadI, FmaF);
+}
+
+/// `compare` on the first `n` lanes of two rows: bit `l` of the result is lane `l`'s outcome.
+#[inline]
+pub fn compare_rows(cmp: Cmp, class: CmpClass, a: &Row, b: &Row, n: usize) -> u64 {
+    #[inline(always)]
+    fn bits(a: &Row, b: &Row, n: usize, test: impl Fn(u32, u32) -> bool) -> u64 {
+        let mut out = 0u64;
+        for (i, (&x, &y)) in a[..n].iter().zip(&b[..n]).enumerate() {
+            out |= (test(x, y) as u64) << i;
+        }
+        out
+    }
+    macro_rules! each {
+        ($class:ident: $($v:ident),*) => {
+            match cmp {
+                $(Cmp::$v => bits(a, b, n, |x, y| compare(Cmp::$v, CmpClass::$class, x, y)),)*
+            }
+        };
+    }
+    match class {
+        CmpClass::Signed => each!(Signed: Eq, Ne, Lt, Le, Gt, Ge),
+        CmpClass::Unsigned => each!(Unsigned: Eq, Ne, Lt, Le, Gt, Ge),
+        CmpClass::Float => each!(Float: Eq, Ne, Lt, Le, Gt, Ge),
+    }
+}
+
+/// `convert` on the first `n` lanes of a row.
+#[inline]
+pub fn convert_rows(op: Conv, a: &Row, out: &mut Row, n: usize) {
+    for (o, &x) in out[..n].iter_mut().zip(&a[..n]) {
+        *o = convert(op, x);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,10 +55,21 @@ impl Barrier {
         !self.waiting.is_empty() && self.waiting.len() as u32 >= self.expected_warps(live_warps)
     }
 
-    /// Take the waiters and reset for the next phase.
-    pub fn release(&mut self) -> (Vec<Waiter>, u32, bool, bool) {
-        let waiting = std::mem::take(&mut self.waiting);
+    /// Move the waiters into `out` (empty; the two vectors swap storage, so nothing is allocated) and reset for
+    /// the next phase.
+    pub fn release(&mut self, out: &mut Vec<Waiter>) -> (u32, bool, bool) {
+        debug_assert!(out.is_empty());
+        std::mem::swap(&mut self.waiting, out);
         self.expected = None;
-        (waiting, self.popc, self.all, self.any)
+        (self.popc, self.all, self.any)
+    }
+
+    /// Forget everything (a new block reuses this barrier).
+    pub fn reset(&mut self) {
+        self.waiting.clear();
+        self.expected = None;
+        self.popc = 0;
+        self.all = false;
+        self.any = false;
     }
 }

@@ -6,9 +6,10 @@
 //! stores the cycles in `cyc[0]`; the row's simulated figure is that divided by `per` (the operations timed).
 
 use crate::config::Config;
+use crate::gpu::run;
 use crate::kernel::{Launch, instantiate};
 use crate::programs;
-use crate::sm::{RunOptions, run};
+use crate::sm::RunOptions;
 use crate::trace::NoTrace;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

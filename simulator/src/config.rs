@@ -128,6 +128,8 @@ impl SchedulerPolicy {
 pub struct Config {
     /// Machine name, e.g. `hopper`.
     pub name: String,
+    /// Streaming multiprocessors; blocks are dealt to them as their resources free up.
+    pub sms: u32,
     /// Lanes per warp: a power of two from 2 to 64.
     pub warp_size: u32,
     /// Warp schedulers (sub-partitions) per SM; warp `i` of the SM is served by scheduler `i % schedulers`.
@@ -155,6 +157,8 @@ impl Config {
     pub fn hopper() -> Config {
         Config {
             name: "hopper".into(),
+            // As an H100 SXM (an H200 has the same 132).
+            sms: 132,
             warp_size: 32,
             schedulers: 4,
             scheduler_policy: SchedulerPolicy::LooseRoundRobin,
@@ -203,6 +207,9 @@ impl Config {
         let bad = |what: &str| Err(format!("invalid configuration: {what}"));
         if !(2..=64).contains(&self.warp_size) || !self.warp_size.is_power_of_two() {
             return bad("`warp_size` must be a power of two from 2 to 64");
+        }
+        if !(1..=1024).contains(&self.sms) {
+            return bad("`sms` must be 1 to 1024");
         }
         if !(1..=64).contains(&self.schedulers) {
             return bad("`schedulers` must be 1 to 64");
@@ -259,6 +266,17 @@ impl Config {
             return bad("`timing.memory.shared_carveouts_kib` must list 1 to 64 carveouts");
         }
         Ok(())
+    }
+
+    /// Cycles per epoch of the parallel engine ([`crate::gpu`]): the shortest latency with which a global
+    /// write of one SM can reach another (through L2): a global load's L1 miss, or a global atomic.
+    pub fn epoch_cycles(&self) -> u64 {
+        (self
+            .timing
+            .memory
+            .l1_miss_latency
+            .min(self.timing.units.global_atomic.latency) as u64)
+            .max(1)
     }
 
     pub fn with_warp_size(mut self, w: u32) -> Config {

@@ -386,6 +386,19 @@ impl Kernel {
     pub fn buffer(&self, name: &str) -> Option<&Buffer> {
         self.buffers.iter().find(|b| b.name == name)
     }
+
+    /// Move the buffers' initial contents out (for [`crate::run_with`], which then needs no copy); the kernel
+    /// keeps their names and types, with no data.
+    pub fn take_buffers(&mut self) -> Vec<Buffer> {
+        self.buffers
+            .iter_mut()
+            .map(|b| Buffer {
+                name: b.name.clone(),
+                elem: b.elem,
+                data: std::mem::take(&mut b.data),
+            })
+            .collect()
+    }
 }
 
 /// How to launch: warp size, optional shape overrides, parameter overrides.

@@ -21,6 +21,7 @@ pub mod config;
 pub mod crosscheck;
 pub mod emit_cuda;
 pub mod fault;
+pub mod gpu;
 pub mod kernel;
 pub mod programs;
 pub mod random;
@@ -34,8 +35,9 @@ pub mod trace;
 
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
+pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Kernel, Launch, LoadError, instantiate};
-pub use sm::{RunOptions, RunOutput, Stats, run};
+pub use sm::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
 pub use sm::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 

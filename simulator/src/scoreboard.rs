@@ -45,6 +45,12 @@ impl Scoreboard {
         }
     }
 
+    /// Nothing pending (a new warp reuses this scoreboard).
+    pub fn clear(&mut self) {
+        self.regs.fill(IDLE);
+        self.preds.fill(IDLE);
+    }
+
     /// The first cycle at which `inst` (of pipe `pipe`) may read its operands and write its destination.
     #[inline]
     pub fn ready_at(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32) -> Ready {

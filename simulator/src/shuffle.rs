@@ -62,6 +62,28 @@ pub fn source_lane(mode: ShflMode, lane: u32, b: u32, clamp: u32, segmask: u32, 
 }
 
 /// Result of one shuffle over a warp.
+/// [`source_lane`] for the first `w` lanes at once (`b` holds each lane's operand): each lane's source into
+/// `src`; returns the lanes whose source was in range. The mode is chosen once, not per lane.
+#[inline]
+pub fn source_rows(mode: ShflMode, b: &[u32; 64], clamp: u32, segmask: u32, w: u32, src: &mut [u32; 64]) -> u64 {
+    let mut in_range = 0u64;
+    macro_rules! each {
+        ($($m:ident),*) => {
+            match mode {
+                $(ShflMode::$m => {
+                    for lane in 0..w {
+                        let s = source_lane(ShflMode::$m, lane, b[lane as usize], clamp, segmask, w);
+                        src[lane as usize] = s.src;
+                        in_range |= (s.in_range as u64) << lane;
+                    }
+                })*
+            }
+        };
+    }
+    each!(Up, Down, Bfly, Idx);
+    in_range
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShuffleResult {
     /// Per lane (only executing lanes are meaningful).

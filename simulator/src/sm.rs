@@ -14,7 +14,7 @@
 //! The run's cycle count is the cycle at which the last result is complete. Every warp's cycles are accounted
 //! for ([`Stalls`]).
 
-use crate::alu;
+use crate::alu::{self, Row};
 use crate::barrier::{BARRIERS, Barrier, Waiter};
 use crate::cache::L1;
 use crate::config::{Config, SchedulerPolicy};
@@ -24,20 +24,51 @@ use crate::scoreboard::{Ready, Scoreboard};
 use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
-use crate::trace::{BarrierResult, Event, Issue, MemoryTrace, ShuffleTrace, StallReason, TraceSink, Wait};
+use crate::trace::{BarrierResult, EpochTrace, Event, Issue, MemoryTrace, ShuffleTrace, StallReason, TraceSink, Wait};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
+use std::collections::VecDeque;
+use std::sync::Arc;
 use warpsim_isa::{PredLogicOp, Special, VoteMode};
 
-/// Limits on a run: always finite.
-#[derive(Clone, Debug)]
+/// How to run: limits (always finite) and host-side choices that never change the results.
+#[derive(Clone)]
 pub struct RunOptions {
     pub max_cycles: u64,
+    /// Host threads simulating the SMs: 0 for every core (rayon's global pool), 1 for none besides the caller.
+    /// Values, cycles, statistics and traces are the same for every number.
+    pub threads: usize,
+    /// Called after every epoch with how far the run is (for a progress bar).
+    pub progress: Option<ProgressFn>,
+}
+
+/// A callback that follows a run's progress ([`RunOptions::progress`]).
+pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// How far a run is, reported after every epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub cycle: u64,
+    pub blocks_finished: u64,
+    pub blocks: u64,
+}
+
+impl std::fmt::Debug for RunOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("max_cycles", &self.max_cycles)
+            .field("threads", &self.threads)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             max_cycles: 100_000_000,
+            threads: 0,
+            progress: None,
         }
     }
 }
@@ -85,7 +116,7 @@ impl Stalls {
         ]
     }
 
-    fn add(&mut self, o: &Stalls) {
+    pub(crate) fn add(&mut self, o: &Stalls) {
         self.issued += o.issued;
         self.operands += o.operands;
         self.bank_conflict += o.bank_conflict;
@@ -140,6 +171,27 @@ pub struct Stats {
     pub warp_stalls: Vec<WarpStalls>,
 }
 
+impl Stats {
+    /// Add another SM's counts to these (per-warp breakdowns are appended).
+    pub(crate) fn merge(&mut self, o: &Stats) {
+        self.warp_instructions += o.warp_instructions;
+        self.lane_instructions += o.lane_instructions;
+        self.shuffles += o.shuffles;
+        self.undefined_shuffle_reads += o.undefined_shuffle_reads;
+        self.divergent_branches += o.divergent_branches;
+        self.shared_accesses += o.shared_accesses;
+        self.bank_conflicts += o.bank_conflicts;
+        self.bank_conflict_cycles += o.bank_conflict_cycles;
+        self.atomics += o.atomics;
+        self.barriers += o.barriers;
+        self.l1_hits += o.l1_hits;
+        self.l1_misses += o.l1_misses;
+        self.warps += o.warps;
+        self.stalls.add(&o.stalls);
+        self.warp_stalls.extend_from_slice(&o.warp_stalls);
+    }
+}
+
 /// The result of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunOutput {
@@ -155,6 +207,9 @@ impl RunOutput {
     }
 }
 
+/// Lanes per register row in the register file (the widest warp).
+const STRIDE: usize = 64;
+
 /// Why a warp's `next_issue` holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Hold {
@@ -167,8 +222,11 @@ struct Warp {
     block_slot: usize,
     block_id: u32,
     warp_in_block: u32,
+    /// Unique on this SM (warp slots are reused): a deferred atomic result finds its warp by it.
+    uid: u64,
     stack: SimtStack,
-    /// Registers, structure of arrays: register `r` of lane `l` is `regs[r * W + l]`.
+    /// Registers, structure of arrays: register `r` of lane `l` is `regs[r * STRIDE + l]` (a row per register, 64
+    /// lanes wide whatever W is, so rows move as fixed-size arrays; lanes past W are never read).
     regs: Vec<u32>,
     /// Predicates as lane masks.
     preds: Vec<u64>,
@@ -197,40 +255,152 @@ struct Block {
     barrier_free: u64,
 }
 
-/// Run `kernel` on one SM to completion.
-pub fn run<T: TraceSink>(
-    kernel: &Kernel,
-    config: &Config,
-    options: &RunOptions,
-    trace: &mut T,
-) -> Result<RunOutput, Fault> {
-    Sm::new(kernel, config).run(options, trace)
+/// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
+pub(crate) struct Shared<'k> {
+    pub kernel: &'k Kernel,
+    pub config: &'k Config,
+    /// Byte address of each global buffer (for cache lines): laid out in order, 256-byte aligned.
+    global_base: Vec<u64>,
+    /// Global buffers the kernel both reads (`ld`, `atom`) and writes (`st`, `atom`): an SM keeps its own
+    /// uncommitted writes to these in its overlay so that its later reads see them.
+    overlay: Vec<bool>,
+    l1_bytes: u64,
+    /// Blocks of this kernel that fit on one SM at once.
+    pub capacity: u32,
 }
 
-struct Sm<'k> {
+impl<'k> Shared<'k> {
+    pub fn new(kernel: &'k Kernel, config: &'k Config, memory: &[Buffer]) -> Shared<'k> {
+        let mut global_base = Vec::with_capacity(memory.len());
+        // 256-byte aligned like cudaMalloc's, and never two buffers in one cache line.
+        let align = 256u64.max(config.timing.memory.line_bytes as u64);
+        let mut next = 0u64;
+        for b in memory {
+            global_base.push(next);
+            next += (b.data.len() as u64 * 4).div_ceil(align) * align;
+        }
+        let mut reads = vec![false; kernel.buffers.len()];
+        let mut writes = vec![false; kernel.buffers.len()];
+        for inst in &kernel.code {
+            match inst.op {
+                DOp::Ld { addr, .. } if !addr.shared => reads[addr.buffer as usize] = true,
+                DOp::St { addr, .. } if !addr.shared => writes[addr.buffer as usize] = true,
+                DOp::Atom { addr, .. } if !addr.shared => {
+                    reads[addr.buffer as usize] = true;
+                    writes[addr.buffer as usize] = true;
+                }
+                _ => {}
+            }
+        }
+        Shared {
+            kernel,
+            config,
+            global_base,
+            overlay: reads.iter().zip(&writes).map(|(r, w)| *r && *w).collect(),
+            l1_bytes: l1_bytes(kernel, config),
+            capacity: blocks_per_sm(kernel, config) as u32,
+        }
+    }
+}
+
+/// A global-memory write an SM made in the current epoch, committed to global memory at the epoch's end.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Effect {
+    Store {
+        buffer: u16,
+        word: u32,
+        value: u32,
+    },
+    Atomic {
+        f: crate::kernel::Atom,
+        buffer: u16,
+        word: u32,
+        b: u32,
+        c: u32,
+        /// Where the old value goes: the lane's destination register.
+        ret: Option<Return>,
+    },
+}
+
+/// The destination of an atomic's old value, delivered when the atomic is committed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Return {
+    slot: u32,
+    uid: u64,
+    reg: u16,
+    lane: u8,
+    /// With tracing: the index of the atomic's issue event in the SM's epoch trace.
+    event: u32,
+}
+
+/// The scheduler's view of a warp slot: when its next instruction's operands are ready (and it is not held),
+/// and which `pipe_free` entry that instruction needs. Kept up to date whenever the warp changes, so that a
+/// scheduler's search reads two numbers per warp.
+#[derive(Clone, Copy, Debug)]
+struct Hot {
+    /// `u64::MAX` for an empty slot or a warp at a barrier.
+    ready: u64,
+    pipe: u32,
+}
+
+const EMPTY: Hot = Hot {
+    ready: u64::MAX,
+    pipe: 0,
+};
+
+/// One streaming multiprocessor: its resident blocks and warps, schedulers, pipes, L1, and its uncommitted
+/// global-memory writes. The engine ([`crate::gpu`]) runs every SM epoch by epoch.
+pub(crate) struct Sm<'k> {
+    /// This SM's index in the machine.
+    pub id: u32,
+    shared: &'k Shared<'k>,
     kernel: &'k Kernel,
     config: &'k Config,
     w: usize,
-    memory: Vec<Buffer>,
-    /// Byte address of each global buffer (for cache lines): laid out in order, 256-byte aligned.
-    global_base: Vec<u64>,
     l1: L1,
     /// Warp slots; slot `i` belongs to scheduler `i % schedulers`.
     warps: Vec<Option<Warp>>,
+    /// Per warp slot (padded to a whole number per scheduler): the scheduler's view, and the operands' readiness
+    /// behind it (for the stall breakdown of the warp that issues).
+    hot: Vec<Hot>,
+    ops: Vec<Ready>,
+    /// `hot[slot].ready` again, laid out scheduler by scheduler (slot `s + schedulers × k` at `s × owned + k`):
+    /// what a scheduler's search reads first.
+    ready: Vec<u64>,
     blocks: Vec<Option<Block>>,
-    next_block: u32,
+    /// Blocks dealt to this SM and not yet placed, in order.
+    pub queue: VecDeque<u32>,
+    /// Blocks resident now, placed in the current epoch, and finished over the run.
+    pub resident: u32,
+    pub launched_this_epoch: u32,
+    pub launched_last_epoch: u32,
+    pub finished_blocks: u64,
     /// Per scheduler: the slot it issued last (round robin starts after it; greedy tries it first).
     last_issued: Vec<usize>,
+    /// Per scheduler: no warp of it can issue before this cycle (a lower bound; 0 when unknown).
+    sched_next: Vec<u64>,
     /// Per scheduler: its live warps' slots, oldest (placed on the SM first) first.
     by_age: Vec<Vec<usize>>,
-    /// When each pipe accepts its next instruction: `Pipe::COUNT` per scheduler, then the SM-wide ones.
+    /// When each pipe accepts its next instruction: `Pipe::COUNT` per scheduler, then the SM-wide ones, then
+    /// one that is always free (for a warp that only has to retire).
     pipe_free: Vec<u64>,
-    stats: Stats,
+    pub stats: Stats,
     /// Exited warps, and the sum of (exit cycle + 1) over them: for the `finished` part of the breakdown.
-    exited: u64,
-    exit_sum: u128,
+    pub exited: u64,
+    pub exit_sum: u128,
     /// Cycle at which the last result completes.
-    end: u64,
+    pub end: u64,
+    /// The next cycle to simulate.
+    pub cycle: u64,
+    warps_launched: u64,
+    /// This epoch's global-memory writes, in issue order, and the values of those to overlay buffers.
+    pub effects: Vec<Effect>,
+    overlay: FxHashMap<u64, u32>,
+    returns_pending: bool,
+    /// Storage of retired warps and blocks, reused by the next ones (no allocation per block).
+    spare_warps: Vec<Warp>,
+    spare_blocks: Vec<Block>,
+    released: Vec<Waiter>,
 }
 
 /// What an issued instruction asks of the SM after its lane work.
@@ -244,18 +414,23 @@ enum After {
     },
 }
 
+/// Blocks of `kernel` one SM holds at once (at least one: a block that fits no SM runs alone).
+fn blocks_per_sm(kernel: &Kernel, config: &Config) -> u64 {
+    let per_block = kernel.shared_words as u64 * 4;
+    let warps = kernel.warps_per_block().max(1) as u64;
+    let slots = (config.max_warps_per_sm as u64).max(warps);
+    let mut blocks = (config.max_blocks_per_sm as u64).min(slots / warps).max(1);
+    if let Some(fit) = (config.shared_per_sm as u64).checked_div(per_block) {
+        blocks = blocks.min(fit.max(1));
+    }
+    blocks
+}
+
 /// L1 capacity for a kernel: what the smallest shared-memory carveout holding the resident blocks leaves.
 fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
     let m = &config.timing.memory;
     let per_block = kernel.shared_words as u64 * 4;
-    let warps = kernel.warps_per_block().max(1) as u64;
-    let mut blocks = (config.max_blocks_per_sm as u64)
-        .min(config.max_warps_per_sm as u64 / warps)
-        .min(kernel.grid as u64)
-        .max(1);
-    if let Some(fit) = (config.shared_per_sm as u64).checked_div(per_block) {
-        blocks = blocks.min(fit.max(1));
-    }
+    let blocks = blocks_per_sm(kernel, config).min(kernel.grid as u64).max(1);
     let need = per_block * blocks;
     let mut carveouts: Vec<u64> = m.shared_carveouts_kib.iter().map(|&k| k as u64 * 1024).collect();
     carveouts.sort_unstable();
@@ -263,40 +438,70 @@ fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
     (m.l1_shared_bytes as u64).saturating_sub(carveout)
 }
 
+/// A global word's value as this SM sees it: its own uncommitted write if it made one, else global memory as
+/// of the epoch's start.
+#[inline(always)]
+fn global_word(overlay: &FxHashMap<u64, u32>, use_overlay: bool, mem: &[Buffer], buffer: u16, word: usize) -> u32 {
+    if use_overlay && let Some(&v) = overlay.get(&overlay_key(buffer, word)) {
+        return v;
+    }
+    mem[buffer as usize].data[word]
+}
+
+#[inline(always)]
+fn overlay_key(buffer: u16, word: usize) -> u64 {
+    (buffer as u64) << 32 | word as u64
+}
+
 impl<'k> Sm<'k> {
-    fn new(kernel: &'k Kernel, config: &'k Config) -> Sm<'k> {
+    pub fn new(id: u32, shared: &'k Shared<'k>) -> Sm<'k> {
+        let (kernel, config) = (shared.kernel, shared.config);
         let slots = config.max_warps_per_sm.max(kernel.warps_per_block()) as usize;
         let schedulers = config.schedulers.max(1) as usize;
-        let mut global_base = Vec::with_capacity(kernel.buffers.len());
-        // 256-byte aligned like cudaMalloc's, and never two buffers in one cache line.
-        let align = 256u64.max(config.timing.memory.line_bytes as u64);
-        let mut next = 0u64;
-        for b in &kernel.buffers {
-            global_base.push(next);
-            next += (b.data.len() as u64 * 4).div_ceil(align) * align;
-        }
         let m = &config.timing.memory;
         Sm {
+            id,
+            shared,
             kernel,
             config,
             w: kernel.warp_size as usize,
-            memory: kernel.buffers.clone(),
-            global_base,
-            l1: L1::new(l1_bytes(kernel, config), m.line_bytes, m.l1_ways),
+            l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
+            hot: vec![EMPTY; slots.div_ceil(schedulers) * schedulers],
+            ops: vec![Ready::default(); slots],
+            ready: vec![u64::MAX; slots.div_ceil(schedulers) * schedulers],
             blocks: Vec::new(),
-            next_block: 0,
+            queue: VecDeque::new(),
+            resident: 0,
+            launched_this_epoch: 0,
+            launched_last_epoch: 0,
+            finished_blocks: 0,
             // As if each scheduler had just issued its last slot, so the first search starts at its first one.
             last_issued: (0..schedulers)
                 .map(|s| s + schedulers * (slots.div_ceil(schedulers) - 1))
                 .collect(),
+            sched_next: vec![u64::MAX; schedulers],
             by_age: vec![Vec::new(); schedulers],
-            pipe_free: vec![0; (schedulers + 1) * Pipe::COUNT],
+            pipe_free: vec![0; (schedulers + 1) * Pipe::COUNT + 1],
             stats: Stats::default(),
             exited: 0,
             exit_sum: 0,
             end: 0,
+            cycle: 0,
+            warps_launched: 0,
+            effects: Vec::new(),
+            overlay: FxHashMap::default(),
+            returns_pending: false,
+            spare_warps: Vec::new(),
+            spare_blocks: Vec::new(),
+            released: Vec::new(),
         }
+    }
+
+    /// The `pipe_free` entry that is always free.
+    #[inline]
+    fn no_pipe(&self) -> u32 {
+        (self.pipe_free.len() - 1) as u32
     }
 
     /// Index of `pipe`'s entry in `pipe_free` for scheduler `s`.
@@ -306,23 +511,30 @@ impl<'k> Sm<'k> {
         s * Pipe::COUNT + pipe as usize
     }
 
-    /// Place blocks while the SM has room (block slots, warp slots, shared memory).
-    fn launch_blocks<T: TraceSink>(&mut self, cycle: u64, trace: &mut T) {
+    /// Whether the SM has nothing to do until it is dealt more blocks.
+    pub fn idle(&self) -> bool {
+        self.resident == 0 && self.queue.is_empty()
+    }
+
+    /// Place queued blocks while the SM has room (block slots, warp slots, shared memory): resources are
+    /// block-granular, so a block's exited warps do not free slots for another block.
+    fn launch_blocks<const ON: bool>(&mut self, cycle: u64, trace: &mut EpochTrace<ON>) {
         let per_block = self.kernel.warps_per_block() as usize;
         let shared_bytes = self.kernel.shared_words as u64 * 4;
         let schedulers = self.by_age.len();
-        while self.next_block < self.kernel.grid {
-            let resident = self.blocks.iter().filter(|b| b.is_some()).count();
+        while let Some(&id) = self.queue.front() {
+            let resident = self.resident as usize;
             let shared_used = resident as u64 * shared_bytes;
-            let free_slots = self.warps.iter().filter(|w| w.is_none()).count();
+            // A block's warp slots stay reserved until the whole block has finished, as on hardware.
             if resident >= self.config.max_blocks_per_sm as usize
-                || free_slots < per_block
+                || (resident + 1) * per_block > self.warps.len()
                 || (resident > 0 && shared_used + shared_bytes > self.config.shared_per_sm as u64)
             {
                 break;
             }
-            let id = self.next_block;
-            self.next_block += 1;
+            self.queue.pop_front();
+            self.resident += 1;
+            self.launched_this_epoch += 1;
             let slot = match self.blocks.iter().position(Option::is_none) {
                 Some(s) => s,
                 None => {
@@ -330,13 +542,19 @@ impl<'k> Sm<'k> {
                     self.blocks.len() - 1
                 }
             };
-            self.blocks[slot] = Some(Block {
+            let mut block = self.spare_blocks.pop().unwrap_or_else(|| Block {
                 id,
-                warps_left: per_block as u32,
-                shared: vec![0; self.kernel.shared_words],
+                warps_left: 0,
+                shared: Vec::new(),
                 barriers: vec![Barrier::default(); BARRIERS],
                 barrier_free: 0,
             });
+            block.id = id;
+            block.warps_left = per_block as u32;
+            block.shared.clear();
+            block.shared.resize(self.kernel.shared_words, 0);
+            block.barrier_free = 0;
+            self.blocks[slot] = Some(block);
             let nregs = self.kernel.program.regs.len();
             let npreds = self.kernel.program.preds.len();
             let mut k = 0;
@@ -350,33 +568,54 @@ impl<'k> Sm<'k> {
                 let first_thread = (k * self.w) as u32;
                 let lanes = (self.kernel.block - first_thread).min(self.w as u32);
                 let mask = if lanes == 64 { u64::MAX } else { (1u64 << lanes) - 1 };
-                self.warps[warp_slot] = Some(Warp {
-                    block_slot: slot,
-                    block_id: id,
-                    warp_in_block: k as u32,
-                    stack: SimtStack::new(mask),
-                    regs: vec![0; nregs * self.w],
-                    preds: vec![0; npreds],
+                let mut warp = self.spare_warps.pop().unwrap_or_else(|| Warp {
+                    block_slot: 0,
+                    block_id: 0,
+                    warp_in_block: 0,
+                    uid: 0,
+                    stack: SimtStack::new(0),
+                    regs: Vec::new(),
+                    preds: Vec::new(),
                     scoreboard: Scoreboard::new(nregs, npreds),
-                    next_issue: cycle,
+                    next_issue: 0,
                     hold: Hold::Control,
                     waiting: None,
-                    accounted: cycle,
-                    stalls: Stalls {
-                        not_launched: cycle,
-                        ..Stalls::default()
-                    },
+                    accounted: 0,
+                    stalls: Stalls::default(),
                     waits: Vec::new(),
                 });
+                warp.block_slot = slot;
+                warp.block_id = id;
+                warp.warp_in_block = k as u32;
+                warp.uid = self.warps_launched;
+                self.warps_launched += 1;
+                warp.stack = SimtStack::new(mask);
+                warp.regs.clear();
+                warp.regs.resize(nregs * STRIDE, 0);
+                warp.preds.clear();
+                warp.preds.resize(npreds, 0);
+                warp.scoreboard.clear();
+                warp.next_issue = cycle;
+                warp.hold = Hold::Control;
+                warp.waiting = None;
+                warp.accounted = cycle;
+                warp.stalls = Stalls {
+                    not_launched: cycle,
+                    ..Stalls::default()
+                };
+                warp.waits.clear();
+                self.warps[warp_slot] = Some(warp);
                 self.by_age[warp_slot % schedulers].push(warp_slot);
+                self.refresh(warp_slot);
                 self.stats.warps += 1;
                 k += 1;
             }
-            if T::ENABLED {
+            if ON {
                 trace.event(Event::BlockLaunch {
                     cycle,
                     block: id,
                     warps: per_block as u32,
+                    sm: self.id,
                 });
             }
         }
@@ -385,17 +624,47 @@ impl<'k> Sm<'k> {
     /// When the warp in `slot` (of scheduler `s`) can issue its next instruction, and why not sooner: the
     /// operands' readiness and the pipe's.
     #[inline]
-    fn readiness(&self, slot: usize, s: usize) -> Option<(u64, Ready, u64)> {
-        let warp = self.warps.get(slot)?.as_ref()?;
-        let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
-        // Past the last instruction the warp only has to exit.
-        let Some(inst) = self.kernel.code.get(pc) else {
-            return Some((warp.next_issue, Ready::default(), 0));
+    fn readiness(&self, slot: usize) -> (Ready, u64) {
+        (self.ops[slot], self.pipe_free[self.hot[slot].pipe as usize])
+    }
+
+    /// Recompute the scheduler's view of the warp in `slot` after it changed (issued, arrived at or was
+    /// released from a barrier, was placed or retired).
+    #[inline]
+    fn refresh(&mut self, slot: usize) {
+        let s = slot % self.by_age.len();
+        let (hot, ops) = match self.warps[slot].as_ref() {
+            None => (EMPTY, Ready::default()),
+            Some(warp) => {
+                let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
+                match self.kernel.code.get(pc) {
+                    // Past the last instruction the warp only has to exit.
+                    None => (
+                        Hot {
+                            ready: warp.next_issue,
+                            pipe: self.no_pipe(),
+                        },
+                        Ready::default(),
+                    ),
+                    Some(inst) => {
+                        let pipe = inst.unit.pipe();
+                        let operands = warp.scoreboard.ready_at(inst, pipe, self.config.timing.pipe_switch);
+                        (
+                            Hot {
+                                ready: warp.next_issue.max(operands.at),
+                                pipe: self.pipe_index(s, pipe) as u32,
+                            },
+                            operands,
+                        )
+                    }
+                }
+            }
         };
-        let pipe = inst.unit.pipe();
-        let operands = warp.scoreboard.ready_at(inst, pipe, self.config.timing.pipe_switch);
-        let unit = self.pipe_free[self.pipe_index(s, pipe)];
-        Some((warp.next_issue.max(operands.at).max(unit), operands, unit))
+        self.hot[slot] = hot;
+        self.ops[slot] = ops;
+        let schedulers = self.by_age.len();
+        self.ready[s * (self.hot.len() / schedulers) + slot / schedulers] = hot.ready;
+        self.sched_next[s] = self.sched_next[s].min(hot.ready);
     }
 
     /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
@@ -441,41 +710,55 @@ impl<'k> Sm<'k> {
         warp.accounted = cycle + issues as u64;
     }
 
-    /// The warp in `slot` of scheduler `s` that the policy picks to issue at `cycle`, if any; lowers
-    /// `earliest` to when the others could.
-    fn pick(&self, s: usize, cycle: u64, earliest: &mut u64) -> Option<(usize, Ready, u64)> {
+    /// The warp slot of scheduler `s` that the policy picks to issue at `cycle`, if any; lowers `earliest` to
+    /// when the others could.
+    #[inline]
+    fn pick(&self, s: usize, cycle: u64, earliest: &mut u64) -> Option<usize> {
         let schedulers = self.by_age.len();
-        let slots = self.warps.len();
+        let can = |slot: usize, earliest: &mut u64| {
+            let h = self.hot[slot];
+            if h.ready > cycle {
+                // (An empty slot or a warp at a barrier has `ready` = MAX.)
+                *earliest = (*earliest).min(h.ready);
+                return false;
+            }
+            let at = self.pipe_free[h.pipe as usize];
+            if at <= cycle {
+                return true;
+            }
+            *earliest = (*earliest).min(at);
+            false
+        };
         match self.config.scheduler_policy {
             SchedulerPolicy::LooseRoundRobin => {
-                let owned = slots.div_ceil(schedulers);
-                let start = self.last_issued[s] / schedulers;
-                for k in 1..=owned {
-                    let slot = s + schedulers * ((start + k) % owned);
-                    let Some((ready, ops, unit)) = self.readiness(slot, s) else {
-                        continue;
-                    };
-                    if ready <= cycle {
-                        return Some((slot, ops, unit));
+                let owned = self.hot.len() / schedulers;
+                let first = (self.last_issued[s] / schedulers + 1) % owned;
+                // The scheduler's warps' operand readiness lies contiguously: a tight scan in round-robin order.
+                let ready = &self.ready[s * owned..(s + 1) * owned];
+                for range in [first..owned, 0..first] {
+                    for (k, &r) in ready[range.clone()].iter().enumerate() {
+                        if r > cycle {
+                            *earliest = (*earliest).min(r);
+                            continue;
+                        }
+                        let slot = s + schedulers * (range.start + k);
+                        let at = self.pipe_free[self.hot[slot].pipe as usize];
+                        if at <= cycle {
+                            return Some(slot);
+                        }
+                        *earliest = (*earliest).min(at);
                     }
-                    *earliest = (*earliest).min(ready);
                 }
             }
             SchedulerPolicy::GreedyThenOldest => {
                 let last = self.last_issued[s];
-                let by_age = &self.by_age[s];
-                for k in 0..=by_age.len() {
-                    let slot = if k == 0 { last } else { by_age[k - 1] };
-                    if k > 0 && slot == last {
-                        continue;
+                if can(last, earliest) {
+                    return Some(last);
+                }
+                for &slot in &self.by_age[s] {
+                    if slot != last && can(slot, earliest) {
+                        return Some(slot);
                     }
-                    let Some((ready, ops, unit)) = self.readiness(slot, s) else {
-                        continue;
-                    };
-                    if ready <= cycle {
-                        return Some((slot, ops, unit));
-                    }
-                    *earliest = (*earliest).min(ready);
                 }
             }
         }
@@ -484,32 +767,40 @@ impl<'k> Sm<'k> {
 
     /// Whether the warp in `slot` is past the last instruction (it only has to exit).
     fn at_end(&self, slot: usize) -> bool {
-        let n = self.kernel.code.len() as u32;
-        self.warps[slot]
-            .as_ref()
-            .and_then(|w| w.stack.top())
-            .is_some_and(|t| t.pc >= n)
+        self.hot[slot].pipe == self.no_pipe()
     }
 
     /// Retire the lanes of the warp in `slot` that are past the last instruction, at `cycle`, without using an
     /// issue slot. Returns whether its block finished.
-    fn retire_at_end<T: TraceSink>(&mut self, slot: usize, cycle: u64, ops: Ready, unit: u64, trace: &mut T) -> bool {
+    fn retire_at_end<const ON: bool>(
+        &mut self,
+        slot: usize,
+        cycle: u64,
+        ops: Ready,
+        unit: u64,
+        trace: &mut EpochTrace<ON>,
+    ) -> bool {
         let warp = self.warps[slot].as_mut().expect("live warp");
-        Self::account(warp, cycle, ops, unit, false, T::ENABLED);
+        Self::account(warp, cycle, ops, unit, false, ON);
         if let Some(top) = warp.stack.top().copied() {
             warp.stack.remove_lanes(top.mask);
         }
         self.after_issue(slot, cycle, cycle, trace)
     }
 
-    fn run<T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Result<RunOutput, Fault> {
-        let mut cycle = 0u64;
+    /// Simulate cycles up to (not including) `limit`, reading global memory from `mem` (as of the epoch's
+    /// start) and this SM's own writes since. Stops at the first fault.
+    pub fn run_until<const ON: bool>(
+        &mut self,
+        limit: u64,
+        mem: &[Buffer],
+        options: &RunOptions,
+        trace: &mut EpochTrace<ON>,
+    ) -> Result<(), Fault> {
+        let mut cycle = self.cycle;
         self.launch_blocks(cycle, trace);
         let schedulers = self.last_issued.len();
-        loop {
-            if self.warps.iter().all(Option::is_none) && self.next_block >= self.kernel.grid {
-                break;
-            }
+        while cycle < limit && self.resident > 0 {
             let mut issued = false;
             // A warp retired without issuing: others may now be able to go (a barrier completed).
             let mut retired = false;
@@ -518,35 +809,51 @@ impl<'k> Sm<'k> {
             // The scheduler that looks first (and so gets the SM-wide pipes first) rotates every cycle.
             for k in 0..schedulers {
                 let s = (k + cycle as usize) % schedulers;
+                if self.sched_next[s] > cycle {
+                    earliest = earliest.min(self.sched_next[s]);
+                    continue;
+                }
+                let mut next = u64::MAX;
                 let chosen = loop {
-                    match self.pick(s, cycle, &mut earliest) {
-                        Some((slot, ops, unit)) if self.at_end(slot) => {
+                    match self.pick(s, cycle, &mut next) {
+                        Some(slot) if self.at_end(slot) => {
                             retired = true;
+                            let (ops, unit) = self.readiness(slot);
                             finished_block |= self.retire_at_end(slot, cycle, ops, unit, trace);
+                            self.refresh(slot);
                         }
                         other => break other,
                     }
                 };
-                if let Some((slot, ops, unit)) = chosen {
-                    self.last_issued[s] = slot;
-                    issued = true;
-                    Self::account(
-                        self.warps[slot].as_mut().expect("live warp"),
-                        cycle,
-                        ops,
-                        unit,
-                        true,
-                        T::ENABLED,
-                    );
-                    if self.issue(slot, s, cycle, trace)? {
-                        finished_block = true;
+                match chosen {
+                    Some(slot) => {
+                        let (ops, unit) = self.readiness(slot);
+                        self.last_issued[s] = slot;
+                        issued = true;
+                        Self::account(
+                            self.warps[slot].as_mut().expect("live warp"),
+                            cycle,
+                            ops,
+                            unit,
+                            true,
+                            ON,
+                        );
+                        let done = self.issue(slot, s, cycle, mem, trace);
+                        self.refresh(slot);
+                        if done? {
+                            finished_block = true;
+                        }
+                    }
+                    None => {
+                        self.sched_next[s] = next;
+                        earliest = earliest.min(next);
                     }
                 }
             }
             if finished_block {
                 self.launch_blocks(cycle + 1, trace);
             }
-            if !issued && !retired && earliest == u64::MAX && self.warps.iter().any(Option::is_some) {
+            if !issued && !retired && earliest == u64::MAX && self.resident > 0 {
                 return Err(self.deadlock(cycle));
             }
             cycle = if issued || retired {
@@ -569,19 +876,38 @@ impl<'k> Sm<'k> {
                 });
             }
         }
-        // Exited warps were finished from their exit to the end of the run.
-        let end = self.end;
-        self.stats.stalls.finished = (self.exited as u128 * end as u128 - self.exit_sum) as u64;
-        for ws in &mut self.stats.warp_stalls {
-            // (`finished` holds the first finished cycle until now.)
-            ws.stalls.finished = end - ws.stalls.finished;
+        // (A jump past the epoch resumes at its end: the next epoch may bring blocks.)
+        self.cycle = cycle.min(limit).max(self.cycle);
+        if self.resident == 0 {
+            self.cycle = limit;
         }
-        self.stats.warp_stalls.sort_by_key(|w| (w.block, w.warp));
-        Ok(RunOutput {
-            cycles: end,
-            stats: self.stats,
-            buffers: self.memory,
-        })
+        Ok(())
+    }
+
+    /// Commit-time delivery of an atomic's old value to its lane, if the warp is still there; with tracing,
+    /// the atomic's issue event shows it.
+    pub fn deliver(&mut self, ret: Return, old: u32, events: &mut [Event]) {
+        if let Some(warp) = self.warps[ret.slot as usize].as_mut().filter(|x| x.uid == ret.uid) {
+            warp.regs[ret.reg as usize * STRIDE + ret.lane as usize] = old;
+        }
+        if let Some(Event::Issue(e)) = events.get_mut(ret.event as usize)
+            && let Some((_, row)) = e.write.as_mut()
+        {
+            row[ret.lane as usize] = old;
+        }
+    }
+
+    /// Whether an atomic of this epoch still has to deliver its old value (at the commit).
+    pub fn returns_pending(&self) -> bool {
+        self.returns_pending
+    }
+
+    /// Forget this epoch's overlay once its writes are committed.
+    pub fn end_epoch(&mut self) {
+        self.returns_pending = false;
+        self.effects.clear();
+        self.overlay.clear();
+        self.launched_last_epoch = std::mem::take(&mut self.launched_this_epoch);
     }
 
     /// Every live warp waits at a barrier that can no longer complete.
@@ -613,7 +939,14 @@ impl<'k> Sm<'k> {
     }
 
     /// Issue the next instruction of the warp in `slot`. Returns whether its block finished.
-    fn issue<T: TraceSink>(&mut self, slot: usize, scheduler: usize, cycle: u64, trace: &mut T) -> Result<bool, Fault> {
+    fn issue<const ON: bool>(
+        &mut self,
+        slot: usize,
+        scheduler: usize,
+        cycle: u64,
+        mem: &[Buffer],
+        trace: &mut EpochTrace<ON>,
+    ) -> Result<bool, Fault> {
         let kernel = self.kernel;
         let w = self.w;
         let n = kernel.code.len() as u32;
@@ -642,6 +975,7 @@ impl<'k> Sm<'k> {
         };
         let ctx = LaneCtx {
             w: w as u32,
+            full: if w == 64 { u64::MAX } else { (1u64 << w) - 1 },
             block: warp.block_id,
             warp_in_block: warp.warp_in_block,
             ntid: kernel.block,
@@ -651,7 +985,7 @@ impl<'k> Sm<'k> {
         };
         self.stats.warp_instructions += 1;
         self.stats.lane_instructions += exec.count_ones() as u64;
-        let mut event = if T::ENABLED {
+        let mut event = if ON {
             Some(Box::new(Issue {
                 cycle,
                 scheduler: scheduler as u32,
@@ -691,44 +1025,39 @@ impl<'k> Sm<'k> {
         let mut after = After::Nothing;
         match inst.op {
             DOp::Mov { d, a } => {
-                for_lanes(exec, |lane| {
-                    let v = read(warp, a, lane, &ctx);
-                    warp.regs[d as usize * w + lane as usize] = v;
-                });
+                let mut x = [0u32; 64];
+                fetch(warp, a, &ctx, &mut x);
+                write_row(&mut warp.regs, d, w, exec, &x);
             }
-            DOp::Un { f, d, a } => for_lanes(exec, |lane| {
-                let v = alu::unary(f, read(warp, a, lane, &ctx));
-                warp.regs[d as usize * w + lane as usize] = v;
-            }),
+            DOp::Un { f, d, a } => {
+                let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
+                fetch(warp, a, &ctx, &mut x);
+                alu::unary_rows(f, &x, &mut r, w);
+                write_row(&mut warp.regs, d, w, exec, &r);
+            }
             DOp::Bin { f, d, a, b } => {
-                let mut m = exec;
-                while m != 0 {
-                    let lane = m.trailing_zeros();
-                    m &= m - 1;
-                    let x = read(warp, a, lane, &ctx);
-                    let y = read(warp, b, lane, &ctx);
-                    match alu::binary(f, x, y) {
-                        Some(v) => warp.regs[d as usize * w + lane as usize] = v,
-                        None => return Err(fault(FaultKind::DivideByZero, Some(lane))),
-                    }
+                let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
+                fetch(warp, a, &ctx, &mut x);
+                fetch(warp, b, &ctx, &mut y);
+                if let Some(lane) = alu::divides_by_zero(f, &y, exec) {
+                    return Err(fault(FaultKind::DivideByZero, Some(lane)));
                 }
+                alu::binary_rows(f, &x, &y, &mut r, w);
+                write_row(&mut warp.regs, d, w, exec, &r);
             }
-            DOp::Tern { f, d, a, b, c } => for_lanes(exec, |lane| {
-                let v = alu::ternary(
-                    f,
-                    read(warp, a, lane, &ctx),
-                    read(warp, b, lane, &ctx),
-                    read(warp, c, lane, &ctx),
-                );
-                warp.regs[d as usize * w + lane as usize] = v;
-            }),
+            DOp::Tern { f, d, a, b, c } => {
+                let (mut x, mut y, mut z, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
+                fetch(warp, a, &ctx, &mut x);
+                fetch(warp, b, &ctx, &mut y);
+                fetch(warp, c, &ctx, &mut z);
+                alu::ternary_rows(f, &x, &y, &z, &mut r, w);
+                write_row(&mut warp.regs, d, w, exec, &r);
+            }
             DOp::Setp { cmp, class, p, a, b } => {
-                let mut bits = 0u64;
-                for_lanes(exec, |lane| {
-                    if alu::compare(cmp, class, read(warp, a, lane, &ctx), read(warp, b, lane, &ctx)) {
-                        bits |= 1 << lane;
-                    }
-                });
+                let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
+                fetch(warp, a, &ctx, &mut x);
+                fetch(warp, b, &ctx, &mut y);
+                let bits = alu::compare_rows(cmp, class, &x, &y, w) & exec;
                 warp.preds[p as usize] = (warp.preds[p as usize] & !exec) | bits;
             }
             DOp::PredLogic { op, d, a, b } => {
@@ -747,31 +1076,41 @@ impl<'k> Sm<'k> {
                 warp.preds[d as usize] = (warp.preds[d as usize] & !exec) | (v & exec);
             }
             DOp::Selp { d, a, b, p } => {
+                let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
+                fetch(warp, a, &ctx, &mut x);
+                fetch(warp, b, &ctx, &mut y);
                 let pv = warp.preds[p as usize];
-                for_lanes(exec, |lane| {
-                    let v = if pv >> lane & 1 == 1 {
-                        read(warp, a, lane, &ctx)
-                    } else {
-                        read(warp, b, lane, &ctx)
-                    };
-                    warp.regs[d as usize * w + lane as usize] = v;
-                });
+                for (lane, (t, &e)) in x[..w].iter_mut().zip(&y[..w]).enumerate() {
+                    if pv >> lane & 1 == 0 {
+                        *t = e;
+                    }
+                }
+                write_row(&mut warp.regs, d, w, exec, &x);
             }
-            DOp::Cvt { f, d, a } => for_lanes(exec, |lane| {
-                let v = alu::convert(f, read(warp, a, lane, &ctx));
-                warp.regs[d as usize * w + lane as usize] = v;
-            }),
+            DOp::Cvt { f, d, a } => {
+                let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
+                fetch(warp, a, &ctx, &mut x);
+                alu::convert_rows(f, &x, &mut r, w);
+                write_row(&mut warp.regs, d, w, exec, &r);
+            }
             DOp::Ld { d, addr } => {
-                let (words, index) = locate_lanes::<T>(kernel, &self.memory, warp, addr, exec, &ctx, false)
+                let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, false)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
-                for_lanes(exec, |lane| {
-                    let word = words[lane as usize];
-                    warp.regs[d as usize * w + lane as usize] = if addr.shared {
-                        block.shared[word]
-                    } else {
-                        self.memory[addr.buffer as usize].data[word]
-                    };
-                });
+                let row = &mut warp.regs[d as usize * STRIDE..d as usize * STRIDE + w];
+                if addr.shared {
+                    for_lanes(exec, |lane| row[lane as usize] = block.shared[words[lane as usize]]);
+                } else {
+                    let overlay = self.shared.overlay[addr.buffer as usize] && !self.overlay.is_empty();
+                    let data = &mem[addr.buffer as usize].data;
+                    for_lanes(exec, |lane| {
+                        let word = words[lane as usize];
+                        row[lane as usize] = if overlay {
+                            global_word(&self.overlay, true, mem, addr.buffer, word)
+                        } else {
+                            data[word]
+                        };
+                    });
+                }
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
                 if addr.shared {
                     latency += conflict;
@@ -779,7 +1118,7 @@ impl<'k> Sm<'k> {
                     occupancy *= degree.max(1) as u64;
                 } else {
                     let (lines, misses, arrival) = global_lines(
-                        &self.global_base,
+                        &self.shared.global_base,
                         addr.buffer,
                         &words,
                         exec,
@@ -802,16 +1141,25 @@ impl<'k> Sm<'k> {
             }
             DOp::St { addr, a } => {
                 // Every lane is checked before any writes, so a faulting store writes nothing.
-                let (words, index) = locate_lanes::<T>(kernel, &self.memory, warp, addr, exec, &ctx, true)
+                let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 // Lanes storing to one address: the highest lane wins (one deterministic order).
+                let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize];
                 for_lanes(exec, |lane| {
                     let v = read(warp, a, lane, &ctx);
                     let word = words[lane as usize];
                     if addr.shared {
                         block.shared[word] = v;
                     } else {
-                        self.memory[addr.buffer as usize].data[word] = v;
+                        // Global memory sees the store when the epoch is committed; this SM sees it now.
+                        if overlay {
+                            self.overlay.insert(overlay_key(addr.buffer, word), v);
+                        }
+                        self.effects.push(Effect::Store {
+                            buffer: addr.buffer,
+                            word: word as u32,
+                            value: v,
+                        });
                     }
                 });
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
@@ -822,7 +1170,7 @@ impl<'k> Sm<'k> {
                 } else {
                     // Write-through, no allocation: the L1 is not consulted.
                     let (lines, _, _) = global_lines(
-                        &self.global_base,
+                        &self.shared.global_base,
                         addr.buffer,
                         &words,
                         exec,
@@ -839,22 +1187,45 @@ impl<'k> Sm<'k> {
             }
             DOp::Atom { f, d, addr, b, c } => {
                 self.stats.atomics += (exec != 0) as u64;
-                let (words, index) = locate_lanes::<T>(kernel, &self.memory, warp, addr, exec, &ctx, true)
+                let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
+                let event_index = trace.events.len() as u32;
                 // Lanes apply in lane order: deterministic, and one of the orders the hardware's serialisation gives.
                 for_lanes(exec, |lane| {
                     let word = words[lane as usize];
-                    let cell = if addr.shared {
-                        &mut block.shared[word]
-                    } else {
-                        &mut self.memory[addr.buffer as usize].data[word]
-                    };
-                    let old = *cell;
                     let bv = read(warp, b, lane, &ctx);
                     let cv = c.map(|c| read(warp, c, lane, &ctx)).unwrap_or(0);
-                    *cell = alu::atomic(f, old, bv, cv);
+                    let old = if addr.shared {
+                        let cell = &mut block.shared[word];
+                        let old = *cell;
+                        *cell = alu::atomic(f, old, bv, cv);
+                        old
+                    } else {
+                        // Global atomics are performed when the epoch is committed, in a fixed order across SMs; the
+                        // old value is delivered then (the destination is busy until later: the epoch is no longer
+                        // than the atomic's latency). Meanwhile this SM sees its own atomics applied.
+                        let old = global_word(&self.overlay, true, mem, addr.buffer, word);
+                        self.returns_pending |= d.is_some();
+                        self.overlay
+                            .insert(overlay_key(addr.buffer, word), alu::atomic(f, old, bv, cv));
+                        self.effects.push(Effect::Atomic {
+                            f,
+                            buffer: addr.buffer,
+                            word: word as u32,
+                            b: bv,
+                            c: cv,
+                            ret: d.map(|reg| Return {
+                                slot: slot as u32,
+                                uid: warp.uid,
+                                reg,
+                                lane: lane as u8,
+                                event: event_index,
+                            }),
+                        });
+                        old
+                    };
                     if let Some(d) = d {
-                        warp.regs[d as usize * w + lane as usize] = old;
+                        warp.regs[d as usize * STRIDE + lane as usize] = old;
                     }
                 });
                 let (compact, count) = compact_words(&words, exec);
@@ -955,7 +1326,7 @@ impl<'k> Sm<'k> {
                     VoteMode::Any => set != 0,
                     VoteMode::Uni => set == members || set == 0,
                     VoteMode::Ballot => {
-                        for_lanes(exec, |lane| warp.regs[d as usize * w + lane as usize] = set as u32);
+                        for_lanes(exec, |lane| warp.regs[d as usize * STRIDE + lane as usize] = set as u32);
                         false
                     }
                 };
@@ -964,7 +1335,9 @@ impl<'k> Sm<'k> {
                 }
             }
             DOp::Activemask { d } => {
-                for_lanes(exec, |lane| warp.regs[d as usize * w + lane as usize] = exec as u32);
+                for_lanes(exec, |lane| {
+                    warp.regs[d as usize * STRIDE + lane as usize] = exec as u32
+                });
             }
             DOp::Match { all, d, p, a, mask } => {
                 let members = exec & mask;
@@ -996,7 +1369,7 @@ impl<'k> Sm<'k> {
                     } else {
                         equal[lane as usize]
                     };
-                    warp.regs[d as usize * w + lane as usize] = r as u32;
+                    warp.regs[d as usize * STRIDE + lane as usize] = r as u32;
                 });
                 if let Some(p) = p {
                     warp.preds[p as usize] =
@@ -1015,28 +1388,22 @@ impl<'k> Sm<'k> {
             } => {
                 self.stats.shuffles += 1;
                 // Every lane reads its source before any lane writes.
-                let mut src_vals = [0u32; 64];
-                for (lane, v) in src_vals.iter_mut().enumerate().take(w) {
-                    *v = read(warp, a, lane as u32, &ctx);
+                let (mut x, mut y, mut src, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
+                fetch(warp, a, &ctx, &mut x);
+                fetch(warp, b, &ctx, &mut y);
+                let in_range = shuffle::source_rows(mode, &y, clamp, segmask, w as u32, &mut src);
+                for (v, &s) in r[..w].iter_mut().zip(&src[..w]) {
+                    *v = x[s as usize & 63];
                 }
-                let mut sources = if T::ENABLED { vec![0u32; w] } else { Vec::new() };
-                let mut in_range = 0u64;
+                write_row(&mut warp.regs, d, w, exec, &r);
+                let everyone = ctx.full & exec == ctx.full && ctx.full & member == ctx.full;
                 let mut undefined = 0u64;
-                for lane in 0..w as u32 {
-                    let bl = read(warp, b, lane, &ctx);
-                    let s = shuffle::source_lane(mode, lane, bl, clamp, segmask, w as u32);
-                    if T::ENABLED {
-                        sources[lane as usize] = s.src;
-                    }
-                    if s.in_range {
-                        in_range |= 1 << lane;
-                    }
-                    if exec >> lane & 1 == 1 {
-                        warp.regs[d as usize * w + lane as usize] = src_vals[s.src as usize];
-                        if shuffle::read_is_undefined(lane, s.src, member, exec) {
+                if !everyone {
+                    for_lanes(exec, |lane| {
+                        if shuffle::read_is_undefined(lane, src[lane as usize], member, exec) {
                             undefined |= 1 << lane;
                         }
-                    }
+                    });
                 }
                 self.stats.undefined_shuffle_reads += undefined.count_ones() as u64;
                 if let Some(p) = p {
@@ -1044,7 +1411,7 @@ impl<'k> Sm<'k> {
                 }
                 if let Some(e) = event.as_mut() {
                     e.shuffle = Some(ShuffleTrace {
-                        sources,
+                        sources: src[..w].to_vec(),
                         in_range: in_range & exec,
                         undefined,
                     });
@@ -1086,7 +1453,7 @@ impl<'k> Sm<'k> {
         if let Some(e) = event.as_mut().filter(|_| inst.unit != Unit::Barrier) {
             // (A barrier's results are written at its release and traced there.)
             if let Some(d) = inst.write {
-                let row = &warp.regs[d as usize * w..(d as usize + 1) * w];
+                let row = &warp.regs[d as usize * STRIDE..d as usize * STRIDE + w];
                 e.write = Some((d, row.to_vec()));
             }
             if let Some(p) = inst.pred_write {
@@ -1102,7 +1469,7 @@ impl<'k> Sm<'k> {
             let fallthrough = active & !taken;
             self.stats.divergent_branches += 1;
             warp.stack.diverge(taken, target, fallthrough, pc + 1, inst.reconverge);
-            if T::ENABLED {
+            if ON {
                 trace.event(Event::Diverge {
                     cycle,
                     block: warp.block_id,
@@ -1132,7 +1499,7 @@ impl<'k> Sm<'k> {
 
     /// The warp in `slot` arrives at barrier `id` with `lanes`.
     #[allow(clippy::too_many_arguments)]
-    fn arrive<T: TraceSink>(
+    fn arrive<const ON: bool>(
         &mut self,
         slot: usize,
         pc: u32,
@@ -1141,7 +1508,7 @@ impl<'k> Sm<'k> {
         lanes: u64,
         predicate: u64,
         cycle: u64,
-        trace: &mut T,
+        trace: &mut EpochTrace<ON>,
     ) {
         let warp = self.warps[slot].as_mut().expect("live warp");
         warp.waiting = Some((id, pc));
@@ -1153,7 +1520,7 @@ impl<'k> Sm<'k> {
         block.barrier_free = block.barrier_free.max(cycle) + self.config.timing.units.barrier.interval as u64;
         let barrier = &mut block.barriers[id as usize];
         barrier.arrive(Waiter { slot, lanes }, expected, predicate);
-        if T::ENABLED {
+        if ON {
             trace.event(Event::BarrierArrive {
                 cycle,
                 block: block_id,
@@ -1168,18 +1535,18 @@ impl<'k> Sm<'k> {
     }
 
     /// Release barrier `id` of the block in `block_slot` if every expected warp is there.
-    fn try_release<T: TraceSink>(&mut self, block_slot: usize, id: u32, cycle: u64, trace: &mut T) {
+    fn try_release<const ON: bool>(&mut self, block_slot: usize, id: u32, cycle: u64, trace: &mut EpochTrace<ON>) {
         let block = self.blocks[block_slot].as_mut().expect("resident block");
         let live = block.warps_left;
         if !block.barriers[id as usize].complete(live) {
             return;
         }
         let block_id = block.id;
-        let (waiters, popc, all, any) = block.barriers[id as usize].release();
+        let mut waiters = std::mem::take(&mut self.released);
+        let (popc, all, any) = block.barriers[id as usize].release(&mut waiters);
         let resume = block.barrier_free.max(cycle) + self.config.timing.units.barrier.latency as u64;
         self.stats.barriers += 1;
         self.end = self.end.max(resume);
-        let w = self.w;
         let mut released = Vec::new();
         let mut result = BarrierResult::None;
         for waiter in &waiters {
@@ -1192,7 +1559,9 @@ impl<'k> Sm<'k> {
                     DBar::Sync => {}
                     DBar::Popc(d) => {
                         result = BarrierResult::Popc(popc);
-                        for_lanes(waiter.lanes, |lane| warp.regs[d as usize * w + lane as usize] = popc)
+                        for_lanes(waiter.lanes, |lane| {
+                            warp.regs[d as usize * STRIDE + lane as usize] = popc
+                        })
                     }
                     DBar::And(p) | DBar::Or(p) => {
                         let v = if matches!(kind, DBar::And(_)) { all } else { any };
@@ -1206,11 +1575,16 @@ impl<'k> Sm<'k> {
                     }
                 }
             }
-            if T::ENABLED {
+            if ON {
                 released.push(warp.warp_in_block);
             }
         }
-        if T::ENABLED {
+        for waiter in &waiters {
+            self.refresh(waiter.slot);
+        }
+        waiters.clear();
+        self.released = waiters;
+        if ON {
             trace.event(Event::BarrierRelease {
                 cycle,
                 block: block_id,
@@ -1225,12 +1599,18 @@ impl<'k> Sm<'k> {
     /// Settle the SIMT stack; retire the warp (and its block) when no lanes are left. Returns whether a block
     /// finished.
     /// `finished_from`: the first cycle the warp, if it exits now, counts as finished.
-    fn after_issue<T: TraceSink>(&mut self, slot: usize, cycle: u64, finished_from: u64, trace: &mut T) -> bool {
+    fn after_issue<const ON: bool>(
+        &mut self,
+        slot: usize,
+        cycle: u64,
+        finished_from: u64,
+        trace: &mut EpochTrace<ON>,
+    ) -> bool {
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
         loop {
             if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle()
-                && T::ENABLED
+                && ON
             {
                 trace.event(Event::Reconverge {
                     cycle,
@@ -1252,7 +1632,7 @@ impl<'k> Sm<'k> {
         if !warp.stack.is_empty() {
             return false;
         }
-        if T::ENABLED {
+        if ON {
             trace.event(Event::WarpExit {
                 cycle,
                 block: warp.block_id,
@@ -1279,11 +1659,18 @@ impl<'k> Sm<'k> {
         }
         let schedulers = self.by_age.len();
         self.by_age[slot % schedulers].retain(|&x| x != slot);
-        self.warps[slot] = None;
+        if let Some(warp) = self.warps[slot].take() {
+            self.spare_warps.push(warp);
+        }
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
         block.warps_left -= 1;
         if block.warps_left == 0 {
-            self.blocks[block_slot] = None;
+            if let Some(mut block) = self.blocks[block_slot].take() {
+                block.barriers.iter_mut().for_each(Barrier::reset);
+                self.spare_blocks.push(block);
+            }
+            self.resident -= 1;
+            self.finished_blocks += 1;
             return true;
         }
         // Exited warps no longer hold back barriers.
@@ -1352,6 +1739,8 @@ fn shared_access(stats: &mut Stats, per_way: u32, degree: u32) -> u64 {
 /// What special registers read for a lane.
 struct LaneCtx {
     w: u32,
+    /// Every lane of the warp, as a mask.
+    full: u64,
     block: u32,
     warp_in_block: u32,
     ntid: u32,
@@ -1363,7 +1752,7 @@ struct LaneCtx {
 #[inline]
 fn read(warp: &Warp, s: Src, lane: u32, ctx: &LaneCtx) -> u32 {
     match s {
-        Src::Reg(r) => warp.regs[r as usize * ctx.w as usize + lane as usize],
+        Src::Reg(r) => warp.regs[r as usize * STRIDE + lane as usize],
         Src::Imm(v) => v,
         Src::Special(sp) => match sp {
             Special::LaneId => lane,
@@ -1385,6 +1774,33 @@ fn read(warp: &Warp, s: Src, lane: u32, ctx: &LaneCtx) -> u32 {
             Special::LanemaskGt => u32::MAX.checked_shl(lane + 1).unwrap_or(0),
             Special::LanemaskGe => u32::MAX.checked_shl(lane).unwrap_or(0),
         },
+    }
+}
+
+/// Operand `s` of every lane of the warp, into `out` (lane `l` at `l`).
+#[inline(always)]
+fn fetch(warp: &Warp, s: Src, ctx: &LaneCtx, out: &mut Row) {
+    let w = ctx.w as usize;
+    match s {
+        Src::Reg(r) => out.copy_from_slice(&warp.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE]),
+        Src::Imm(v) => out[..w].fill(v),
+        Src::Special(_) => {
+            for (lane, o) in out[..w].iter_mut().enumerate() {
+                *o = read(warp, s, lane as u32, ctx);
+            }
+        }
+    }
+}
+
+/// Write `values` into register `d` of the lanes in `exec` (the whole row at once when every lane executes).
+#[inline(always)]
+fn write_row(regs: &mut [u32], d: u16, w: usize, exec: u64, values: &Row) {
+    let row = &mut regs[d as usize * STRIDE..(d as usize + 1) * STRIDE];
+    if exec.count_ones() as usize == w {
+        // (Lanes past W are never read.)
+        row.copy_from_slice(values);
+    } else {
+        for_lanes(exec, |lane| row[lane as usize] = values[lane as usize]);
     }
 }
 
@@ -1447,7 +1863,7 @@ fn locate(
 /// Locate the word every executing lane accesses (indexed by lane), before any lane touches memory; with
 /// tracing, also the element index of each lane. A fault names the first faulting lane.
 #[allow(clippy::type_complexity)]
-fn locate_lanes<T: TraceSink>(
+fn locate_lanes<const ON: bool>(
     kernel: &Kernel,
     memory: &[Buffer],
     warp: &Warp,
@@ -1457,18 +1873,14 @@ fn locate_lanes<T: TraceSink>(
     store: bool,
 ) -> Result<([usize; 64], Vec<u64>), (FaultKind, u32)> {
     let mut words = [0usize; 64];
-    let mut index = if T::ENABLED {
-        vec![0u64; ctx.w as usize]
-    } else {
-        Vec::new()
-    };
+    let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
     let mut m = exec;
     while m != 0 {
         let lane = m.trailing_zeros();
         m &= m - 1;
         let (word, k) = locate(kernel, memory, warp, addr, lane, ctx, store).map_err(|kind| (kind, lane))?;
         words[lane as usize] = word;
-        if T::ENABLED {
+        if ON {
             index[lane as usize] = k as u64;
         }
     }

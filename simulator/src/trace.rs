@@ -103,11 +103,12 @@ pub struct MemoryTrace {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// A block was placed on the SM.
+    /// A block was placed on SM `sm`.
     BlockLaunch {
         cycle: u64,
         block: u32,
         warps: u32,
+        sm: u32,
     },
     Issue(Box<Issue>),
     /// A branch split the warp: `taken` lanes go to `target`, `fallthrough` lanes run first.
@@ -157,6 +158,21 @@ pub enum Event {
         /// What a `bar.red` computed over the arriving threads.
         result: BarrierResult,
     },
+}
+
+impl Event {
+    /// The cycle the event happened at.
+    pub fn cycle(&self) -> u64 {
+        match self {
+            Event::Issue(i) => i.cycle,
+            Event::BlockLaunch { cycle, .. }
+            | Event::Diverge { cycle, .. }
+            | Event::Reconverge { cycle, .. }
+            | Event::WarpExit { cycle, .. }
+            | Event::BarrierArrive { cycle, .. }
+            | Event::BarrierRelease { cycle, .. } => *cycle,
+        }
+    }
 }
 
 /// The value a `bar.red` barrier delivers at release.
@@ -218,5 +234,22 @@ impl TraceSink for Vec<Event> {
     const ENABLED: bool = true;
     fn event(&mut self, event: Event) {
         self.push(event);
+    }
+}
+
+/// One SM's events of one epoch (with `ON` false, nothing is kept and every trace statement compiles away). The
+/// engine merges the SMs' epochs in cycle order into the run's sink.
+#[derive(Debug, Default)]
+pub struct EpochTrace<const ON: bool> {
+    pub events: Vec<Event>,
+}
+
+impl<const ON: bool> TraceSink for EpochTrace<ON> {
+    const ENABLED: bool = ON;
+    #[inline(always)]
+    fn event(&mut self, event: Event) {
+        if ON {
+            self.events.push(event);
+        }
     }
 }

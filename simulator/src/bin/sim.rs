@@ -4,11 +4,14 @@
 //! unreadable files).
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::Write;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use warpsim::render;
-use warpsim::{Config, Launch, NoTrace, RunOptions, SchedulerPolicy, TraceBuffer, programs};
+use warpsim::{Config, Launch, NoTrace, Progress, ProgressFn, RunOptions, SchedulerPolicy, TraceBuffer, programs};
 use warpsim_isa::{AssembleError, Program};
 
 const EXAMPLES: &str = "\
@@ -63,6 +66,10 @@ enum Command {
     /// Run a shipped program (by name) or an assembly file.
     #[command(after_help = EXAMPLES)]
     Run(RunArgs),
+    /// Run a program without tracing and report how fast warpsim simulated it: wall time, cycles, warp and lane
+    /// instructions per second, peak memory.
+    #[command(after_help = BENCH_EXAMPLES)]
+    Bench(BenchArgs),
     /// List the shipped programs.
     List,
     /// Assemble a file (or shipped program) and report errors, without running it.
@@ -133,9 +140,8 @@ impl From<Policy> for SchedulerPolicy {
 struct RunArgs {
     /// A program name (see `sim list`) or a path to an assembly file.
     program: String,
-    /// Warp size: a power of two from 2 to 64.
-    #[arg(long, short = 'w')]
-    warp: Option<u32>,
+    #[command(flatten)]
+    machine: MachineArgs,
     #[command(flatten)]
     shape: ShapeArgs,
     /// Trace every issued warp instruction and each lane exchange.
@@ -147,13 +153,6 @@ struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Machine configuration file (JSON, see `sim config`).
-    #[arg(long)]
-    config: Option<String>,
-    /// Warp-scheduling policy (overrides the configuration's): lrr (loose round robin) or gto (greedy then
-    /// oldest).
-    #[arg(long, value_enum)]
-    policy: Option<Policy>,
     /// Print statistics: IPC, the stall breakdown of every warp, shuffles, bank conflicts, L1 hits (JSON
     /// output always has them under `stats`).
     #[arg(long)]
@@ -161,6 +160,10 @@ struct RunArgs {
     /// Stop with a fault after this many cycles.
     #[arg(long, default_value_t = RunOptions::default().max_cycles)]
     max_cycles: u64,
+    /// Stream the trace into FILE as it is produced, one JSON object per line (any length, in constant memory;
+    /// the same records as `--format json`'s `trace`).
+    #[arg(long, value_name = "FILE")]
+    trace_file: Option<String>,
     /// With --trace, --svg, --html or --trace-format: keep at most this many events (a long run's trace is cut
     /// short, and says so).
     #[arg(long, default_value_t = 500_000, value_name = "N")]
@@ -186,6 +189,31 @@ struct RunArgs {
     /// With --svg: the exchange steps to draw: `8` (steps 1 to 8) or `5-8` (default: the first 64).
     #[arg(long, value_name = "RANGE", help_heading = "Pictures")]
     steps: Option<String>,
+}
+
+const BENCH_EXAMPLES: &str = "\
+Examples:
+  sim bench block_reduce --set n=16777216              2^24 elements in 131072 blocks, every core
+  sim bench block_reduce --set n=16777216 --threads 1  the same on one host thread
+  sim bench moving_average --set n=16777216 --format json
+
+`wall_seconds` times the simulation alone (from the first cycle to the last SM's finish); `setup_seconds` is
+the assembly and the buffers' initialisation. Peak memory is the process's (VmHWM), buffers included.";
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// A program name (see `sim list`) or a path to an assembly file.
+    program: String,
+    #[command(flatten)]
+    machine: MachineArgs,
+    #[command(flatten)]
+    shape: ShapeArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Stop with a fault after this many cycles.
+    #[arg(long, default_value_t = RunOptions::default().max_cycles)]
+    max_cycles: u64,
 }
 
 const CROSSCHECK_EXAMPLES: &str = "\
@@ -223,6 +251,54 @@ struct CrosscheckArgs {
     /// Launch flags for the named programs (not `--all`, not the random ones).
     #[command(flatten)]
     shape: ShapeArgs,
+}
+
+/// The simulated machine, and the host threads that simulate it (`run`, `bench`).
+#[derive(clap::Args)]
+struct MachineArgs {
+    /// Warp size: a power of two from 2 to 64.
+    #[arg(long, short = 'w')]
+    warp: Option<u32>,
+    /// Machine configuration file (JSON, see `sim config`).
+    #[arg(long)]
+    config: Option<String>,
+    /// Warp-scheduling policy (overrides the configuration's): lrr (loose round robin) or gto (greedy then
+    /// oldest).
+    #[arg(long, value_enum)]
+    policy: Option<Policy>,
+    /// SMs of the machine (overrides the configuration's; `hopper` has 132). `--sms 1` puts every block on one SM.
+    #[arg(long, value_name = "N")]
+    sms: Option<u32>,
+    /// Host threads simulating the SMs (default: every core). Results are identical for every number.
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+}
+
+impl MachineArgs {
+    fn config(&self) -> Result<Config, Failure> {
+        let mut config = load_config(self.config.as_deref(), self.warp, self.policy)?;
+        if let Some(sms) = self.sms {
+            config.sms = sms;
+            config
+                .validate()
+                .map_err(|e| Failure::input(format!("error: --sms {sms}: {e}")))?;
+        }
+        Ok(config)
+    }
+
+    /// The `threads` of [`RunOptions`]: 0 for every core.
+    fn threads(&self) -> Result<usize, Failure> {
+        match self.threads {
+            Some(0) => Err(Failure::input(
+                "error: --threads 0: there must be at least one thread\n  help: leave --threads out to use every core",
+            )),
+            Some(t) if t > 1024 => Err(Failure::input(format!(
+                "error: --threads {t}: at most 1024 host threads"
+            ))),
+            Some(t) => Ok(t),
+            None => Ok(0),
+        }
+    }
 }
 
 /// The launch flags shared by `run`, `emit-cuda` and `crosscheck`.
@@ -297,6 +373,7 @@ fn main() -> ExitCode {
     let color_out = wants(anstream::AutoStream::choice(&std::io::stdout()));
     let result = match cli.command {
         Command::Run(args) => run(args, color, color_out),
+        Command::Bench(args) => bench(args, color),
         Command::List => Ok(list()),
         Command::Check { program, warp } => check(&program, warp, color),
         Command::Show { program } => match programs::source(&program) {
@@ -436,10 +513,6 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
     ))
 }
 
-fn config_from(args: &RunArgs) -> Result<Config, Failure> {
-    load_config(args.config.as_deref(), args.warp, args.policy)
-}
-
 fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) -> Result<Config, Failure> {
     let mut config = match path {
         None => Config::hopper(),
@@ -576,6 +649,91 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
     }
 }
 
+/// Sends every event to two sinks.
+struct Tee<'a, A, B>(&'a mut A, &'a mut B);
+
+impl<A: warpsim::TraceSink, B: warpsim::TraceSink> warpsim::TraceSink for Tee<'_, A, B> {
+    const ENABLED: bool = true;
+    fn event(&mut self, event: warpsim::Event) {
+        self.0.event(event.clone());
+        self.1.event(event);
+    }
+}
+
+/// `--trace-file`: events streamed as JSON lines into a temporary file beside the target, renamed over it when
+/// the run ends (a fault included: the trace up to it); on a write error the temporary file is removed.
+struct TraceFile {
+    path: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    error: Option<std::io::Error>,
+}
+
+/// The sink over a [`TraceFile`] for one run; hands the writer back when dropped.
+struct TraceFileSink<'f, 'k> {
+    file: &'f mut TraceFile,
+    lines: Option<render::json::JsonLines<'k, std::io::BufWriter<std::fs::File>>>,
+}
+
+impl TraceFile {
+    fn create(path: &str) -> Result<TraceFile, Failure> {
+        let path = Path::new(path).to_path_buf();
+        let fail = |e: std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", path.display()));
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+        let tmp = path.with_extension("tmp");
+        let file = std::fs::File::create(&tmp).map_err(fail)?;
+        Ok(TraceFile {
+            path,
+            tmp,
+            out: Some(std::io::BufWriter::with_capacity(1 << 20, file)),
+            error: None,
+        })
+    }
+
+    fn sink<'f, 'k>(&'f mut self, kernel: &'k warpsim::Kernel) -> TraceFileSink<'f, 'k> {
+        let lines = self.out.take().map(|out| render::json::JsonLines::new(kernel, out));
+        TraceFileSink { file: self, lines }
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        let fail = |e: &std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", self.path.display()));
+        let flushed = match (self.error.take(), self.out.take()) {
+            (Some(e), _) => Err(e),
+            (None, Some(mut out)) => out.flush(),
+            (None, None) => Ok(()),
+        };
+        match flushed.and_then(|_| std::fs::rename(&self.tmp, &self.path)) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let _ = std::fs::remove_file(&self.tmp);
+                Err(fail(&e))
+            }
+        }
+    }
+}
+
+impl warpsim::TraceSink for TraceFileSink<'_, '_> {
+    const ENABLED: bool = true;
+    fn event(&mut self, event: warpsim::Event) {
+        if let Some(lines) = self.lines.as_mut() {
+            lines.event(event);
+        }
+    }
+}
+
+impl Drop for TraceFileSink<'_, '_> {
+    fn drop(&mut self) {
+        if let Some(lines) = self.lines.take() {
+            match lines.finish() {
+                Ok(out) => self.file.out = Some(out),
+                Err(e) => self.file.error = Some(e),
+            }
+        }
+    }
+}
+
 /// Write a whole file or nothing: a temporary file next to it, renamed over it.
 fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
     let fail = |e: std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", path.display()));
@@ -606,6 +764,149 @@ fn emit_cuda(program: &str, shape: &ShapeArgs, color: bool) -> Result<String, Fa
     Ok(warpsim::emit_cuda::translation_unit(&cuda))
 }
 
+/// A progress bar on stderr for a run longer than about a second: only when stderr is a terminal and `show`
+/// (never for JSON). Returns the callback for [`RunOptions::progress`] and the bar, to clear at the end.
+fn progress_bar(show: bool) -> (Option<ProgressFn>, Option<ProgressBar>) {
+    if !show || !std::io::stderr().is_terminal() {
+        return (None, None);
+    }
+    let bar = ProgressBar::hidden();
+    let style = ProgressStyle::with_template("{spinner} cycle {msg}  [{bar:30}] {pos}/{len} blocks  {elapsed}")
+        .map(|s| s.progress_chars("=> "));
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    let start = Instant::now();
+    let b = bar.clone();
+    let callback = move |p: Progress| {
+        if b.is_hidden() {
+            if start.elapsed() < Duration::from_secs(1) {
+                return;
+            }
+            b.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        b.set_length(p.blocks);
+        b.set_position(p.blocks_finished);
+        b.set_message(p.cycle.to_string());
+    };
+    (Some(Arc::new(callback)), Some(bar))
+}
+
+/// The process's peak resident memory in bytes (Linux: `VmHWM` of /proc/self/status); None elsewhere.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
+    let setup = Instant::now();
+    let config = args.machine.config()?;
+    let threads = args.machine.threads()?;
+    let program = load(&args.program, color)?;
+    let mut kernel = warpsim::instantiate(&program, &config, &args.shape.launch()?)
+        .map_err(|e| Failure::input(e.render(&program, color)))?;
+    // The run consumes the buffers: no second copy.
+    let memory = kernel.take_buffers();
+    let buffer_bytes: u64 = memory.iter().map(|b| b.data.len() as u64 * 4).sum();
+    let setup_seconds = setup.elapsed().as_secs_f64();
+    let (progress, bar) = progress_bar(args.format == Format::Text);
+    let options = RunOptions {
+        max_cycles: args.max_cycles,
+        threads,
+        progress,
+    };
+    let start = Instant::now();
+    let result = warpsim::run_with(&kernel, memory, &config, &options, &mut NoTrace);
+    let wall = start.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let out = result.map_err(|fault| Failure {
+        message: fault.render(&kernel, color),
+        code: 1,
+    })?;
+    let threads = if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    };
+    let per_second = |n: u64| if wall > 0.0 { n as f64 / wall } else { 0.0 };
+    let peak = peak_memory();
+    let s = &out.stats;
+    match args.format {
+        Format::Json => {
+            let doc = serde_json::json!({
+                "program": kernel.program.name,
+                "warp_size": kernel.warp_size,
+                "grid": kernel.grid,
+                "block": kernel.block,
+                "sms": config.sms,
+                "threads": threads,
+                "wall_seconds": wall,
+                "setup_seconds": setup_seconds,
+                "cycles": out.cycles,
+                "warp_instructions": s.warp_instructions,
+                "lane_instructions": s.lane_instructions,
+                "lane_instructions_per_second": per_second(s.lane_instructions),
+                "warp_instructions_per_second": per_second(s.warp_instructions),
+                "cycles_per_second": per_second(out.cycles),
+                "peak_memory_bytes": peak,
+                "buffer_bytes": buffer_bytes,
+            });
+            emit_json(&doc)?;
+            Ok(String::new())
+        }
+        Format::Text => {
+            let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+            let mut text = format!(
+                "{}: W={}, grid {} x block {}, {} SMs, {} host thread{}\n",
+                kernel.program.name,
+                kernel.warp_size,
+                kernel.grid,
+                kernel.block,
+                config.sms,
+                threads,
+                if threads == 1 { "" } else { "s" }
+            );
+            text.push_str(&format!(
+                "  wall               {wall:.3} s (simulation; setup {setup_seconds:.3} s)\n"
+            ));
+            text.push_str(&format!(
+                "  cycles             {:<14} {:.3e} per second\n",
+                out.cycles,
+                per_second(out.cycles)
+            ));
+            text.push_str(&format!(
+                "  warp instructions  {:<14} {:.3e} per second\n",
+                s.warp_instructions,
+                per_second(s.warp_instructions)
+            ));
+            text.push_str(&format!(
+                "  lane instructions  {:<14} {:.3e} per second\n",
+                s.lane_instructions,
+                per_second(s.lane_instructions)
+            ));
+            match peak {
+                Some(p) => text.push_str(&format!(
+                    "  peak memory        {:.1} MiB (the program's buffers: {:.1} MiB)\n",
+                    mib(p),
+                    mib(buffer_bytes)
+                )),
+                None => text.push_str("  peak memory        not measured on this system\n"),
+            }
+            Ok(text)
+        }
+    }
+}
+
 fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failure> {
     set.iter()
         .map(|s| {
@@ -621,24 +922,42 @@ fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failur
 }
 
 fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
-    let config = config_from(&args)?;
+    let config = args.machine.config()?;
     let program = load(&args.program, color)?;
     let launch = args.shape.launch()?;
     let kernel =
         warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
     let options = RunOptions {
         max_cycles: args.max_cycles,
+        threads: args.machine.threads()?,
+        ..RunOptions::default()
     };
     let files = OutputFiles::from_args(&args)?;
     let mut trace = TraceBuffer::with_limit(args.max_trace_events);
-    let result = if args.trace || files.any() {
-        warpsim::run(&kernel, &config, &options, &mut trace)
-    } else {
-        warpsim::run(&kernel, &config, &options, &mut NoTrace)
+    let (progress, bar) = progress_bar(args.format == Format::Text);
+    let options = RunOptions { progress, ..options };
+    let in_memory = args.trace || files.any();
+    let mut stream = args.trace_file.as_deref().map(TraceFile::create).transpose()?;
+    let result = match (&mut stream, in_memory) {
+        (Some(file), true) => warpsim::run(
+            &kernel,
+            &config,
+            &options,
+            &mut Tee(&mut file.sink(&kernel), &mut trace),
+        ),
+        (Some(file), false) => warpsim::run(&kernel, &config, &options, &mut file.sink(&kernel)),
+        (None, true) => warpsim::run(&kernel, &config, &options, &mut trace),
+        (None, false) => warpsim::run(&kernel, &config, &options, &mut NoTrace),
     };
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let dropped = trace.dropped;
     // The pictures are drawn from the trace up to a fault, too; each file on its own.
-    let file_errors = files.write(&kernel, &config, &trace.events, &result, dropped);
+    let mut file_errors = files.write(&kernel, &config, &trace.events, &result, dropped);
+    if let Some(Err(e)) = stream.map(TraceFile::finish) {
+        file_errors.push(e.message);
+    }
     let events = args.trace.then_some(trace.events.as_slice());
     let outcome = (|| match args.format {
         Format::Json => {

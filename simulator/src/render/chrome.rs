@@ -39,8 +39,13 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
     let stall_track = |warp: u32| warp as u64 * STRIDE;
     for e in events {
         match e {
-            Event::BlockLaunch { cycle, block, warps } => {
-                out.push(json!({"ph": "M", "name": "process_name", "pid": block, "args": {"name": format!("block {block}")}}));
+            Event::BlockLaunch {
+                cycle,
+                block,
+                warps,
+                sm,
+            } => {
+                out.push(json!({"ph": "M", "name": "process_name", "pid": block, "args": {"name": format!("block {block} (SM {sm})")}}));
                 out.push(json!({"ph": "M", "name": "process_sort_index", "pid": block, "args": {"sort_index": block}}));
                 for warp in 0..*warps {
                     let tid = stall_track(warp);

@@ -94,7 +94,14 @@ fn waits_json(waits: &[crate::trace::Wait]) -> Value {
 
 fn event(kernel: &Kernel, w: u32, e: &Event) -> Value {
     match e {
-        Event::BlockLaunch { cycle, block, warps } => json!({"k": "launch", "c": cycle, "b": block, "n": warps}),
+        Event::BlockLaunch {
+            cycle,
+            block,
+            warps,
+            sm,
+        } => {
+            json!({"k": "launch", "c": cycle, "b": block, "n": warps, "sm": sm})
+        }
         Event::WarpExit {
             cycle,
             block,

@@ -230,8 +230,13 @@ fn stalls(waits: &[crate::trace::Wait]) -> Value {
 fn event(kernel: &Kernel, e: &Event) -> Value {
     let w = kernel.warp_size;
     match e {
-        Event::BlockLaunch { cycle, block, warps } => {
-            json!({"event": "block_launch", "cycle": cycle, "block": block, "warps": warps})
+        Event::BlockLaunch {
+            cycle,
+            block,
+            warps,
+            sm,
+        } => {
+            json!({"event": "block_launch", "cycle": cycle, "block": block, "warps": warps, "sm": sm})
         }
         Event::WarpExit {
             cycle,
@@ -369,6 +374,57 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
                 m.insert("memory".into(), obj);
             }
             Value::Object(m)
+        }
+    }
+}
+
+/// One event as one line of JSON (no newline): the records of `--trace-file`, and of `--format json`'s
+/// `trace` array.
+pub fn event_line(kernel: &Kernel, e: &Event) -> String {
+    event(kernel, e).to_string()
+}
+
+/// A trace sink that writes every event as a line of JSON as it arrives (`--trace-file`): the trace of a run of
+/// any length in constant memory. The first write error is kept and stops further writes.
+pub struct JsonLines<'k, W: std::io::Write> {
+    kernel: &'k Kernel,
+    out: W,
+    pub events: u64,
+    pub error: Option<std::io::Error>,
+}
+
+impl<'k, W: std::io::Write> JsonLines<'k, W> {
+    pub fn new(kernel: &'k Kernel, out: W) -> JsonLines<'k, W> {
+        JsonLines {
+            kernel,
+            out,
+            events: 0,
+            error: None,
+        }
+    }
+
+    /// Flush and hand back the writer, or the first error.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+impl<W: std::io::Write> crate::trace::TraceSink for JsonLines<'_, W> {
+    const ENABLED: bool = true;
+    fn event(&mut self, e: Event) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = serde_json::to_writer(&mut self.out, &event(self.kernel, &e))
+            .map_err(std::io::Error::from)
+            .and_then(|_| self.out.write_all(b"\n"));
+        match r {
+            Ok(()) => self.events += 1,
+            Err(e) => self.error = Some(e),
         }
     }
 }

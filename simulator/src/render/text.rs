@@ -49,10 +49,15 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
     let pad = " ".repeat(7 + 1 + 3 + 1 + 3 + 1 + 4 + 1 + 3 + 2 + w + 2);
     for e in events {
         match e {
-            Event::BlockLaunch { cycle, block, warps } => {
+            Event::BlockLaunch {
+                cycle,
+                block,
+                warps,
+                sm,
+            } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7}     {block:>3}  block {block} launched: {warps} warp{}",
+                    "{cycle:>7}     {block:>3}  block {block} launched on SM {sm}: {warps} warp{}",
                     if *warps == 1 { "" } else { "s" }
                 );
             }

@@ -1,0 +1,284 @@
+//! The whole GPU: `config.sms` SMs (Hopper: 132, as an H100), the block distributor, global memory, and the
+//! epochs that let SMs be simulated on several host threads with results that never depend on how many.
+//!
+//! Hardware: a kernel's blocks are handed to SMs as their resources free up; the SMs run independently and
+//! meet only in global memory (through L2), where a write of one SM reaches another no sooner than an L2 round
+//! trip.
+//!
+//! Model: time is cut into epochs of [`Config::epoch_cycles`] cycles (the shortest global-memory latency
+//! through L2: `min(l1_miss_latency, global_atomic latency)`). Within an epoch each SM is simulated cycle by
+//! cycle on its own ([`crate::sm::Sm::run_until`]), reading global memory as it was at the epoch's start plus
+//! its own writes since; its writes (stores, atomics) are logged. At the epoch's end the logs are committed to
+//! global memory in a fixed order (SM 0's first, each SM's in issue order), atomics are performed then, and
+//! their old values delivered to the issuing lanes; an atomic's destination register is busy for at least the
+//! atomic's latency, which is no shorter than an epoch, so no instruction can read it sooner. Blocks are dealt
+//! at epoch boundaries too: each SM gets a queue of blocks (its free room plus a look-ahead of at least one
+//! SM-full, twice what it placed in the last epoch if more) and places them from the queue the cycle its
+//! resources free up. Every decision depends only on simulated state, so the SMs of an epoch can run on any
+//! number of host threads in any order: values, cycles, statistics and traces are identical.
+//!
+//! With one SM (`--sms 1`) every block goes to its queue at once: the single-SM model of earlier versions.
+
+use crate::alu;
+use crate::config::Config;
+use crate::fault::Fault;
+use crate::kernel::{Buffer, Kernel};
+use crate::sm::{Effect, Progress, RunOptions, RunOutput, Shared, Sm, Stats};
+use crate::trace::{EpochTrace, Event, TraceSink};
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// With tracing, the cycles after which the SMs' events are merged into the trace (within an epoch).
+const TRACE_STEP: u64 = 16;
+
+/// Run `kernel` on the machine `config` describes, to completion, from the kernel's initial buffers.
+pub fn run<T: TraceSink>(
+    kernel: &Kernel,
+    config: &Config,
+    options: &RunOptions,
+    trace: &mut T,
+) -> Result<RunOutput, Fault> {
+    run_with(kernel, kernel.buffers.clone(), config, options, trace)
+}
+
+/// Run `kernel` with global memory `memory` (its buffers, in the kernel's order), which the run consumes and
+/// returns in [`RunOutput::buffers`]: no copy of the buffers is made.
+pub fn run_with<T: TraceSink>(
+    kernel: &Kernel,
+    memory: Vec<Buffer>,
+    config: &Config,
+    options: &RunOptions,
+    trace: &mut T,
+) -> Result<RunOutput, Fault> {
+    assert_eq!(memory.len(), kernel.buffers.len(), "one buffer per kernel buffer");
+    let shared = Shared::new(kernel, config, &memory);
+    let engine = Engine {
+        shared: &shared,
+        sms: (0..config.sms.max(1)).map(|i| Sm::new(i, &shared)).collect(),
+        memory,
+        next_block: 0,
+        deal_from: 0,
+    };
+    if T::ENABLED {
+        engine.run::<true, T>(options, trace)
+    } else {
+        engine.run::<false, T>(options, trace)
+    }
+}
+
+struct Engine<'k> {
+    shared: &'k Shared<'k>,
+    sms: Vec<Sm<'k>>,
+    /// Global memory as committed at the last epoch boundary.
+    memory: Vec<Buffer>,
+    /// The next block the distributor hands out.
+    next_block: u32,
+    /// The SM the distributor serves first next time (it rotates).
+    deal_from: usize,
+}
+
+impl<'k> Engine<'k> {
+    /// Hand out blocks: round robin, one at a time, to every SM whose resident and queued blocks are fewer than
+    /// its room plus its look-ahead.
+    fn deal(&mut self) {
+        let grid = self.shared.kernel.grid;
+        let n = self.sms.len();
+        if n == 1 {
+            let sm = &mut self.sms[0];
+            sm.queue.extend(self.next_block..grid);
+            self.next_block = grid;
+            return;
+        }
+        let capacity = self.shared.capacity as usize;
+        let start = self.deal_from;
+        loop {
+            let mut dealt = false;
+            for k in 0..n {
+                if self.next_block >= grid {
+                    return;
+                }
+                let i = (start + k) % n;
+                let sm = &mut self.sms[i];
+                let lookahead = capacity.max(2 * sm.launched_last_epoch as usize);
+                if (sm.resident as usize + sm.queue.len()) < capacity + lookahead {
+                    sm.queue.push_back(self.next_block);
+                    self.next_block += 1;
+                    self.deal_from = (i + 1) % n;
+                    dealt = true;
+                }
+            }
+            if !dealt {
+                return;
+            }
+        }
+    }
+
+    fn run<const ON: bool, T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Result<RunOutput, Fault> {
+        let epoch = self.shared.config.epoch_cycles();
+        let grid = self.shared.kernel.grid as u64;
+        let mut locals: Vec<EpochTrace<ON>> = (0..self.sms.len()).map(|_| EpochTrace::default()).collect();
+        let mut faults: Vec<Option<Fault>> = (0..self.sms.len()).map(|_| None).collect();
+        let pool = match options.threads {
+            1 => None,
+            0 => Some(None),
+            t => Some(Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .expect("a thread pool (the operating system refused threads)"),
+            )),
+        };
+        let mut now = 0u64;
+        loop {
+            self.deal();
+            let limit = now.saturating_add(epoch);
+            // With tracing, the SMs go through the epoch in short steps whose events are merged and sent on at
+            // once, so the trace waits in memory for a step, not an epoch (the same simulation: an SM run to c1
+            // then to c2 does exactly what it does run to c2).
+            let step = if ON { TRACE_STEP } else { epoch };
+            let mut at = now;
+            while at < limit {
+                at = at.saturating_add(step).min(limit);
+                let memory = &self.memory;
+                let run = |((sm, local), fault): ((&mut Sm<'k>, &mut EpochTrace<ON>), &mut Option<Fault>)| {
+                    if !sm.idle() {
+                        *fault = sm.run_until(at, memory, options, local).err();
+                    } else {
+                        sm.cycle = at;
+                    }
+                };
+                match &pool {
+                    None => self
+                        .sms
+                        .iter_mut()
+                        .zip(locals.iter_mut())
+                        .zip(faults.iter_mut())
+                        .for_each(run),
+                    Some(pool) => {
+                        let mut work = || {
+                            self.sms
+                                .par_iter_mut()
+                                .zip(locals.par_iter_mut())
+                                .zip(faults.par_iter_mut())
+                                .for_each(run)
+                        };
+                        match pool {
+                            Some(pool) => pool.install(work),
+                            None => work(),
+                        }
+                    }
+                }
+                // The first fault in (cycle, SM) order ends the run; the trace goes up to its cycle.
+                let fault = faults
+                    .iter_mut()
+                    .filter_map(Option::take)
+                    .min_by_key(|f| f.cycle)
+                    .map(Box::new);
+                if let Some(fault) = fault {
+                    if ON {
+                        merge(&mut locals, fault.cycle, trace);
+                    }
+                    return Err(*fault);
+                }
+                if at == limit {
+                    self.commit(&mut locals);
+                }
+                // (An atomic's issue event shows its old value, which is known at the commit: the events wait
+                // for it.)
+                if ON && (at == limit || !self.sms.iter().any(Sm::returns_pending)) {
+                    merge(&mut locals, u64::MAX, trace);
+                }
+            }
+            now = limit;
+            let finished: u64 = self.sms.iter().map(|sm| sm.finished_blocks).sum();
+            if let Some(progress) = &options.progress {
+                progress(Progress {
+                    cycle: now,
+                    blocks_finished: finished,
+                    blocks: grid,
+                });
+            }
+            if finished == grid || (self.next_block as u64 >= grid && self.sms.iter().all(Sm::idle)) {
+                break;
+            }
+        }
+        Ok(self.finish())
+    }
+
+    /// Commit every SM's writes of the epoch to global memory, SM by SM, each in issue order; perform the
+    /// atomics and deliver their old values.
+    fn commit<const ON: bool>(&mut self, locals: &mut [EpochTrace<ON>]) {
+        for (sm, local) in self.sms.iter_mut().zip(locals.iter_mut()) {
+            for i in 0..sm.effects.len() {
+                match sm.effects[i] {
+                    Effect::Store { buffer, word, value } => {
+                        self.memory[buffer as usize].data[word as usize] = value;
+                    }
+                    Effect::Atomic {
+                        f,
+                        buffer,
+                        word,
+                        b,
+                        c,
+                        ret,
+                    } => {
+                        let cell = &mut self.memory[buffer as usize].data[word as usize];
+                        let old = *cell;
+                        *cell = alu::atomic(f, old, b, c);
+                        if let Some(ret) = ret {
+                            sm.deliver(ret, old, &mut local.events);
+                        }
+                    }
+                }
+            }
+            sm.end_epoch();
+        }
+    }
+
+    /// The run's output: statistics of every SM together; the run ends with the last SM's last result.
+    fn finish(self) -> RunOutput {
+        let end = self.sms.iter().map(|sm| sm.end).max().unwrap_or(0);
+        let mut stats = Stats::default();
+        let (mut exited, mut exit_sum) = (0u64, 0u128);
+        for sm in &self.sms {
+            stats.merge(&sm.stats);
+            exited += sm.exited;
+            exit_sum += sm.exit_sum;
+        }
+        // Exited warps were finished from their exit to the end of the run.
+        stats.stalls.finished = (exited as u128 * end as u128 - exit_sum) as u64;
+        for ws in &mut stats.warp_stalls {
+            // (`finished` holds the first finished cycle until now.)
+            ws.stalls.finished = end - ws.stalls.finished;
+        }
+        stats.warp_stalls.sort_by_key(|w| (w.block, w.warp));
+        RunOutput {
+            cycles: end,
+            stats,
+            buffers: self.memory,
+        }
+    }
+}
+
+/// Send the SMs' events of one epoch to `trace` in cycle order (SM order within a cycle, each SM's own order
+/// kept), up to cycle `cut`; empties the epoch buffers.
+fn merge<const ON: bool, T: TraceSink>(locals: &mut [EpochTrace<ON>], cut: u64, trace: &mut T) {
+    let mut streams: Vec<std::iter::Peekable<std::vec::Drain<'_, Event>>> =
+        locals.iter_mut().map(|l| l.events.drain(..).peekable()).collect();
+    let mut heap = BinaryHeap::new();
+    for (i, s) in streams.iter_mut().enumerate() {
+        if let Some(e) = s.peek() {
+            heap.push(Reverse((e.cycle(), i)));
+        }
+    }
+    while let Some(Reverse((cycle, i))) = heap.pop() {
+        let Some(event) = streams[i].next() else { continue };
+        if cycle <= cut {
+            trace.event(event);
+        }
+        if let Some(e) = streams[i].peek() {
+            heap.push(Reverse((e.cycle(), i)));
+        }
+    }
+}

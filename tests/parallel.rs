@@ -1,0 +1,199 @@
+//! The whole-GPU engine: 132 SMs, blocks dealt as SMs free up, SMs simulated on host threads. Every result
+//! (values, cycles, statistics, trace) must be the same for every number of host threads.
+
+use warpsim::render::json;
+use warpsim::{Config, Event, Kernel, Launch, RunOptions, RunOutput, programs};
+use warpsim_isa::Value;
+
+fn kernel(name: &str, w: u32, set: &[(&str, i64)], config: &Config) -> Kernel {
+    let program = programs::assemble(name).expect("shipped").expect("assembles");
+    let launch = Launch {
+        set: set.iter().map(|(n, v)| (n.to_string(), Value::Int(*v))).collect(),
+        ..Launch::default()
+    };
+    warpsim::instantiate(&program, &config.clone().with_warp_size(w), &launch)
+        .unwrap_or_else(|e| panic!("{name} W={w} {set:?}: {}", e.render(&program, false)))
+}
+
+/// Run with `threads` host threads, tracing; the trace as JSON lines (what `--trace-file` writes).
+fn run(kernel: &Kernel, config: &Config, threads: usize) -> (RunOutput, Vec<String>) {
+    let options = RunOptions {
+        threads,
+        ..RunOptions::default()
+    };
+    let mut events: Vec<Event> = Vec::new();
+    let out = warpsim::run(kernel, config, &options, &mut events).expect("runs");
+    let lines = events.iter().map(|e| json::event_line(kernel, e)).collect();
+    (out, lines)
+}
+
+/// A program, a warp size and `--set` overrides.
+type Case = (String, u32, Vec<(&'static str, i64)>);
+
+/// Every shipped program at every warp size it supports, and the large-grid workloads: identical output at
+/// T = 1, 2 and 4.
+#[test]
+fn every_program_gives_identical_output_on_1_2_and_4_threads() {
+    let mut cases: Vec<Case> = Vec::new();
+    for name in programs::names() {
+        for w in warpsim_tests::supported_warp_sizes(name) {
+            cases.push((name.to_string(), w, vec![]));
+        }
+    }
+    // Grids larger than the machine: blocks wait for an SM, SMs take several blocks in turn.
+    cases.push(("block_reduce".into(), 32, vec![("n", 1 << 18)]));
+    cases.push(("block_sum".into(), 32, vec![("n", 1 << 17)]));
+    cases.push(("moving_average".into(), 32, vec![("size", 1 << 16)]));
+    cases.push(("histogram_bin".into(), 32, vec![("blocks", 512)]));
+    cases.push(("butterfly_max".into(), 8, vec![("warps", 3000)]));
+    let config = Config::hopper();
+    for (name, w, set) in &cases {
+        let config = config.clone().with_warp_size(*w);
+        let k = kernel(name, *w, set, &config);
+        let (one, trace1) = run(&k, &config, 1);
+        assert!(one.stats.warp_instructions > 0);
+        for threads in [2, 4] {
+            let (out, trace) = run(&k, &config, threads);
+            assert_eq!(
+                out, one,
+                "{name} W={w} {set:?}: results differ between 1 and {threads} threads"
+            );
+            assert!(
+                trace == trace1,
+                "{name} W={w} {set:?}: traces differ between 1 and {threads} threads"
+            );
+        }
+        // Tracing changes nothing either.
+        let quiet = warpsim::run(&k, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+        assert_eq!(quiet, one, "{name} W={w} {set:?}: tracing changed the run");
+    }
+}
+
+/// Float atomics from many blocks (on many SMs) to one address: f32 addition is not associative, so the sum
+/// depends on the order; the order is fixed by the engine, not by the host's threads.
+#[test]
+fn float_atomics_from_every_sm_to_one_address_add_up_in_a_fixed_order() {
+    let config = Config::hopper();
+    // 2^17 elements 1..=n: the exact sum (about 8.6e9) is far beyond f32's 24-bit mantissa, so every order of
+    // the 512 block sums rounds differently.
+    let k = kernel("block_sum", 32, &[("n", 1 << 17)], &config);
+    let bits = |out: &RunOutput| out.buffer("out").expect("out").data[0];
+    let (one, _) = run(&k, &config, 1);
+    for threads in [2, 3, 4, 8] {
+        let (out, _) = run(&k, &config, threads);
+        assert_eq!(bits(&out), bits(&one), "{threads} threads");
+    }
+    // The blocks really came from many SMs within one epoch each: a single SM (one order: block order) sums
+    // differently, which shows that the order matters here.
+    let single = Config {
+        sms: 1,
+        ..config.clone()
+    };
+    let out = warpsim::run(&k, &single, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    let sum = f32::from_bits(bits(&one));
+    let exact = (1u64 << 17) * ((1u64 << 17) + 1) / 2;
+    assert!(
+        (sum as f64 - exact as f64).abs() / (exact as f64) < 1e-3,
+        "{sum} vs {exact}"
+    );
+    assert_ne!(
+        bits(&out),
+        bits(&one),
+        "the order of the atomics changes the rounded sum"
+    );
+}
+
+/// Blocks are dealt to every SM; a grid larger than the machine waits for room.
+#[test]
+fn blocks_spread_over_every_sm_and_the_rest_wait_for_room() {
+    let config = Config::hopper();
+    // block_reduce: 4 warps of 32 per block, 16 blocks per SM (64 warp slots).
+    let k = kernel("block_reduce", 32, &[("n", 128 * 132 * 16 * 2)], &config);
+    let mut events: Vec<Event> = Vec::new();
+    let out = warpsim::run(&k, &config, &RunOptions::default(), &mut events).expect("runs");
+    let mut per_sm = vec![0u32; 132];
+    let mut launched_at_0 = 0;
+    for e in &events {
+        if let Event::BlockLaunch { cycle, sm, .. } = e {
+            per_sm[*sm as usize] += 1;
+            launched_at_0 += (*cycle == 0) as u32;
+        }
+    }
+    // The first wave fills every SM (16 blocks each) at cycle 0; the second wave goes where room frees up.
+    assert_eq!(launched_at_0, 132 * 16);
+    assert_eq!(per_sm.iter().sum::<u32>(), 132 * 16 * 2);
+    assert!(per_sm.iter().all(|&n| n >= 16), "{per_sm:?}");
+    assert!(out.stats.stalls.not_launched > 0);
+    // Every block's sum is right.
+    let sums = &out.buffer("out").expect("out").data;
+    for (b, &s) in sums.iter().enumerate() {
+        let first = b as u64 * 128;
+        assert_eq!(s as u64, (first..first + 128).sum::<u64>() & 0xffff_ffff, "block {b}");
+    }
+    // A machine of 132 SMs runs a grid of 132 blocks in about the time one SM runs one block.
+    let one_block = kernel("block_reduce", 32, &[("n", 128)], &config);
+    let alone = warpsim::run(&one_block, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    let wave = kernel("block_reduce", 32, &[("n", 128 * 132)], &config);
+    let full = warpsim::run(&wave, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    assert_eq!(full.cycles, alone.cycles, "each block alone on its SM");
+}
+
+/// One SM takes every block: the single-SM machine.
+#[test]
+fn one_sm_takes_every_block() {
+    let config = Config {
+        sms: 1,
+        ..Config::hopper()
+    };
+    let k = kernel("block_reduce", 32, &[("n", 128 * 40)], &config);
+    let mut events: Vec<Event> = Vec::new();
+    let out = warpsim::run(&k, &config, &RunOptions::default(), &mut events).expect("runs");
+    let sms: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::BlockLaunch { sm, .. } => Some(*sm),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sms, vec![0; 40]);
+    let many = warpsim::run(&k, &Config::hopper(), &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    assert_eq!(out.buffers, many.buffers);
+    assert!(out.cycles > many.cycles, "{} vs {}", out.cycles, many.cycles);
+}
+
+/// A global store of one SM is seen by another SM only from the next epoch on; an SM sees its own stores at
+/// once.
+#[test]
+fn global_stores_reach_other_sms_at_the_epoch_boundary() {
+    // Block 0 stores 7 to flag[0] at once; block 1 (on SM 1) reads flag[0] at once and again after spinning past
+    // an epoch (`epoch_cycles` = 260 on hopper) on its %clock; each block also reads back its own store.
+    let text = "\
+.kernel visibility
+.grid 2
+.block 1
+.buffer flag u32[1]
+.buffer seen u32[6]
+.reg %b, %v, %t0, %t, %d
+.pred %p, %wait
+        mov.u32 %b, %ctaid.x
+        setp.eq.u32 %p, %b, 0
+        @%p st.global.u32 flag[0], 7
+        ld.global.u32 %v, flag[0]
+        st.global.u32 seen[%b], %v
+        mov.u32 %t0, %clock
+spin:   mov.u32 %t, %clock
+        sub.u32 %d, %t, %t0
+        setp.lt.u32 %wait, %d, 600
+        @%wait bra spin
+        ld.global.u32 %v, flag[0]
+        add.u32 %b, %b, 2
+        st.global.u32 seen[%b], %v
+";
+    let program = warpsim_tests::assemble(text);
+    let config = Config::hopper().with_warp_size(2);
+    let k = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let out = warpsim::run(&k, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    let seen = &out.buffer("seen").expect("seen").data;
+    // Block 0 sees its own store at once; block 1, on another SM, not yet; both see it after the epoch.
+    assert_eq!(seen[..4], [7, 0, 7, 7]);
+}
