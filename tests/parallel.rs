@@ -45,13 +45,14 @@ fn every_program_gives_identical_output_on_1_2_and_4_threads() {
     cases.push(("block_sum".into(), 32, vec![("n", 1 << 17)]));
     cases.push(("moving_average".into(), 32, vec![("size", 1 << 16)]));
     cases.push(("histogram_bin".into(), 32, vec![("blocks", 512)]));
-    cases.push(("butterfly_max".into(), 8, vec![("warps", 3000)]));
+    cases.push(("butterfly_max".into(), 8, vec![("warps", 10000)]));
     let config = Config::hopper();
     for (name, w, set) in &cases {
         let config = config.clone().with_warp_size(*w);
         let k = kernel(name, *w, set, &config);
         let (one, trace1) = run(&k, &config, 1);
         assert!(one.stats.warp_instructions > 0);
+        assert_in_cycle_then_sm_order(&k, &config, name);
         for threads in [2, 4] {
             let (out, trace) = run(&k, &config, threads);
             assert_eq!(
@@ -66,6 +67,31 @@ fn every_program_gives_identical_output_on_1_2_and_4_threads() {
         // Tracing changes nothing either.
         let quiet = warpsim::run(&k, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
         assert_eq!(quiet, one, "{name} W={w} {set:?}: tracing changed the run");
+    }
+}
+
+/// The trace is in cycle order, and within a cycle in SM order (each block's SM from its launch event).
+fn assert_in_cycle_then_sm_order(k: &Kernel, config: &Config, name: &str) {
+    let mut events: Vec<Event> = Vec::new();
+    warpsim::run(k, config, &RunOptions::default(), &mut events).expect("runs");
+    let mut sm_of = std::collections::HashMap::new();
+    let mut last = (0u64, 0u32);
+    for e in &events {
+        let block = match e {
+            Event::BlockLaunch { block, sm, .. } => {
+                sm_of.insert(*block, *sm);
+                *block
+            }
+            Event::Issue(i) => i.block,
+            Event::Diverge { block, .. }
+            | Event::Reconverge { block, .. }
+            | Event::WarpExit { block, .. }
+            | Event::BarrierArrive { block, .. }
+            | Event::BarrierRelease { block, .. } => *block,
+        };
+        let at = (e.cycle(), sm_of[&block]);
+        assert!(at >= last, "{name}: {at:?} after {last:?}");
+        last = at;
     }
 }
 
@@ -196,4 +222,107 @@ spin:   mov.u32 %t, %clock
     let seen = &out.buffer("seen").expect("seen").data;
     // Block 0 sees its own store at once; block 1, on another SM, not yet; both see it after the epoch.
     assert_eq!(seen[..4], [7, 0, 7, 7]);
+}
+
+/// Run `text` (W = 32) with options; the fault, and the trace as JSON lines.
+fn fault_of(text: &str, options: &RunOptions, traced: bool) -> (warpsim::Fault, Vec<String>) {
+    let program = warpsim_tests::assemble(text);
+    let config = Config::hopper();
+    let k = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let mut events: Vec<Event> = Vec::new();
+    let result = if traced {
+        warpsim::run(&k, &config, options, &mut events)
+    } else {
+        warpsim::run(&k, &config, options, &mut warpsim::NoTrace)
+    };
+    let lines = events.iter().map(|e| json::event_line(&k, e)).collect();
+    (result.expect_err("faults"), lines)
+}
+
+/// The first fault in cycle order ends the run, whether or not it is traced and on any number of threads: here
+/// block 1's out-of-bounds store (cycle 35), not block 0's later cycle limit (its load's result arrives after
+/// the limit of 100 cycles, beyond the epoch).
+#[test]
+fn the_first_fault_in_cycle_order_wins_traced_or_not() {
+    let text = "\
+.grid 2
+.block 32
+.buffer in  u32[32] = i
+.buffer out u32[32]
+.reg %v, %b, %x
+.pred %p
+        mov.u32             %b, %ctaid.x
+        setp.eq.u32         %p, %b, 0
+        @%p bra             zero
+        add.u32             %x, %b, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        st.global.u32       out[100], %x
+        exit
+zero:
+        ld.global.u32       %v, in[0]
+        add.u32             %v, %v, 1
+        st.global.u32       out[0], %v
+";
+    let mut seen = Vec::new();
+    for threads in [1, 2] {
+        for traced in [false, true] {
+            let options = RunOptions {
+                max_cycles: 100,
+                threads,
+                ..RunOptions::default()
+            };
+            let (fault, trace) = fault_of(text, &options, traced);
+            assert!(
+                matches!(fault.kind, warpsim::FaultKind::OutOfBounds { .. }),
+                "{fault:?}"
+            );
+            assert_eq!((fault.block, fault.cycle), (1, 35));
+            if traced {
+                seen.push(trace);
+            }
+        }
+    }
+    assert_eq!(seen[0], seen[1]);
+}
+
+/// A traced run that faults shows its atomics' old values as the epoch's commit gives them: blocks 0 and 1 (on
+/// SMs 0 and 1) each add 1 to c[0] from 32 lanes in one epoch; SM 0 commits first, so block 1's lanes see 32..63.
+#[test]
+fn atomics_traced_before_a_fault_show_committed_old_values() {
+    let text = "\
+.grid 3
+.block 32
+.buffer c u32[1]
+.buffer out u32[32]
+.reg %t, %b, %x
+.pred %p
+        mov.u32             %b, %ctaid.x
+        setp.eq.u32         %p, %b, 2
+        @%p bra             bad
+        atom.global.add.u32 %t, c[0], 1
+        exit
+bad:
+        add.u32             %x, %b, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        add.u32             %x, %x, 1
+        st.global.u32       out[100], %x
+";
+    let (_, trace) = fault_of(text, &RunOptions::default(), true);
+    let olds: Vec<serde_json::Value> = trace
+        .iter()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|e| e["instruction"].as_str().is_some_and(|i| i.starts_with("atom")))
+        .map(|e| e["write"]["values"].clone())
+        .collect();
+    let block = |from: u32| serde_json::Value::from((from..from + 32).collect::<Vec<u32>>());
+    assert_eq!(olds, vec![block(0), block(32)]);
 }

@@ -128,7 +128,9 @@ impl SchedulerPolicy {
 pub struct Config {
     /// Machine name, e.g. `hopper`.
     pub name: String,
-    /// Streaming multiprocessors; blocks are dealt to them as their resources free up.
+    /// Streaming multiprocessors; blocks are dealt to them as their resources free up. (A configuration file
+    /// without it, written before whole-GPU machines, describes one SM.)
+    #[serde(default = "one_sm")]
     pub sms: u32,
     /// Lanes per warp: a power of two from 2 to 64.
     pub warp_size: u32,
@@ -149,6 +151,10 @@ pub struct Config {
     /// Shared-memory banks; consecutive 4-byte words go to consecutive banks.
     pub shared_banks: u32,
     pub timing: Timing,
+}
+
+fn one_sm() -> u32 {
+    1
 }
 
 impl Config {

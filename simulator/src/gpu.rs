@@ -85,8 +85,7 @@ impl<'k> Engine<'k> {
         let grid = self.shared.kernel.grid;
         let n = self.sms.len();
         if n == 1 {
-            let sm = &mut self.sms[0];
-            sm.queue.extend(self.next_block..grid);
+            self.sms[0].queue.push(self.next_block..grid);
             self.next_block = grid;
             return;
         }
@@ -102,7 +101,7 @@ impl<'k> Engine<'k> {
                 let sm = &mut self.sms[i];
                 let lookahead = capacity.max(2 * sm.launched_last_epoch as usize);
                 if (sm.resident as usize + sm.queue.len()) < capacity + lookahead {
-                    sm.queue.push_back(self.next_block);
+                    sm.queue.push(self.next_block..self.next_block + 1);
                     self.next_block += 1;
                     self.deal_from = (i + 1) % n;
                     dealt = true;
@@ -177,17 +176,19 @@ impl<'k> Engine<'k> {
                     .map(Box::new);
                 if let Some(fault) = fault {
                     if ON {
-                        merge(&mut locals, fault.cycle, trace);
+                        // (The atomics' old values in the trace are those the epoch's commit gives.)
+                        self.commit(&mut locals);
+                        merge(&mut locals, fault.cycle + 1, trace);
                     }
                     return Err(*fault);
                 }
                 if at == limit {
                     self.commit(&mut locals);
                 }
-                // (An atomic's issue event shows its old value, which is known at the commit: the events wait
-                // for it.)
+                // The events before `at` go on (a block placed at `at` waits for the other SMs' events at `at`).
+                // An atomic's issue event shows its old value, known at the commit: the events wait for it.
                 if ON && (at == limit || !self.sms.iter().any(Sm::returns_pending)) {
-                    merge(&mut locals, u64::MAX, trace);
+                    merge(&mut locals, at, trace);
                 }
             }
             now = limit;
@@ -261,22 +262,25 @@ impl<'k> Engine<'k> {
     }
 }
 
-/// Send the SMs' events of one epoch to `trace` in cycle order (SM order within a cycle, each SM's own order
-/// kept), up to cycle `cut`; empties the epoch buffers.
-fn merge<const ON: bool, T: TraceSink>(locals: &mut [EpochTrace<ON>], cut: u64, trace: &mut T) {
-    let mut streams: Vec<std::iter::Peekable<std::vec::Drain<'_, Event>>> =
-        locals.iter_mut().map(|l| l.events.drain(..).peekable()).collect();
+/// Send the SMs' events before cycle `upto` to `trace` in cycle order (SM order within a cycle, each SM's own
+/// order kept); later ones stay for the next merge (an SM's events are in cycle order).
+fn merge<const ON: bool, T: TraceSink>(locals: &mut [EpochTrace<ON>], upto: u64, trace: &mut T) {
+    let mut streams: Vec<std::iter::Peekable<std::vec::Drain<'_, Event>>> = locals
+        .iter_mut()
+        .map(|l| {
+            let n = l.events.partition_point(|e| e.cycle() < upto);
+            l.events.drain(..n).peekable()
+        })
+        .collect();
     let mut heap = BinaryHeap::new();
     for (i, s) in streams.iter_mut().enumerate() {
         if let Some(e) = s.peek() {
             heap.push(Reverse((e.cycle(), i)));
         }
     }
-    while let Some(Reverse((cycle, i))) = heap.pop() {
+    while let Some(Reverse((_, i))) = heap.pop() {
         let Some(event) = streams[i].next() else { continue };
-        if cycle <= cut {
-            trace.event(event);
-        }
+        trace.event(event);
         if let Some(e) = streams[i].peek() {
             heap.push(Reverse((e.cycle(), i)));
         }

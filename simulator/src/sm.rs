@@ -369,7 +369,7 @@ pub(crate) struct Sm<'k> {
     ready: Vec<u64>,
     blocks: Vec<Option<Block>>,
     /// Blocks dealt to this SM and not yet placed, in order.
-    pub queue: VecDeque<u32>,
+    pub queue: BlockQueue,
     /// Blocks resident now, placed in the current epoch, and finished over the run.
     pub resident: u32,
     pub launched_this_epoch: u32,
@@ -401,6 +401,49 @@ pub(crate) struct Sm<'k> {
     spare_warps: Vec<Warp>,
     spare_blocks: Vec<Block>,
     released: Vec<Waiter>,
+}
+
+/// Block ids in increasing order, kept as runs of consecutive ids: a whole grid queued on one SM is one run.
+#[derive(Debug, Default)]
+pub(crate) struct BlockQueue {
+    runs: VecDeque<(u32, u32)>,
+    len: usize,
+}
+
+impl BlockQueue {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Queue blocks `ids` (each above every queued one).
+    pub fn push(&mut self, ids: std::ops::Range<u32>) {
+        if ids.is_empty() {
+            return;
+        }
+        self.len += ids.len();
+        match self.runs.back_mut() {
+            Some(last) if last.1 == ids.start => last.1 = ids.end,
+            _ => self.runs.push_back((ids.start, ids.end)),
+        }
+    }
+
+    pub fn front(&self) -> Option<u32> {
+        self.runs.front().map(|r| r.0)
+    }
+
+    pub fn pop_front(&mut self) {
+        if let Some(first) = self.runs.front_mut() {
+            first.0 += 1;
+            self.len -= 1;
+            if first.0 == first.1 {
+                self.runs.pop_front();
+            }
+        }
+    }
 }
 
 /// What an issued instruction asks of the SM after its lane work.
@@ -471,7 +514,7 @@ impl<'k> Sm<'k> {
             ops: vec![Ready::default(); slots],
             ready: vec![u64::MAX; slots.div_ceil(schedulers) * schedulers],
             blocks: Vec::new(),
-            queue: VecDeque::new(),
+            queue: BlockQueue::default(),
             resident: 0,
             launched_this_epoch: 0,
             launched_last_epoch: 0,
@@ -522,7 +565,7 @@ impl<'k> Sm<'k> {
         let per_block = self.kernel.warps_per_block() as usize;
         let shared_bytes = self.kernel.shared_words as u64 * 4;
         let schedulers = self.by_age.len();
-        while let Some(&id) = self.queue.front() {
+        while let Some(id) = self.queue.front() {
             let resident = self.resident as usize;
             let shared_used = resident as u64 * shared_bytes;
             // A block's warp slots stay reserved until the whole block has finished, as on hardware.
@@ -801,6 +844,21 @@ impl<'k> Sm<'k> {
         self.launch_blocks(cycle, trace);
         let schedulers = self.last_issued.len();
         while cycle < limit && self.resident > 0 {
+            // (Checked when the cycle is reached, not when a jump aims past it: a jump may cross an epoch.)
+            if cycle > options.max_cycles
+                && let Some(warp) = self.warps.iter().flatten().next()
+            {
+                return Err(Fault {
+                    kind: FaultKind::CycleLimit {
+                        limit: options.max_cycles,
+                    },
+                    cycle,
+                    block: warp.block_id,
+                    warp: warp.warp_in_block,
+                    lane: None,
+                    pc: warp.stack.top().map(|t| t.pc).unwrap_or(0),
+                });
+            }
             let mut issued = false;
             // A warp retired without issuing: others may now be able to go (a barrier completed).
             let mut retired = false;
@@ -861,20 +919,6 @@ impl<'k> Sm<'k> {
             } else {
                 earliest.max(cycle + 1)
             };
-            if cycle > options.max_cycles
-                && let Some(warp) = self.warps.iter().flatten().next()
-            {
-                return Err(Fault {
-                    kind: FaultKind::CycleLimit {
-                        limit: options.max_cycles,
-                    },
-                    cycle,
-                    block: warp.block_id,
-                    warp: warp.warp_in_block,
-                    lane: None,
-                    pc: warp.stack.top().map(|t| t.pc).unwrap_or(0),
-                });
-            }
         }
         // (A jump past the epoch resumes at its end: the next epoch may bring blocks.)
         self.cycle = cycle.min(limit).max(self.cycle);

@@ -906,3 +906,122 @@ fn colour_only_when_asked_or_on_a_terminal() {
     let never = sim(&["--color", "never", "run", "butterfly_max", "--warp", "8", "--trace"]);
     assert!(!stdout(&never).contains('\x1b'));
 }
+
+#[test]
+fn bench_reports_the_runs_counts_and_its_speed_as_json() {
+    let o = sim(&[
+        "bench",
+        "block_reduce",
+        "--set",
+        "n=4096",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bench: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let run = sim(&["run", "block_reduce", "--set", "n=4096", "--format", "json"]);
+    let run: serde_json::Value = serde_json::from_str(&stdout(&run)).expect("JSON");
+    // The same simulation as `sim run`: cycles and instruction counts agree.
+    assert_eq!(bench["cycles"], run["cycles"]);
+    assert_eq!(bench["warp_instructions"], run["stats"]["warp_instructions"]);
+    assert_eq!(bench["lane_instructions"], run["stats"]["lane_instructions"]);
+    assert_eq!(bench["threads"], 2);
+    assert_eq!(bench["sms"], 132);
+    let wall = bench["wall_seconds"].as_f64().expect("a number");
+    let rate = bench["lane_instructions_per_second"].as_f64().expect("a number");
+    let lanes = bench["lane_instructions"].as_f64().expect("a number");
+    assert!(wall > 0.0);
+    assert!((rate * wall / lanes - 1.0).abs() < 1e-9, "rate = lanes / wall");
+    // Text: the same figures, one per line; no progress bar when stderr is not a terminal.
+    let o = sim(&["bench", "butterfly_max", "--threads", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("1 host thread\n"), "{text}");
+    assert!(text.contains("warp instructions  29 "), "{text}");
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn bad_thread_and_sm_counts_are_input_errors() {
+    for (flag, value, says) in [
+        ("--threads", "0", "at least one thread"),
+        ("--sms", "0", "`sms` must be 1 to 1024"),
+        ("--sms", "5000", "`sms` must be 1 to 1024"),
+    ] {
+        for cmd in ["run", "bench"] {
+            let o = sim(&[cmd, "butterfly_max", flag, value]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {flag} {value}");
+            assert!(stderr(&o).contains(says), "{cmd} {flag} {value}: {}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn trace_file_streams_one_json_object_per_event() {
+    let dir = temp_file("unused", b"").parent().expect("dir").to_path_buf();
+    let path = dir.join("bfly.jsonl");
+    let o = sim(&[
+        "run",
+        "butterfly_max",
+        "--warp",
+        "8",
+        "--trace-file",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&path)
+        .expect("written")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    // The same events, in the same order, as the `trace` of `--format json`.
+    let json = sim(&["run", "butterfly_max", "--warp", "8", "--trace", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
+    assert_eq!(serde_json::Value::Array(lines.clone()), json["trace"]);
+    assert_eq!(lines[0]["event"], "block_launch");
+    assert_eq!(lines.iter().filter(|l| l["event"] == "issue").count(), 19);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    // With a picture of the same name beside it, both are written.
+    let (t, svg) = (dir.join("both.json"), dir.join("both.svg"));
+    let o = sim(&[
+        "run",
+        "butterfly_max",
+        "--warp",
+        "8",
+        "--trace-file",
+        t.to_str().expect("utf-8"),
+        "--svg",
+        svg.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&t).expect("trace").lines().count(), lines.len());
+    assert!(std::fs::read_to_string(&svg).expect("svg").starts_with("<svg"));
+    // A faulting run still writes the trace up to the fault.
+    let bad = temp_file(
+        "oob.s",
+        b".block 4\n.buffer b u32[2]\n.reg %v\n    ld.global.u32 %v, b[%laneid]\n",
+    );
+    let path = dir.join("oob.jsonl");
+    let o = sim(&[
+        "run",
+        bad.to_str().expect("utf-8"),
+        "--warp",
+        "4",
+        "--trace-file",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert_eq!(text.lines().count(), 1, "the block launch, then the fault: {text}");
+    // A file that cannot be created: exit 2 before running, nothing written.
+    let o = sim(&["run", "butterfly_max", "--trace-file", "/proc/no/such/dir/t.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+}

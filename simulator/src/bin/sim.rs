@@ -682,7 +682,7 @@ impl TraceFile {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(fail)?;
         }
-        let tmp = path.with_extension("tmp");
+        let tmp = temp_beside(&path);
         let file = std::fs::File::create(&tmp).map_err(fail)?;
         Ok(TraceFile {
             path,
@@ -734,13 +734,23 @@ impl Drop for TraceFileSink<'_, '_> {
     }
 }
 
+/// The temporary file beside `path` that becomes `path` when complete: `.NAME.PID.tmp`, so no two outputs of
+/// one run (nor two runs) share one.
+fn temp_beside(path: &Path) -> std::path::PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
 /// Write a whole file or nothing: a temporary file next to it, renamed over it.
 fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
     let fail = |e: std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", path.display()));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
-    let tmp = path.with_extension("tmp");
+    let tmp = temp_beside(path);
     std::fs::write(&tmp, text).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
@@ -925,8 +935,10 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     let config = args.machine.config()?;
     let program = load(&args.program, color)?;
     let launch = args.shape.launch()?;
-    let kernel =
+    let mut kernel =
         warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
+    // The run consumes the initial buffers (the renderers need only their names and types): no second copy.
+    let memory = kernel.take_buffers();
     let options = RunOptions {
         max_cycles: args.max_cycles,
         threads: args.machine.threads()?,
@@ -939,15 +951,16 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     let in_memory = args.trace || files.any();
     let mut stream = args.trace_file.as_deref().map(TraceFile::create).transpose()?;
     let result = match (&mut stream, in_memory) {
-        (Some(file), true) => warpsim::run(
+        (Some(file), true) => warpsim::run_with(
             &kernel,
+            memory,
             &config,
             &options,
             &mut Tee(&mut file.sink(&kernel), &mut trace),
         ),
-        (Some(file), false) => warpsim::run(&kernel, &config, &options, &mut file.sink(&kernel)),
-        (None, true) => warpsim::run(&kernel, &config, &options, &mut trace),
-        (None, false) => warpsim::run(&kernel, &config, &options, &mut NoTrace),
+        (Some(file), false) => warpsim::run_with(&kernel, memory, &config, &options, &mut file.sink(&kernel)),
+        (None, true) => warpsim::run_with(&kernel, memory, &config, &options, &mut trace),
+        (None, false) => warpsim::run_with(&kernel, memory, &config, &options, &mut NoTrace),
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();

@@ -1,0 +1,54 @@
+//! `cargo bench`: the whole-GPU engine on the workloads of `sim bench`, at sizes that take about a tenth of a
+//! second each, on every core and on one. Throughput is in lane instructions (active lanes summed over warp
+//! instructions), the figure `sim bench` reports; the full-size runs are `sim bench` commands (README).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use warpsim::{Config, Kernel, Launch, NoTrace, RunOptions, programs};
+use warpsim_isa::Value;
+
+/// The workloads: a shipped program and its `--set` overrides.
+const WORKLOADS: [(&str, &str, i64); 5] = [
+    ("block_reduce", "n", 1 << 18),
+    ("block_sum", "n", 1 << 18),
+    ("butterfly_max", "warps", 1 << 13),
+    ("moving_average", "size", 1 << 18),
+    ("histogram_bin", "blocks", 2048),
+];
+
+fn kernel(name: &str, param: &str, value: i64, config: &Config) -> Kernel {
+    let program = programs::assemble(name).expect("a shipped program").expect("assembles");
+    let launch = Launch {
+        set: vec![(param.to_string(), Value::Int(value))],
+        ..Launch::default()
+    };
+    warpsim::instantiate(&program, config, &launch).expect("loads")
+}
+
+fn engine(c: &mut Criterion) {
+    let config = Config::hopper();
+    for (name, param, value) in WORKLOADS {
+        let k = kernel(name, param, value, &config);
+        let lanes = warpsim::run(&k, &config, &RunOptions::default(), &mut NoTrace)
+            .expect("runs")
+            .stats
+            .lane_instructions;
+        let mut group = c.benchmark_group(format!("{name}/{param}={value}"));
+        group.throughput(Throughput::Elements(lanes));
+        group.sample_size(10);
+        for threads in [0, 1] {
+            let options = RunOptions {
+                threads,
+                ..RunOptions::default()
+            };
+            let label = if threads == 0 { "all cores" } else { "1 thread" };
+            group.bench_function(label, |b| {
+                b.iter(|| warpsim::run(black_box(&k), &config, &options, &mut NoTrace).expect("runs"))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, engine);
+criterion_main!(benches);
