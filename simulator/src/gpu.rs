@@ -17,7 +17,7 @@
 //! resources free up. Every decision depends only on simulated state, so the SMs of an epoch can run on any
 //! number of host threads in any order: values, cycles, statistics and traces are identical.
 //!
-//! With one SM (`--sms 1`) every block goes to its queue at once: the single-SM model of earlier versions.
+//! With one SM (`--sms 1`) every block goes to its queue at once.
 
 use crate::alu;
 use crate::config::Config;

@@ -1,6 +1,8 @@
 //! # warpsim
 //!
-//! A cycle-level model of one GPU streaming multiprocessor running warpsim's SIMT assembly: lanes grouped into
+//! A cycle-level model of a GPU of `config.sms` streaming multiprocessors ([`gpu`]; 132 on the default
+//! `hopper`), simulated in parallel with results independent of the host's threads, running warpsim's SIMT
+//! assembly: lanes grouped into
 //! warps with a register file per lane, the `shfl.sync` network, SIMT divergence with a reconvergence stack,
 //! global memory, warp schedulers and a scoreboard, driven cycle by cycle. Semantics ([`alu`], [`shuffle`]) are
 //! kept apart from timing ([`config::Timing`], [`scoreboard`], [`sm`]).

@@ -2,17 +2,20 @@
 //!
 //! Hardware: an SM holds up to `max_blocks_per_sm` blocks and `max_warps_per_sm` warps (and as many blocks as
 //! its shared memory fits); its warps are split over `schedulers` sub-partitions (Hopper: 4), each of which
-//! issues at most one warp instruction per cycle. Blocks are placed on the SM in order as resources free up.
+//! issues at most one warp instruction per cycle. Blocks are placed from the queue the distributor
+//! ([`crate::gpu`]) deals the SM, in order, as its resources free up (block-granular: a block's slots are held
+//! until its last warp finishes).
 //!
 //! Model: cycle-driven. Each cycle, each scheduler picks one of its warps whose next instruction can issue
 //! (policy: loose round robin or greedy-then-oldest) and issues it. An instruction can issue when the warp is
 //! not held (branch resolution, barrier), its operands are ready on the scoreboard, and its pipe accepts an
 //! instruction (each pipe has an issue interval; the shared-memory, L1 and global-atomic pipes are one per SM,
-//! the others one per sub-partition). Semantics are applied at issue, so values never depend on timing; the
-//! timing parameters ([`crate::config::Timing`]) decide when results are ready. When no warp can issue, time
+//! the others one per sub-partition). Semantics are applied at issue (global writes reach other SMs, and
+//! global atomics' old values their registers, at the epoch's commit: [`crate::gpu`]), so values never depend on
+//! timing; the timing parameters ([`crate::config::Timing`]) decide when results are ready. When no warp can issue, time
 //! jumps to the next cycle at which one can; when no warp ever can again, the warps are deadlocked at barriers.
-//! The run's cycle count is the cycle at which the last result is complete. Every warp's cycles are accounted
-//! for ([`Stalls`]).
+//! This SM's `end` is the cycle at which its last result is complete; the run's cycles are the latest over all
+//! SMs. Every warp's cycles are accounted for ([`Stalls`]).
 
 use crate::alu::{self, Row};
 use crate::barrier::{BARRIERS, Barrier, Waiter};

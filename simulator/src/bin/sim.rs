@@ -195,7 +195,7 @@ const BENCH_EXAMPLES: &str = "\
 Examples:
   sim bench block_reduce --set n=16777216              2^24 elements in 131072 blocks, every core
   sim bench block_reduce --set n=16777216 --threads 1  the same on one host thread
-  sim bench moving_average --set n=16777216 --format json
+  sim bench moving_average --set size=16777216 --format json
 
 `wall_seconds` times the simulation alone (from the first cycle to the last SM's finish); `setup_seconds` is
 the assembly and the buffers' initialisation. Peak memory is the process's (VmHWM), buffers included.";
@@ -301,7 +301,7 @@ impl MachineArgs {
     }
 }
 
-/// The launch flags shared by `run`, `emit-cuda` and `crosscheck`.
+/// The launch flags shared by `run`, `bench`, `emit-cuda` and `crosscheck`.
 #[derive(clap::Args, Clone, Default)]
 struct ShapeArgs {
     /// Blocks in the grid (overrides the program's `.grid`).
