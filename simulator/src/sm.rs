@@ -336,21 +336,6 @@ pub(crate) struct Return {
     event: u32,
 }
 
-/// The scheduler's view of a warp slot: when its next instruction's operands are ready (and it is not held),
-/// and which `pipe_free` entry that instruction needs. Kept up to date whenever the warp changes, so that a
-/// scheduler's search reads two numbers per warp.
-#[derive(Clone, Copy, Debug)]
-struct Hot {
-    /// `u64::MAX` for an empty slot or a warp at a barrier.
-    ready: u64,
-    pipe: u32,
-}
-
-const EMPTY: Hot = Hot {
-    ready: u64::MAX,
-    pipe: 0,
-};
-
 /// One streaming multiprocessor: its resident blocks and warps, schedulers, pipes, L1, and its uncommitted
 /// global-memory writes. The engine ([`crate::gpu`]) runs every SM epoch by epoch.
 pub(crate) struct Sm<'k> {
@@ -363,13 +348,15 @@ pub(crate) struct Sm<'k> {
     l1: L1,
     /// Warp slots; slot `i` belongs to scheduler `i % schedulers`.
     warps: Vec<Option<Warp>>,
-    /// Per warp slot (padded to a whole number per scheduler): the scheduler's view, and the operands' readiness
-    /// behind it (for the stall breakdown of the warp that issues).
-    hot: Vec<Hot>,
-    ops: Vec<Ready>,
-    /// `hot[slot].ready` again, laid out scheduler by scheduler (slot `s + schedulers × k` at `s × owned + k`):
-    /// what a scheduler's search reads first.
+    /// The scheduler's view of each warp slot, kept up to date whenever the warp changes (`refresh`), so that a
+    /// search reads two numbers per warp. `ready`: when its next instruction's operands are ready and it is not
+    /// held (`u64::MAX` for an empty slot or a warp at a barrier), laid out scheduler by scheduler (slot
+    /// `s + schedulers × k` at `s × owned + k`, padded to a whole number per scheduler) so that a round-robin
+    /// search scans one contiguous array. `pipe_of`: the `pipe_free` entry that instruction needs. `ops`: the
+    /// operands' readiness behind `ready` (for the stall breakdown of the warp that issues).
     ready: Vec<u64>,
+    pipe_of: Vec<u32>,
+    ops: Vec<Ready>,
     blocks: Vec<Option<Block>>,
     /// Blocks dealt to this SM and not yet placed, in order.
     pub queue: BlockQueue,
@@ -513,9 +500,9 @@ impl<'k> Sm<'k> {
             w: kernel.warp_size as usize,
             l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
-            hot: vec![EMPTY; slots.div_ceil(schedulers) * schedulers],
-            ops: vec![Ready::default(); slots],
             ready: vec![u64::MAX; slots.div_ceil(schedulers) * schedulers],
+            pipe_of: vec![0; slots],
+            ops: vec![Ready::default(); slots],
             blocks: Vec::new(),
             queue: BlockQueue::default(),
             resident: 0,
@@ -671,7 +658,7 @@ impl<'k> Sm<'k> {
     /// operands' readiness and the pipe's.
     #[inline]
     fn readiness(&self, slot: usize) -> (Ready, u64) {
-        (self.ops[slot], self.pipe_free[self.hot[slot].pipe as usize])
+        (self.ops[slot], self.pipe_free[self.pipe_of[slot] as usize])
     }
 
     /// Recompute the scheduler's view of the warp in `slot` after it changed (issued, arrived at or was
@@ -679,38 +666,37 @@ impl<'k> Sm<'k> {
     #[inline]
     fn refresh(&mut self, slot: usize) {
         let s = slot % self.by_age.len();
-        let (hot, ops) = match self.warps[slot].as_ref() {
-            None => (EMPTY, Ready::default()),
+        let (ready, pipe, ops) = match self.warps[slot].as_ref() {
+            None => (u64::MAX, 0, Ready::default()),
             Some(warp) => {
                 let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
                 match self.kernel.code.get(pc) {
                     // Past the last instruction the warp only has to exit.
-                    None => (
-                        Hot {
-                            ready: warp.next_issue,
-                            pipe: self.no_pipe(),
-                        },
-                        Ready::default(),
-                    ),
+                    None => (warp.next_issue, self.no_pipe(), Ready::default()),
                     Some(inst) => {
                         let pipe = inst.unit.pipe();
                         let operands = warp.scoreboard.ready_at(inst, pipe, self.config.timing.pipe_switch);
                         (
-                            Hot {
-                                ready: warp.next_issue.max(operands.at),
-                                pipe: self.pipe_index(s, pipe) as u32,
-                            },
+                            warp.next_issue.max(operands.at),
+                            self.pipe_index(s, pipe) as u32,
                             operands,
                         )
                     }
                 }
             }
         };
-        self.hot[slot] = hot;
+        let at = self.ready_index(slot);
+        self.ready[at] = ready;
+        self.pipe_of[slot] = pipe;
         self.ops[slot] = ops;
+        self.sched_next[s] = self.sched_next[s].min(ready);
+    }
+
+    /// Where warp slot `slot`'s readiness lies in `ready`.
+    #[inline]
+    fn ready_index(&self, slot: usize) -> usize {
         let schedulers = self.by_age.len();
-        self.ready[s * (self.hot.len() / schedulers) + slot / schedulers] = hot.ready;
-        self.sched_next[s] = self.sched_next[s].min(hot.ready);
+        (slot % schedulers) * (self.ready.len() / schedulers) + slot / schedulers
     }
 
     /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
@@ -761,14 +747,14 @@ impl<'k> Sm<'k> {
     #[inline]
     fn pick(&self, s: usize, cycle: u64, earliest: &mut u64) -> Option<usize> {
         let schedulers = self.by_age.len();
-        let can = |slot: usize, earliest: &mut u64| {
-            let h = self.hot[slot];
-            if h.ready > cycle {
-                // (An empty slot or a warp at a barrier has `ready` = MAX.)
-                *earliest = (*earliest).min(h.ready);
+        // Whether the warp in `slot`, ready at `ready`, can issue now (its pipe free too); if not, lower
+        // `earliest` to when it might. (An empty slot or a warp at a barrier has `ready` = MAX.)
+        let can = |slot: usize, ready: u64, earliest: &mut u64| {
+            if ready > cycle {
+                *earliest = (*earliest).min(ready);
                 return false;
             }
-            let at = self.pipe_free[h.pipe as usize];
+            let at = self.pipe_free[self.pipe_of[slot] as usize];
             if at <= cycle {
                 return true;
             }
@@ -777,32 +763,26 @@ impl<'k> Sm<'k> {
         };
         match self.config.scheduler_policy {
             SchedulerPolicy::LooseRoundRobin => {
-                let owned = self.hot.len() / schedulers;
+                let owned = self.ready.len() / schedulers;
                 let first = (self.last_issued[s] / schedulers + 1) % owned;
-                // The scheduler's warps' operand readiness lies contiguously: a tight scan in round-robin order.
+                // The scheduler's warps' readiness lies contiguously: a tight scan in round-robin order.
                 let ready = &self.ready[s * owned..(s + 1) * owned];
                 for range in [first..owned, 0..first] {
                     for (k, &r) in ready[range.clone()].iter().enumerate() {
-                        if r > cycle {
-                            *earliest = (*earliest).min(r);
-                            continue;
-                        }
                         let slot = s + schedulers * (range.start + k);
-                        let at = self.pipe_free[self.hot[slot].pipe as usize];
-                        if at <= cycle {
+                        if can(slot, r, earliest) {
                             return Some(slot);
                         }
-                        *earliest = (*earliest).min(at);
                     }
                 }
             }
             SchedulerPolicy::GreedyThenOldest => {
                 let last = self.last_issued[s];
-                if can(last, earliest) {
+                if last < self.warps.len() && can(last, self.ready[self.ready_index(last)], earliest) {
                     return Some(last);
                 }
                 for &slot in &self.by_age[s] {
-                    if slot != last && can(slot, earliest) {
+                    if slot != last && can(slot, self.ready[self.ready_index(slot)], earliest) {
                         return Some(slot);
                     }
                 }
@@ -813,7 +793,7 @@ impl<'k> Sm<'k> {
 
     /// Whether the warp in `slot` is past the last instruction (it only has to exit).
     fn at_end(&self, slot: usize) -> bool {
-        self.hot[slot].pipe == self.no_pipe()
+        self.pipe_of[slot] == self.no_pipe()
     }
 
     /// Retire the lanes of the warp in `slot` that are past the last instruction, at `cycle`, without using an
