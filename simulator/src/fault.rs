@@ -24,6 +24,11 @@ pub enum FaultKind {
     CycleLimit {
         limit: u64,
     },
+    /// The run issued more warp instructions than `--max-instructions`.
+    InstructionLimit {
+        limit: u64,
+        issued: u64,
+    },
     /// Only part of a warp reached a barrier.
     BarrierDivergence {
         arrived: u64,
@@ -63,6 +68,8 @@ pub struct Fault {
     /// The first faulting lane.
     pub lane: Option<u32>,
     pub pc: u32,
+    /// What the sanitizers found before the fault ([`crate::RunOptions::checks`]).
+    pub findings: Vec<crate::check::Finding>,
 }
 
 impl Fault {
@@ -91,6 +98,9 @@ impl Fault {
             ),
             FaultKind::DivideByZero => "integer division by zero".to_string(),
             FaultKind::CycleLimit { limit } => format!("the run passed the cycle limit ({limit} cycles)"),
+            FaultKind::InstructionLimit { limit, issued } => format!(
+                "the run passed the instruction limit ({limit} warp instructions): {issued} issued; this warp issued the most"
+            ),
             FaultKind::BarrierDivergence { arrived, missing } => format!(
                 "barrier divergence: {} of the warp reached the barrier but {} did not",
                 lanes(*arrived),
@@ -160,6 +170,9 @@ impl Fault {
         }
         d = match &self.kind {
             FaultKind::CycleLimit { .. } => d.with_help("an endless loop? raise the limit with `--max-cycles N`"),
+            FaultKind::InstructionLimit { .. } => {
+                d.with_help("an endless loop? raise the limit with `--max-instructions N`")
+            }
             FaultKind::OutOfBounds { shared: false, .. } => {
                 d.with_help("check the index computation, or enlarge the buffer")
             }

@@ -52,7 +52,7 @@ pub fn run_with<T: TraceSink>(
     trace: &mut T,
 ) -> Result<RunOutput, Fault> {
     assert_eq!(memory.len(), kernel.buffers.len(), "one buffer per kernel buffer");
-    let shared = Shared::new(kernel, config, &memory);
+    let shared = Shared::new(kernel, config, &memory, options);
     let engine = Engine {
         shared: &shared,
         sms: (0..config.sms.max(1)).map(|i| Sm::new(i, &shared)).collect(),
@@ -174,7 +174,8 @@ impl<'k> Engine<'k> {
                     .filter_map(Option::take)
                     .min_by_key(|f| f.cycle)
                     .map(Box::new);
-                if let Some(fault) = fault {
+                if let Some(mut fault) = fault {
+                    fault.findings = self.findings(Some(fault.cycle));
                     if ON {
                         // (The atomics' old values in the trace are those the epoch's commit gives.)
                         self.commit(&mut locals);
@@ -184,6 +185,17 @@ impl<'k> Engine<'k> {
                 }
                 if at == limit {
                     self.commit(&mut locals);
+                    // The instruction limit, at epoch boundaries only (the same cycle traced or not).
+                    let issued: u64 = self.sms.iter().map(|sm| sm.stats.warp_instructions).sum();
+                    if issued > options.max_instructions
+                        && let Some(mut fault) = self.instruction_limit(at, issued, options.max_instructions)
+                    {
+                        fault.findings = self.findings(None);
+                        if ON {
+                            merge(&mut locals, at, trace);
+                        }
+                        return Err(fault);
+                    }
                 }
                 // The events before `at` go on (a block placed at `at` waits for the other SMs' events at `at`).
                 // An atomic's issue event shows its old value, known at the commit: the events wait for it.
@@ -237,8 +249,43 @@ impl<'k> Engine<'k> {
         }
     }
 
+    /// The instruction-limit fault at cycle `at`, naming the live warp that issued the most (the first in SM
+    /// order among equals): the likeliest to be in an endless loop.
+    fn instruction_limit(&self, at: u64, issued: u64, limit: u64) -> Option<Fault> {
+        let mut best: Option<(u64, u32, u32, u32)> = None;
+        for sm in &self.sms {
+            if let Some(b) = sm.busiest_warp()
+                && best.is_none_or(|x| b.0 > x.0)
+            {
+                best = Some(b);
+            }
+        }
+        let (_, block, warp, pc) = best?;
+        Some(Fault {
+            kind: crate::fault::FaultKind::InstructionLimit { limit, issued },
+            cycle: at,
+            block,
+            warp,
+            lane: None,
+            pc,
+            findings: Vec::new(),
+        })
+    }
+
+    /// The sanitizers' findings of every SM, each distinct one once; up to `upto` only, if given (a fault's
+    /// cycle).
+    fn findings(&self, upto: Option<u64>) -> Vec<crate::check::Finding> {
+        let upto = upto.unwrap_or(u64::MAX);
+        crate::check::merge(
+            self.sms
+                .iter()
+                .map(|sm| sm.findings.list.iter().filter(|f| f.cycle <= upto).cloned().collect()),
+        )
+    }
+
     /// The run's output: statistics of every SM together; the run ends with the last SM's last result.
     fn finish(self) -> RunOutput {
+        let findings = self.findings(None);
         let end = self.sms.iter().map(|sm| sm.end).max().unwrap_or(0);
         let mut stats = Stats::default();
         let (mut exited, mut exit_sum) = (0u64, 0u128);
@@ -258,6 +305,7 @@ impl<'k> Engine<'k> {
             cycles: end,
             stats,
             buffers: self.memory,
+            findings,
         }
     }
 }

@@ -20,6 +20,9 @@
 use crate::alu::{self, Row};
 use crate::barrier::{BARRIERS, Barrier, Waiter};
 use crate::cache::L1;
+use crate::check::{
+    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, Schedule, ShuffleReason, WarpSync,
+};
 use crate::config::{Config, SchedulerPolicy};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::kernel::{Buffer, DAddr, DBar, DInstr, DOp, Kernel, Pipe, Src, Unit};
@@ -34,10 +37,19 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use warpsim_isa::{PredLogicOp, Special, VoteMode};
 
-/// How to run: limits (always finite) and host-side choices that never change the results.
+/// How to run: limits (always finite), the sanitizers, the schedule, and host-side choices that never change
+/// the results.
 #[derive(Clone)]
 pub struct RunOptions {
+    /// A run still going at this cycle stops with a fault.
     pub max_cycles: u64,
+    /// A run that has issued more warp instructions than this stops with a fault (checked at every epoch
+    /// boundary, so it may go up to one epoch past it).
+    pub max_instructions: u64,
+    /// The sanitizers that run ([`crate::check`]).
+    pub checks: Checks,
+    /// The order in which schedulers pick ready warps.
+    pub schedule: Schedule,
     /// Host threads simulating the SMs: 0 for every core (rayon's global pool), 1 for none besides the caller.
     /// Values, cycles, statistics and traces are the same for every number.
     pub threads: usize,
@@ -60,6 +72,9 @@ impl std::fmt::Debug for RunOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RunOptions")
             .field("max_cycles", &self.max_cycles)
+            .field("max_instructions", &self.max_instructions)
+            .field("checks", &self.checks)
+            .field("schedule", &self.schedule)
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
             .finish()
@@ -70,6 +85,9 @@ impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             max_cycles: 100_000_000,
+            max_instructions: 1_000_000_000,
+            checks: Checks::default(),
+            schedule: Schedule::Policy,
             threads: 0,
             progress: None,
         }
@@ -202,6 +220,8 @@ pub struct RunOutput {
     pub stats: Stats,
     /// Every global buffer's final contents.
     pub buffers: Vec<Buffer>,
+    /// What the sanitizers found ([`RunOptions::checks`]), each distinct finding once, in the order first seen.
+    pub findings: Vec<Finding>,
 }
 
 impl RunOutput {
@@ -245,6 +265,11 @@ struct Warp {
     stalls: Stalls,
     /// With tracing: the waits before the instruction being issued (see `account`).
     waits: Vec<Wait>,
+    /// With `--check`: its lanes' synchronisations (race), and per register and predicate the lanes that wrote
+    /// it (init). Empty otherwise.
+    sync: WarpSync,
+    init_regs: Vec<u64>,
+    init_preds: Vec<u64>,
 }
 
 /// A resident block: its shared memory and barriers.
@@ -256,6 +281,8 @@ struct Block {
     barriers: Vec<Barrier>,
     /// When the block's barrier unit has processed every arrival so far.
     barrier_free: u64,
+    /// With `--check race` or `init`: the shadow of its shared memory and its warps' vector clocks.
+    check: BlockCheck,
 }
 
 /// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
@@ -270,10 +297,12 @@ pub(crate) struct Shared<'k> {
     l1_bytes: u64,
     /// Blocks of this kernel that fit on one SM at once.
     pub capacity: u32,
+    pub checks: Checks,
+    pub schedule: Schedule,
 }
 
 impl<'k> Shared<'k> {
-    pub fn new(kernel: &'k Kernel, config: &'k Config, memory: &[Buffer]) -> Shared<'k> {
+    pub fn new(kernel: &'k Kernel, config: &'k Config, memory: &[Buffer], options: &RunOptions) -> Shared<'k> {
         let mut global_base = Vec::with_capacity(memory.len());
         // 256-byte aligned like cudaMalloc's, and never two buffers in one cache line.
         let align = 256u64.max(config.timing.memory.line_bytes as u64);
@@ -302,6 +331,8 @@ impl<'k> Shared<'k> {
             overlay: reads.iter().zip(&writes).map(|(r, w)| *r && *w).collect(),
             l1_bytes: l1_bytes(kernel, config),
             capacity: blocks_per_sm(kernel, config) as u32,
+            checks: options.checks,
+            schedule: options.schedule,
         }
     }
 }
@@ -391,6 +422,8 @@ pub(crate) struct Sm<'k> {
     spare_warps: Vec<Warp>,
     spare_blocks: Vec<Block>,
     released: Vec<Waiter>,
+    /// What the sanitizers found on this SM.
+    pub findings: Findings,
 }
 
 /// Block ids in increasing order, kept as runs of consecutive ids: a whole grid queued on one SM is one run.
@@ -528,6 +561,7 @@ impl<'k> Sm<'k> {
             spare_warps: Vec::new(),
             spare_blocks: Vec::new(),
             released: Vec::new(),
+            findings: Findings::default(),
         }
     }
 
@@ -542,6 +576,18 @@ impl<'k> Sm<'k> {
     fn pipe_index(&self, s: usize, pipe: Pipe) -> usize {
         let s = if pipe.per_sm() { self.by_age.len() } else { s };
         s * Pipe::COUNT + pipe as usize
+    }
+
+    /// The live warp that has issued the most instructions: (issued, block, warp, pc).
+    pub fn busiest_warp(&self) -> Option<(u64, u32, u32, u32)> {
+        let mut best: Option<(u64, u32, u32, u32)> = None;
+        for warp in self.warps.iter().flatten() {
+            let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0);
+            if best.is_none_or(|b| warp.stalls.issued > b.0) {
+                best = Some((warp.stalls.issued, warp.block_id, warp.warp_in_block, pc));
+            }
+        }
+        best
     }
 
     /// Whether the SM has nothing to do until it is dealt more blocks.
@@ -581,12 +627,17 @@ impl<'k> Sm<'k> {
                 shared: Vec::new(),
                 barriers: vec![Barrier::default(); BARRIERS],
                 barrier_free: 0,
+                check: BlockCheck::default(),
             });
             block.id = id;
             block.warps_left = per_block as u32;
             block.shared.clear();
             block.shared.resize(self.kernel.shared_words, 0);
             block.barrier_free = 0;
+            let checks = self.shared.checks;
+            if checks.race || checks.init {
+                block.check.reset(self.kernel.shared_words, per_block);
+            }
             self.blocks[slot] = Some(block);
             let nregs = self.kernel.program.regs.len();
             let npreds = self.kernel.program.preds.len();
@@ -616,6 +667,9 @@ impl<'k> Sm<'k> {
                     accounted: 0,
                     stalls: Stalls::default(),
                     waits: Vec::new(),
+                    sync: WarpSync::default(),
+                    init_regs: Vec::new(),
+                    init_preds: Vec::new(),
                 });
                 warp.block_slot = slot;
                 warp.block_id = id;
@@ -637,6 +691,15 @@ impl<'k> Sm<'k> {
                     ..Stalls::default()
                 };
                 warp.waits.clear();
+                if checks.race {
+                    warp.sync.reset();
+                }
+                if checks.init {
+                    warp.init_regs.clear();
+                    warp.init_regs.resize(nregs, 0);
+                    warp.init_preds.clear();
+                    warp.init_preds.resize(npreds, 0);
+                }
                 self.warps[warp_slot] = Some(warp);
                 self.by_age[warp_slot % schedulers].push(warp_slot);
                 self.refresh(warp_slot);
@@ -761,12 +824,44 @@ impl<'k> Sm<'k> {
             *earliest = (*earliest).min(at);
             false
         };
+        let owned = self.ready.len() / schedulers;
+        let ready = &self.ready[s * owned..(s + 1) * owned];
+        match self.shared.schedule {
+            Schedule::Policy => {}
+            // The youngest ready warp first.
+            Schedule::Reverse => {
+                for k in (0..owned).rev() {
+                    if can(s + schedulers * k, ready[k], earliest) {
+                        return Some(s + schedulers * k);
+                    }
+                }
+                return None;
+            }
+            // A random one of the ready warps: count them, draw, find it.
+            Schedule::Random { seed } => {
+                let mut n = 0u64;
+                for (k, &r) in ready.iter().enumerate() {
+                    n += can(s + schedulers * k, r, earliest) as u64;
+                }
+                if n == 0 {
+                    return None;
+                }
+                let mut pick = Schedule::draw(seed, self.id, cycle, 1 + s as u64) % n;
+                for (k, &r) in ready.iter().enumerate() {
+                    if can(s + schedulers * k, r, earliest) {
+                        if pick == 0 {
+                            return Some(s + schedulers * k);
+                        }
+                        pick -= 1;
+                    }
+                }
+                return None;
+            }
+        }
         match self.config.scheduler_policy {
             SchedulerPolicy::LooseRoundRobin => {
-                let owned = self.ready.len() / schedulers;
                 let first = (self.last_issued[s] / schedulers + 1) % owned;
                 // The scheduler's warps' readiness lies contiguously: a tight scan in round-robin order.
-                let ready = &self.ready[s * owned..(s + 1) * owned];
                 for range in [first..owned, 0..first] {
                     for (k, &r) in ready[range.clone()].iter().enumerate() {
                         let slot = s + schedulers * (range.start + k);
@@ -840,6 +935,7 @@ impl<'k> Sm<'k> {
                     warp: warp.warp_in_block,
                     lane: None,
                     pc: warp.stack.top().map(|t| t.pc).unwrap_or(0),
+                    findings: Vec::new(),
                 });
             }
             let mut issued = false;
@@ -847,9 +943,18 @@ impl<'k> Sm<'k> {
             let mut retired = false;
             let mut earliest = u64::MAX;
             let mut finished_block = false;
-            // The scheduler that looks first (and so gets the SM-wide pipes first) rotates every cycle.
+            // The scheduler that looks first (and so gets the SM-wide pipes first) rotates every cycle (in
+            // reverse, or in a random rotation, under those schedules).
+            let (first, step) = match self.shared.schedule {
+                Schedule::Policy => (cycle as usize, 1),
+                Schedule::Reverse => (cycle as usize + schedulers - 1, schedulers - 1),
+                Schedule::Random { seed } => {
+                    let r = Schedule::draw(seed, self.id, cycle, 0);
+                    (r as usize, if r >> 32 & 1 == 1 { 1 } else { schedulers - 1 })
+                }
+            };
             for k in 0..schedulers {
-                let s = (k + cycle as usize) % schedulers;
+                let s = (first + k * step) % schedulers;
                 if self.sched_next[s] > cycle {
                     earliest = earliest.min(self.sched_next[s]);
                     continue;
@@ -867,6 +972,13 @@ impl<'k> Sm<'k> {
                     }
                 };
                 match chosen {
+                    // A random schedule holds a scheduler back now and then, so that warps meet in other orders.
+                    Some(_)
+                        if matches!(self.shared.schedule, Schedule::Random { seed }
+                            if Schedule::hold(seed, self.id, cycle, s)) =>
+                    {
+                        earliest = earliest.min(cycle + 1);
+                    }
                     Some(slot) => {
                         let (ops, unit) = self.readiness(slot);
                         self.last_issued[s] = slot;
@@ -962,6 +1074,7 @@ impl<'k> Sm<'k> {
             warp: first.warp,
             lane: None,
             pc: first.pc,
+            findings: Vec::new(),
         }
     }
 
@@ -1039,8 +1152,13 @@ impl<'k> Sm<'k> {
             warp: ctx.warp_in_block,
             lane,
             pc,
+            findings: Vec::new(),
         };
         let block = self.blocks[warp.block_slot].as_mut().expect("block of a live warp");
+        let checks = self.shared.checks;
+        if checks.init {
+            check_init(&mut self.findings, self.id, kernel, inst, warp, &ctx, pc, active, exec);
+        }
         let mut next_pc = pc + 1;
         let mut branch: Option<(u64, u32)> = None;
         let unit = inst.unit.timing(&timing.units);
@@ -1123,6 +1241,22 @@ impl<'k> Sm<'k> {
             DOp::Ld { d, addr } => {
                 let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, false)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
+                if addr.shared && (checks.race || checks.init) {
+                    check_shared(
+                        checks,
+                        &mut self.findings,
+                        self.id,
+                        kernel,
+                        warp,
+                        &mut block.check,
+                        &ctx,
+                        pc,
+                        active,
+                        &words,
+                        exec,
+                        AccessKind::Read,
+                    );
+                }
                 let row = &mut warp.regs[d as usize * STRIDE..d as usize * STRIDE + w];
                 if addr.shared {
                     for_lanes(exec, |lane| row[lane as usize] = block.shared[words[lane as usize]]);
@@ -1170,6 +1304,22 @@ impl<'k> Sm<'k> {
                 // Every lane is checked before any writes, so a faulting store writes nothing.
                 let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
+                if addr.shared && (checks.race || checks.init) {
+                    check_shared(
+                        checks,
+                        &mut self.findings,
+                        self.id,
+                        kernel,
+                        warp,
+                        &mut block.check,
+                        &ctx,
+                        pc,
+                        active,
+                        &words,
+                        exec,
+                        AccessKind::Write,
+                    );
+                }
                 // Lanes storing to one address: the highest lane wins (one deterministic order).
                 let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize];
                 for_lanes(exec, |lane| {
@@ -1216,6 +1366,22 @@ impl<'k> Sm<'k> {
                 self.stats.atomics += (exec != 0) as u64;
                 let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
+                if addr.shared && (checks.race || checks.init) {
+                    check_shared(
+                        checks,
+                        &mut self.findings,
+                        self.id,
+                        kernel,
+                        warp,
+                        &mut block.check,
+                        &ctx,
+                        pc,
+                        active,
+                        &words,
+                        exec,
+                        AccessKind::Atomic,
+                    );
+                }
                 let event_index = trace.events.len() as u32;
                 // Lanes apply in lane order: deterministic, and one of the orders the hardware's serialisation gives.
                 for_lanes(exec, |lane| {
@@ -1334,6 +1500,9 @@ impl<'k> Sm<'k> {
                 if missing != 0 {
                     return Err(fault(FaultKind::WarpSyncDivergence { missing }, None));
                 }
+                if checks.race {
+                    warp.sync.sync(mask & exec);
+                }
             }
             DOp::Vote {
                 mode,
@@ -1433,6 +1602,48 @@ impl<'k> Sm<'k> {
                     });
                 }
                 self.stats.undefined_shuffle_reads += undefined.count_ones() as u64;
+                if checks.shfl && undefined != 0 {
+                    let lane = undefined.trailing_zeros();
+                    let source = src[lane as usize] & 63;
+                    let reason = if member >> lane & 1 == 0 {
+                        ShuffleReason::ReaderNotMember
+                    } else if exec >> source & 1 == 0 {
+                        ShuffleReason::SourceInactive
+                    } else {
+                        ShuffleReason::SourceNotMember
+                    };
+                    self.findings.add(Finding {
+                        kind: FindingKind::UndefinedShuffle {
+                            lanes: undefined,
+                            lane,
+                            source,
+                            reason,
+                        },
+                        cycle,
+                        sm: self.id,
+                        block: ctx.block,
+                        warp: ctx.warp_in_block,
+                        lane: Some(lane),
+                        pc,
+                        count: undefined.count_ones() as u64,
+                    });
+                }
+                if checks.init
+                    && let Src::Reg(r) = a
+                {
+                    // The shuffled register is read in the source lanes.
+                    let written = warp.init_regs[r as usize];
+                    let mut unwritten = 0u64;
+                    for_lanes(exec, |lane| {
+                        let from = src[lane as usize] & 63;
+                        if (from as usize) < w && written >> from & 1 == 0 {
+                            unwritten |= 1 << lane;
+                        }
+                    });
+                    if unwritten != 0 {
+                        uninit(&mut self.findings, self.id, kernel, &ctx, pc, Some(r), None, unwritten);
+                    }
+                }
                 if let Some(p) = p {
                     warp.preds[p as usize] = (warp.preds[p as usize] & !exec) | (in_range & exec);
                 }
@@ -1458,6 +1669,14 @@ impl<'k> Sm<'k> {
                 warp.stack.remove_lanes(exec);
             }
             DOp::Nop => {}
+        }
+        if checks.init {
+            if let Some(d) = inst.write {
+                warp.init_regs[d as usize] |= exec;
+            }
+            if let Some(p) = inst.pred_write {
+                warp.init_preds[p as usize] |= exec;
+            }
         }
         // Scoreboard, pipe and timing. The run lasts until the last result (register, predicate or memory) is
         // complete.
@@ -1574,11 +1793,22 @@ impl<'k> Sm<'k> {
         let resume = block.barrier_free.max(cycle) + self.config.timing.units.barrier.latency as u64;
         self.stats.barriers += 1;
         self.end = self.end.max(resume);
+        if self.shared.checks.race {
+            // The released warps are ordered after everything each of them did before the barrier.
+            let warps = &self.warps;
+            let in_block = waiters
+                .iter()
+                .filter_map(|x| warps[x.slot].as_ref().map(|warp| warp.warp_in_block));
+            block.check.barrier(in_block);
+        }
         let mut released = Vec::new();
         let mut result = BarrierResult::None;
         for waiter in &waiters {
             let warp = self.warps[waiter.slot].as_mut().expect("waiting warp");
             let pc = warp.waiting.take().map(|(_, pc)| pc).unwrap_or(0);
+            if self.shared.checks.race {
+                warp.sync.sync(waiter.lanes);
+            }
             warp.next_issue = resume;
             warp.hold = Hold::Barrier;
             if let Some(DOp::Bar { kind, .. }) = self.kernel.code.get(pc as usize).map(|i| i.op) {
@@ -1636,16 +1866,19 @@ impl<'k> Sm<'k> {
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
         loop {
-            if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle()
-                && ON
-            {
-                trace.event(Event::Reconverge {
-                    cycle,
-                    block: warp.block_id,
-                    warp: warp.warp_in_block,
-                    pc,
-                    mask,
-                });
+            if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle() {
+                if self.shared.checks.race {
+                    warp.sync.sync(mask);
+                }
+                if ON {
+                    trace.event(Event::Reconverge {
+                        cycle,
+                        block: warp.block_id,
+                        warp: warp.warp_in_block,
+                        pc,
+                        mask,
+                    });
+                }
             }
             match warp.stack.top().copied() {
                 // Lanes at the end of the program exit; a warp waiting at a barrier exits once released.
@@ -1988,4 +2221,123 @@ fn operand_values(inst: &DInstr, warp: &Warp, ctx: &LaneCtx) -> Vec<Vec<u32>> {
     srcs.into_iter()
         .map(|s| (0..ctx.w).map(|lane| read(warp, s, lane, ctx)).collect())
         .collect()
+}
+
+/// `--check init`: report the registers and predicates that `inst` reads in lanes that never wrote them (the
+/// guard in the active lanes, the rest in the executing ones; a shuffle's shuffled register is checked in its
+/// source lanes, where it is read, and `selp` reads only the operand it selects).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn check_init(
+    findings: &mut Findings,
+    sm: u32,
+    kernel: &Kernel,
+    inst: &DInstr,
+    warp: &Warp,
+    ctx: &LaneCtx,
+    pc: u32,
+    active: u64,
+    exec: u64,
+) {
+    let guard = inst.guard.map(|(p, _)| p);
+    for &p in &inst.pred_reads {
+        let need = if Some(p) == guard { active } else { exec };
+        let unwritten = need & !warp.init_preds[p as usize];
+        if unwritten != 0 {
+            uninit(findings, sm, kernel, ctx, pc, None, Some(p), unwritten);
+        }
+    }
+    let reg = |s: Src| if let Src::Reg(r) = s { Some(r) } else { None };
+    let (skip, selp) = match inst.op {
+        DOp::Shfl { a, b, .. } if reg(a) != reg(b) => (reg(a), None),
+        DOp::Selp { a, b, p, .. } => {
+            let pv = warp.preds[p as usize];
+            (None, Some((reg(a), exec & pv, reg(b), exec & !pv)))
+        }
+        _ => (None, None),
+    };
+    let mut check = |r: u16, need: u64| {
+        let unwritten = need & !warp.init_regs[r as usize];
+        if unwritten != 0 {
+            uninit(findings, sm, kernel, ctx, pc, Some(r), None, unwritten);
+        }
+    };
+    match selp {
+        Some((a, lanes_a, b, lanes_b)) => {
+            if let Some(a) = a {
+                check(a, lanes_a);
+            }
+            if let Some(b) = b {
+                check(b, lanes_b);
+            }
+        }
+        None => {
+            for &r in inst.reads.iter().filter(|&&r| Some(r) != skip) {
+                check(r, exec);
+            }
+        }
+    }
+}
+
+/// Record an uninitialised read of register `reg` or predicate `pred` by `lanes`.
+#[allow(clippy::too_many_arguments)]
+fn uninit(
+    findings: &mut Findings,
+    sm: u32,
+    kernel: &Kernel,
+    ctx: &LaneCtx,
+    pc: u32,
+    reg: Option<u16>,
+    pred: Option<u16>,
+    lanes: u64,
+) {
+    let kind = match (reg, pred) {
+        (Some(r), _) => FindingKind::UninitRegister {
+            reg: kernel.program.regs[r as usize].name.clone(),
+            lanes,
+        },
+        (None, p) => FindingKind::UninitPredicate {
+            pred: kernel.program.preds[p.unwrap_or(0) as usize].name.clone(),
+            lanes,
+        },
+    };
+    findings.add(Finding {
+        kind,
+        cycle: ctx.cycle,
+        sm,
+        block: ctx.block,
+        warp: ctx.warp_in_block,
+        lane: Some(lanes.trailing_zeros()),
+        pc,
+        count: lanes.count_ones() as u64,
+    });
+}
+
+/// `--check race` / `init` on a shared-memory access of the executing lanes.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn check_shared(
+    checks: Checks,
+    findings: &mut Findings,
+    sm: u32,
+    kernel: &Kernel,
+    warp: &Warp,
+    block: &mut BlockCheck,
+    ctx: &LaneCtx,
+    pc: u32,
+    active: u64,
+    words: &[usize; 64],
+    exec: u64,
+    kind: AccessKind,
+) {
+    let who = check::Who {
+        sm,
+        block: ctx.block,
+        warp: ctx.warp_in_block,
+        pc,
+        cycle: ctx.cycle,
+        active,
+        sync: &warp.sync,
+    };
+    check::shared_access(checks, block, kernel, &who, words, exec, kind, findings);
 }

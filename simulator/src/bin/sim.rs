@@ -11,7 +11,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use warpsim::render;
-use warpsim::{Config, Launch, NoTrace, Progress, ProgressFn, RunOptions, SchedulerPolicy, TraceBuffer, programs};
+use warpsim::{
+    Checks, Config, Launch, NoTrace, Progress, ProgressFn, RunOptions, Schedule, SchedulerPolicy, TraceBuffer, programs,
+};
 use warpsim_isa::{AssembleError, Program};
 
 const EXAMPLES: &str = "\
@@ -136,6 +138,17 @@ impl From<Policy> for SchedulerPolicy {
     }
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ScheduleArg {
+    Default,
+    Reverse,
+    Random,
+}
+
+fn parse_checks(text: &str) -> Result<Checks, String> {
+    Checks::parse(text)
+}
+
 #[derive(clap::Args)]
 struct RunArgs {
     /// A program name (see `sim list`) or a path to an assembly file.
@@ -158,15 +171,32 @@ struct RunArgs {
     #[arg(long)]
     stats: bool,
     /// Stop with a fault after this many cycles.
-    #[arg(long, default_value_t = RunOptions::default().max_cycles)]
+    #[arg(long, default_value_t = RunOptions::default().max_cycles, value_parser = cycle_limit, allow_negative_numbers = true)]
     max_cycles: u64,
+    /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
+    #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N")]
+    max_instructions: u64,
+    /// Sanitizers for the simulated program, comma-separated: `race` (shared-memory hazards between threads no
+    /// barrier orders), `init` (reads of registers, predicates or shared memory never written), `shfl`
+    /// (shuffles reading a lane that is inactive or outside the member mask), or `all`. Findings are reported
+    /// after the run (exit status 1).
+    #[arg(long, value_name = "LIST", value_parser = parse_checks)]
+    check: Option<Checks>,
+    /// The order in which warp schedulers pick ready warps: `default` (the configuration's policy),
+    /// `reverse` (youngest warp first, schedulers in reverse turn) or `random` (seeded by --seed). A correct
+    /// program gives the same values under every schedule.
+    #[arg(long, value_enum, default_value_t = ScheduleArg::Default)]
+    schedule: ScheduleArg,
+    /// The seed of `--schedule random`.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
     /// Stream the trace into FILE as it is produced, one JSON object per line (any length, in constant memory;
     /// the same records as `--format json`'s `trace`).
     #[arg(long, value_name = "FILE")]
     trace_file: Option<String>,
     /// With --trace, --svg, --html or --trace-format: keep at most this many events (a long run's trace is cut
     /// short, and says so).
-    #[arg(long, default_value_t = 500_000, value_name = "N")]
+    #[arg(long, default_value_t = 500_000, value_name = "N", allow_negative_numbers = true)]
     max_trace_events: usize,
     /// Draw the lane-exchange diagram into FILE (SVG): lanes as lines, one column per step that moves data
     /// between lanes, and a bank map for each shared-memory instruction.
@@ -180,7 +210,7 @@ struct RunArgs {
     #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"], help_heading = "Pictures")]
     trace_format: Option<Vec<String>>,
     /// With --svg: the block to draw (default: the first one launched).
-    #[arg(long, value_name = "B", help_heading = "Pictures")]
+    #[arg(long, value_name = "B", help_heading = "Pictures", allow_negative_numbers = true)]
     draw_block: Option<u32>,
     /// With --svg: the warps of that block to draw, as a list of warps and inclusive ranges: `0-3`, `0,2`, `5`
     /// (default: the first 4).
@@ -212,8 +242,11 @@ struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Stop with a fault after this many cycles.
-    #[arg(long, default_value_t = RunOptions::default().max_cycles)]
+    #[arg(long, default_value_t = RunOptions::default().max_cycles, value_parser = cycle_limit, allow_negative_numbers = true)]
     max_cycles: u64,
+    /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
+    #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N")]
+    max_instructions: u64,
 }
 
 const CROSSCHECK_EXAMPLES: &str = "\
@@ -257,7 +290,7 @@ struct CrosscheckArgs {
 #[derive(clap::Args)]
 struct MachineArgs {
     /// Warp size: a power of two from 2 to 64.
-    #[arg(long, short = 'w')]
+    #[arg(long, short = 'w', allow_negative_numbers = true)]
     warp: Option<u32>,
     /// Machine configuration file (JSON, see `sim config`).
     #[arg(long)]
@@ -267,10 +300,10 @@ struct MachineArgs {
     #[arg(long, value_enum)]
     policy: Option<Policy>,
     /// SMs of the machine (overrides the configuration's; `hopper` has 132). `--sms 1` puts every block on one SM.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     sms: Option<u32>,
     /// Host threads simulating the SMs (default: every core). Results are identical for every number.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     threads: Option<usize>,
 }
 
@@ -301,17 +334,30 @@ impl MachineArgs {
     }
 }
 
+/// `--max-cycles N`: at least 1 (0 would stop every run before its first cycle; there is no "unlimited").
+fn cycle_limit(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(format!(
+            "0 cycles would stop every run before it starts; the limit is 1 to {} (default {})",
+            u64::MAX,
+            RunOptions::default().max_cycles
+        )),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a whole number of cycles from 1 to {}", u64::MAX)),
+    }
+}
+
 /// The launch flags shared by `run`, `bench`, `emit-cuda` and `crosscheck`.
 #[derive(clap::Args, Clone, Default)]
 struct ShapeArgs {
     /// Blocks in the grid (overrides the program's `.grid`).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     grid: Option<u32>,
     /// Threads per block (overrides the program's `.block`).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     block: Option<u32>,
     /// Bytes of dynamic shared memory per block (sizes the program's `.shared NAME TYPE[]` array).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     dynamic_shared: Option<u32>,
     /// Set a program parameter: `--set NAME=VALUE` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
@@ -513,12 +559,50 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
     ))
 }
 
+/// Largest configuration file read (`sim config` prints about 2 KiB).
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// A `--config` file's text: a regular file of at most [`MAX_CONFIG_BYTES`] (refused by its size before it is
+/// read), UTF-8. The error is one line.
+fn read_config(path: &Path) -> Result<String, Failure> {
+    use std::io::Read;
+    let shown = path.display();
+    let fail = |what: String| Failure::input(format!("error: cannot read config: {what}"));
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("`{shown}`: {e}")))?;
+    if meta.is_dir() {
+        return Err(fail(format!("`{shown}` is a directory, not a configuration file")));
+    }
+    if !meta.is_file() {
+        return Err(fail(format!("`{shown}` is not a regular file")));
+    }
+    let too_big = || {
+        fail(format!(
+            "`{shown}` is larger than {MAX_CONFIG_BYTES} bytes, the limit for a configuration file"
+        ))
+    };
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| fail(format!("`{shown}`: {e}")))?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        fail(format!(
+            "`{shown}` is not UTF-8 text (invalid byte at offset {}); `sim config` prints a valid configuration (JSON)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) -> Result<Config, Failure> {
     let mut config = match path {
         None => Config::hopper(),
         Some(path) => {
-            let text = warpsim_isa::read_source(Path::new(path))
-                .map_err(|e| Failure::input(format!("error: cannot read config: {e}")))?;
+            let text = read_config(Path::new(path))?;
             serde_json::from_str(&text).map_err(|e| {
                 Failure::input(format!(
                     "error: {path}: invalid configuration: {e}\n  help: `sim config` prints a valid one to start from"
@@ -714,6 +798,14 @@ impl TraceFile {
     }
 }
 
+/// A trace file never finished (a panic unwinding through the run) leaves no temporary file behind; after
+/// [`TraceFile::finish`] the temporary file is already renamed or removed.
+impl Drop for TraceFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
 impl warpsim::TraceSink for TraceFileSink<'_, '_> {
     const ENABLED: bool = true;
     fn event(&mut self, event: warpsim::Event) {
@@ -751,11 +843,13 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
     let tmp = temp_beside(path);
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
+    // A write that fails midway (a full disk) removes its temporary file, as a failed rename does.
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            fail(e)
+        })
 }
 
 fn emit_cuda(program: &str, shape: &ShapeArgs, color: bool) -> Result<String, Failure> {
@@ -830,8 +924,10 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
     let (progress, bar) = progress_bar(args.format == Format::Text);
     let options = RunOptions {
         max_cycles: args.max_cycles,
+        max_instructions: args.max_instructions,
         threads,
         progress,
+        ..RunOptions::default()
     };
     let start = Instant::now();
     let result = warpsim::run_with(&kernel, memory, &config, &options, &mut NoTrace);
@@ -920,11 +1016,17 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
 fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failure> {
     set.iter()
         .map(|s| {
-            let (name, value) = s.split_once('=').ok_or_else(|| {
+            let (name, value) = s.split_once('=').filter(|(n, _)| !n.trim().is_empty()).ok_or_else(|| {
                 Failure::input(format!("error: `--set {s}`: expected NAME=VALUE\n  help: for example `--set target_bin=3`"))
             })?;
             let v = warpsim::kernel::parse_value(value).ok_or_else(|| {
-                Failure::input(format!("error: `--set {s}`: `{value}` is not a number\n  help: use an integer (42, -2, 0x1f) or a float (0.5)"))
+                // Digits that do not fit: say so, rather than "not a number".
+                let digits = value.trim().trim_start_matches('-');
+                if digits.starts_with(|c: char| c.is_ascii_digit()) && digits.parse::<f64>().is_ok() {
+                    Failure::input(format!("error: `--set {s}`: `{value}` is out of range\n  help: integers are 64-bit (-9223372036854775808 to 9223372036854775807); floats must be finite"))
+                } else {
+                    Failure::input(format!("error: `--set {s}`: `{value}` is not a number\n  help: use an integer (42, -2, 0x1f) or a float (0.5)"))
+                }
             })?;
             Ok((name.trim().to_string(), v))
         })
@@ -939,8 +1041,24 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
         warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
     // The run consumes the initial buffers (the renderers need only their names and types): no second copy.
     let memory = kernel.take_buffers();
+    let schedule = match (args.schedule, args.seed) {
+        (ScheduleArg::Random, seed) => Schedule::Random {
+            seed: seed.unwrap_or(1),
+        },
+        (_, Some(_)) => {
+            return Err(Failure::input(
+                "error: --seed is the seed of a random schedule\n  help: add `--schedule random`",
+            ));
+        }
+        (ScheduleArg::Default, None) => Schedule::Policy,
+        (ScheduleArg::Reverse, None) => Schedule::Reverse,
+    };
+    let checks = args.check.unwrap_or_default();
     let options = RunOptions {
         max_cycles: args.max_cycles,
+        max_instructions: args.max_instructions,
+        checks,
+        schedule,
         threads: args.machine.threads()?,
         ..RunOptions::default()
     };
@@ -978,13 +1096,14 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
             if dropped > 0 {
                 doc.note_dropped_events(dropped);
             }
+            if checks.any() {
+                doc.note_checks(checks);
+            }
             emit_json(&doc)?;
             match result {
-                Ok(_) => Ok(String::new()),
-                Err(fault) => Err(Failure {
-                    message: fault.render(&kernel, color),
-                    code: 1,
-                }),
+                Ok(output) if output.findings.is_empty() => Ok(String::new()),
+                Ok(output) => Err(findings_failure(&kernel, &output.findings, checks, None, color)),
+                Err(fault) => Err(findings_failure(&kernel, &fault.findings, checks, Some(&fault), color)),
             }
         }
         Format::Text => {
@@ -1016,15 +1135,20 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
                     if args.stats {
                         out.push_str(&render::text::stats(&output));
                     }
-                    Ok(paint(out))
+                    if checks.any() {
+                        out.push_str(&render::text::checks(checks, &output.findings));
+                    }
+                    if output.findings.is_empty() {
+                        return Ok(paint(out));
+                    }
+                    // The run's output, then the findings on stderr.
+                    emit(&paint(out))?;
+                    Err(findings_failure(&kernel, &output.findings, checks, None, color))
                 }
                 Err(fault) => {
                     // The trace up to the fault is still shown.
                     emit(&paint(out))?;
-                    Err(Failure {
-                        message: fault.render(&kernel, color),
-                        code: 1,
-                    })
+                    Err(findings_failure(&kernel, &fault.findings, checks, Some(&fault), color))
                 }
             }
         }
@@ -1044,6 +1168,36 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
             code: f.code,
         }),
     }
+}
+
+/// What goes to stderr after a run with findings or a fault: each finding, then the fault; exit status 1.
+fn findings_failure(
+    kernel: &warpsim::Kernel,
+    findings: &[warpsim::Finding],
+    checks: Checks,
+    fault: Option<&warpsim::Fault>,
+    color: bool,
+) -> Failure {
+    let mut message = String::new();
+    for f in findings {
+        message.push_str(&f.render(kernel, color));
+        message.push('\n');
+    }
+    if !findings.is_empty() {
+        let n = findings.len();
+        message.push_str(&format!(
+            "error: --check {}: {n} problem{} found\n",
+            checks.names(),
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(fault) = fault {
+        if !findings.is_empty() {
+            message.push('\n');
+        }
+        message.push_str(&fault.render(kernel, color));
+    }
+    Failure { message, code: 1 }
 }
 
 /// The files `sim run` draws (`--svg`, `--html`, `--trace-format`), checked before the run.
@@ -1094,6 +1248,29 @@ impl OutputFiles {
                 ))
             }
         };
+        // A path that cannot be written is refused before the run, and so are two outputs into one file.
+        let outputs = [
+            ("--svg", svg.as_ref().map(|(f, _)| f)),
+            ("--html", args.html.as_ref()),
+            ("--trace-format chrome", chrome.as_ref()),
+            ("--trace-file", args.trace_file.as_ref()),
+        ];
+        let outputs: Vec<(&str, &String)> = outputs.into_iter().filter_map(|(f, p)| Some((f, p?))).collect();
+        for (k, &(flag, file)) in outputs.iter().enumerate() {
+            check_output(flag, file)?;
+            let parts = |p: &String| -> Vec<std::path::PathBuf> {
+                let p = Path::new(p).components();
+                p.filter(|c| *c != std::path::Component::CurDir)
+                    .map(|c| c.as_os_str().into())
+                    .collect()
+            };
+            let same = |other: &String| parts(other) == parts(file);
+            if let Some((first, _)) = outputs[..k].iter().find(|(_, other)| same(other)) {
+                return Err(Failure::input(format!(
+                    "error: `{first}` and `{flag}` both write `{file}`\n  help: give each output its own file"
+                )));
+            }
+        }
         Ok(OutputFiles {
             svg,
             html: args.html.clone(),
@@ -1166,6 +1343,40 @@ impl OutputFiles {
         }
         errors
     }
+}
+
+/// Refuse, before the run, an output path that cannot become a file: empty, a directory (or ending in `/`), or
+/// inside something that is not a directory. A missing folder is fine: it is created.
+fn check_output(flag: &str, file: &str) -> Result<(), Failure> {
+    let path = Path::new(file);
+    if file.is_empty() {
+        return Err(Failure::input(format!("error: `{flag}` needs a file name")));
+    }
+    if file.ends_with(std::path::is_separator) || path.is_dir() {
+        let example = path.join(match flag {
+            "--svg" => "out.svg",
+            "--html" => "out.html",
+            "--trace-file" => "trace.jsonl",
+            _ => "trace.json",
+        });
+        return Err(Failure::input(format!(
+            "error: `{flag} {file}`: `{file}` is a directory\n  help: name a file, for example `{}`",
+            example.display()
+        )));
+    }
+    for dir in path.ancestors().skip(1).filter(|d| !d.as_os_str().is_empty()) {
+        match std::fs::metadata(dir) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => {
+                return Err(Failure::input(format!(
+                    "error: `{flag} {file}`: `{}` is a file, not a folder",
+                    dir.display()
+                )));
+            }
+            Err(_) => continue,
+        }
+    }
+    Ok(())
 }
 
 /// `0-3`, `0,2`, `5`, `0-1,4`: sorted, without repeats.

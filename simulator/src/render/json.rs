@@ -103,6 +103,12 @@ impl<'a> Document<'a> {
         }
     }
 
+    /// Record which sanitizers ran (`checks`), so that `findings` is there even when empty.
+    pub fn note_checks(&mut self, checks: crate::check::Checks) {
+        self.head.insert("checks".into(), json!(checks.names()));
+        self.head.entry("findings").or_insert_with(|| json!([]));
+    }
+
     /// Record that the trace was cut short.
     pub fn note_dropped_events(&mut self, dropped: u64) {
         self.head.insert("trace_dropped_events".into(), json!(dropped));
@@ -165,6 +171,77 @@ impl Serialize for Elements<'_> {
 }
 
 /// Everything but the buffers.
+/// A sanitizer's finding as JSON: the check, the message, where (first occurrence), how often; for a race, both
+/// accesses.
+fn finding(kernel: &Kernel, f: &crate::check::Finding) -> Value {
+    use crate::check::FindingKind;
+    let at = |pc: u32| {
+        let inst = kernel.program.instructions.get(pc as usize);
+        (
+            inst.map(|i| i.text.clone()),
+            inst.map(|i| kernel.program.sources.location(i.span).to_string()),
+        )
+    };
+    let (text, loc) = at(f.pc);
+    let mut v = json!({
+        "check": f.check(),
+        "message": f.message(),
+        "block": f.block,
+        "warp": f.warp,
+        "lane": f.lane,
+        "pc": f.pc,
+        "cycle": f.cycle,
+        "instruction": text,
+        "location": loc,
+        "count": f.count,
+    });
+    let access = |a: &crate::check::Access| {
+        let (text, loc) = at(a.pc);
+        json!({
+            "warp": a.warp,
+            "lane": a.lane,
+            "pc": a.pc,
+            "cycle": a.cycle,
+            "access": format!("{:?}", a.kind).to_lowercase(),
+            "instruction": text,
+            "location": loc,
+        })
+    };
+    match &f.kind {
+        FindingKind::Race {
+            hazard,
+            array,
+            index,
+            first,
+            second,
+        } => {
+            v["hazard"] = json!(hazard.name());
+            v["array"] = json!(array);
+            v["index"] = json!(index);
+            v["first"] = access(first);
+            v["second"] = access(second);
+        }
+        FindingKind::UninitRegister { reg, lanes } => {
+            v["register"] = json!(reg);
+            v["lanes"] = json!(hex_mask(kernel.warp_size, *lanes));
+        }
+        FindingKind::UninitPredicate { pred, lanes } => {
+            v["predicate"] = json!(pred);
+            v["lanes"] = json!(hex_mask(kernel.warp_size, *lanes));
+        }
+        FindingKind::UninitShared { array, index, lanes } => {
+            v["array"] = json!(array);
+            v["index"] = json!(index);
+            v["lanes"] = json!(hex_mask(kernel.warp_size, *lanes));
+        }
+        FindingKind::UndefinedShuffle { lanes, source, .. } => {
+            v["lanes"] = json!(hex_mask(kernel.warp_size, *lanes));
+            v["source"] = json!(source);
+        }
+    }
+    v
+}
+
 fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Event]>) -> Map<String, Value> {
     let mut doc = Map::new();
     doc.insert("program".into(), json!(kernel.program.name));
@@ -208,6 +285,16 @@ fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Ev
                 }),
             );
         }
+    }
+    let found = match result {
+        Ok(out) => &out.findings,
+        Err(f) => &f.findings,
+    };
+    if !found.is_empty() {
+        doc.insert(
+            "findings".into(),
+            Value::Array(found.iter().map(|f| finding(kernel, f)).collect()),
+        );
     }
     if let Some(events) = events {
         doc.insert(

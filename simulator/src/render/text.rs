@@ -303,6 +303,28 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
 }
 
 /// A run's result for people: cycles, counts and every buffer.
+/// The line that says which sanitizers ran and what they found (the findings themselves go to stderr).
+pub fn checks(checks: crate::check::Checks, findings: &[crate::check::Finding]) -> String {
+    let names = checks.names();
+    if findings.is_empty() {
+        return format!("check {names}: no problems found\n");
+    }
+    let mut by_check: Vec<(&str, usize)> = Vec::new();
+    for f in findings {
+        match by_check.iter_mut().find(|(c, _)| *c == f.check()) {
+            Some((_, n)) => *n += 1,
+            None => by_check.push((f.check(), 1)),
+        }
+    }
+    let parts: Vec<String> = by_check.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    format!(
+        "check {names}: {} problem{} found ({}); see below\n",
+        findings.len(),
+        if findings.len() == 1 { "" } else { "s" },
+        parts.join(", ")
+    )
+}
+
 pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
     let mut s = String::new();
     let st = &out.stats;

@@ -1,0 +1,731 @@
+//! Sanitizers for simulated programs (`sim run --check race,init,shfl`), in the spirit of NVIDIA's
+//! compute-sanitizer, but on the model, so they see every access and every lane:
+//!
+//! - **race**: shared-memory hazards (read after write, write after read, write after write) between two
+//!   threads of a block that nothing orders. Threads of different warps are ordered by a barrier both take part
+//!   in (a vector clock per warp, joined at every barrier release); lanes of one warp by executing together
+//!   (converged: one lane was active when the other accessed), or by a reconvergence, `bar.warp.sync` or
+//!   barrier whose lanes include both since the first access. Atomics never race with atomics.
+//! - **init**: reads of registers, predicates or shared-memory words that no instruction wrote (warpsim zeroes
+//!   them; a GPU does not).
+//! - **shfl**: shuffles that read an inactive lane or a lane outside the member mask (undefined in PTX).
+//!
+//! A finding does not stop the run: each distinct one (by kind and instructions) is reported once, with the
+//! first occurrence in (cycle, SM) order and a count, so the report is the same for every host thread count.
+//! Checking costs nothing when it is off beyond one test per issued instruction.
+
+use crate::fault::lanes;
+use crate::kernel::Kernel;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use warpsim_isa::Diagnostic;
+
+/// Which sanitizers run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    pub race: bool,
+    pub init: bool,
+    pub shfl: bool,
+}
+
+impl Checks {
+    pub const NAMES: [&'static str; 3] = ["race", "init", "shfl"];
+
+    pub fn all() -> Checks {
+        Checks {
+            race: true,
+            init: true,
+            shfl: true,
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        self.race || self.init || self.shfl
+    }
+
+    /// `race,init`, `all`: the names of the checks, comma-separated.
+    pub fn parse(text: &str) -> Result<Checks, String> {
+        let mut c = Checks::default();
+        for word in text.split(',').map(str::trim) {
+            match word {
+                "race" => c.race = true,
+                "init" => c.init = true,
+                "shfl" => c.shfl = true,
+                "all" => c = Checks::all(),
+                _ => {
+                    let hint = warpsim_isa::diagnostic::closest(word, Checks::NAMES.iter().copied().chain(["all"]))
+                        .map(|s| format!("did you mean `{s}`? "))
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "unknown check `{word}`: {hint}the checks are race, init, shfl (or all), comma-separated"
+                    ));
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    /// The names of the checks that run, comma-separated.
+    pub fn names(&self) -> String {
+        let on = [self.race, self.init, self.shfl];
+        Checks::NAMES
+            .iter()
+            .zip(on)
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// The order in which warp schedulers pick among ready warps. Anything but [`Schedule::Policy`] is for
+/// testing programs: a correct program gives the same values under every schedule (only cycles change).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// The configuration's policy (loose round robin or greedy-then-oldest).
+    #[default]
+    Policy,
+    /// Every scheduler prefers its youngest ready warp (highest slot) and the schedulers take turns in
+    /// reverse: the opposite of the default order.
+    Reverse,
+    /// A seeded pseudo-random schedule: each cycle the schedulers take turns in a random rotation, each picks a
+    /// random ready warp, and a scheduler is held back for random stretches (see `hold`), so that warps of
+    /// different schedulers interleave in ever different ways. The same seed gives the same run.
+    Random { seed: u64 },
+}
+
+impl Schedule {
+    /// Whether a random schedule holds scheduler `s` back at `cycle`: for stretches of 32 cycles at a time, a
+    /// scheduler is never held (half the stretches), held one cycle in two, or fifteen in sixteen, so that one
+    /// warp can run far ahead of another.
+    #[inline]
+    pub(crate) fn hold(seed: u64, sm: u32, cycle: u64, s: usize) -> bool {
+        let r = Schedule::draw(seed, sm, cycle, 1 << 20 | s as u64);
+        match Schedule::draw(seed, sm, cycle / 32, 2 << 20 | s as u64) % 4 {
+            0 | 1 => false,
+            2 => r.is_multiple_of(2),
+            _ => !r.is_multiple_of(16),
+        }
+    }
+
+    /// A random number from `(seed, sm, cycle, what)` alone (SplitMix64), so a run's choices do not depend on
+    /// how its cycles are split into steps.
+    #[inline]
+    pub(crate) fn draw(seed: u64, sm: u32, cycle: u64, what: u64) -> u64 {
+        let mut z = seed
+            ^ (sm as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ cycle.wrapping_mul(0xd1b5_4a32_d192_ed03)
+            ^ what.wrapping_mul(0xa24b_aed4_963e_e407);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// The three shared-memory hazards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hazard {
+    ReadAfterWrite,
+    WriteAfterRead,
+    WriteAfterWrite,
+}
+
+impl Hazard {
+    pub fn name(self) -> &'static str {
+        match self {
+            Hazard::ReadAfterWrite => "read-after-write",
+            Hazard::WriteAfterRead => "write-after-read",
+            Hazard::WriteAfterWrite => "write-after-write",
+        }
+    }
+}
+
+/// How a thread touched a shared word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+impl AccessKind {
+    fn verb(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "wrote",
+            AccessKind::Atomic => "updated (atomically)",
+        }
+    }
+}
+
+/// One side of a race: which thread, which instruction, when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub warp: u32,
+    pub lane: u32,
+    pub pc: u32,
+    pub cycle: u64,
+    pub kind: AccessKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FindingKind {
+    /// Two unordered accesses to shared word `array[index]` of one block, at least one a write.
+    Race {
+        hazard: Hazard,
+        array: String,
+        index: usize,
+        first: Access,
+        second: Access,
+    },
+    /// `lanes` read register `reg`, which they never wrote.
+    UninitRegister { reg: String, lanes: u64 },
+    /// `lanes` read predicate `pred`, which they never wrote.
+    UninitPredicate { pred: String, lanes: u64 },
+    /// `lanes` read shared words no thread of the block wrote; `index` is the first lane's element.
+    UninitShared { array: String, index: usize, lanes: u64 },
+    /// `lanes` read a lane that does not take part: `source` is the first lane's source lane.
+    UndefinedShuffle {
+        lanes: u64,
+        lane: u32,
+        source: u32,
+        reason: ShuffleReason,
+    },
+}
+
+/// Why a shuffle's read is undefined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShuffleReason {
+    /// The reading lane is not in the member mask.
+    ReaderNotMember,
+    /// The source lane does not execute the shuffle (inactive, or predicated off).
+    SourceInactive,
+    /// The source lane executes it but is not in the member mask.
+    SourceNotMember,
+}
+
+/// One finding: the first occurrence, where it happened, and how many times it happened in all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub cycle: u64,
+    pub sm: u32,
+    pub block: u32,
+    pub warp: u32,
+    pub lane: Option<u32>,
+    pub pc: u32,
+    /// Occurrences (lanes or lane pairs) of this finding over the run.
+    pub count: u64,
+}
+
+/// What makes two findings the same: their kind and instructions.
+type Key = (u8, u32, u32, u32);
+
+impl Finding {
+    fn key(&self) -> Key {
+        match &self.kind {
+            FindingKind::Race {
+                hazard, first, second, ..
+            } => (*hazard as u8, first.pc, second.pc, 0),
+            FindingKind::UninitRegister { .. } => (3, self.pc, 0, 0),
+            FindingKind::UninitPredicate { .. } => (4, self.pc, 0, 0),
+            FindingKind::UninitShared { .. } => (5, self.pc, 0, 0),
+            FindingKind::UndefinedShuffle { .. } => (6, self.pc, 0, 0),
+        }
+    }
+
+    /// Which check found it.
+    pub fn check(&self) -> &'static str {
+        match self.kind {
+            FindingKind::Race { .. } => "race",
+            FindingKind::UninitRegister { .. }
+            | FindingKind::UninitPredicate { .. }
+            | FindingKind::UninitShared { .. } => "init",
+            FindingKind::UndefinedShuffle { .. } => "shfl",
+        }
+    }
+
+    /// One line saying what was found.
+    pub fn message(&self) -> String {
+        match &self.kind {
+            FindingKind::Race {
+                hazard, array, index, ..
+            } => format!(
+                "data race on shared memory: {} hazard on `{array}[{index}]` between threads no barrier orders",
+                hazard.name()
+            ),
+            FindingKind::UninitRegister { reg, lanes: l } => {
+                format!("read of uninitialised register `%{reg}` ({} never wrote it)", lanes(*l))
+            }
+            FindingKind::UninitPredicate { pred, lanes: l } => {
+                format!(
+                    "read of uninitialised predicate `%{pred}` ({} never wrote it)",
+                    lanes(*l)
+                )
+            }
+            FindingKind::UninitShared { array, index, lanes: l } => format!(
+                "read of uninitialised shared memory `{array}[{index}]` (by {}; no thread of the block wrote it)",
+                lanes(*l)
+            ),
+            FindingKind::UndefinedShuffle {
+                lanes: l,
+                lane,
+                source,
+                reason,
+            } => {
+                let why = match reason {
+                    ShuffleReason::ReaderNotMember => {
+                        format!("lane {lane} executes the shuffle but is not in its member mask")
+                    }
+                    ShuffleReason::SourceInactive => {
+                        format!("lane {lane} reads lane {source}, which does not execute it")
+                    }
+                    ShuffleReason::SourceNotMember => {
+                        format!("lane {lane} reads lane {source}, which is not in the member mask")
+                    }
+                };
+                format!("undefined shuffle read: {why} ({} in all)", lanes(*l))
+            }
+        }
+    }
+
+    /// A rustc-style report pointing at the instruction (for a race, the second access, with the first in a
+    /// note).
+    pub fn render(&self, kernel: &Kernel, color: bool) -> String {
+        let code = &kernel.program.instructions;
+        let Some(inst) = code.get(self.pc as usize) else {
+            return format!("error: {}\n", self.message());
+        };
+        let thread = |warp: u32, lane: u32| warp * kernel.warp_size + lane;
+        let times = if self.count > 1 {
+            format!(" ({} times in all)", self.count)
+        } else {
+            String::new()
+        };
+        let mut d = Diagnostic::error(inst.span, self.message());
+        match &self.kind {
+            FindingKind::Race {
+                hazard, first, second, ..
+            } => {
+                let label = format!("{} by warp {}, lane {}", second.kind.verb(), second.warp, second.lane);
+                d = d.with_label(label);
+                if let Some(other) = code.get(first.pc as usize) {
+                    d = d.with_note(
+                        format!(
+                            "first: block {}, warp {}, lane {} (thread {}) {} it at cycle {}, pc {}: `{}`",
+                            self.block,
+                            first.warp,
+                            first.lane,
+                            thread(first.warp, first.lane),
+                            first.kind.verb(),
+                            first.cycle,
+                            first.pc,
+                            other.text
+                        ),
+                        Some(other.span),
+                    );
+                }
+                d = d
+                    .with_note(
+                        format!(
+                            "then: block {}, warp {}, lane {} (thread {}) {} it at cycle {}, pc {}: `{}`{times}",
+                            self.block,
+                            second.warp,
+                            second.lane,
+                            thread(second.warp, second.lane),
+                            second.kind.verb(),
+                            second.cycle,
+                            second.pc,
+                            inst.text
+                        ),
+                        None,
+                    )
+                    .with_help(match (hazard, first.warp == second.warp) {
+                        (_, false) => {
+                            "order the two accesses with a barrier both warps reach between them (`bar.sync 0`)"
+                        }
+                        (_, true) => {
+                            "the lanes are on different paths of a branch: let them reconverge, or order them with `bar.warp.sync` between the accesses"
+                        }
+                    });
+            }
+            _ => {
+                let lane = self.lane.map(|l| format!(", lane {l}")).unwrap_or_default();
+                let th = self
+                    .lane
+                    .map(|l| format!(" (thread {})", thread(self.warp, l)))
+                    .unwrap_or_default();
+                d = d.with_label(self.check_label()).with_note(
+                    format!(
+                        "first in block {}, warp {}{lane}{th}, pc {}, cycle {}: `{}`{times}",
+                        self.block, self.warp, self.pc, self.cycle, inst.text
+                    ),
+                    None,
+                );
+                d = d.with_help(match &self.kind {
+                    FindingKind::UninitRegister { .. } | FindingKind::UninitPredicate { .. } => {
+                        "write it on every path before it is read (warpsim starts registers at 0; a GPU does not)"
+                    }
+                    FindingKind::UninitShared { .. } => {
+                        "store to it (or zero it) before the read, with a barrier between if another warp stores (warpsim starts shared memory at 0; a GPU does not)"
+                    }
+                    _ => {
+                        "on hardware such a read returns an undefined value: name exactly the lanes that execute the shuffle in its member mask, and read only from them"
+                    }
+                });
+            }
+        }
+        if let Some(call) = inst.expanded_from {
+            d = d.with_note("in this macro invocation", Some(call));
+        }
+        d.render(&kernel.program.sources, color)
+    }
+
+    fn check_label(&self) -> &'static str {
+        match self.kind {
+            FindingKind::UndefinedShuffle { .. } => "undefined read",
+            _ => "uninitialised read",
+        }
+    }
+}
+
+/// An SM's findings, deduplicated as they come.
+#[derive(Debug, Default)]
+pub(crate) struct Findings {
+    pub list: Vec<Finding>,
+    index: FxHashMap<Key, usize>,
+}
+
+/// Distinct findings kept per SM; more are counted in the first ones' kinds only if already known.
+const MAX_FINDINGS: usize = 10_000;
+
+impl Findings {
+    pub fn add(&mut self, f: Finding) {
+        let key = f.key();
+        if let Some(&i) = self.index.get(&key) {
+            self.list[i].count += f.count;
+        } else if self.list.len() < MAX_FINDINGS {
+            self.index.insert(key, self.list.len());
+            self.list.push(f);
+        }
+    }
+}
+
+/// Every SM's findings together, each distinct finding once (its first occurrence in (cycle, SM) order, the
+/// counts summed).
+pub(crate) fn merge(per_sm: impl IntoIterator<Item = Vec<Finding>>) -> Vec<Finding> {
+    let mut all: Vec<Finding> = per_sm.into_iter().flatten().collect();
+    all.sort_by_key(|f| (f.cycle, f.sm));
+    let mut out: Vec<Finding> = Vec::new();
+    let mut index: FxHashMap<Key, usize> = FxHashMap::default();
+    for f in all {
+        match index.get(&f.key()) {
+            Some(&i) => out[i].count += f.count,
+            None => {
+                index.insert(f.key(), out.len());
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// A shared access as the race checker keeps it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rec {
+    warp: u32,
+    lane: u32,
+    pc: u32,
+    /// The warp's own vector-clock entry at the access.
+    clock: u32,
+    /// The warp's synchronisation count at the access (see [`WarpSync`]).
+    seq: u32,
+    /// The lanes active (executing together) at the access.
+    mask: u64,
+    cycle: u64,
+    kind: AccessKind,
+}
+
+impl Rec {
+    fn access(&self) -> Access {
+        Access {
+            warp: self.warp,
+            lane: self.lane,
+            pc: self.pc,
+            cycle: self.cycle,
+            kind: self.kind,
+        }
+    }
+}
+
+/// The race checker's and init checker's view of one shared word.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shadow {
+    write: Option<Rec>,
+    /// Reads since the last write: the latest by each warp.
+    reads: SmallVec<[Rec; 2]>,
+    written: bool,
+}
+
+/// Per block: the shadow of its shared memory and a vector clock per warp (`vc[w * warps + v]`: what warp `w`
+/// knows of warp `v`'s clock).
+#[derive(Debug, Default)]
+pub(crate) struct BlockCheck {
+    shadow: Vec<Shadow>,
+    vc: Vec<u32>,
+    warps: usize,
+}
+
+impl BlockCheck {
+    pub fn reset(&mut self, words: usize, warps: usize) {
+        self.shadow.clear();
+        self.shadow.resize(words, Shadow::default());
+        self.warps = warps;
+        self.vc.clear();
+        self.vc.resize(warps * warps, 0);
+        for w in 0..warps {
+            self.vc[w * warps + w] = 1;
+        }
+    }
+
+    /// A barrier released `warps` (in the block): each now knows what all of them knew, then moves on.
+    pub fn barrier(&mut self, warps: impl Iterator<Item = u32> + Clone) {
+        let n = self.warps;
+        let mut join = vec![0u32; n];
+        for w in warps.clone() {
+            for (j, v) in join.iter_mut().zip(&self.vc[w as usize * n..(w as usize + 1) * n]) {
+                *j = (*j).max(*v);
+            }
+        }
+        for w in warps {
+            let row = &mut self.vc[w as usize * n..(w as usize + 1) * n];
+            row.copy_from_slice(&join);
+            row[w as usize] += 1;
+        }
+    }
+}
+
+/// Per warp: the masks of its recent synchronisations among its own lanes (reconvergences, `bar.warp.sync`,
+/// barrier releases), numbered; two lanes are ordered after an access if a later one included both.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WarpSync {
+    seq: u32,
+    recent: [(u32, u64); WarpSync::KEPT],
+}
+
+impl WarpSync {
+    const KEPT: usize = 16;
+
+    pub fn reset(&mut self) {
+        *self = WarpSync::default();
+    }
+
+    pub fn sync(&mut self, mask: u64) {
+        self.seq += 1;
+        self.recent[self.seq as usize % WarpSync::KEPT] = (self.seq, mask);
+    }
+
+    /// Whether lanes `a` and `b` synchronised together after sequence number `since`.
+    fn together_since(&self, since: u32, a: u32, b: u32) -> bool {
+        let both = 1u64 << a | 1u64 << b;
+        // Too long ago to tell: take them as ordered (a missed report rather than a false one).
+        if self.seq.saturating_sub(since) >= WarpSync::KEPT as u32 {
+            return true;
+        }
+        self.recent
+            .iter()
+            .any(|&(s, m)| s > since && s <= self.seq && m & both == both)
+    }
+}
+
+/// The thread making an access, for the checker.
+pub(crate) struct Who<'a> {
+    pub sm: u32,
+    pub block: u32,
+    pub warp: u32,
+    pub pc: u32,
+    pub cycle: u64,
+    /// Lanes active (executing together) now.
+    pub active: u64,
+    pub sync: &'a WarpSync,
+}
+
+/// Check and record the shared accesses of one instruction: `words[lane]` for each lane of `exec`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shared_access(
+    checks: Checks,
+    block: &mut BlockCheck,
+    kernel: &Kernel,
+    who: &Who,
+    words: &[usize; 64],
+    exec: u64,
+    kind: AccessKind,
+    findings: &mut Findings,
+) {
+    let n = block.warps;
+    let warp = who.warp;
+    let clock = block.vc[warp as usize * n + warp as usize];
+    // Uninitialised reads: one finding for the instruction, naming every lane.
+    if checks.init && kind != AccessKind::Write {
+        let mut unwritten = 0u64;
+        let mut m = exec;
+        while m != 0 {
+            let lane = m.trailing_zeros();
+            m &= m - 1;
+            if !block.shadow[words[lane as usize]].written {
+                unwritten |= 1 << lane;
+            }
+        }
+        if unwritten != 0 {
+            let lane = unwritten.trailing_zeros();
+            let (array, index) = shared_element(kernel, words[lane as usize]);
+            findings.add(Finding {
+                kind: FindingKind::UninitShared {
+                    array,
+                    index,
+                    lanes: unwritten,
+                },
+                cycle: who.cycle,
+                sm: who.sm,
+                block: who.block,
+                warp,
+                lane: Some(lane),
+                pc: who.pc,
+                count: unwritten.count_ones() as u64,
+            });
+        }
+    }
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let word = words[lane as usize];
+        let now = Rec {
+            warp,
+            lane,
+            pc: who.pc,
+            clock,
+            seq: who.sync.seq,
+            mask: who.active,
+            cycle: who.cycle,
+            kind,
+        };
+        let vc = &block.vc[warp as usize * n..(warp as usize + 1) * n];
+        let ordered = |prev: &Rec| {
+            if prev.warp == warp {
+                prev.lane == lane || prev.mask >> lane & 1 == 1 || who.sync.together_since(prev.seq, prev.lane, lane)
+            } else {
+                vc[prev.warp as usize] >= prev.clock
+            }
+        };
+        let shadow = &mut block.shadow[word];
+        if checks.race {
+            let mut report = |prev: &Rec, hazard: Hazard| {
+                let (array, index) = shared_element(kernel, word);
+                findings.add(Finding {
+                    kind: FindingKind::Race {
+                        hazard,
+                        array,
+                        index,
+                        first: prev.access(),
+                        second: now.access(),
+                    },
+                    cycle: who.cycle,
+                    sm: who.sm,
+                    block: who.block,
+                    warp,
+                    lane: Some(lane),
+                    pc: who.pc,
+                    count: 1,
+                });
+            };
+            let both_atomic = |prev: &Rec| prev.kind == AccessKind::Atomic && kind == AccessKind::Atomic;
+            if let Some(w) = shadow.write.as_ref().filter(|w| !ordered(w) && !both_atomic(w)) {
+                report(
+                    w,
+                    if kind == AccessKind::Read {
+                        Hazard::ReadAfterWrite
+                    } else {
+                        Hazard::WriteAfterWrite
+                    },
+                );
+            }
+            if kind != AccessKind::Read
+                && let Some(r) = shadow.reads.iter().find(|r| !ordered(r) && !both_atomic(r))
+            {
+                report(r, Hazard::WriteAfterRead);
+            }
+        }
+        match kind {
+            AccessKind::Read => match shadow.reads.iter_mut().find(|r| r.warp == warp) {
+                Some(r) => *r = now,
+                None => shadow.reads.push(now),
+            },
+            AccessKind::Write | AccessKind::Atomic => {
+                shadow.write = Some(now);
+                shadow.reads.clear();
+                shadow.written = true;
+            }
+        }
+    }
+}
+
+/// The shared array and element of a word of the block's shared memory.
+fn shared_element(kernel: &Kernel, word: usize) -> (String, usize) {
+    kernel
+        .shared
+        .iter()
+        .find(|a| word >= a.offset && word < a.offset + a.len)
+        .map(|a| (a.name.clone(), word - a.offset))
+        .unwrap_or_else(|| ("shared".into(), word))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_checks() {
+        assert_eq!(
+            Checks::parse("race").unwrap(),
+            Checks {
+                race: true,
+                ..Checks::default()
+            }
+        );
+        assert_eq!(Checks::parse("init, shfl").unwrap().names(), "init,shfl");
+        assert_eq!(Checks::parse("all").unwrap(), Checks::all());
+        let e = Checks::parse("rcae").unwrap_err();
+        assert!(e.contains("did you mean `race`?"), "{e}");
+    }
+
+    #[test]
+    fn barrier_joins_vector_clocks() {
+        let mut b = BlockCheck::default();
+        b.reset(4, 3);
+        b.barrier([0u32, 1].into_iter());
+        // Warps 0 and 1 know each other's clock before the barrier (1); warp 2 took no part.
+        assert_eq!(&b.vc[0..3], &[2, 1, 0]);
+        assert_eq!(&b.vc[3..6], &[1, 2, 0]);
+        assert_eq!(&b.vc[6..9], &[0, 0, 1]);
+    }
+
+    #[test]
+    fn warp_sync_remembers_which_lanes_met() {
+        let mut s = WarpSync::default();
+        s.sync(0b0011);
+        assert!(s.together_since(0, 0, 1));
+        assert!(!s.together_since(0, 0, 2));
+        assert!(!s.together_since(1, 0, 1));
+    }
+
+    #[test]
+    fn draws_depend_on_every_input() {
+        let a = Schedule::draw(1, 0, 5, 0);
+        assert_ne!(a, Schedule::draw(2, 0, 5, 0));
+        assert_ne!(a, Schedule::draw(1, 1, 5, 0));
+        assert_ne!(a, Schedule::draw(1, 0, 6, 0));
+        assert_ne!(a, Schedule::draw(1, 0, 5, 1));
+        assert_eq!(a, Schedule::draw(1, 0, 5, 0));
+    }
+}

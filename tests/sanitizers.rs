@@ -1,0 +1,526 @@
+//! The sanitizers (`--check race,init,shfl`), the adversarial schedules (`--schedule reverse|random`) and the
+//! instruction limit: what each finds in wrong programs, exactly, and that none of them finds anything in a
+//! shipped program or changes its values.
+
+use warpsim::check::{AccessKind, Hazard, ShuffleReason};
+use warpsim::{Checks, Config, FindingKind, Kernel, Launch, RunOptions, RunOutput, Schedule, programs};
+use warpsim_isa::Value;
+
+fn kernel_from(text: &str, w: u32, set: &[(&str, i64)]) -> Kernel {
+    let program = warpsim_tests::assemble(text);
+    let launch = Launch {
+        set: set.iter().map(|(n, v)| (n.to_string(), Value::Int(*v))).collect(),
+        ..Launch::default()
+    };
+    warpsim::instantiate(&program, &Config::hopper().with_warp_size(w), &launch)
+        .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(&program, false)))
+}
+
+fn run_with(k: &Kernel, options: &RunOptions) -> Result<RunOutput, warpsim::Fault> {
+    let config = Config::hopper().with_warp_size(k.warp_size);
+    warpsim::run(k, &config, options, &mut warpsim::NoTrace)
+}
+
+fn checked(k: &Kernel, checks: Checks) -> RunOutput {
+    run_with(
+        k,
+        &RunOptions {
+            checks,
+            ..RunOptions::default()
+        },
+    )
+    .expect("runs")
+}
+
+/// The pc of the first instruction whose text contains `needle`.
+fn pc_of(k: &Kernel, needle: &str) -> u32 {
+    k.program
+        .instructions
+        .iter()
+        .position(|i| i.text.contains(needle))
+        .unwrap_or_else(|| panic!("no instruction with `{needle}`")) as u32
+}
+
+/// block_reduce with its `bar.sync` taken out.
+fn block_reduce_without_barrier() -> String {
+    let source = programs::source("block_reduce").expect("shipped");
+    let lines: Vec<&str> = source.lines().filter(|l| l.trim() != "bar.sync            0").collect();
+    assert_eq!(lines.len(), source.lines().count() - 1, "exactly one barrier removed");
+    lines.join("\n") + "\n"
+}
+
+fn race() -> Checks {
+    Checks {
+        race: true,
+        ..Checks::default()
+    }
+}
+
+#[test]
+fn race_check_finds_the_missing_barrier_in_block_reduce() {
+    let k = kernel_from(&block_reduce_without_barrier(), 32, &[]);
+    let out = checked(&k, race());
+    // Warp 0 lane 1 reads partial[1], which warp 1 lane 0 stored, with no barrier between: once per warp sum
+    // read (warps 1, 2 and 3), one finding.
+    assert_eq!(out.findings.len(), 1, "{:#?}", out.findings);
+    let f = &out.findings[0];
+    let store = pc_of(&k, "st.shared.u32 partial[%warpid]");
+    let load = pc_of(&k, "ld.shared.u32 %v, partial[%laneid]");
+    match &f.kind {
+        FindingKind::Race {
+            hazard,
+            array,
+            index,
+            first,
+            second,
+        } => {
+            assert_eq!(*hazard, Hazard::ReadAfterWrite);
+            assert_eq!((array.as_str(), *index), ("partial", 1));
+            assert_eq!(
+                (first.warp, first.lane, first.pc, first.kind),
+                (1, 0, store, AccessKind::Write)
+            );
+            assert_eq!(
+                (second.warp, second.lane, second.pc, second.kind),
+                (0, 1, load, AccessKind::Read)
+            );
+            assert!(first.cycle < second.cycle);
+        }
+        other => panic!("expected a race, got {other:?}"),
+    }
+    assert_eq!((f.block, f.warp, f.lane, f.pc, f.count), (0, 0, Some(1), load, 3));
+    let text = f.render(&k, false);
+    assert!(
+        text.contains("read-after-write hazard on `partial[1]`")
+            && text.contains("warp 1, lane 0 (thread 32) wrote it")
+            && text.contains("warp 0, lane 1 (thread 1) read it"),
+        "{text}"
+    );
+    // With the barrier, nothing.
+    let k = kernel_from(programs::source("block_reduce").unwrap(), 32, &[]);
+    assert_eq!(checked(&k, race()).findings, vec![]);
+}
+
+#[test]
+fn a_random_schedule_makes_the_missing_barrier_give_wrong_sums() {
+    let k = kernel_from(&block_reduce_without_barrier(), 32, &[]);
+    let sum = |schedule| {
+        let options = RunOptions {
+            schedule,
+            ..RunOptions::default()
+        };
+        run_with(&k, &options).expect("runs").buffer("out").unwrap().data[0]
+    };
+    // The default order happens to give the right sum; seeded random orders let warp 0 read early.
+    assert_eq!(sum(Schedule::Policy), 8128);
+    let sums: Vec<u32> = (1..=8).map(|seed| sum(Schedule::Random { seed })).collect();
+    assert_eq!(sums, vec![3040, 8128, 6608, 8128, 4560, 8128, 8128, 6608]);
+}
+
+/// A program, a warp size and `--set` overrides.
+type Case = (String, u32, Vec<(&'static str, i64)>);
+
+/// Every shipped program, at every warp size it supports, plus larger grids.
+fn shipped_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for name in programs::names() {
+        for w in warpsim_tests::supported_warp_sizes(name) {
+            cases.push((name.to_string(), w, vec![]));
+        }
+    }
+    cases.push(("block_reduce".into(), 32, vec![("n", 5000)]));
+    cases.push(("block_reduce".into(), 8, vec![("threads", 32), ("n", 300)]));
+    cases.push(("block_sum".into(), 32, vec![("n", 4096)]));
+    cases.push(("histogram_bin".into(), 32, vec![("blocks", 6)]));
+    cases.push(("histogram_bin".into(), 8, vec![("threads", 32), ("target_bin", 3)]));
+    cases
+}
+
+fn shipped_kernel(name: &str, w: u32, set: &[(&str, i64)]) -> Kernel {
+    kernel_from(programs::source(name).expect("shipped"), w, set)
+}
+
+#[test]
+fn no_check_finds_anything_in_a_shipped_program_under_any_schedule() {
+    for (name, w, set) in shipped_cases() {
+        let k = shipped_kernel(&name, w, &set);
+        for schedule in [
+            Schedule::Policy,
+            Schedule::Reverse,
+            Schedule::Random { seed: 1 },
+            Schedule::Random { seed: 2 },
+        ] {
+            let options = RunOptions {
+                checks: Checks::all(),
+                schedule,
+                ..RunOptions::default()
+            };
+            let out = run_with(&k, &options).unwrap_or_else(|f| panic!("{name} W={w}: {}", f.message()));
+            assert!(
+                out.findings.is_empty(),
+                "{name} W={w} {set:?} {schedule:?}: {}",
+                out.findings.iter().map(|f| f.render(&k, false)).collect::<String>()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_schedule_gives_every_shipped_program_the_same_values() {
+    for (name, w, set) in shipped_cases() {
+        let k = shipped_kernel(&name, w, &set);
+        let base = run_with(&k, &RunOptions::default()).expect("runs");
+        let mut cycles = vec![base.cycles];
+        let schedules = [Schedule::Reverse]
+            .into_iter()
+            .chain((1..=5).map(|seed| Schedule::Random { seed }));
+        for schedule in schedules {
+            let options = RunOptions {
+                schedule,
+                ..RunOptions::default()
+            };
+            let out = run_with(&k, &options).expect("runs");
+            assert_eq!(
+                out.buffers, base.buffers,
+                "{name} W={w} {set:?}: {schedule:?} changed the values"
+            );
+            assert_eq!(out.stats.warp_instructions, base.stats.warp_instructions);
+            cycles.push(out.cycles);
+        }
+        // The schedules really are different orders: some of them take other cycle counts.
+        if k.warps_per_block() > 1 || k.grid > 1 {
+            cycles.dedup();
+            assert!(cycles.len() > 1, "{name} W={w} {set:?}: every schedule took {cycles:?}");
+        }
+    }
+}
+
+#[test]
+fn a_random_schedule_is_the_same_for_every_thread_count_and_with_tracing() {
+    let k = shipped_kernel("histogram_bin", 32, &[("blocks", 300)]);
+    let config = Config::hopper();
+    let go = |threads: usize, traced: bool| {
+        let options = RunOptions {
+            schedule: Schedule::Random { seed: 42 },
+            checks: Checks::all(),
+            threads,
+            ..RunOptions::default()
+        };
+        if traced {
+            let mut events: Vec<warpsim::Event> = Vec::new();
+            warpsim::run(&k, &config, &options, &mut events).expect("runs")
+        } else {
+            warpsim::run(&k, &config, &options, &mut warpsim::NoTrace).expect("runs")
+        }
+    };
+    let one = go(1, false);
+    assert_eq!(go(2, false), one);
+    assert_eq!(go(4, false), one);
+    assert_eq!(go(2, true), one);
+    let other = run_with(
+        &k,
+        &RunOptions {
+            schedule: Schedule::Random { seed: 43 },
+            ..RunOptions::default()
+        },
+    )
+    .expect("runs");
+    assert_ne!(other.cycles, one.cycles, "another seed, another schedule");
+}
+
+#[test]
+fn race_findings_are_the_same_for_every_thread_count() {
+    // 200 blocks over 132 SMs, each block racy: the first occurrence and the counts must not depend on threads.
+    let text = block_reduce_without_barrier();
+    let k = kernel_from(&text, 32, &[("n", 128 * 200)]);
+    let config = Config::hopper();
+    let go = |threads| {
+        let options = RunOptions {
+            checks: Checks::all(),
+            threads,
+            ..RunOptions::default()
+        };
+        warpsim::run(&k, &config, &options, &mut warpsim::NoTrace).expect("runs")
+    };
+    let one = go(1);
+    assert_eq!(one.findings.len(), 1);
+    assert_eq!(one.findings[0].count, 3 * 200);
+    assert_eq!(go(2).findings, one.findings);
+    assert_eq!(go(4).findings, one.findings);
+}
+
+const TWO_WARPS: &str = "
+.kernel two_warps
+.grid 1
+.block 2 * W
+.buffer out u32[2 * W]
+.shared s u32[W]
+.reg %v, %t
+.pred %w0, %w1
+        setp.eq.u32     %w0, %warpid, 0
+        setp.eq.u32     %w1, %warpid, 1
+";
+
+#[test]
+fn race_check_tells_the_three_hazards_apart() {
+    // Warp 1 reads what warp 0 overwrites a few cycles later: write after read.
+    let war = format!(
+        "{TWO_WARPS}
+        @%w0 st.shared.u32 s[%laneid], %laneid
+        bar.sync        0
+        @%w0 bra        writer
+        ld.shared.u32   %v, s[%laneid]
+        bra             done
+writer:
+        mul.lo.u32      %t, %laneid, 3
+        mul.lo.u32      %t, %t, 3
+        mul.lo.u32      %t, %t, 3
+        st.shared.u32   s[%laneid], %t
+done:
+        st.global.u32   out[%tid.x], %v
+"
+    );
+    // Both warps store to the same words: write after write.
+    let waw = format!(
+        "{TWO_WARPS}
+        st.shared.u32   s[%laneid], %tid.x
+        bar.sync        0
+        ld.shared.u32   %v, s[%laneid]
+        st.global.u32   out[%tid.x], %v
+"
+    );
+    for (text, hazard, first_warp, second_warp) in [
+        (war, Hazard::WriteAfterRead, 1, 0),
+        (waw, Hazard::WriteAfterWrite, 0, 1),
+    ] {
+        let k = kernel_from(&text, 8, &[]);
+        let out = checked(&k, race());
+        let kinds: Vec<_> = out
+            .findings
+            .iter()
+            .map(|f| match &f.kind {
+                FindingKind::Race {
+                    hazard, first, second, ..
+                } => (*hazard, first.warp, second.warp),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(kinds, vec![(hazard, first_warp, second_warp)], "{text}");
+        assert_eq!(out.findings[0].count, 8, "one per lane");
+    }
+}
+
+#[test]
+fn barriers_order_warps_and_atomics_do_not_race() {
+    // Stores, a barrier, loads of the other warp's words, a barrier, stores again: ordered throughout. Atomic
+    // additions of both warps to one word, then a barrier, then a read: no race either.
+    let text = format!(
+        "{TWO_WARPS}
+.shared both u32[2 * W]
+.shared total u32[1]
+        @%w0 st.shared.u32 total[0], 0
+        st.shared.u32   both[%tid.x], %tid.x
+        bar.sync        0
+        xor.b32         %t, %tid.x, W
+        ld.shared.u32   %v, both[%t]
+        bar.sync        0
+        st.shared.u32   both[%tid.x], %v
+        atom.shared.add.u32 %t, total[0], 1
+        bar.sync        0
+        ld.shared.u32   %t, total[0]
+        add.u32         %v, %v, %t
+        st.global.u32   out[%tid.x], %v
+"
+    );
+    let k = kernel_from(&text, 8, &[]);
+    let out = checked(&k, Checks::all());
+    assert_eq!(out.findings, vec![]);
+}
+
+#[test]
+fn race_check_follows_divergence_within_a_warp() {
+    // Lanes 0-3 store on one path, lanes 4-7 read those words on the other: unordered until they reconverge.
+    let racy = "
+.kernel diverged
+.grid 1
+.block W
+.buffer out u32[W]
+.shared s u32[W]
+.reg %v, %t
+.pred %low
+        st.shared.u32   s[%laneid], 0
+        setp.lt.u32     %low, %laneid, 4
+        @%low bra       low
+        sub.u32         %t, %laneid, 4
+        ld.shared.u32   %v, s[%t]
+        bra             done
+low:
+        st.shared.u32   s[%laneid], %laneid
+done:
+        st.global.u32   out[%laneid], %v
+";
+    let k = kernel_from(racy, 8, &[]);
+    let out = checked(&k, race());
+    assert_eq!(out.findings.len(), 1, "{:#?}", out.findings);
+    match &out.findings[0].kind {
+        FindingKind::Race {
+            hazard, first, second, ..
+        } => {
+            // The fall-through path (the loads) runs first: the store of the other path comes after.
+            assert_eq!(*hazard, Hazard::WriteAfterRead);
+            assert_eq!((first.warp, first.lane, second.warp, second.lane), (0, 4, 0, 0));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        out.findings[0]
+            .render(&k, false)
+            .contains("the lanes are on different paths of a branch")
+    );
+    // The same accesses after the paths reconverge are ordered.
+    let ordered = racy.replace("        bra             done\n", "").replace(
+        "low:\n        st.shared.u32   s[%laneid], %laneid\ndone:\n",
+        "low:\ndone:\n        @%low st.shared.u32 s[%laneid], %laneid\n",
+    );
+    let k = kernel_from(&ordered, 8, &[]);
+    assert_eq!(checked(&k, race()).findings, vec![], "{ordered}");
+}
+
+#[test]
+fn init_check_names_the_register_predicate_and_shared_word() {
+    let text = "
+.kernel uninit
+.grid 1
+.block W
+.buffer out u32[W]
+.shared s u32[W]
+.reg %v, %u, %x
+.pred %p, %q
+        setp.lt.u32     %p, %laneid, 4
+        @%p mov.u32     %v, %laneid
+        add.u32         %u, %v, 1
+        @%q mov.u32     %x, 1
+        selp.u32        %x, %v, 5, %p
+        @%p st.shared.u32 s[%laneid], 1
+        ld.shared.u32   %x, s[%laneid]
+        st.global.u32   out[%laneid], %u
+";
+    let k = kernel_from(text, 8, &[]);
+    let out = checked(
+        &k,
+        Checks {
+            init: true,
+            ..Checks::default()
+        },
+    );
+    let got: Vec<(String, u32, u64)> = out.findings.iter().map(|f| (f.message(), f.pc, f.count)).collect();
+    // `selp` reads %v only where %p holds, where %v was written: nothing to report there.
+    assert_eq!(
+        got,
+        vec![
+            (
+                "read of uninitialised register `%v` (lanes 4-7 never wrote it)".to_string(),
+                2,
+                4
+            ),
+            (
+                "read of uninitialised predicate `%q` (lanes 0-7 never wrote it)".to_string(),
+                3,
+                8
+            ),
+            (
+                "read of uninitialised shared memory `s[4]` (by lanes 4-7; no thread of the block wrote it)"
+                    .to_string(),
+                6,
+                4
+            ),
+        ]
+    );
+}
+
+#[test]
+fn shfl_check_reports_reads_of_lanes_that_do_not_take_part() {
+    let text = "
+.kernel shuffles
+.grid 1
+.block W
+.buffer out u32[W]
+.reg %v
+.pred %p
+        mov.u32         %v, %laneid
+        setp.lt.u32     %p, %laneid, 4
+        @%p bra         skip
+        shfl.sync.idx.b32 %v, %v, 0, 0x1f, 0xf0
+skip:
+        shfl.sync.bfly.b32 %v, %v, 1, 0x1f, 0x0f
+        st.global.u32   out[%laneid], %v
+";
+    let k = kernel_from(text, 8, &[]);
+    let out = checked(
+        &k,
+        Checks {
+            shfl: true,
+            ..Checks::default()
+        },
+    );
+    let got: Vec<_> = out
+        .findings
+        .iter()
+        .map(|f| match f.kind {
+            FindingKind::UndefinedShuffle {
+                lanes,
+                lane,
+                source,
+                reason,
+            } => (f.pc, lanes, lane, source, reason),
+            ref other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            // Lanes 4-7 read lane 0, which took the branch.
+            (3, 0xf0, 4, 0, ShuffleReason::SourceInactive),
+            // Lanes 4-7 execute the second shuffle but are not in its member mask 0x0f.
+            (4, 0xf0, 4, 5, ShuffleReason::ReaderNotMember),
+        ]
+    );
+    // The run's statistics count the same reads.
+    assert_eq!(out.stats.undefined_shuffle_reads, 8);
+}
+
+#[test]
+fn the_instruction_limit_stops_an_endless_loop_and_names_the_looping_warp() {
+    let text = "
+.kernel spin
+.grid 1
+.block 2 * W
+.reg %v
+.pred %w1
+        setp.eq.u32     %w1, %warpid, 1
+        @!%w1 exit
+top:
+        add.u32         %v, %v, 1
+        bra             top
+";
+    let k = kernel_from(text, 32, &[]);
+    let options = RunOptions {
+        max_instructions: 10_000,
+        ..RunOptions::default()
+    };
+    let fault = run_with(&k, &options).expect_err("an endless loop");
+    match fault.kind {
+        warpsim::FaultKind::InstructionLimit { limit, issued } => {
+            assert_eq!(limit, 10_000);
+            assert!(issued > 10_000 && issued < 10_000 + 260, "{issued}");
+        }
+        ref other => panic!("{other:?}"),
+    }
+    assert_eq!((fault.block, fault.warp), (0, 1));
+    assert!(fault.pc == 2 || fault.pc == 3, "in the loop: pc {}", fault.pc);
+    // Checked at an epoch boundary (260 cycles on hopper): the same cycle traced or not.
+    assert_eq!(fault.cycle % 260, 0);
+    let mut events: Vec<warpsim::Event> = Vec::new();
+    let traced = warpsim::run(&k, &Config::hopper(), &options, &mut events).expect_err("an endless loop");
+    assert_eq!(traced, fault);
+}
