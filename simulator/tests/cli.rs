@@ -566,8 +566,11 @@ fn a_run_that_ends_exactly_at_the_cycle_limit_succeeds() {
     let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "425"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let empty = temp_file("nothing.s", b"// nothing\n");
-    let o = sim(&["run", empty.to_str().expect("utf-8"), "--max-cycles", "0"]);
+    let o = sim(&["run", empty.to_str().expect("utf-8"), "--max-cycles", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // 0 would stop every run before it starts (and is no "unlimited"): a bad value.
+    let o = sim(&["run", empty.to_str().expect("utf-8"), "--max-cycles", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 #[test]
@@ -1024,4 +1027,136 @@ fn trace_file_streams_one_json_object_per_event() {
     let o = sim(&["run", "butterfly_max", "--trace-file", "/proc/no/such/dir/t.jsonl"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+}
+
+/// block_reduce with its barrier taken out, as a user's file.
+fn block_reduce_without_barrier() -> std::path::PathBuf {
+    let o = sim(&["show", "block_reduce"]);
+    let text: String = stdout(&o)
+        .lines()
+        .filter(|l| l.trim() != "bar.sync            0")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    temp_file("nobar.s", text.as_bytes())
+}
+
+#[test]
+fn check_race_reports_the_missing_barrier_and_exits_1() {
+    let file = block_reduce_without_barrier();
+    let path = file.to_str().unwrap();
+    let o = sim(&["run", path, "--check", "race"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // The run's output still comes, and says what the checks found.
+    let out = stdout(&o);
+    assert!(out.contains("out u32[1] = [8128]"), "{out}");
+    assert!(out.contains("check race: 1 problem found (race 1); see below"), "{out}");
+    let err = stderr(&o);
+    for needle in [
+        "error: data race on shared memory: read-after-write hazard on `partial[1]` between threads no barrier orders",
+        "nobar.s:33:9",
+        "read by warp 0, lane 1",
+        "first: block 0, warp 1, lane 0 (thread 32) wrote it at cycle",
+        "pc 11: `@%lane0 st.shared.u32 partial[%warpid], %v`",
+        "then: block 0, warp 0, lane 1 (thread 1) read it at cycle",
+        "(3 times in all)",
+        "help: order the two accesses with a barrier both warps reach between them (`bar.sync 0`)",
+        "error: --check race: 1 problem found",
+    ] {
+        assert!(err.contains(needle), "missing `{needle}` in:\n{err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    // JSON: the finding with both accesses.
+    let o = sim(&["run", path, "--check", "race", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(doc["checks"], "race");
+    let f = &doc["findings"][0];
+    assert_eq!(f["check"], "race");
+    assert_eq!(f["hazard"], "read-after-write");
+    assert_eq!((f["array"].as_str(), f["index"].as_u64()), (Some("partial"), Some(1)));
+    assert_eq!(
+        (f["first"]["warp"].as_u64(), f["first"]["lane"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(f["first"]["access"], "write");
+    assert_eq!(
+        (f["second"]["warp"].as_u64(), f["second"]["lane"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(f["second"]["access"], "read");
+    assert_eq!(f["count"], 3);
+}
+
+#[test]
+fn checks_on_a_correct_program_say_so_and_exit_0() {
+    let o = sim(&["run", "histogram_bin", "--check", "all"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("check race,init,shfl: no problems found"),
+        "{}",
+        stdout(&o)
+    );
+    let o = sim(&["run", "block_reduce", "--check", "race,init", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(doc["checks"], "race,init");
+    assert_eq!(doc["findings"], serde_json::json!([]));
+}
+
+#[test]
+fn schedules_change_cycles_not_values() {
+    let values = |extra: &[&str]| {
+        let mut args = vec!["run", "histogram_bin", "--format", "json"];
+        args.extend_from_slice(extra);
+        let o = sim(&args);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        (doc["buffers"].clone(), doc["cycles"].as_u64().unwrap())
+    };
+    let (base, cycles) = values(&[]);
+    let (reverse, _) = values(&["--schedule", "reverse"]);
+    let (random, random_cycles) = values(&["--schedule", "random", "--seed", "7"]);
+    assert_eq!(reverse, base);
+    assert_eq!(random, base);
+    assert_ne!(random_cycles, cycles);
+    // The same seed, the same run.
+    assert_eq!(values(&["--schedule", "random", "--seed", "7"]).1, random_cycles);
+}
+
+#[test]
+fn bad_check_and_schedule_flags_are_input_errors() {
+    let o = sim(&["run", "butterfly_max", "--check", "rcae"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("unknown check `rcae`: did you mean `race`?"), "{err}");
+    let o = sim(&["run", "butterfly_max", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --seed is the seed of a random schedule\n  help: add `--schedule random`\n"
+    );
+    let o = sim(&["run", "butterfly_max", "--schedule", "sideways"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("[possible values: default, reverse, random]"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_instruction_limit_is_a_fault_that_names_the_warp() {
+    let file = temp_file(
+        "spin.s",
+        b".kernel spin\n.grid 1\n.block W\n.reg %v\ntop:\n        add.u32 %v, %v, 1\n        bra top\n",
+    );
+    let o = sim(&["run", file.to_str().unwrap(), "--max-instructions", "1000"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("error: the run passed the instruction limit (1000 warp instructions): ")
+            && err.contains("in block 0, warp 0, pc ")
+            && err.contains("help: an endless loop? raise the limit with `--max-instructions N`"),
+        "{err}"
+    );
 }
