@@ -433,8 +433,11 @@ pub(crate) fn merge(per_sm: impl IntoIterator<Item = Vec<Finding>>) -> Vec<Findi
 /// A shared access as the race checker keeps it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rec {
-    warp: u32,
-    lane: u32,
+    /// (Warps of a block: at most 1024 threads / 2 lanes; lanes: at most 64. Kept small: the shadow holds up
+    /// to three of these per shared word.)
+    warp: u16,
+    lane: u8,
+    kind: AccessKind,
     pc: u32,
     /// The warp's own vector-clock entry at the access.
     clock: u32,
@@ -443,14 +446,13 @@ pub(crate) struct Rec {
     /// The lanes active (executing together) at the access.
     mask: u64,
     cycle: u64,
-    kind: AccessKind,
 }
 
 impl Rec {
     fn access(&self) -> Access {
         Access {
-            warp: self.warp,
-            lane: self.lane,
+            warp: self.warp as u32,
+            lane: self.lane as u32,
             pc: self.pc,
             cycle: self.cycle,
             kind: self.kind,
@@ -601,8 +603,8 @@ pub(crate) fn shared_access(
         m &= m - 1;
         let word = words[lane as usize];
         let now = Rec {
-            warp,
-            lane,
+            warp: warp as u16,
+            lane: lane as u8,
             pc: who.pc,
             clock,
             seq: who.sync.seq,
@@ -612,8 +614,10 @@ pub(crate) fn shared_access(
         };
         let vc = &block.vc[warp as usize * n..(warp as usize + 1) * n];
         let ordered = |prev: &Rec| {
-            if prev.warp == warp {
-                prev.lane == lane || prev.mask >> lane & 1 == 1 || who.sync.together_since(prev.seq, prev.lane, lane)
+            if prev.warp as u32 == warp {
+                prev.lane as u32 == lane
+                    || prev.mask >> lane & 1 == 1
+                    || who.sync.together_since(prev.seq, prev.lane as u32, lane)
             } else {
                 vc[prev.warp as usize] >= prev.clock
             }
@@ -657,7 +661,7 @@ pub(crate) fn shared_access(
             }
         }
         match kind {
-            AccessKind::Read => match shadow.reads.iter_mut().find(|r| r.warp == warp) {
+            AccessKind::Read => match shadow.reads.iter_mut().find(|r| r.warp as u32 == warp) {
                 Some(r) => *r = now,
                 None => shadow.reads.push(now),
             },
@@ -683,6 +687,16 @@ fn shared_element(kernel: &Kernel, word: usize) -> (String, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shadow_of_a_shared_word_stays_small() {
+        assert_eq!(std::mem::size_of::<Rec>(), 32);
+        assert!(
+            std::mem::size_of::<Shadow>() <= 112,
+            "{}",
+            std::mem::size_of::<Shadow>()
+        );
+    }
 
     #[test]
     fn parse_checks() {
