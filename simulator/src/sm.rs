@@ -1079,6 +1079,8 @@ impl<'k> Sm<'k> {
     }
 
     /// Issue the next instruction of the warp in `slot`. Returns whether its block finished.
+    // (Inlined into the issue loop, as its one caller: the checks made it large enough for LLVM to stop.)
+    #[inline(always)]
     fn issue<const ON: bool>(
         &mut self,
         slot: usize,
