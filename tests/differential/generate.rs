@@ -1,0 +1,1514 @@
+//! Random well-formed warp programs as structured values, so that proptest can shrink a failing one.
+//!
+//! A [`Case`] is a warp size, a launch shape, a pool of input values and a body of [`Stmt`]s; [`Case::source`]
+//! prints it as warpsim assembly. The prologue loads six data registers per thread (`%r0` … `%r5`) from the
+//! input buffer and sets three predicates (`%p0` … `%p2`); the epilogue stores every data register, the
+//! predicates' bits and the thread's shared-memory slots to output buffers, so the simulator's memory shows
+//! the whole final state.
+//!
+//! Every program is well defined by `docs/ISA.md`, and, except where noted, without relying on warpsim's
+//! choices for what hardware leaves undefined (the constraints of `simulator/src/random.rs`, generalised to
+//! every warp size, partial warps and blocks of two warps):
+//!
+//! * warp-wide operations (`shfl.sync`, `vote`, `match`, `bar.warp.sync`) only where the printer knows the
+//!   executing lanes (converged code, branches, exits and returns on `%laneid`, the same in every warp),
+//!   unguarded (but for `bar.warp.sync`), with the member mask equal to those lanes; elsewhere they print
+//!   nothing;
+//! * a shuffle's segments are wholly executing or wholly not (the width is narrowed to fit), and a `bfly`
+//!   offset outside converged code stays below the width, so every source lane executes;
+//! * warps do not communicate: each thread loads and stores its own slots (global and shared), lanes of a
+//!   warp meet only at their warp's words (`wsl`: the highest lane of a store wins; `cnt`, `icnt`, `fcnt`,
+//!   `scnt`: atomics in lane order; and the paths of a divergent branch one after the other, fall-through
+//!   first: that order is the stack model's, ISA.md section 6), and the tables are read-only;
+//! * loops have a trip count of 0 to 3 per lane; exits are guarded (`@%q exit`).
+//!
+//! Some statements may fault, on purpose and rarely: an integer division whose divisor is not forced
+//! non-zero, a load or store at an unchecked register index or byte offset, and a `bar.warp.sync` that names
+//! the whole warp or is guarded. The test then asserts the same fault (kind, block, warp, lane, pc) in both.
+
+use proptest::prelude::*;
+use proptest::sample::select;
+use std::fmt::Write as _;
+
+pub const REGS: usize = 6;
+pub const PREDS: usize = 3;
+/// Scratch slots per thread in global memory (`scr`), in shared memory (`sh`), and counters per warp.
+const SLOTS: u32 = 4;
+const SHARED_SLOTS: u32 = 2;
+const COUNTERS: u32 = 4;
+
+/// Floats among the immediates (f32 operands evaluate their expression in floating point).
+const FLOAT_IMMS: [&str; 14] = [
+    "0.5",
+    "-1.25",
+    "3.0",
+    "1e-3",
+    "0.0",
+    "-0.0",
+    "100.0",
+    "1e30",
+    "1e-40",
+    "-7.0",
+    "1.0 / 3",
+    "W * 0.25",
+    "3.4028235e38",
+    "bias * 0.5",
+];
+const FLOAT_SPECIALS: [u32; 14] = [
+    0x0000_0000,
+    0x8000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7fff_ffff,
+    0xff80_0001,
+    0x0000_0001,
+    0x807f_ffff,
+    0x0080_0000,
+    0x7f7f_ffff,
+    0x3f80_0000,
+    0x4f00_0000, // 2^31
+    0xcf00_0001, // just below -2^31
+];
+const INT_SPECIALS: [u32; 10] = [0, 1, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 31, 32, 33, 0xffff_ffe1, 64];
+const SPECIALS: [&str; 13] = [
+    "%laneid",
+    "%tid.x",
+    "%ntid.x",
+    "%ctaid.x",
+    "%nctaid.x",
+    "%warpid",
+    "%nwarpid",
+    "%warpsize",
+    "%lanemask_eq",
+    "%lanemask_lt",
+    "%lanemask_le",
+    "%lanemask_gt",
+    "%lanemask_ge",
+];
+
+/// A source operand; how an immediate is written depends on the operand's type.
+#[derive(Clone, Debug)]
+pub enum Src {
+    Reg(u8),
+    Imm(u32),
+    Special(u8),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Guard {
+    pub pred: u8,
+    pub negated: bool,
+}
+
+pub type G = Option<Guard>;
+
+/// The condition of a branch or an exit.
+#[derive(Clone, Debug)]
+pub enum Cond {
+    /// Bit `k mod log2(W)` of `%laneid` is set.
+    LaneBit(u8),
+    /// `%laneid < c mod (W + 1)`.
+    LaneLt(u8),
+    /// A comparison of a data register.
+    Data { cmp: u8, ty: u8, a: u8, b: Src },
+    /// One of the data predicates.
+    Pred(u8),
+}
+
+/// A shuffle's lane or offset operand.
+#[derive(Clone, Debug)]
+pub enum LaneSrc {
+    Imm(u8),
+    Reg(u8),
+    LaneId,
+}
+
+/// Which of a thread's (or warp's) slots: a constant one, or one chosen by data.
+#[derive(Clone, Debug)]
+pub enum Slot {
+    Fixed(u8),
+    Reg(u8),
+}
+
+#[derive(Clone, Debug)]
+pub enum Mem {
+    /// The read-only `tbl` (16 u32), at a data-dependent index; element or byte addressing.
+    Table { index: u8, byte: bool },
+    /// The read-only `ftab` (8 f32).
+    FTable { index: u8 },
+    /// The thread's own slots of `scr` (global).
+    Own { slot: Slot, byte: bool },
+    /// The thread's own slots of `sh` (shared).
+    Shared { slot: Slot },
+    /// The warp's atomic counters `cnt` (loads only; a store goes to `wsl` instead).
+    Counter { slot: Slot },
+    /// The warp's slots of `wsl`: lanes of one warp store to the same word (the highest lane wins), and the
+    /// paths of a divergent branch one after the other.
+    WarpSlot { slot: Slot },
+    /// A register as the index or byte offset, unchecked: usually out of bounds or misaligned, a fault. Loads
+    /// read `tbl`; stores write `sh` in a block of one warp (any lane's slot: no other warp can see it) and
+    /// the own slots otherwise.
+    Raw { index: u8, byte: bool },
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Mov {
+        g: G,
+        ty: u8,
+        d: u8,
+        a: Src,
+    },
+    Int {
+        g: G,
+        op: u8,
+        ty: u8,
+        d: u8,
+        a: Src,
+        b: Src,
+    },
+    IntUn {
+        g: G,
+        op: u8,
+        d: u8,
+        a: Src,
+    },
+    Mad {
+        g: G,
+        signed: bool,
+        d: u8,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `raw`: the divisor is not forced non-zero (a lane may fault).
+    Div {
+        g: G,
+        rem: bool,
+        signed: bool,
+        d: u8,
+        a: Src,
+        b: Src,
+        raw: bool,
+    },
+    Float {
+        g: G,
+        op: u8,
+        d: u8,
+        a: Src,
+        b: Src,
+    },
+    Fma {
+        g: G,
+        mad: bool,
+        d: u8,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    FloatUn {
+        g: G,
+        abs: bool,
+        d: u8,
+        a: Src,
+    },
+    Cvt {
+        g: G,
+        kind: u8,
+        rnd: u8,
+        d: u8,
+        a: u8,
+    },
+    Setp {
+        g: G,
+        cmp: u8,
+        ty: u8,
+        p: u8,
+        a: Src,
+        b: Src,
+    },
+    Selp {
+        g: G,
+        ty: u8,
+        d: u8,
+        a: Src,
+        b: Src,
+        p: u8,
+    },
+    PredLogic {
+        op: u8,
+        d: u8,
+        a: u8,
+        na: bool,
+        b: u8,
+        nb: bool,
+    },
+    /// `form`: 0 the whole warp, 1 `width=`, 2 PTX's raw clamp/segment operand (converged code only).
+    Shfl {
+        mode: u8,
+        d: u8,
+        p: Option<u8>,
+        a: Src,
+        lane: LaneSrc,
+        form: u8,
+        log_width: u8,
+        raw_c: u16,
+        spell: u8,
+    },
+    Vote {
+        mode: u8,
+        d: u8,
+        q: u8,
+        nq: bool,
+        spell: u8,
+    },
+    Match {
+        all: bool,
+        d: u8,
+        p: Option<u8>,
+        a: u8,
+        bits: u8,
+        spell: u8,
+    },
+    Activemask {
+        g: G,
+        d: u8,
+    },
+    /// `whole`: name every lane of the warp (faults where the lanes are not converged, and so does a guard
+    /// that is false on a named lane).
+    WarpSync {
+        g: G,
+        whole: bool,
+    },
+    Load {
+        g: G,
+        d: u8,
+        from: Mem,
+    },
+    Store {
+        g: G,
+        a: u8,
+        to: Mem,
+        b32: bool,
+    },
+    /// `d` None: `red`. `shared`: the warp's counters in shared memory.
+    Atom {
+        g: G,
+        op: u8,
+        d: Option<u8>,
+        slot: Slot,
+        shared: bool,
+        b: Src,
+        c: Src,
+    },
+    If {
+        cond: Cond,
+        negated: bool,
+        then: Vec<Stmt>,
+        els: Option<Vec<Stmt>>,
+    },
+    Loop {
+        trip: u8,
+        body: Vec<Stmt>,
+    },
+    Exit {
+        cond: Cond,
+    },
+    /// A guarded branch out of structured code: `kind` 0 breaks out of the innermost loop, 1 continues it
+    /// (to its counter's update), 2 returns (to the end of the program: the lanes skip the epilogue, and the
+    /// code after it can no longer reconverge before the exit). Break and continue print nothing outside a
+    /// loop.
+    Jump {
+        kind: u8,
+        cond: Cond,
+    },
+}
+
+/// One generated test case.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub w: u32,
+    pub warps: u32,
+    /// Lanes missing from the last warp of a block (taken modulo W): a partial warp.
+    pub missing: u32,
+    pub grid: u32,
+    /// Input values; thread `t`'s register `k` starts as one of them (by a fixed hash of `(t, k)`).
+    pub pool: Vec<u32>,
+    /// Member masks carry bits at or above W (ignored).
+    pub junk_mask_bits: bool,
+    pub body: Vec<Stmt>,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Strategies.
+
+fn value() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => (-8i32..=40).prop_map(|v| v as u32),
+        2 => any::<u32>(),
+        2 => (-100.0f32..100.0).prop_map(f32::to_bits),
+        1 => (-20i32..=20).prop_map(|v| (v as f32).to_bits()),
+        1 => select(FLOAT_SPECIALS.to_vec()),
+        1 => select(INT_SPECIALS.to_vec()),
+    ]
+}
+
+fn imm() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => 0u32..=40,
+        1 => any::<u32>(),
+        1 => select(INT_SPECIALS.to_vec()),
+        1 => (-100i32..0).prop_map(|v| v as u32),
+    ]
+}
+
+fn reg() -> impl Strategy<Value = u8> {
+    0..REGS as u8
+}
+
+fn pred() -> impl Strategy<Value = u8> {
+    0..PREDS as u8
+}
+
+fn src() -> impl Strategy<Value = Src> {
+    prop_oneof![
+        6 => reg().prop_map(Src::Reg),
+        2 => imm().prop_map(Src::Imm),
+        1 => (0..SPECIALS.len() as u8).prop_map(Src::Special),
+    ]
+}
+
+fn guard() -> impl Strategy<Value = G> {
+    proptest::option::weighted(
+        0.2,
+        (pred(), any::<bool>()).prop_map(|(pred, negated)| Guard { pred, negated }),
+    )
+}
+
+fn slot() -> impl Strategy<Value = Slot> {
+    prop_oneof![(0u8..4).prop_map(Slot::Fixed), reg().prop_map(Slot::Reg)]
+}
+
+fn mem() -> impl Strategy<Value = Mem> {
+    prop_oneof![
+        3 => (reg(), any::<bool>()).prop_map(|(index, byte)| Mem::Table { index, byte }),
+        3 => reg().prop_map(|index| Mem::FTable { index }),
+        3 => (slot(), any::<bool>()).prop_map(|(slot, byte)| Mem::Own { slot, byte }),
+        3 => slot().prop_map(|slot| Mem::Shared { slot }),
+        3 => slot().prop_map(|slot| Mem::Counter { slot }),
+        3 => slot().prop_map(|slot| Mem::WarpSlot { slot }),
+        1 => (reg(), any::<bool>()).prop_map(|(index, byte)| Mem::Raw { index, byte }),
+    ]
+}
+
+fn cond() -> impl Strategy<Value = Cond> {
+    prop_oneof![
+        3 => any::<u8>().prop_map(Cond::LaneBit),
+        2 => any::<u8>().prop_map(Cond::LaneLt),
+        3 => (0u8..6, 0u8..3, reg(), src()).prop_map(|(cmp, ty, a, b)| Cond::Data { cmp, ty, a, b }),
+        1 => pred().prop_map(Cond::Pred),
+    ]
+}
+
+fn arithmetic() -> BoxedStrategy<Stmt> {
+    prop_oneof![
+        (guard(), 0u8..4, reg(), src())
+            .prop_map(|(g, ty, d, a)| Stmt::Mov { g, ty, d, a })
+            .boxed(),
+        (guard(), 0u8..11, any::<u8>(), reg(), src(), src())
+            .prop_map(|(g, op, ty, d, a, b)| Stmt::Int { g, op, ty, d, a, b })
+            .boxed(),
+        (guard(), 0u8..5, reg(), src())
+            .prop_map(|(g, op, d, a)| Stmt::IntUn { g, op, d, a })
+            .boxed(),
+        (guard(), any::<bool>(), reg(), src(), src(), src())
+            .prop_map(|(g, signed, d, a, b, c)| Stmt::Mad { g, signed, d, a, b, c })
+            .boxed(),
+        (
+            guard(),
+            any::<bool>(),
+            any::<bool>(),
+            reg(),
+            src(),
+            src(),
+            proptest::bool::weighted(0.1)
+        )
+            .prop_map(|(g, rem, signed, d, a, b, raw)| Stmt::Div {
+                g,
+                rem,
+                signed,
+                d,
+                a,
+                b,
+                raw
+            })
+            .boxed(),
+        (guard(), 0u8..6, reg(), src(), src())
+            .prop_map(|(g, op, d, a, b)| Stmt::Float { g, op, d, a, b })
+            .boxed(),
+        (guard(), any::<bool>(), reg(), src(), src(), src())
+            .prop_map(|(g, mad, d, a, b, c)| Stmt::Fma { g, mad, d, a, b, c })
+            .boxed(),
+        (guard(), any::<bool>(), reg(), src())
+            .prop_map(|(g, abs, d, a)| Stmt::FloatUn { g, abs, d, a })
+            .boxed(),
+        (guard(), 0u8..7, 0u8..4, reg(), reg())
+            .prop_map(|(g, kind, rnd, d, a)| Stmt::Cvt { g, kind, rnd, d, a })
+            .boxed(),
+    ]
+    .boxed()
+}
+
+fn logic() -> BoxedStrategy<Stmt> {
+    prop_oneof![
+        (guard(), 0u8..6, 0u8..4, pred(), src(), src())
+            .prop_map(|(g, cmp, ty, p, a, b)| Stmt::Setp { g, cmp, ty, p, a, b })
+            .boxed(),
+        (guard(), 0u8..4, reg(), src(), src(), pred())
+            .prop_map(|(g, ty, d, a, b, p)| Stmt::Selp { g, ty, d, a, b, p })
+            .boxed(),
+        (0u8..4, pred(), pred(), any::<bool>(), pred(), any::<bool>())
+            .prop_map(|(op, d, a, na, b, nb)| Stmt::PredLogic { op, d, a, na, b, nb })
+            .boxed(),
+    ]
+    .boxed()
+}
+
+fn lane_src() -> impl Strategy<Value = LaneSrc> {
+    prop_oneof![
+        3 => any::<u8>().prop_map(LaneSrc::Imm),
+        2 => reg().prop_map(LaneSrc::Reg),
+        1 => Just(LaneSrc::LaneId),
+    ]
+    .boxed()
+}
+
+fn warp_ops() -> BoxedStrategy<Stmt> {
+    prop_oneof![
+        4 => (
+            (0u8..4, reg(), proptest::option::of(pred()), src(), lane_src()),
+            (0u8..3, any::<u8>(), any::<u16>(), any::<u8>())
+        )
+            .prop_map(|((mode, d, p, a, lane), (form, log_width, raw_c, spell))| Stmt::Shfl {
+                mode,
+                d,
+                p,
+                a,
+                lane,
+                form,
+                log_width,
+                raw_c,
+                spell
+            }).boxed(),
+        2 => (0u8..4, 0u8..6, pred(), any::<bool>(), any::<u8>())
+            .prop_map(|(mode, d, q, nq, spell)| Stmt::Vote { mode, d, q, nq, spell }).boxed(),
+        1 => (any::<bool>(), reg(), proptest::option::of(pred()), reg(), 0u8..3, any::<u8>())
+            .prop_map(|(all, d, p, a, bits, spell)| Stmt::Match { all, d, p, a, bits, spell }).boxed(),
+        1 => (guard(), reg()).prop_map(|(g, d)| Stmt::Activemask { g, d }).boxed(),
+        1 => (guard(), proptest::bool::weighted(0.1))
+            .prop_map(|(g, whole)| Stmt::WarpSync { g, whole })
+            .boxed(),
+    ]
+    .boxed()
+}
+
+fn memory() -> BoxedStrategy<Stmt> {
+    prop_oneof![
+        2 => (guard(), reg(), mem())
+            .prop_map(|(g, d, from)| Stmt::Load { g, d, from })
+            .boxed(),
+        2 => (guard(), reg(), mem(), any::<bool>())
+            .prop_map(|(g, a, to, b32)| Stmt::Store { g, a, to, b32 })
+            .boxed(),
+        3 => (
+            (guard(), 0u8..16, proptest::option::weighted(0.7, reg())),
+            (slot(), proptest::bool::weighted(0.3), src(), src())
+        )
+            .prop_map(|((g, op, d), (slot, shared, b, c))| Stmt::Atom {
+                g,
+                op,
+                d,
+                slot,
+                shared,
+                b,
+                c
+            })
+            .boxed(),
+    ]
+    .boxed()
+}
+
+fn leaf() -> BoxedStrategy<Stmt> {
+    prop_oneof![
+        8 => arithmetic(),
+        3 => logic(),
+        4 => warp_ops(),
+        4 => memory(),
+        1 => cond().prop_map(|cond| Stmt::Exit { cond }).boxed(),
+        1 => (prop_oneof![2 => Just(0u8), 2 => Just(1), 1 => Just(2)], cond())
+            .prop_map(|(kind, cond)| Stmt::Jump { kind, cond })
+            .boxed(),
+    ]
+    .boxed()
+}
+
+fn stmt() -> impl Strategy<Value = Stmt> {
+    leaf().prop_recursive(3, 40, 5, |inner| {
+        prop_oneof![
+            6 => leaf(),
+            2 => (
+                cond(),
+                any::<bool>(),
+                prop::collection::vec(inner.clone(), 1..5),
+                proptest::option::of(prop::collection::vec(inner.clone(), 1..5))
+            )
+                .prop_map(|(cond, negated, then, els)| Stmt::If { cond, negated, then, els })
+                .boxed(),
+            1 => (reg(), prop::collection::vec(inner, 1..4)).prop_map(|(trip, body)| Stmt::Loop { trip, body }).boxed(),
+        ]
+    })
+}
+
+/// A whole test case: every supported warp size, one or two warps per block, one or two blocks.
+pub fn case() -> impl Strategy<Value = Case> {
+    (
+        select(vec![2u32, 4, 8, 16, 32, 64]),
+        (1u32..=2, prop_oneof![3 => Just(0u32), 1 => 1u32..64]),
+        1u32..=2,
+        (prop::collection::vec(value(), 1..12), proptest::bool::weighted(0.2)),
+        prop::collection::vec(stmt(), 1..20),
+    )
+        .prop_map(|(w, (warps, missing), grid, (pool, junk_mask_bits), body)| Case {
+            w,
+            warps,
+            missing: missing % w,
+            // The input buffer's initialiser lists a value per register and thread, and the assembler takes at
+            // most 1024 terms per statement: at most 128 threads.
+            grid: if w * warps * grid > 128 { 1 } else { grid },
+            junk_mask_bits,
+            pool,
+            body,
+        })
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Printing.
+
+fn lane_bits(w: u32) -> u64 {
+    if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
+}
+
+/// A member-mask expression naming exactly the lanes `m` of a `w`-lane warp; with `junk`, bits at or above W
+/// (which name no lane and are ignored) are set too.
+fn mask_text(m: u64, w: u32, junk: bool) -> String {
+    let m = if junk {
+        m | (!lane_bits(w) & 0x5a5a_5a5a_5a5a_5a5a)
+    } else {
+        m
+    };
+    if m == lane_bits(w) && w == 64 {
+        "-1".into()
+    } else if m >> 63 == 1 {
+        format!("~0x{:x}", !m)
+    } else {
+        format!("0x{m:x}")
+    }
+}
+
+/// The widest power-of-two segment (at most `w`) such that every aligned segment of lanes is wholly in
+/// `active` or wholly out.
+fn segment_width(active: u64, w: u32) -> u32 {
+    let mut width = w;
+    while width > 1 {
+        let seg = lane_bits(width);
+        if (0..w / width).all(|s| {
+            let lanes = (active >> (s * width)) & seg;
+            lanes == 0 || lanes == seg
+        }) {
+            break;
+        }
+        width /= 2;
+    }
+    width
+}
+
+fn mix(k: u64) -> u64 {
+    let mut z = k.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z ^ (z >> 31)
+}
+
+fn int_imm(v: u32) -> String {
+    let s = v as i32;
+    if (5..1000).contains(&v) && v.is_multiple_of(5) {
+        // A launch parameter in the immediate.
+        format!("bias + {}", v - 5)
+    } else if v < 1000 {
+        v.to_string()
+    } else if (-1000..0).contains(&s) {
+        s.to_string()
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+impl Src {
+    fn int(&self) -> String {
+        match self {
+            Src::Reg(r) => format!("%r{}", r % REGS as u8),
+            Src::Imm(v) => int_imm(*v),
+            Src::Special(s) => SPECIALS[*s as usize % SPECIALS.len()].into(),
+        }
+    }
+
+    fn float(&self) -> String {
+        match self {
+            Src::Imm(v) => FLOAT_IMMS[*v as usize % FLOAT_IMMS.len()].into(),
+            _ => self.int(),
+        }
+    }
+
+    fn typed(&self, ty: &str) -> String {
+        if ty == "f32" { self.float() } else { self.int() }
+    }
+}
+
+fn r(d: u8) -> String {
+    format!("%r{}", d % REGS as u8)
+}
+
+fn p(d: u8) -> String {
+    format!("%p{}", d % PREDS as u8)
+}
+
+fn guard_text(g: &G) -> String {
+    match g {
+        None => String::new(),
+        Some(g) => format!("@{}{} ", if g.negated { "!" } else { "" }, p(g.pred)),
+    }
+}
+
+/// What the printer knows where it is.
+#[derive(Clone, Copy)]
+struct Region {
+    /// The lanes of each warp that run here, when known statically (the same in every warp).
+    active: Option<u64>,
+    loop_depth: u8,
+}
+
+struct Printer {
+    w: u32,
+    text: String,
+    labels: u32,
+    /// One warp per block (raw shared stores cannot reach another warp).
+    one_warp: bool,
+    /// The program returns somewhere: no `bar.warp.sync` then. (The simulator keeps lanes that branched to the
+    /// end of the program on a path that reconverges only at the exit as live until their parent path runs,
+    /// so a `bar.warp.sync` meanwhile reports them missing: see `branching_to_the_end_is_an_exit`.)
+    returns: bool,
+    /// Member masks carry bits at or above W.
+    junk_mask_bits: bool,
+    /// The enclosing loops' (latch, end) labels, innermost last.
+    loops: Vec<(String, String)>,
+}
+
+const MAX_LOOP_DEPTH: u8 = 3;
+
+impl Printer {
+    fn line(&mut self, s: &str) {
+        let _ = writeln!(self.text, "        {s}");
+    }
+
+    fn label(&mut self, s: &str) {
+        let _ = writeln!(self.text, "{s}:");
+    }
+
+    fn fresh(&mut self, what: &str) -> String {
+        self.labels += 1;
+        format!("{what}_{}", self.labels)
+    }
+
+    fn log_w(&self) -> u32 {
+        self.w.trailing_zeros()
+    }
+
+    /// Print a block of statements; the lanes known to run at its end.
+    fn block(&mut self, stmts: &[Stmt], mut region: Region) -> Option<u64> {
+        for s in stmts {
+            region.active = self.stmt(s, region);
+        }
+        region.active
+    }
+
+    /// Emit a condition into a predicate; its name and, when it depends only on the lane, its lanes.
+    fn cond(&mut self, c: &Cond) -> (String, Option<u64>) {
+        let w = self.w;
+        match c {
+            Cond::LaneBit(k) => {
+                let bit = 1u32 << (u32::from(*k) % self.log_w());
+                self.line(&format!("and.b32 %t1, %laneid, {bit}"));
+                self.line("setp.ne.u32 %q, %t1, 0");
+                let lanes = (0..w).filter(|l| l & bit != 0).fold(0u64, |m, l| m | 1 << l);
+                ("%q".into(), Some(lanes))
+            }
+            Cond::LaneLt(c) => {
+                let c = u32::from(*c) % (w + 1);
+                self.line(&format!("setp.lt.u32 %q, %laneid, {c}"));
+                ("%q".into(), Some(lane_bits(c)))
+            }
+            Cond::Data { cmp, ty, a, b } => {
+                let cmp = ["eq", "ne", "lt", "le", "gt", "ge"][*cmp as usize % 6];
+                let ty = ["s32", "u32", "f32"][*ty as usize % 3];
+                self.line(&format!("setp.{cmp}.{ty} %q, {}, {}", r(*a), b.typed(ty)));
+                ("%q".into(), None)
+            }
+            Cond::Pred(q) => (p(*q), None),
+        }
+    }
+
+    /// Print one statement in `region`; the lanes known to run after it.
+    fn stmt(&mut self, s: &Stmt, region: Region) -> Option<u64> {
+        let w = self.w;
+        let active = region.active;
+        // Warp-wide operations need the executing lanes known (and some of them).
+        let known = active.filter(|&a| a != 0);
+        match s {
+            Stmt::Mov { g, ty, d, a } => {
+                let ty = ["b32", "u32", "s32", "f32"][*ty as usize % 4];
+                self.line(&format!("{}mov.{ty} {}, {}", guard_text(g), r(*d), a.typed(ty)));
+            }
+            Stmt::Int { g, op, ty, d, a, b } => {
+                const OPS: [(&str, &[&str]); 11] = [
+                    ("add", &["u32", "s32"]),
+                    ("sub", &["u32", "s32"]),
+                    ("mul.lo", &["u32", "s32"]),
+                    ("mul", &["u32", "s32"]),
+                    ("min", &["u32", "s32"]),
+                    ("max", &["u32", "s32"]),
+                    ("and", &["b32", "u32", "s32"]),
+                    ("or", &["b32", "u32", "s32"]),
+                    ("xor", &["b32", "u32", "s32"]),
+                    ("shl", &["b32", "u32", "s32"]),
+                    ("shr", &["b32", "u32", "s32"]),
+                ];
+                let (name, types) = OPS[*op as usize % OPS.len()];
+                let ty = types[*ty as usize % types.len()];
+                self.line(&format!(
+                    "{}{name}.{ty} {}, {}, {}",
+                    guard_text(g),
+                    r(*d),
+                    a.int(),
+                    b.int()
+                ));
+            }
+            Stmt::IntUn { g, op, d, a } => {
+                let op = ["neg.s32", "abs.s32", "not.b32", "not.u32", "not.s32"][*op as usize % 5];
+                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), a.int()));
+            }
+            Stmt::Mad { g, signed, d, a, b, c } => {
+                let op = if *signed { "mad.s32" } else { "mad.lo.u32" };
+                self.line(&format!(
+                    "{}{op} {}, {}, {}, {}",
+                    guard_text(g),
+                    r(*d),
+                    a.int(),
+                    b.int(),
+                    c.int()
+                ));
+            }
+            Stmt::Div {
+                g,
+                rem,
+                signed,
+                d,
+                a,
+                b,
+                raw,
+            } => {
+                let op = format!(
+                    "{}.{}",
+                    if *rem { "rem" } else { "div" },
+                    if *signed { "s32" } else { "u32" }
+                );
+                let divisor = match b {
+                    Src::Imm(0) if !raw => "7".into(),
+                    Src::Imm(_) => b.int(),
+                    _ if *raw => b.int(),
+                    _ => {
+                        // Division by zero is a fault: replace a zero divisor by 7.
+                        self.line(&format!("setp.eq.u32 %e, {}, 0", b.int()));
+                        self.line(&format!("selp.u32 %t0, 7, {}, %e", b.int()));
+                        "%t0".into()
+                    }
+                };
+                self.line(&format!("{}{op} {}, {}, {divisor}", guard_text(g), r(*d), a.int()));
+            }
+            Stmt::Float { g, op, d, a, b } => {
+                let op = ["add.f32", "sub.rn.f32", "mul.f32", "div.rn.f32", "min.f32", "max.f32"][*op as usize % 6];
+                self.line(&format!(
+                    "{}{op} {}, {}, {}",
+                    guard_text(g),
+                    r(*d),
+                    a.float(),
+                    b.float()
+                ));
+            }
+            Stmt::Fma { g, mad, d, a, b, c } => {
+                let op = if *mad { "mad.f32" } else { "fma.rn.f32" };
+                self.line(&format!(
+                    "{}{op} {}, {}, {}, {}",
+                    guard_text(g),
+                    r(*d),
+                    a.float(),
+                    b.float(),
+                    c.float()
+                ));
+            }
+            Stmt::FloatUn { g, abs, d, a } => {
+                let op = if *abs { "abs.f32" } else { "neg.f32" };
+                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), a.float()));
+            }
+            Stmt::Cvt { g, kind, rnd, d, a } => {
+                let rnd = ["rni", "rzi", "rmi", "rpi"][*rnd as usize % 4];
+                let op = match kind % 7 {
+                    0 => format!("cvt.{rnd}.s32.f32"),
+                    1 => format!("cvt.{rnd}.u32.f32"),
+                    2 => format!("cvt.{rnd}.f32.f32"),
+                    3 => "cvt.rn.f32.s32".into(),
+                    4 => "cvt.f32.u32".into(),
+                    5 => "cvt.u32.s32".into(),
+                    _ => "cvt.s32.u32".into(),
+                };
+                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), r(*a)));
+            }
+            Stmt::Setp { g, cmp, ty, p: q, a, b } => {
+                let ty = ["s32", "u32", "f32", "b32"][*ty as usize % 4];
+                let cmps: &[&str] = if ty == "b32" {
+                    &["eq", "ne"]
+                } else {
+                    &["eq", "ne", "lt", "le", "gt", "ge"]
+                };
+                let cmp = cmps[*cmp as usize % cmps.len()];
+                self.line(&format!(
+                    "{}setp.{cmp}.{ty} {}, {}, {}",
+                    guard_text(g),
+                    p(*q),
+                    a.typed(ty),
+                    b.typed(ty)
+                ));
+            }
+            Stmt::Selp { g, ty, d, a, b, p: q } => {
+                let ty = ["b32", "u32", "s32", "f32"][*ty as usize % 4];
+                self.line(&format!(
+                    "{}selp.{ty} {}, {}, {}, {}",
+                    guard_text(g),
+                    r(*d),
+                    a.typed(ty),
+                    b.typed(ty),
+                    p(*q)
+                ));
+            }
+            Stmt::PredLogic { op, d, a, na, b, nb } => {
+                let neg = |n: bool| if n { "!" } else { "" };
+                match op % 4 {
+                    3 => self.line(&format!("not.pred {}, {}{}", p(*d), neg(*na), p(*a))),
+                    k => {
+                        let op = ["and", "or", "xor"][k as usize];
+                        self.line(&format!(
+                            "{op}.pred {}, {}{}, {}{}",
+                            p(*d),
+                            neg(*na),
+                            p(*a),
+                            neg(*nb),
+                            p(*b)
+                        ));
+                    }
+                }
+            }
+            Stmt::Shfl {
+                mode,
+                d,
+                p: q,
+                a,
+                lane,
+                form,
+                log_width,
+                raw_c,
+                spell,
+            } => {
+                let Some(act) = known else { return active };
+                let mode = ["idx", "up", "down", "bfly"][*mode as usize % 4];
+                let full = act == lane_bits(w);
+                let form = if full { form % 3 } else { 1 };
+                let width = (1u32 << (u32::from(*log_width) % (self.log_w() + 1))).min(segment_width(act, w));
+                // Outside converged code a butterfly partner must stay in the segment.
+                let b = match lane {
+                    LaneSrc::Imm(v) if mode == "bfly" && form == 1 && !full => (u32::from(*v) % width).to_string(),
+                    LaneSrc::Imm(v) => v.to_string(),
+                    LaneSrc::Reg(x) if mode == "bfly" && !full => {
+                        self.line(&format!("and.b32 %t0, {}, {}", r(*x), width - 1));
+                        "%t0".into()
+                    }
+                    LaneSrc::LaneId if mode == "bfly" && !full => {
+                        self.line(&format!("and.b32 %t0, %laneid, {}", width - 1));
+                        "%t0".into()
+                    }
+                    LaneSrc::Reg(x) => r(*x),
+                    LaneSrc::LaneId => "%laneid".into(),
+                };
+                let out = match q {
+                    Some(q) => format!("{}|{}", r(*d), p(*q)),
+                    None => r(*d),
+                };
+                let a = a.int();
+                let mask = mask_text(act, w, self.junk_mask_bits);
+                let text = match form {
+                    0 => match spell % 3 {
+                        0 => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}"),
+                        1 => format!("shfl.{mode} {out}, {a}, {b}"),
+                        _ => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}"),
+                    },
+                    1 => {
+                        if full && spell % 3 == 0 {
+                            format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}")
+                        } else if spell % 2 == 0 {
+                            format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}, mask={mask}")
+                        } else {
+                            format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}, width={width}")
+                        }
+                    }
+                    _ => {
+                        // Bits past W - 1 of the clamp and segment mask are ignored (taken modulo W).
+                        let m = 2 * w - 1;
+                        let c = ((u32::from(*raw_c >> 8) & m) << 8) | (u32::from(*raw_c) & m);
+                        format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, 0x{c:x}, {mask}")
+                    }
+                };
+                self.line(&text);
+            }
+            Stmt::Vote { mode, d, q, nq, spell } => {
+                let Some(act) = known else { return active };
+                let neg = if *nq { "!" } else { "" };
+                let sync = if spell & 1 == 0 { ".sync" } else { "" };
+                let mask = match (act == lane_bits(w), spell >> 1 & 3) {
+                    (true, 0) => String::new(),
+                    (_, 1) => format!(", mask={}", mask_text(act, w, self.junk_mask_bits)),
+                    _ => format!(", {}", mask_text(act, w, self.junk_mask_bits)),
+                };
+                match mode % 4 {
+                    3 => self.line(&format!("vote{sync}.ballot.b32 {}, {neg}{}{mask}", r(*d), p(*q))),
+                    m => {
+                        let m = ["all", "any", "uni"][m as usize];
+                        self.line(&format!("vote{sync}.{m}.pred {}, {neg}{}{mask}", p(*d), p(*q)));
+                    }
+                }
+            }
+            Stmt::Match {
+                all,
+                d,
+                p: q,
+                a,
+                bits,
+                spell,
+            } => {
+                let Some(act) = known else { return active };
+                // A few distinct values, so that lanes match.
+                self.line(&format!("and.b32 %t0, {}, {}", r(*a), (1 << bits) - 1));
+                let sync = if spell & 1 == 0 { ".sync" } else { "" };
+                let mask = if act == lane_bits(w) && spell & 2 == 0 {
+                    String::new()
+                } else {
+                    format!(", {}", mask_text(act, w, self.junk_mask_bits))
+                };
+                if *all {
+                    let out = match q {
+                        Some(q) => format!("{}|{}", r(*d), p(*q)),
+                        None => r(*d),
+                    };
+                    self.line(&format!("match{sync}.all.b32 {out}, %t0{mask}"));
+                } else {
+                    self.line(&format!("match{sync}.any.b32 {}, %t0{mask}", r(*d)));
+                }
+            }
+            Stmt::Activemask { g, d } => self.line(&format!("{}activemask.b32 {}", guard_text(g), r(*d))),
+            Stmt::WarpSync { .. } if self.returns => {}
+            Stmt::WarpSync { g, whole } => match (known, whole) {
+                (_, true) => self.line(&format!("{}bar.warp.sync", guard_text(g))),
+                (Some(act), false) => self.line(&format!(
+                    "{}bar.warp.sync {}",
+                    guard_text(g),
+                    mask_text(act, w, self.junk_mask_bits)
+                )),
+                (None, false) => {}
+            },
+            Stmt::Load { g, d, from } => {
+                let g = guard_text(g);
+                let d = r(*d);
+                match from {
+                    Mem::Table { index, byte } => {
+                        self.line(&format!("and.b32 %t0, {}, 15", r(*index)));
+                        if *byte {
+                            self.line("shl.b32 %t0, %t0, 2");
+                            self.line(&format!("{g}ld.global.b32 {d}, [tbl + %t0]"));
+                        } else {
+                            self.line(&format!("{g}ld.global.u32 {d}, tbl[%t0]"));
+                        }
+                    }
+                    Mem::FTable { index } => {
+                        self.line(&format!("and.b32 %t0, {}, 7", r(*index)));
+                        self.line(&format!("{g}ld.global.f32 {d}, ftab[%t0]"));
+                    }
+                    Mem::Own { slot, byte } => {
+                        let at = self.own(slot, *byte);
+                        self.line(&format!("{g}ld.global.{} {d}, {at}", if *byte { "b32" } else { "u32" }));
+                    }
+                    Mem::Shared { slot } => {
+                        let at = self.slot(slot, "sh", "%ss", SHARED_SLOTS);
+                        self.line(&format!("{g}ld.shared.u32 {d}, {at}"));
+                    }
+                    Mem::Counter { slot } => {
+                        let at = self.slot(slot, "cnt", "%wb", COUNTERS);
+                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+                    }
+                    Mem::WarpSlot { slot } => {
+                        let at = self.slot(slot, "wsl", "%wb", COUNTERS);
+                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+                    }
+                    Mem::Raw { index, byte: false } => self.line(&format!("{g}ld.global.u32 {d}, tbl[{}]", r(*index))),
+                    Mem::Raw { index, byte: true } => {
+                        self.line(&format!("{g}ld.global.b32 {d}, [tbl + {} - 8]", r(*index)))
+                    }
+                }
+            }
+            Stmt::Store { g, a, to, b32 } => {
+                let g = guard_text(g);
+                let ty = if *b32 { "b32" } else { "u32" };
+                match to {
+                    Mem::Shared { slot } => {
+                        let at = self.slot(slot, "sh", "%ss", SHARED_SLOTS);
+                        self.line(&format!("{g}st.shared.{ty} {at}, {}", r(*a)));
+                    }
+                    Mem::Own { slot, byte } => {
+                        let at = self.own(slot, *byte);
+                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
+                    }
+                    // The tables are read-only and the counters atomic: store to the own slots instead.
+                    Mem::Table { index, .. } | Mem::FTable { index } => {
+                        let at = self.own(&Slot::Reg(*index), false);
+                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
+                    }
+                    Mem::Raw { index, byte } if self.one_warp => {
+                        let at = if *byte {
+                            format!("[sh + {}]", r(*index))
+                        } else {
+                            format!("sh[{} + 1]", r(*index))
+                        };
+                        self.line(&format!("{g}st.shared.{ty} {at}, {}", r(*a)));
+                    }
+                    Mem::Raw { index, .. } => {
+                        let at = self.own(&Slot::Reg(*index), false);
+                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
+                    }
+                    Mem::Counter { slot } | Mem::WarpSlot { slot } => {
+                        let at = self.slot(slot, "wsl", "%wb", COUNTERS);
+                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
+                    }
+                }
+            }
+            Stmt::Atom {
+                g,
+                op,
+                d,
+                slot,
+                shared,
+                b,
+                c,
+            } => {
+                // (operation, type, global buffer); shared atomics use the u32 counters only.
+                const OPS: [(&str, &str, &str); 16] = [
+                    ("add", "u32", "cnt"),
+                    ("min", "u32", "cnt"),
+                    ("max", "u32", "cnt"),
+                    ("exch", "b32", "cnt"),
+                    ("cas", "b32", "cnt"),
+                    ("and", "b32", "cnt"),
+                    ("or", "b32", "cnt"),
+                    ("xor", "b32", "cnt"),
+                    ("add", "s32", "icnt"),
+                    ("min", "s32", "icnt"),
+                    ("max", "s32", "icnt"),
+                    ("add", "f32", "fcnt"),
+                    ("min", "f32", "fcnt"),
+                    ("max", "f32", "fcnt"),
+                    ("exch", "f32", "fcnt"),
+                    ("cas", "u32", "cnt"),
+                ];
+                let (name, ty, buffer) = OPS[*op as usize % OPS.len()];
+                let shared = *shared && buffer == "cnt";
+                let at = if shared {
+                    self.slot(slot, "scnt", "%ws", COUNTERS)
+                } else {
+                    self.slot(slot, buffer, "%wb", COUNTERS)
+                };
+                let space = if shared { "shared" } else { "global" };
+                let (b, c) = (b.typed(ty), c.typed(ty));
+                let g = guard_text(g);
+                match d {
+                    Some(d) if name == "cas" => {
+                        self.line(&format!("{g}atom.{space}.cas.{ty} {}, {at}, {b}, {c}", r(*d)));
+                    }
+                    Some(d) => self.line(&format!("{g}atom.{space}.{name}.{ty} {}, {at}, {b}", r(*d))),
+                    // `red` has no cas.
+                    None if name == "cas" => {}
+                    None => self.line(&format!("{g}red.{space}.{name}.{ty} {at}, {b}")),
+                }
+            }
+            Stmt::If {
+                cond,
+                negated,
+                then,
+                els,
+            } => {
+                let (q, lanes) = self.cond(cond);
+                let taken = lanes.map(|l| if *negated { !l & lane_bits(w) } else { l });
+                let else_label = self.fresh("else");
+                let end_label = self.fresh("endif");
+                let neg = if *negated { "!" } else { "" };
+                let target = if els.is_some() { &else_label } else { &end_label };
+                self.line(&format!("@{neg}{q} bra {target}"));
+                let side = |lanes: Option<u64>| Region {
+                    active: match (active, lanes) {
+                        (Some(a), Some(l)) => Some(a & l),
+                        _ => None,
+                    },
+                    ..region
+                };
+                let then_end = self.block(then, side(taken.map(|t| !t)));
+                let else_end = match els {
+                    Some(els) => {
+                        self.line(&format!("bra {end_label}"));
+                        self.label(&else_label);
+                        self.block(els, side(taken))
+                    }
+                    None => side(taken).active,
+                };
+                self.label(&end_label);
+                return match (then_end, else_end) {
+                    // A return inside: the two sides no longer reconverge at the join.
+                    _ if returns(then) || els.as_deref().is_some_and(returns) => None,
+                    (Some(a), Some(b)) => Some(a | b),
+                    _ if !exits(then) && !els.as_deref().is_some_and(exits) => active,
+                    _ => None,
+                };
+            }
+            Stmt::Loop { trip, body } => {
+                if region.loop_depth >= MAX_LOOP_DEPTH {
+                    return self.block(body, region);
+                }
+                let counter = format!("%c{}", region.loop_depth);
+                let top = self.fresh("loop");
+                let latch = self.fresh("latch");
+                let end = self.fresh("endloop");
+                self.line(&format!("and.b32 {counter}, {}, 3", r(*trip)));
+                self.label(&top);
+                self.line(&format!("setp.eq.u32 %q, {counter}, 0"));
+                self.line(&format!("@%q bra {end}"));
+                let inner = Region {
+                    active: None,
+                    loop_depth: region.loop_depth + 1,
+                };
+                self.loops.push((latch.clone(), end.clone()));
+                self.block(body, inner);
+                self.loops.pop();
+                self.label(&latch);
+                self.line(&format!("sub.u32 {counter}, {counter}, 1"));
+                self.line(&format!("bra {top}"));
+                self.label(&end);
+                return if exits(body) { None } else { active };
+            }
+            Stmt::Jump { kind, cond } => {
+                let target = match (kind % 3, self.loops.last()) {
+                    (0, Some((_, end))) => end.clone(),
+                    (1, Some((latch, _))) => latch.clone(),
+                    (2, _) => "done".to_string(),
+                    _ => return active,
+                };
+                let (q, lanes) = self.cond(cond);
+                self.line(&format!("@{q} bra {target}"));
+                // A return leaves like an exit (and nothing after it reconverges); break and continue happen
+                // in loops only, where the lanes are unknown anyway.
+                return match (active, lanes) {
+                    (Some(a), Some(l)) if kind % 3 == 2 => Some(a & !l),
+                    _ => None,
+                };
+            }
+            Stmt::Exit { cond } => {
+                let (q, lanes) = self.cond(cond);
+                self.line(&format!("@{q} exit"));
+                return match (active, lanes) {
+                    (Some(a), Some(l)) => Some(a & !l),
+                    _ => None,
+                };
+            }
+        }
+        active
+    }
+
+    /// A thread's own slot of `scr`: element `%sb + k`, or the byte address of it.
+    fn own(&mut self, slot: &Slot, byte: bool) -> String {
+        if !byte {
+            return self.slot(slot, "scr", "%sb", SLOTS);
+        }
+        match slot {
+            Slot::Fixed(k) => {
+                self.line("shl.b32 %t0, %sb, 2");
+                format!("[scr + %t0 + {}]", 4 * (u32::from(*k) % SLOTS))
+            }
+            Slot::Reg(x) => {
+                self.line(&format!("and.b32 %t0, {}, {}", r(*x), SLOTS - 1));
+                self.line("add.u32 %t0, %t0, %sb");
+                self.line("shl.b32 %t0, %t0, 2");
+                "[scr + %t0]".into()
+            }
+        }
+    }
+
+    /// Slot `k` of `n` from `base` in `array`, a constant or chosen by data.
+    fn slot(&mut self, slot: &Slot, array: &str, base: &str, n: u32) -> String {
+        match slot {
+            Slot::Fixed(k) => format!("{array}[{base} + {}]", u32::from(*k) % n),
+            Slot::Reg(x) => {
+                self.line(&format!("and.b32 %t0, {}, {}", r(*x), n - 1));
+                self.line(&format!("add.u32 %t0, %t0, {base}"));
+                format!("{array}[%t0]")
+            }
+        }
+    }
+}
+
+/// Does a block contain an exit (at any depth)?
+fn exits(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Exit { .. } => true,
+        Stmt::Jump { kind, .. } => kind % 3 == 2,
+        Stmt::If { then, els, .. } => exits(then) || els.as_deref().is_some_and(exits),
+        Stmt::Loop { body, .. } => exits(body),
+        _ => false,
+    })
+}
+
+/// Does a block contain a return (at any depth)?
+fn returns(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Jump { kind, .. } => kind % 3 == 2,
+        Stmt::If { then, els, .. } => returns(then) || els.as_deref().is_some_and(returns),
+        Stmt::Loop { body, .. } => returns(body),
+        _ => false,
+    })
+}
+
+impl Case {
+    /// Threads per block.
+    pub fn block(&self) -> u32 {
+        self.warps * self.w - self.missing
+    }
+
+    pub fn threads(&self) -> u32 {
+        self.grid * self.block()
+    }
+
+    /// The program text.
+    pub fn source(&self) -> String {
+        let w = self.w;
+        let threads = self.threads();
+        let all_warps = self.grid * self.warps;
+        let pick = |k: u64| self.pool[(mix(k) % self.pool.len() as u64) as usize];
+        let inputs: Vec<String> = (0..u64::from(threads) * REGS as u64)
+            .map(|k| pick(k).to_string())
+            .collect();
+        let table: Vec<String> = (0..16).map(|k| pick(1_000_000 + k).to_string()).collect();
+        let mut s = String::new();
+        let _ = writeln!(s, ".kernel differential");
+        let _ = writeln!(s, ".desc \"a random program: W = {w}\"");
+        let _ = writeln!(s, ".warp_sizes {w}");
+        let _ = writeln!(s, ".param bias = 5");
+        let _ = writeln!(s, ".grid {}", self.grid);
+        if self.missing == 0 {
+            let _ = writeln!(s, ".block {} * W", self.warps);
+        } else {
+            let _ = writeln!(s, ".block {} * W - {}", self.warps, self.missing);
+        }
+        let _ = writeln!(
+            s,
+            ".buffer in u32[{}] = 0, [0..] = [{}]",
+            inputs.len(),
+            inputs.join(", ")
+        );
+        let _ = writeln!(s, ".buffer tbl u32[16] = 0, [0..] = [{}]", table.join(", "));
+        let _ = writeln!(s, ".buffer ftab f32[8] = i * 0.75 - 2.5, [3] = 1e-40, [5] = -0.0");
+        let _ = writeln!(s, ".buffer scr u32[{}] = i * 3", threads * SLOTS);
+        let _ = writeln!(s, ".buffer cnt u32[{}] = i", all_warps * COUNTERS);
+        let _ = writeln!(s, ".buffer icnt s32[{}] = i - 2", all_warps * COUNTERS);
+        let _ = writeln!(s, ".buffer fcnt f32[{}] = i + 0.5", all_warps * COUNTERS);
+        let _ = writeln!(s, ".buffer wsl u32[{}]", all_warps * COUNTERS);
+        let _ = writeln!(s, ".buffer out u32[{}]", threads * (REGS as u32 + 1));
+        let _ = writeln!(s, ".buffer shout u32[{}]", threads * SHARED_SLOTS);
+        let _ = writeln!(s, ".buffer scout u32[{}]", all_warps * COUNTERS);
+        let _ = writeln!(s, ".shared sh u32[{}]", self.block() * SHARED_SLOTS);
+        let _ = writeln!(s, ".shared scnt u32[{}]", self.warps * COUNTERS);
+        let _ = writeln!(
+            s,
+            ".reg %r<{REGS}>, %gid, %sb, %ss, %wb, %ws, %t0, %t1, %c<{MAX_LOOP_DEPTH}>"
+        );
+        let _ = writeln!(s, ".pred %p<{PREDS}>, %q, %e\n");
+        let mut pr = Printer {
+            w,
+            text: String::new(),
+            labels: 0,
+            one_warp: self.warps == 1,
+            junk_mask_bits: self.junk_mask_bits,
+            returns: returns(&self.body),
+            loops: Vec::new(),
+        };
+        pr.line("mad.lo.u32 %gid, %ctaid.x, %ntid.x, %tid.x");
+        pr.line(&format!("mul.lo.u32 %t0, %gid, {REGS}"));
+        for k in 0..REGS {
+            pr.line(&format!("ld.global.u32 %r{k}, in[%t0 + {k}]"));
+        }
+        pr.line(&format!("mul.lo.u32 %sb, %gid, {SLOTS}"));
+        pr.line(&format!("mul.lo.u32 %ss, %tid.x, {SHARED_SLOTS}"));
+        pr.line("mad.lo.u32 %wb, %ctaid.x, %nwarpid, %warpid");
+        pr.line(&format!("mul.lo.u32 %wb, %wb, {COUNTERS}"));
+        pr.line(&format!("mul.lo.u32 %ws, %warpid, {COUNTERS}"));
+        pr.line("setp.lt.s32 %p0, %r0, %r1");
+        pr.line("setp.gt.f32 %p1, %r2, %r3");
+        pr.line("setp.ne.u32 %p2, %r4, %laneid");
+        // With a partial warp the lanes of the last warp differ from the others': known only with one warp.
+        let active = if self.missing == 0 {
+            Some(lane_bits(w))
+        } else if self.warps == 1 {
+            Some(lane_bits(w - self.missing))
+        } else {
+            None
+        };
+        pr.block(&self.body, Region { active, loop_depth: 0 });
+        // Every live lane stores its registers, its predicates' bits and its shared slots, and the warp's
+        // shared counters (every lane the same values).
+        pr.line(&format!("mul.lo.u32 %t0, %gid, {}", REGS + 1));
+        for k in 0..REGS {
+            pr.line(&format!("st.global.u32 out[%t0 + {k}], %r{k}"));
+        }
+        pr.line("selp.u32 %t1, 1, 0, %p0");
+        pr.line("@%p1 or.b32 %t1, %t1, 2");
+        pr.line("@%p2 or.b32 %t1, %t1, 4");
+        pr.line(&format!("st.global.u32 out[%t0 + {REGS}], %t1"));
+        pr.line(&format!("mul.lo.u32 %t0, %gid, {SHARED_SLOTS}"));
+        for k in 0..SHARED_SLOTS {
+            pr.line(&format!("ld.shared.u32 %t1, sh[%ss + {k}]"));
+            pr.line(&format!("st.global.u32 shout[%t0 + {k}], %t1"));
+        }
+        for k in 0..COUNTERS {
+            pr.line(&format!("ld.shared.u32 %t1, scnt[%ws + {k}]"));
+            pr.line(&format!("st.global.u32 scout[%wb + {k}], %t1"));
+        }
+        // A return branches here: the end of the program, which is an exit.
+        pr.label("done");
+        s.push_str(&pr.text);
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Constant expressions, for the printer's round trip.
+
+/// A constant expression, printed with every operation in parentheses (the printer then chooses its own).
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Int(u64),
+    Float(u8),
+    /// An index into the names in scope.
+    Var(u8),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(u8, Box<Expr>, Box<Expr>),
+    /// `min` (false) or `max` (true).
+    Call(bool, Box<Expr>, Box<Expr>),
+}
+
+const EXPR_FLOATS: [&str; 7] = ["0.5", "1e-3", "2.0", "1e20", "3.25", "1e-40", "1_000.5"];
+const EXPR_OPS: [&str; 16] = [
+    "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "==", "!=", "<", "<=", ">", ">=",
+];
+
+/// Expressions; `floats`: float literals allowed (not in integer operands, where they are an assembly error).
+pub fn expr(floats: bool) -> BoxedStrategy<Expr> {
+    let leaf = prop_oneof![
+        4 => prop_oneof![0u64..=64, 0u64..=u64::from(u32::MAX), 0u64..=i64::MAX as u64].prop_map(Expr::Int),
+        if floats { 1 } else { 0 } => (0..EXPR_FLOATS.len() as u8).prop_map(Expr::Float),
+        2 => any::<u8>().prop_map(Expr::Var),
+    ];
+    leaf.prop_recursive(5, 24, 2, |inner| {
+        prop_oneof![
+            1 => inner.clone().prop_map(|e| Expr::Neg(Box::new(e))),
+            1 => inner.clone().prop_map(|e| Expr::Not(Box::new(e))),
+            4 => (0..EXPR_OPS.len() as u8, inner.clone(), inner.clone())
+                .prop_map(|(op, a, b)| Expr::Bin(op, Box::new(a), Box::new(b))),
+            1 => (any::<bool>(), inner.clone(), inner).prop_map(|(max, a, b)| Expr::Call(max, Box::new(a), Box::new(b))),
+        ]
+    })
+    .boxed()
+}
+
+impl Expr {
+    /// The text, with `names` the variables in scope.
+    pub fn text(&self, names: &[&str]) -> String {
+        match self {
+            Expr::Int(v) if v.is_multiple_of(3) && *v <= u64::from(u32::MAX) => format!("0x{v:x}"),
+            Expr::Int(v) => v.to_string(),
+            Expr::Float(k) => EXPR_FLOATS[*k as usize % EXPR_FLOATS.len()].into(),
+            Expr::Var(k) => names[*k as usize % names.len()].into(),
+            // `--x` might lex as something else: a unary operand in parentheses.
+            Expr::Neg(e) => format!("-({})", e.text(names)),
+            Expr::Not(e) => format!("~({})", e.text(names)),
+            Expr::Bin(op, a, b) => format!(
+                "({} {} {})",
+                a.text(names),
+                EXPR_OPS[*op as usize % EXPR_OPS.len()],
+                b.text(names)
+            ),
+            Expr::Call(max, a, b) => format!(
+                "{}({}, {})",
+                if *max { "max" } else { "min" },
+                a.text(names),
+                b.text(names)
+            ),
+        }
+    }
+}
+
+/// A program whose directives and operands hold the given expressions (it need not launch: the round trip
+/// only parses and prints).
+pub fn expression_program(any: &[Expr], ints: &[Expr]) -> String {
+    let mut s = String::from(".kernel expressions\n.param k = 3\n");
+    let top = ["W", "k"];
+    let init = ["W", "k", "i", "len"];
+    for (n, e) in any.iter().enumerate() {
+        let _ = writeln!(s, ".param e{n} = {}", e.text(&top));
+        let _ = writeln!(s, ".require {}, \"e{n}\"", e.text(&top));
+        let _ = writeln!(s, ".buffer b{n} f32[4] = {}", e.text(&init));
+    }
+    s.push_str(".buffer u u32[4]\n.reg %r, %s\n.pred %p\n");
+    for e in ints {
+        let t = e.text(&top);
+        let _ = writeln!(s, "        add.u32 %r, %r, {t}");
+        let _ = writeln!(s, "        ld.global.u32 %s, u[%r + {t}]");
+        let _ = writeln!(s, "        st.global.u32 u[%r - {t}], %s");
+        let _ = writeln!(s, "        ld.global.b32 %s, [u + %r + {t}]");
+        let _ = writeln!(s, "        shfl.sync.idx.b32 %s|%p, %r, {t}, width=W, mask={t}");
+        let _ = writeln!(s, "        shfl.sync.up.b32 %s, %r, 1, {t}, {t}");
+        let _ = writeln!(s, "        vote.sync.ballot.b32 %s, %p, mask={t}");
+        let _ = writeln!(s, "        bar.warp.sync {t}");
+    }
+    s
+}

@@ -1,0 +1,993 @@
+//! A reference interpreter of warpsim assembly, written from `docs/ISA.md` and PTX's definitions alone, for
+//! differential testing against the simulator.
+//!
+//! It runs the assembled [`Program`] (the parser's AST, not the simulator's decoded `Kernel`) and shares no
+//! code with the simulator: its own buffer initialisation, immediate encoding, arithmetic, shuffle network,
+//! votes and control flow. Clarity over speed, and no timing at all:
+//!
+//! * **Warps run one after the other**, each to its end (or its first fault). That is exact for programs
+//!   whose warps do not communicate (every thread's memory its own, or shared only within one warp, read-only
+//!   tables), which is what the differential test generates; barriers are not supported.
+//! * **Divergence** is a recursive walk instead of a stack: at a divergent branch the fall-through lanes run
+//!   from the next instruction until they reach the branch's reconvergence point, then the taken lanes run
+//!   from the target until they reach it, and the survivors of both go on together from there. This is the
+//!   stack model of ISA.md section 6 (fall-through path first; merge at the immediate post-dominator) with the
+//!   stack kept by the host's call stack.
+//! * **Reconvergence points** are computed here, independently of `warpsim_isa::cfg`: post-dominator sets of
+//!   single instructions by the textbook iterative data-flow equations (`pdom(n) = {n} ∪ ⋂ pdom(successors)`),
+//!   with `exit` and the end of the program leading to a virtual exit node. A guarded `exit` keeps only its
+//!   fall-through edge: lanes that exit leave the warp on their own, and for reconvergence only the lanes that
+//!   go on matter (the convention of the assembler's CFG, which ISA.md does not spell out).
+//! * Not supported (a panic names them): `bar.sync`/`bar.red` (they need warps to interleave) and `%clock`
+//!   (its value is timing).
+
+use std::fmt;
+use warpsim_isa::{
+    AddrMode, Address, AtomOp, BinaryOp, Cmp, ConstExpr, ElemTy, Op, Operand, PredLogicOp, PredOperand, Program,
+    Rounding, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, Value, VoteMode,
+};
+
+/// The canonical NaN that every f32 arithmetic result that is NaN becomes (ISA.md section 5).
+pub const CANONICAL_NAN: u32 = 0x7fff_ffff;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    DivideByZero,
+    OutOfBounds {
+        buffer: String,
+        index: i64,
+        store: bool,
+    },
+    Misaligned {
+        buffer: String,
+        byte_offset: i64,
+        store: bool,
+    },
+    WarpSync {
+        missing: u64,
+    },
+}
+
+/// The first fault of one warp.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub block: u32,
+    pub warp: u32,
+    pub pc: usize,
+    /// The lowest faulting lane, when one lane is to blame.
+    pub lane: Option<u32>,
+    pub kind: FaultKind,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} in block {}, warp {}, lane {:?}, pc {}",
+            self.kind, self.block, self.warp, self.lane, self.pc
+        )
+    }
+}
+
+/// What a run leaves behind.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// Every global buffer's final contents, by name, in declaration order. Meaningless if a warp faulted.
+    pub buffers: Vec<(String, Vec<u32>)>,
+    /// The first fault of each warp that faulted, in (block, warp) order.
+    pub faults: Vec<Fault>,
+    /// Warp instructions issued (one per instruction per path of a warp, whether or not a lane executes it).
+    pub warp_instructions: u64,
+    /// Executing lanes summed over the warp instructions.
+    pub lane_instructions: u64,
+    /// Branches whose executing lanes disagreed.
+    pub divergent_branches: u64,
+    /// Shuffle lane reads that PTX leaves undefined (a source lane that does not execute, or a lane outside
+    /// the member mask); the value is then the source lane's register, as warpsim defines it.
+    pub undefined_shuffle_reads: u64,
+}
+
+impl Outcome {
+    pub fn buffer(&self, name: &str) -> Option<&[u32]> {
+        self.buffers.iter().find(|(n, _)| n == name).map(|(_, d)| d.as_slice())
+    }
+}
+
+/// Run every warp of every block of `program` launched at warp size `w` with the default parameters.
+pub fn run(program: &Program, w: u32) -> Outcome {
+    let env = Env::new(program, w);
+    let reconverge = reconvergence_points(program);
+    let mut global: Vec<Vec<u32>> = program.buffers.iter().map(|b| env.init_buffer(b)).collect();
+    let mut out = Outcome::default();
+    let warps = env.block.div_ceil(w);
+    for block in 0..env.grid {
+        let mut shared: Vec<Vec<u32>> = env.shared_lens.iter().map(|&n| vec![0; n]).collect();
+        for warp in 0..warps {
+            let lanes = (env.block - warp * w).min(w);
+            let mut state = Warp {
+                env: &env,
+                program,
+                reconverge: &reconverge,
+                block,
+                warp,
+                live: lane_bits(lanes),
+                regs: vec![vec![0; w as usize]; program.regs.len()],
+                preds: vec![0; program.preds.len()],
+                global: &mut global,
+                shared: &mut shared,
+                out: &mut out,
+                steps: 0,
+            };
+            let live = state.live;
+            if let Err(fault) = state.run_path(live, 0, None) {
+                state.out.faults.push(fault);
+            }
+        }
+    }
+    out.buffers = program.buffers.iter().map(|b| b.name.clone()).zip(global).collect();
+    out
+}
+
+/// The lowest `n` lanes.
+fn lane_bits(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// The launch: warp size, parameters, shape, array sizes.
+struct Env {
+    w: u32,
+    params: Vec<(String, Value)>,
+    grid: u32,
+    block: u32,
+    shared_lens: Vec<usize>,
+}
+
+impl Env {
+    fn new(p: &Program, w: u32) -> Env {
+        let mut env = Env {
+            w,
+            params: Vec::new(),
+            grid: 1,
+            block: w,
+            shared_lens: Vec::new(),
+        };
+        for decl in &p.params {
+            let v = decl
+                .default
+                .eval(&|n| env.var(n))
+                .unwrap_or_else(|e| panic!("parameter {}: {e:?}", decl.name));
+            env.params.push((decl.name.clone(), v));
+        }
+        if let Some(g) = &p.grid {
+            env.grid = env.int(g) as u32;
+        }
+        if let Some(b) = &p.block {
+            env.block = env.int(b) as u32;
+        }
+        // The dynamic array has no elements without `--dynamic-shared`.
+        env.shared_lens = p
+            .shared
+            .iter()
+            .map(|s| s.len.as_ref().map_or(0, |l| env.int(l) as usize))
+            .collect();
+        env
+    }
+
+    fn var(&self, name: &str) -> Option<Value> {
+        if name == "W" {
+            return Some(Value::Int(i64::from(self.w)));
+        }
+        self.params.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    /// An integer constant expression.
+    fn int(&self, e: &ConstExpr) -> i64 {
+        match e.eval(&|n| self.var(n)) {
+            Ok(Value::Int(v)) => v,
+            other => panic!("`{e}` is not an integer: {other:?}"),
+        }
+    }
+
+    /// An immediate as a 32-bit operand of type `ty` (ISA.md section 3, "Converting the value to an operand").
+    fn imm(&self, e: &ConstExpr, ty: Ty) -> u32 {
+        if ty == Ty::F32 {
+            let v = e
+                .eval_float(&|n| self.var(n))
+                .unwrap_or_else(|err| panic!("`{e}`: {err:?}"));
+            (v.as_f64() as f32).to_bits()
+        } else {
+            let v = self.int(e);
+            assert!(
+                (-(1i64 << 31)..=u32::MAX as i64).contains(&v),
+                "immediate {v} out of range"
+            );
+            v as u32
+        }
+    }
+
+    /// A buffer's initial contents: the default for every element, then the overrides in order.
+    fn init_buffer(&self, b: &warpsim_isa::BufferDecl) -> Vec<u32> {
+        let len = self.int(&b.len);
+        assert!(len >= 0);
+        let Some(init) = &b.init else {
+            return vec![0; len as usize];
+        };
+        let value = |e: &ConstExpr, i: i64| -> u32 {
+            let lookup = |n: &str| match n {
+                "i" => Some(Value::Int(i)),
+                "len" => Some(Value::Int(len)),
+                _ => self.var(n),
+            };
+            if b.elem == ElemTy::F32 {
+                (e.eval_float(&lookup).expect("f32 initialiser").as_f64() as f32).to_bits()
+            } else {
+                match e.eval(&lookup) {
+                    Ok(Value::Int(v)) => {
+                        let ok = if b.elem == ElemTy::U32 {
+                            (0..=u32::MAX as i64).contains(&v)
+                        } else {
+                            (i32::MIN as i64..=i32::MAX as i64).contains(&v)
+                        };
+                        assert!(ok, "initialiser value {v} out of range for {}", b.elem.name());
+                        v as u32
+                    }
+                    other => panic!("integer initialiser gave {other:?}"),
+                }
+            }
+        };
+        let index = |e: &ConstExpr| -> i64 {
+            match e.eval(&|n| if n == "len" { Some(Value::Int(len)) } else { self.var(n) }) {
+                Ok(Value::Int(v)) => v,
+                other => panic!("initialiser index gave {other:?}"),
+            }
+        };
+        let mut data: Vec<u32> = (0..len).map(|i| value(&init.default, i)).collect();
+        for o in &init.overrides {
+            match o {
+                warpsim_isa::InitOverride::One { index: k, value: v } => {
+                    let k = index(k);
+                    assert!((0..len).contains(&k));
+                    data[k as usize] = value(v, k);
+                }
+                warpsim_isa::InitOverride::List { start, end, values } => {
+                    let a = index(start);
+                    if let Some(end) = end {
+                        assert_eq!(index(end) - a, values.len() as i64, "`[a..b]` needs b - a values");
+                    }
+                    for (j, v) in values.iter().enumerate() {
+                        let k = a + j as i64;
+                        if k >= len {
+                            break; // `[a..] = [...]`: values past the end are ignored
+                        }
+                        data[k as usize] = value(v, k);
+                    }
+                }
+            }
+        }
+        data
+    }
+}
+
+/// The successors of each instruction in the control-flow graph; `n` (the instruction count) is the virtual
+/// exit.
+fn successors(p: &Program) -> Vec<Vec<usize>> {
+    let n = p.instructions.len();
+    let node = |pc: usize| pc.min(n);
+    p.instructions
+        .iter()
+        .enumerate()
+        .map(|(pc, inst)| {
+            let guarded = inst.guard.is_some();
+            let mut s = match inst.op {
+                Op::Bra { target } if guarded => vec![node(target), node(pc + 1)],
+                Op::Bra { target } => vec![node(target)],
+                Op::Exit if guarded => vec![node(pc + 1)],
+                Op::Exit => vec![n],
+                _ => vec![node(pc + 1)],
+            };
+            s.dedup();
+            s
+        })
+        .collect()
+}
+
+/// For every instruction, its immediate post-dominator, `None` when that is the virtual exit (the paths meet
+/// only by exiting). Only branches use it.
+pub fn reconvergence_points(p: &Program) -> Vec<Option<usize>> {
+    let n = p.instructions.len();
+    let succ = successors(p);
+    let words = (n + 1).div_ceil(64);
+    let full = vec![u64::MAX; words];
+    let set = |s: &mut Vec<u64>, k: usize| s[k / 64] |= 1 << (k % 64);
+    let has = |s: &[u64], k: usize| s[k / 64] >> (k % 64) & 1 == 1;
+    let mut pdom = vec![full.clone(); n + 1];
+    pdom[n] = vec![0; words];
+    set(&mut pdom[n], n);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in (0..n).rev() {
+            let mut new = full.clone();
+            for &s in &succ[pc] {
+                for (a, b) in new.iter_mut().zip(&pdom[s]) {
+                    *a &= b;
+                }
+            }
+            set(&mut new, pc);
+            if new != pdom[pc] {
+                pdom[pc] = new;
+                changed = true;
+            }
+        }
+    }
+    (0..n)
+        .map(|pc| {
+            // The immediate post-dominator is the strict post-dominator whose own post-dominators are all the
+            // strict post-dominators of pc.
+            let mut strict = pdom[pc].clone();
+            strict[pc / 64] &= !(1 << (pc % 64));
+            (0..=n)
+                .filter(|&d| has(&strict, d))
+                .find(|&d| pdom[d] == strict)
+                .filter(|&d| d != n)
+        })
+        .collect()
+}
+
+/// One warp being run.
+struct Warp<'a> {
+    env: &'a Env,
+    program: &'a Program,
+    reconverge: &'a [Option<usize>],
+    block: u32,
+    warp: u32,
+    /// Lanes that have not exited.
+    live: u64,
+    /// `regs[r][lane]`.
+    regs: Vec<Vec<u32>>,
+    /// `preds[p]`: bit `lane`.
+    preds: Vec<u64>,
+    global: &'a mut Vec<Vec<u32>>,
+    shared: &'a mut Vec<Vec<u32>>,
+    out: &'a mut Outcome,
+    steps: u64,
+}
+
+fn bit(mask: u64, lane: u32) -> bool {
+    mask >> lane & 1 == 1
+}
+
+fn f(bits: u32) -> f32 {
+    f32::from_bits(bits)
+}
+
+/// An f32 arithmetic result: NaN is always the canonical NaN.
+fn canon(x: f32) -> u32 {
+    if x.is_nan() { CANONICAL_NAN } else { x.to_bits() }
+}
+
+/// PTX `min.f32`: a NaN operand gives the other operand, two NaNs the canonical NaN, and -0.0 < +0.0.
+fn fmin(a: u32, b: u32) -> u32 {
+    let (x, y) = (f(a), f(b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => CANONICAL_NAN,
+        (true, false) => b,
+        (false, true) => a,
+        _ if x < y => a,
+        _ if y < x => b,
+        // Equal: only the zeros differ in bits; the negative one is smaller.
+        _ => a | b,
+    }
+}
+
+/// PTX `max.f32`, the mirror of [`fmin`].
+fn fmax(a: u32, b: u32) -> u32 {
+    let (x, y) = (f(a), f(b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => CANONICAL_NAN,
+        (true, false) => b,
+        (false, true) => a,
+        _ if x > y => a,
+        _ if y > x => b,
+        _ => a & b,
+    }
+}
+
+/// `setp.CMP.T`: f32 comparisons are ordered (false if either is NaN), `.b32` compares as unsigned.
+fn compare(cmp: Cmp, ty: Ty, a: u32, b: u32) -> bool {
+    use std::cmp::Ordering;
+    let ord = match ty {
+        Ty::F32 => match f(a).partial_cmp(&f(b)) {
+            Some(o) => o,
+            None => return false,
+        },
+        Ty::S32 => (a as i32).cmp(&(b as i32)),
+        Ty::U32 | Ty::B32 => a.cmp(&b),
+    };
+    match cmp {
+        Cmp::Eq => ord == Ordering::Equal,
+        Cmp::Ne => ord != Ordering::Equal,
+        Cmp::Lt => ord == Ordering::Less,
+        Cmp::Le => ord != Ordering::Greater,
+        Cmp::Gt => ord == Ordering::Greater,
+        Cmp::Ge => ord != Ordering::Less,
+    }
+}
+
+/// Integer and f32 two-operand arithmetic; `None` for an integer division by zero.
+fn binary(op: BinaryOp, ty: Ty, a: u32, b: u32) -> Option<u32> {
+    let signed = ty == Ty::S32;
+    Some(match (op, ty) {
+        (BinaryOp::Add, Ty::F32) => canon(f(a) + f(b)),
+        (BinaryOp::Sub, Ty::F32) => canon(f(a) - f(b)),
+        (BinaryOp::Mul, Ty::F32) => canon(f(a) * f(b)),
+        (BinaryOp::Div, Ty::F32) => canon(f(a) / f(b)),
+        (BinaryOp::Min, Ty::F32) => fmin(a, b),
+        (BinaryOp::Max, Ty::F32) => fmax(a, b),
+        (_, Ty::F32) => panic!("{op:?}.f32 is not an instruction"),
+        (BinaryOp::Add, _) => a.wrapping_add(b),
+        (BinaryOp::Sub, _) => a.wrapping_sub(b),
+        (BinaryOp::Mul, _) => a.wrapping_mul(b),
+        (BinaryOp::Div | BinaryOp::Rem, _) if b == 0 => return None,
+        // -2^31 / -1 wraps to -2^31 and its remainder is 0.
+        (BinaryOp::Div, _) if signed => (a as i32).wrapping_div(b as i32) as u32,
+        (BinaryOp::Div, _) => a / b,
+        (BinaryOp::Rem, _) if signed => (a as i32).wrapping_rem(b as i32) as u32,
+        (BinaryOp::Rem, _) => a % b,
+        (BinaryOp::Min, _) if signed => (a as i32).min(b as i32) as u32,
+        (BinaryOp::Min, _) => a.min(b),
+        (BinaryOp::Max, _) if signed => (a as i32).max(b as i32) as u32,
+        (BinaryOp::Max, _) => a.max(b),
+        (BinaryOp::And, _) => a & b,
+        (BinaryOp::Or, _) => a | b,
+        (BinaryOp::Xor, _) => a ^ b,
+        // Shift amounts are clamped, not taken modulo 32.
+        (BinaryOp::Shl, _) => {
+            if b >= 32 {
+                0
+            } else {
+                a << b
+            }
+        }
+        (BinaryOp::Shr, _) if signed => ((a as i32) >> b.min(31)) as u32,
+        (BinaryOp::Shr, _) => {
+            if b >= 32 {
+                0
+            } else {
+                a >> b
+            }
+        }
+    })
+}
+
+fn unary(op: UnaryOp, ty: Ty, a: u32) -> u32 {
+    match (op, ty) {
+        // neg and abs of f32 only touch the sign bit, of NaN too.
+        (UnaryOp::Neg, Ty::F32) => a ^ 0x8000_0000,
+        (UnaryOp::Abs, Ty::F32) => a & 0x7fff_ffff,
+        (UnaryOp::Neg, _) => (a as i32).wrapping_neg() as u32,
+        (UnaryOp::Abs, _) => (a as i32).wrapping_abs() as u32,
+        (UnaryOp::Not, _) => !a,
+    }
+}
+
+fn ternary(ty: Ty, a: u32, b: u32, c: u32) -> u32 {
+    if ty == Ty::F32 {
+        // mad.f32 and fma.f32 are both fused: one rounding.
+        canon(f(a).mul_add(f(b), f(c)))
+    } else {
+        a.wrapping_mul(b).wrapping_add(c)
+    }
+}
+
+/// Round an f64 holding an f32 value to an integral value.
+fn round(x: f64, r: Rounding) -> f64 {
+    match r {
+        Rounding::Nearest => x.round_ties_even(),
+        Rounding::Zero => x.trunc(),
+        Rounding::Down => x.floor(),
+        Rounding::Up => x.ceil(),
+        Rounding::NearestFloat => panic!("`.rn` does not round to an integer"),
+    }
+}
+
+fn convert(r: Rounding, to: Ty, from: Ty, a: u32) -> u32 {
+    match (to, from) {
+        (Ty::S32, Ty::F32) => {
+            let x = f(a) as f64;
+            if x.is_nan() {
+                0
+            } else {
+                round(x, r).clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32
+            }
+        }
+        (Ty::U32, Ty::F32) => {
+            let x = f(a) as f64;
+            if x.is_nan() {
+                0
+            } else {
+                round(x, r).clamp(0.0, u32::MAX as f64) as u32
+            }
+        }
+        (Ty::F32, Ty::F32) => {
+            let x = f(a);
+            if x.is_nan() {
+                CANONICAL_NAN
+            } else {
+                // An f32 rounded to an integral value is still an f32 (exactly representable).
+                (round(x as f64, r) as f32).to_bits()
+            }
+        }
+        (Ty::F32, Ty::S32) => (a as i32 as f32).to_bits(),
+        (Ty::F32, Ty::U32) => (a as f32).to_bits(),
+        // Between the integer views the bits stay.
+        _ => a,
+    }
+}
+
+fn atomic(op: AtomOp, ty: Ty, old: u32, b: u32, c: u32) -> u32 {
+    let signed = ty == Ty::S32;
+    match op {
+        AtomOp::Add if ty == Ty::F32 => canon(f(old) + f(b)),
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::Min if ty == Ty::F32 => fmin(old, b),
+        AtomOp::Max if ty == Ty::F32 => fmax(old, b),
+        AtomOp::Min if signed => (old as i32).min(b as i32) as u32,
+        AtomOp::Max if signed => (old as i32).max(b as i32) as u32,
+        AtomOp::Min => old.min(b),
+        AtomOp::Max => old.max(b),
+        AtomOp::Exch => b,
+        AtomOp::Cas => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+    }
+}
+
+impl Warp<'_> {
+    fn w(&self) -> u32 {
+        self.env.w
+    }
+
+    fn fault(&self, pc: usize, lane: Option<u32>, kind: FaultKind) -> Fault {
+        Fault {
+            block: self.block,
+            warp: self.warp,
+            pc,
+            lane,
+            kind,
+        }
+    }
+
+    fn special(&self, s: Special, lane: u32) -> u32 {
+        let w = self.w();
+        // The 32-bit lane masks; at W = 64 lanes 32-63 have no bit.
+        let below = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        match s {
+            Special::LaneId => lane,
+            Special::TidX => self.warp * w + lane,
+            Special::NtidX => self.env.block,
+            Special::CtaidX => self.block,
+            Special::NctaidX => self.env.grid,
+            Special::WarpId => self.warp,
+            Special::NWarpId => self.env.block.div_ceil(w),
+            Special::WarpSize => w,
+            Special::LanemaskEq => below(lane + 1) & !below(lane),
+            Special::LanemaskLt => below(lane),
+            Special::LanemaskLe => below(lane + 1),
+            Special::LanemaskGt => !below(lane + 1),
+            Special::LanemaskGe => !below(lane),
+            Special::Clock => panic!("the reference has no clock"),
+        }
+    }
+
+    /// An operand's value in every lane, read as type `ty`.
+    fn row(&self, o: &Operand, ty: Ty) -> Vec<u32> {
+        match o {
+            Operand::Reg(r) => self.regs[r.0 as usize].clone(),
+            Operand::Special(s) => (0..self.w()).map(|l| self.special(*s, l)).collect(),
+            Operand::Imm(e) => vec![self.env.imm(e, ty); self.w() as usize],
+        }
+    }
+
+    fn pred_row(&self, p: &PredOperand) -> u64 {
+        let v = self.preds[p.pred.0 as usize];
+        if p.negated { !v } else { v }
+    }
+
+    /// A member mask (vote, match, shuffle, bar.warp.sync): bits at or above W are ignored; default all lanes.
+    fn member_mask(&self, m: &Option<ConstExpr>) -> u64 {
+        let all = lane_bits(self.w());
+        m.as_ref().map_or(all, |e| self.env.int(e) as u64 & all)
+    }
+
+    fn write(&mut self, d: warpsim_isa::Reg, exec: u64, values: &[u32]) {
+        for lane in 0..self.w() {
+            if bit(exec, lane) {
+                self.regs[d.0 as usize][lane as usize] = values[lane as usize];
+            }
+        }
+    }
+
+    fn write_pred(&mut self, p: warpsim_isa::Pred, exec: u64, values: u64) {
+        let old = self.preds[p.0 as usize];
+        self.preds[p.0 as usize] = (old & !exec) | (values & exec);
+    }
+
+    fn len(&self, addr: &Address) -> usize {
+        match addr.space {
+            Space::Global => self.global[addr.buffer].len(),
+            Space::Shared => self.shared[addr.buffer].len(),
+        }
+    }
+
+    fn name(&self, addr: &Address) -> String {
+        match addr.space {
+            Space::Global => self.program.buffers[addr.buffer].name.clone(),
+            Space::Shared => self.program.shared[addr.buffer].name.clone(),
+        }
+    }
+
+    /// The element each executing lane addresses, checked lane by lane (the lowest faulting lane is reported).
+    fn elements(&self, pc: usize, addr: &Address, exec: u64, store: bool) -> Result<Vec<usize>, Fault> {
+        let base = addr.base.as_ref().map(|b| self.row(b, Ty::S32));
+        let disp = addr.disp.as_ref().map_or(0, |d| self.env.int(d));
+        let len = self.len(addr) as i64;
+        let mut at = vec![0; self.w() as usize];
+        for lane in (0..self.w()).filter(|&l| bit(exec, l)) {
+            // The register part is a signed 32-bit integer.
+            let offset = base.as_ref().map_or(0, |b| b[lane as usize] as i32 as i64) + disp;
+            let index = match addr.mode {
+                AddrMode::Element => offset,
+                AddrMode::Byte => {
+                    if offset % 4 != 0 {
+                        let kind = FaultKind::Misaligned {
+                            buffer: self.name(addr),
+                            byte_offset: offset,
+                            store,
+                        };
+                        return Err(self.fault(pc, Some(lane), kind));
+                    }
+                    offset / 4
+                }
+            };
+            if !(0..len).contains(&index) {
+                let kind = FaultKind::OutOfBounds {
+                    buffer: self.name(addr),
+                    index,
+                    store,
+                };
+                return Err(self.fault(pc, Some(lane), kind));
+            }
+            at[lane as usize] = index as usize;
+        }
+        Ok(at)
+    }
+
+    fn memory(&mut self, space: Space) -> &mut Vec<Vec<u32>> {
+        match space {
+            Space::Global => self.global,
+            Space::Shared => self.shared,
+        }
+    }
+
+    /// Run the lanes `mask` from `pc` until they reach `stop` (their reconvergence point) or all exit; the lanes
+    /// still live at `stop` are returned.
+    fn run_path(&mut self, mut mask: u64, mut pc: usize, stop: Option<usize>) -> Result<u64, Fault> {
+        let n = self.program.instructions.len();
+        loop {
+            mask &= self.live;
+            if mask == 0 {
+                return Ok(0);
+            }
+            if Some(pc) == stop {
+                return Ok(mask);
+            }
+            if pc >= n {
+                // Falling off the end is an exit.
+                self.live &= !mask;
+                return Ok(0);
+            }
+            self.steps += 1;
+            assert!(self.steps < 5_000_000, "the reference ran too long: an endless loop?");
+            let inst = &self.program.instructions[pc];
+            let exec = match inst.guard {
+                None => mask,
+                Some(g) => {
+                    let p = self.preds[g.pred.0 as usize];
+                    mask & if g.negated { !p } else { p }
+                }
+            };
+            self.out.warp_instructions += 1;
+            self.out.lane_instructions += u64::from(exec.count_ones());
+            match inst.op {
+                Op::Bra { target } => {
+                    let fall = mask & !exec;
+                    if fall == 0 {
+                        pc = target;
+                    } else if exec == 0 {
+                        pc += 1;
+                    } else {
+                        self.out.divergent_branches += 1;
+                        let r = self.reconverge[pc];
+                        let a = self.run_path(fall, pc + 1, r)?;
+                        let b = self.run_path(exec, target, r)?;
+                        match r {
+                            Some(r) => {
+                                mask = a | b;
+                                pc = r;
+                            }
+                            // The paths meet only at the exit: every lane has exited.
+                            None => return Ok(0),
+                        }
+                    }
+                }
+                Op::Exit => {
+                    self.live &= !exec;
+                    mask &= !exec;
+                    pc += 1;
+                }
+                _ => {
+                    self.execute(pc, exec)?;
+                    pc += 1;
+                }
+            }
+        }
+    }
+
+    /// Every instruction but the control flow, on the executing lanes `exec`.
+    fn execute(&mut self, pc: usize, exec: u64) -> Result<(), Fault> {
+        let program = self.program;
+        let w = self.w();
+        let lanes = move || (0..w).filter(move |&l| bit(exec, l));
+        match &program.instructions[pc].op {
+            Op::Mov { ty, d, a } => {
+                let a = self.row(a, *ty);
+                self.write(*d, exec, &a);
+            }
+            Op::Unary { op, ty, d, a } => {
+                let a = self.row(a, *ty);
+                let v: Vec<u32> = a.iter().map(|&a| unary(*op, *ty, a)).collect();
+                self.write(*d, exec, &v);
+            }
+            Op::Binary { op, ty, d, a, b } => {
+                let a = self.row(a, *ty);
+                // Shift amounts are always read as .u32 (the same bits for every integer type).
+                let b = self.row(
+                    b,
+                    if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                        Ty::U32
+                    } else {
+                        *ty
+                    },
+                );
+                let mut v = vec![0; w as usize];
+                for l in lanes() {
+                    let l = l as usize;
+                    v[l] = binary(*op, *ty, a[l], b[l])
+                        .ok_or_else(|| self.fault(pc, Some(l as u32), FaultKind::DivideByZero))?;
+                }
+                self.write(*d, exec, &v);
+            }
+            Op::Ternary { op, ty, d, a, b, c } => {
+                assert!(*op == TernaryOp::Mad || *ty == Ty::F32, "fma is f32 only");
+                let (a, b, c) = (self.row(a, *ty), self.row(b, *ty), self.row(c, *ty));
+                let v: Vec<u32> = (0..w as usize).map(|l| ternary(*ty, a[l], b[l], c[l])).collect();
+                self.write(*d, exec, &v);
+            }
+            Op::Setp { cmp, ty, p, a, b } => {
+                let (a, b) = (self.row(a, *ty), self.row(b, *ty));
+                let v = lanes()
+                    .filter(|&l| compare(*cmp, *ty, a[l as usize], b[l as usize]))
+                    .fold(0u64, |m, l| m | 1 << l);
+                self.write_pred(*p, exec, v);
+            }
+            Op::PredLogic { op, d, a, b } => {
+                let a = self.pred_row(a);
+                let b = b.as_ref().map(|b| self.pred_row(b));
+                let v = match (op, b) {
+                    (PredLogicOp::And, Some(b)) => a & b,
+                    (PredLogicOp::Or, Some(b)) => a | b,
+                    (PredLogicOp::Xor, Some(b)) => a ^ b,
+                    (PredLogicOp::Not, None) => !a,
+                    other => panic!("malformed predicate logic {other:?}"),
+                };
+                self.write_pred(*d, exec, v);
+            }
+            Op::Selp { ty, d, a, b, p } => {
+                let (a, b) = (self.row(a, *ty), self.row(b, *ty));
+                let p = self.preds[p.0 as usize];
+                let v: Vec<u32> = (0..w)
+                    .map(|l| if bit(p, l) { a[l as usize] } else { b[l as usize] })
+                    .collect();
+                self.write(*d, exec, &v);
+            }
+            Op::Cvt {
+                rounding,
+                to,
+                from,
+                d,
+                a,
+            } => {
+                let a = self.row(a, *from);
+                let v: Vec<u32> = a.iter().map(|&a| convert(*rounding, *to, *from, a)).collect();
+                self.write(*d, exec, &v);
+            }
+            Op::Ld { d, addr, .. } => {
+                let at = self.elements(pc, addr, exec, false)?;
+                let mem = &self.memory(addr.space)[addr.buffer];
+                let v: Vec<u32> = at.iter().map(|&i| mem[i]).collect();
+                self.write(*d, exec, &v);
+            }
+            Op::St { ty, addr, a } => {
+                let a = self.row(a, *ty);
+                // Every lane is checked before any writes; the highest lane writes last and wins.
+                let at = self.elements(pc, addr, exec, true)?;
+                let buffer = addr.buffer;
+                let mem = &mut self.memory(addr.space)[buffer];
+                for l in lanes() {
+                    mem[at[l as usize]] = a[l as usize];
+                }
+            }
+            Op::Atom { op, ty, d, addr, b, c } => {
+                let b = self.row(b, *ty);
+                let c = c.as_ref().map(|c| self.row(c, *ty));
+                // Faults are reported as stores; then the lanes apply one at a time, in lane order.
+                let at = self.elements(pc, addr, exec, true)?;
+                let buffer = addr.buffer;
+                let mut old = vec![0; w as usize];
+                for l in lanes() {
+                    let l = l as usize;
+                    let mem = &mut self.memory(addr.space)[buffer];
+                    old[l] = mem[at[l]];
+                    mem[at[l]] = atomic(*op, *ty, old[l], b[l], c.as_ref().map_or(0, |c| c[l]));
+                }
+                if let Some(d) = d {
+                    self.write(*d, exec, &old);
+                }
+            }
+            Op::Shfl {
+                mode,
+                d,
+                p,
+                a,
+                b,
+                segment,
+                mask,
+            } => {
+                let a = self.row(a, Ty::B32);
+                let b = self.row(b, Ty::U32);
+                let members = self.member_mask(mask);
+                let wm = w - 1;
+                // PTX's packed c: the clamp value in the low bits, the segment mask from bit 8.
+                let c = match segment {
+                    None if *mode == ShflMode::Up => 0,
+                    None => wm,
+                    Some(ShflSegment::Width(e)) => {
+                        let width = self.env.int(e) as u32;
+                        ((w - width) << 8) | if *mode == ShflMode::Up { 0 } else { width - 1 }
+                    }
+                    Some(ShflSegment::Raw(e)) => self.env.imm(e, Ty::U32),
+                };
+                let clamp = c & wm;
+                let segmask = (c >> 8) & wm;
+                let mut v = vec![0; w as usize];
+                let mut valid = 0u64;
+                for lane in lanes() {
+                    let bval = b[lane as usize] & wm;
+                    let max_lane = (lane & segmask) | (clamp & !segmask);
+                    let min_lane = lane & segmask;
+                    let (j, pval) = match mode {
+                        ShflMode::Up => {
+                            let j = lane as i64 - bval as i64;
+                            (j, j >= max_lane as i64)
+                        }
+                        ShflMode::Down => {
+                            let j = (lane + bval) as i64;
+                            (j, j <= max_lane as i64)
+                        }
+                        ShflMode::Bfly => {
+                            let j = (lane ^ bval) as i64;
+                            (j, j <= max_lane as i64)
+                        }
+                        ShflMode::Idx => {
+                            let j = (min_lane | (bval & !segmask)) as i64;
+                            (j, j <= max_lane as i64)
+                        }
+                    };
+                    let j = if pval { j as u32 } else { lane };
+                    if pval {
+                        valid |= 1 << lane;
+                    }
+                    let undefined = !bit(members, lane) || (j != lane && (!bit(exec, j) || !bit(members, j)));
+                    if undefined {
+                        self.out.undefined_shuffle_reads += 1;
+                    }
+                    v[lane as usize] = a[j as usize];
+                }
+                self.write(*d, exec, &v);
+                if let Some(p) = p {
+                    self.write_pred(*p, exec, valid);
+                }
+            }
+            Op::Vote {
+                mode,
+                d_pred,
+                d_reg,
+                a,
+                mask,
+            } => {
+                let voters = exec & self.member_mask(mask);
+                let q = self.pred_row(a) & voters;
+                match mode {
+                    VoteMode::Ballot => {
+                        let ballot = (q & 0xffff_ffff) as u32;
+                        let d = d_reg.expect("ballot writes a register");
+                        self.write(d, exec, &vec![ballot; w as usize]);
+                    }
+                    _ => {
+                        let result = match mode {
+                            VoteMode::All => q == voters,
+                            VoteMode::Any => q != 0,
+                            VoteMode::Uni => q == 0 || q == voters,
+                            VoteMode::Ballot => unreachable!(),
+                        };
+                        let p = d_pred.expect("vote writes a predicate");
+                        self.write_pred(p, exec, if result { u64::MAX } else { 0 });
+                    }
+                }
+            }
+            Op::Activemask { d } => {
+                self.write(*d, exec, &vec![(exec & 0xffff_ffff) as u32; w as usize]);
+            }
+            Op::Match { all, d, p, a, mask } => {
+                let a = self.row(a, Ty::B32);
+                let members = exec & self.member_mask(mask);
+                let member_lanes: Vec<u32> = (0..w).filter(|&l| bit(members, l)).collect();
+                let lane_bit = |l: u32| if l < 32 { 1u32 << l } else { 0 };
+                if *all {
+                    let same = member_lanes.windows(2).all(|x| a[x[0] as usize] == a[x[1] as usize]);
+                    let value = if same {
+                        member_lanes.iter().map(|&l| lane_bit(l)).fold(0, |m, b| m | b)
+                    } else {
+                        0
+                    };
+                    self.write(*d, exec, &vec![value; w as usize]);
+                    if let Some(p) = p {
+                        self.write_pred(*p, exec, if same { u64::MAX } else { 0 });
+                    }
+                } else {
+                    let v: Vec<u32> = (0..w)
+                        .map(|l| {
+                            if !bit(members, l) {
+                                return 0;
+                            }
+                            member_lanes
+                                .iter()
+                                .filter(|&&m| a[m as usize] == a[l as usize])
+                                .map(|&m| lane_bit(m))
+                                .fold(0, |acc, b| acc | b)
+                        })
+                        .collect();
+                    self.write(*d, exec, &v);
+                }
+            }
+            Op::BarWarp { mask } => {
+                let missing = self.member_mask(mask) & self.live & !exec;
+                if missing != 0 {
+                    return Err(self.fault(pc, None, FaultKind::WarpSync { missing }));
+                }
+            }
+            Op::Nop => {}
+            Op::Bar { .. } => panic!("the reference runs warps one after the other: no block barriers"),
+            Op::Bra { .. } | Op::Exit => unreachable!("control flow is run_path's"),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,295 @@
+//! Differential property tests: random well-formed programs run on the simulator and on an independent
+//! reference interpreter ([`interp`], written from `docs/ISA.md`) must leave the same memory, bit for bit, and
+//! fault alike; and the printer must round-trip them.
+//!
+//! * [`generate`] generates programs as structured values (proptest shrinks a failing one to a minimal program)
+//!   at every warp size, with one or two warps per block (sometimes a partial last warp) and one or two
+//!   blocks.
+//! * The existing seeded generator of the real-GPU cross-check (`warpsim::random`) is run through the
+//!   reference too, and so are the shipped programs that the reference can run (no barriers, no `%clock`).
+//! * `branching_to_the_end_is_an_exit` pins the one disagreement found so far, a simulator bug (ignored until
+//!   it is fixed; meanwhile the generator writes no `bar.warp.sync` into a program that returns).
+
+mod generate;
+mod interp;
+
+use proptest::prelude::*;
+use proptest::test_runner::{FileFailurePersistence, TestCaseError};
+use warpsim::{Config, FaultKind, Launch, SimError, programs};
+use warpsim_isa::{Op, Operand, Program, Special, parse, print};
+
+fn assemble(src: &str) -> Result<Program, String> {
+    parse("case.s", src, &programs::Resolver).map_err(|e| format!("does not assemble:\n{}", e.render(false)))
+}
+
+/// The simulator's fault in the reference's terms.
+fn kind(k: &FaultKind) -> Option<interp::FaultKind> {
+    Some(match k {
+        FaultKind::DivideByZero => interp::FaultKind::DivideByZero,
+        FaultKind::OutOfBounds {
+            buffer, index, store, ..
+        } => interp::FaultKind::OutOfBounds {
+            buffer: buffer.clone(),
+            index: *index,
+            store: *store,
+        },
+        FaultKind::Misaligned {
+            buffer,
+            byte_offset,
+            store,
+            ..
+        } => interp::FaultKind::Misaligned {
+            buffer: buffer.clone(),
+            byte_offset: *byte_offset,
+            store: *store,
+        },
+        FaultKind::WarpSyncDivergence { missing } => interp::FaultKind::WarpSync { missing: *missing },
+        _ => return None,
+    })
+}
+
+/// Run `program` at warp size `w` on the simulator and on the reference; `Err` describes the first difference.
+/// `Ok` has the number of shuffle reads PTX leaves undefined (the same in both).
+fn compare(program: &Program, w: u32) -> Result<u64, String> {
+    let reference = interp::run(program, w);
+    let sim = warpsim::simulate(program, &Config::hopper().with_warp_size(w), &Launch::default());
+    match sim {
+        Err(SimError::Load(e)) => Err(format!(
+            "the simulator does not launch it: {}",
+            e.render(program, false)
+        )),
+        Err(SimError::Fault(f)) => {
+            // Each warp runs on its own data, so whichever warp the simulator saw fault first, its fault is that
+            // warp's first fault in the reference.
+            let ours = kind(&f.kind).map(|kind| interp::Fault {
+                block: f.block,
+                warp: f.warp,
+                pc: f.pc as usize,
+                lane: f.lane,
+                kind,
+            });
+            match ours {
+                Some(ours) if reference.faults.contains(&ours) => Ok(reference.undefined_shuffle_reads),
+                _ => Err(format!(
+                    "the simulator faults ({}: {:?} in block {}, warp {}, lane {:?}, pc {}), the reference {}",
+                    f.message(),
+                    f.kind,
+                    f.block,
+                    f.warp,
+                    f.lane,
+                    f.pc,
+                    if reference.faults.is_empty() {
+                        "does not".to_string()
+                    } else {
+                        format!(
+                            "faults otherwise: {}",
+                            reference
+                                .faults
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        )
+                    }
+                )),
+            }
+        }
+        Ok(_) if !reference.faults.is_empty() => Err(format!(
+            "the reference faults ({}), the simulator does not",
+            reference
+                .faults
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+        Ok(out) => {
+            for b in &out.buffers {
+                let ours = reference.buffer(&b.name).ok_or(format!("no buffer {}", b.name))?;
+                if let Some(i) = (0..b.data.len()).find(|&i| b.data[i] != ours[i]) {
+                    return Err(format!(
+                        "{}[{i}]: simulator 0x{:08x}, reference 0x{:08x} (as f32: {:e} vs {:e})",
+                        b.name,
+                        b.data[i],
+                        ours[i],
+                        f32::from_bits(b.data[i]),
+                        f32::from_bits(ours[i])
+                    ));
+                }
+            }
+            let s = &out.stats;
+            let counts = |a: u64, b: u64, what: &str| {
+                if a == b {
+                    Ok(())
+                } else {
+                    Err(format!("{what}: simulator {a}, reference {b}"))
+                }
+            };
+            counts(s.warp_instructions, reference.warp_instructions, "warp instructions")?;
+            counts(s.lane_instructions, reference.lane_instructions, "lane instructions")?;
+            counts(s.divergent_branches, reference.divergent_branches, "divergent branches")?;
+            counts(
+                s.undefined_shuffle_reads,
+                reference.undefined_shuffle_reads,
+                "undefined shuffle reads",
+            )?;
+            Ok(reference.undefined_shuffle_reads)
+        }
+    }
+}
+
+/// `parse(print(p))` is equivalent to `p`, and printing is a fixed point.
+fn round_trip(src: &str) -> Result<(), String> {
+    let p = assemble(src)?;
+    let text = print(&p);
+    let again = assemble(&text).map_err(|e| format!("the printed program {e}\n{text}"))?;
+    if !p.equivalent(&again) {
+        return Err(format!("the printed program differs:\n{text}"));
+    }
+    let twice = print(&again);
+    if twice != text {
+        return Err(format!("printing is not a fixed point:\n{text}\n---\n{twice}"));
+    }
+    Ok(())
+}
+
+fn fail(src: &str, what: String) -> TestCaseError {
+    TestCaseError::fail(format!("{what}\n--- program ---\n{src}"))
+}
+
+/// `cases` cases, or `PROPTEST_CASES` for a longer hunt. A failure is saved in
+/// `tests/differential/main.regressions` and replayed first by later runs.
+fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(cases);
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Generated programs: the simulator and the reference agree on every buffer, on faults, and on the
+    /// instruction, lane, divergence and undefined-read counts; no generated shuffle is undefined.
+    #[test]
+    fn simulator_agrees_with_the_reference(case in generate::case()) {
+        let src = case.source();
+        let program = assemble(&src).map_err(|e| fail(&src, e))?;
+        let undefined = compare(&program, case.w).map_err(|e| fail(&src, e))?;
+        prop_assert_eq!(undefined, 0, "the generator wrote an undefined shuffle:\n{}", src);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// Generated programs round-trip through the printer.
+    #[test]
+    fn printer_round_trips_generated_programs(case in generate::case()) {
+        let src = case.source();
+        round_trip(&src).map_err(|e| fail(&src, e))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Random constant expressions in directives, immediates, displacements, shuffle operands and masks
+    /// round-trip through the printer (its parentheses and literals).
+    #[test]
+    fn printer_round_trips_expressions(
+        any in prop::collection::vec(generate::expr(true), 1..4),
+        ints in prop::collection::vec(generate::expr(false), 1..4),
+    ) {
+        let src = generate::expression_program(&any, &ints);
+        round_trip(&src).map_err(|e| fail(&src, e))?;
+    }
+}
+
+#[test]
+fn reference_agrees_on_crosscheck_random_programs() {
+    for seed in [1, 0x5eed] {
+        for index in 0..60 {
+            let r = warpsim::random::generate(seed, index);
+            let program = assemble(&r.source).unwrap_or_else(|e| panic!("{}: {e}", r.name));
+            if let Err(e) = compare(&program, 32) {
+                panic!("{}: {e}\n--- program ---\n{}", r.name, r.source);
+            }
+        }
+    }
+}
+
+#[test]
+fn printer_round_trips_crosscheck_random_programs() {
+    for index in 0..100 {
+        let r = warpsim::random::generate(7, index);
+        if let Err(e) = round_trip(&r.source) {
+            panic!("{}: {e}\n--- program ---\n{}", r.name, r.source);
+        }
+    }
+}
+
+/// Does the program use what the reference does not model (barriers, which need warps to interleave, and
+/// `%clock`, which is timing)?
+fn outside_the_reference(p: &Program) -> bool {
+    p.instructions.iter().any(|i| {
+        matches!(i.op, Op::Bar { .. })
+            || i.op
+                .sources()
+                .iter()
+                .any(|o| matches!(o, Operand::Special(Special::Clock)))
+    })
+}
+
+#[test]
+fn reference_agrees_on_shipped_programs() {
+    let mut checked = 0;
+    for name in programs::names() {
+        let p = programs::assemble(name).expect("shipped").expect("assembles");
+        if outside_the_reference(&p) {
+            continue;
+        }
+        for w in [2, 4, 8, 16, 32, 64] {
+            if warpsim::instantiate(&p, &Config::hopper().with_warp_size(w), &Launch::default()).is_err() {
+                continue;
+            }
+            if let Err(e) = compare(&p, w) {
+                panic!("{name} at W={w}: {e}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} shipped program launches were checked");
+}
+
+/// ISA.md: "branching to a label after the last instruction, is an `exit`", and `bar.sync`/`bar.warp.sync`
+/// wait only for the lanes that have not exited. The simulator fails this when the branch is on a path whose
+/// reconvergence point is the exit (found by `simulator_agrees_with_the_reference`): `SimtStack::settle`
+/// pops an entry that reached pc `len` (the encoding of "reconverge at exit") as a merge, so its lanes stay
+/// in the parent entries, alive, until the parent runs, and a barrier on the other path meanwhile counts them
+/// as missing. The fix belongs in `sm.rs` (lanes at the end of the program must exit, not merge). Until then
+/// the generator writes no `bar.warp.sync` into a program that returns (branches to the end).
+#[test]
+#[ignore = "simulator bug: lanes that branch to the end of the program stay live until their parent path runs"]
+fn branching_to_the_end_is_an_exit() {
+    for barrier in ["bar.warp.sync", "bar.sync 0"] {
+        let src = format!(
+            ".pred %low\n        setp.lt.u32 %low, %laneid, 2\n        @%low bra work\n        bra done\nwork:\n        {barrier}\ndone:\n"
+        );
+        let p = assemble(&src).expect("assembles");
+        let run = warpsim::simulate(&p, &Config::hopper().with_warp_size(4), &Launch::default());
+        assert!(
+            run.is_ok(),
+            "`{barrier}`: lanes 2 and 3 have exited, yet: {:?}",
+            run.err().map(|e| match e {
+                SimError::Fault(f) => f.message(),
+                SimError::Load(_) => "load error".into(),
+            })
+        );
+    }
+}
