@@ -83,12 +83,17 @@ impl SimtStack {
     }
 
     /// Pop entries that reached their reconvergence pc or have no lanes left. Returns the merge if lanes
-    /// rejoined their parent entry (not when control just passed to the other path of a split).
-    pub fn settle(&mut self) -> Option<Merge> {
+    /// rejoined their parent entry (not when control just passed to the other path of a split). An entry at or
+    /// past `end` (the program's length) stays: its lanes have finished the program and exit (the caller
+    /// removes them), even where `end` is also their reconvergence pc, so that they stop counting as live for
+    /// barriers and `bar.warp.sync` on the other paths.
+    pub fn settle(&mut self, end: u32) -> Option<Merge> {
         let mut last_reconverge = None;
         while let Some(top) = self.entries.last().copied() {
             if top.mask == 0 {
                 self.entries.pop();
+            } else if top.pc >= end {
+                break;
             } else if top.pc == top.reconverge {
                 self.entries.pop();
                 last_reconverge = Some(top.reconverge);

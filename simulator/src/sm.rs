@@ -1868,7 +1868,7 @@ impl<'k> Sm<'k> {
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
         loop {
-            if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle() {
+            if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle(n) {
                 if self.shared.checks.race {
                     warp.sync.sync(mask);
                 }

@@ -703,10 +703,6 @@ struct Printer {
     labels: u32,
     /// One warp per block (raw shared stores cannot reach another warp).
     one_warp: bool,
-    /// The program returns somewhere: no `bar.warp.sync` then. (The simulator keeps lanes that branched to the
-    /// end of the program on a path that reconverges only at the exit as live until their parent path runs,
-    /// so a `bar.warp.sync` meanwhile reports them missing: see `branching_to_the_end_is_an_exit`.)
-    returns: bool,
     /// Member masks carry bits at or above W.
     junk_mask_bits: bool,
     /// The enclosing loops' (latch, end) labels, innermost last.
@@ -1032,7 +1028,6 @@ impl Printer {
                 }
             }
             Stmt::Activemask { g, d } => self.line(&format!("{}activemask.b32 {}", guard_text(g), r(*d))),
-            Stmt::WarpSync { .. } if self.returns => {}
             Stmt::WarpSync { g, whole } => match (known, whole) {
                 (_, true) => self.line(&format!("{}bar.warp.sync", guard_text(g))),
                 (Some(act), false) => self.line(&format!(
@@ -1368,7 +1363,6 @@ impl Case {
             labels: 0,
             one_warp: self.warps == 1,
             junk_mask_bits: self.junk_mask_bits,
-            returns: returns(&self.body),
             loops: Vec::new(),
         };
         pr.line("mad.lo.u32 %gid, %ctaid.x, %ntid.x, %tid.x");

@@ -7,8 +7,8 @@
 //!   blocks.
 //! * The existing seeded generator of the real-GPU cross-check (`warpsim::random`) is run through the
 //!   reference too, and so are the shipped programs that the reference can run (no barriers, no `%clock`).
-//! * `branching_to_the_end_is_an_exit` pins the one disagreement found so far, a simulator bug (ignored until
-//!   it is fixed; meanwhile the generator writes no `bar.warp.sync` into a program that returns).
+//! * `branching_to_the_end_is_an_exit` pins the one disagreement found so far, a simulator bug now fixed:
+//!   lanes that branched to the end of the program stayed live until their parent path ran.
 
 mod generate;
 mod interp;
@@ -268,14 +268,12 @@ fn reference_agrees_on_shipped_programs() {
 }
 
 /// ISA.md: "branching to a label after the last instruction, is an `exit`", and `bar.sync`/`bar.warp.sync`
-/// wait only for the lanes that have not exited. The simulator fails this when the branch is on a path whose
+/// wait only for the lanes that have not exited. The simulator failed this when the branch was on a path whose
 /// reconvergence point is the exit (found by `simulator_agrees_with_the_reference`): `SimtStack::settle`
-/// pops an entry that reached pc `len` (the encoding of "reconverge at exit") as a merge, so its lanes stay
-/// in the parent entries, alive, until the parent runs, and a barrier on the other path meanwhile counts them
-/// as missing. The fix belongs in `sm.rs` (lanes at the end of the program must exit, not merge). Until then
-/// the generator writes no `bar.warp.sync` into a program that returns (branches to the end).
+/// popped an entry that reached pc `len` (the encoding of "reconverge at exit") as a merge, so its lanes stayed
+/// in the parent entries, alive, until the parent ran, and a barrier on the other path meanwhile counted them
+/// as missing. Now an entry at the end is left for the SM to exit its lanes.
 #[test]
-#[ignore = "simulator bug: lanes that branch to the end of the program stay live until their parent path runs"]
 fn branching_to_the_end_is_an_exit() {
     for barrier in ["bar.warp.sync", "bar.sync 0"] {
         let src = format!(
