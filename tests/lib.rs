@@ -5,6 +5,8 @@
 use warpsim::{Config, Launch, RunOutput, programs};
 use warpsim_isa::Value;
 
+pub mod fuzzing;
+
 /// Warp sizes a test sweeps.
 pub const WARP_SIZES: [u32; 6] = [2, 4, 8, 16, 32, 64];
 

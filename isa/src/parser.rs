@@ -55,7 +55,7 @@ pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
 /// Read a source file: a regular file, at most [`MAX_SOURCE_BYTES`], UTF-8. The error is one line.
 pub fn read_source(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
-    let shown = path.display();
+    let shown = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
     if meta.is_dir() {
         return Err(format!("`{shown}` is a directory, not an assembly file"));
@@ -67,13 +67,22 @@ pub fn read_source(path: &std::path::Path) -> Result<String, String> {
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    decode_source(&shown, bytes)
+}
+
+/// The bytes of a source file (`shown` is its name in the error) as text, as [`read_source`] takes them: at most
+/// [`MAX_SOURCE_BYTES`], a leading byte-order mark dropped, UTF-8. The error is one line.
+pub fn decode_source(shown: &str, bytes: Vec<u8>) -> Result<String, String> {
     if bytes.len() as u64 > MAX_SOURCE_BYTES {
         return Err(format!(
             "`{shown}` is larger than {MAX_SOURCE_BYTES} bytes, the limit for an assembly file"
         ));
     }
     // A byte-order mark is not part of the program.
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").map(<[u8]>::to_vec).unwrap_or(bytes);
+    let bytes = match bytes.strip_prefix(b"\xef\xbb\xbf") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "`{shown}` is not UTF-8 text (invalid byte at offset {}); is it an assembly file?",
@@ -2112,6 +2121,11 @@ impl<'a> Cursor<'a> {
                     start: t.span.start + 1,
                     ..t.span
                 };
+                // A name, as after a spaced `%`: `i%ntid.x` is not `i % ntid.x` (which does not parse).
+                if name.contains('.') {
+                    return Err(Diagnostic::error(span, format!("expected a value, found `{name}`"))
+                        .with_label("expected a number, a name or `(`"));
+                }
                 ConstExpr {
                     kind: ExprKind::Var(name.clone()),
                     span,

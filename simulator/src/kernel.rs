@@ -16,6 +16,22 @@ pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 28;
 /// Largest grid.
 pub const MAX_GRID: u64 = (1 << 31) - 1;
 
+/// What [`instantiate_with`] lets a launch allocate, checked before anything is allocated. The default is the
+/// machine's: [`MAX_BUFFER_ELEMENTS`]. An embedder that runs untrusted programs in bulk (the fuzzer) sets less.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most elements of one buffer, and of all buffers together.
+    pub buffer_elements: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            buffer_elements: MAX_BUFFER_ELEMENTS,
+        }
+    }
+}
+
 /// A source operand, resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Src {
@@ -475,6 +491,16 @@ pub fn parse_value(text: &str) -> Option<Value> {
 
 /// Instantiate `program` for `config.warp_size` and `launch`.
 pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Result<Kernel, LoadError> {
+    instantiate_with(program, config, launch, &Limits::default())
+}
+
+/// [`instantiate`] within `limits`.
+pub fn instantiate_with(
+    program: &Program,
+    config: &Config,
+    launch: &Launch,
+    limits: &Limits,
+) -> Result<Kernel, LoadError> {
     let w = config.warp_size;
     if !(2..=64).contains(&w) || !w.is_power_of_two() {
         return Err(LoadError::Usage(format!(
@@ -587,25 +613,29 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
     // Buffers.
     let mut buffers = Vec::with_capacity(program.buffers.len());
     let mut total_elements = 0u64;
+    let max_elements = limits.buffer_elements;
     for b in &program.buffers {
         let len = match b.len.eval(&env).map_err(eval_err)? {
-            Value::Int(n) if n >= 0 && (n as u64) <= MAX_BUFFER_ELEMENTS => n as usize,
+            Value::Int(n) if n >= 0 && (n as u64) <= max_elements => n as usize,
             v => {
                 return Err(diag(
                     b.len.span,
                     format!("buffer `{}` would have {v} elements", b.name),
                     "length out of range",
-                    Some(format!("a buffer holds 0 to {MAX_BUFFER_ELEMENTS} elements")),
+                    Some(format!("a buffer holds 0 to {max_elements} elements")),
                 ));
             }
         };
         total_elements += len as u64;
-        if total_elements > MAX_BUFFER_ELEMENTS {
+        if total_elements > max_elements {
             return Err(diag(
                 b.len.span,
-                format!("the buffers together would hold more than {MAX_BUFFER_ELEMENTS} elements"),
+                format!("the buffers together would hold more than {max_elements} elements"),
                 "this buffer goes past the limit",
-                Some("global memory is limited to 1 GiB of 4-byte elements in all".into()),
+                Some(format!(
+                    "global memory is limited to {} of 4-byte elements in all",
+                    bytes(max_elements.saturating_mul(4))
+                )),
             ));
         }
         let data = initialise(b, len, w, &params)?;
@@ -685,6 +715,17 @@ pub fn instantiate(program: &Program, config: &Config, launch: &Launch) -> Resul
         shared_words: words,
         code,
     })
+}
+
+/// `1073741824` → `1 GiB`: a byte count in the largest binary unit that divides it.
+fn bytes(n: u64) -> String {
+    match n {
+        0 => "0 bytes".into(),
+        n if n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
 }
 
 fn lookup(name: &str, w: u32, params: &[(String, Value)], elem: Option<(i64, i64)>) -> Option<Value> {

@@ -1,0 +1,151 @@
+//! The fuzzers' harness: what `fuzz/fuzz_targets/{parse,run}.rs` do with each input, here so that the
+//! regression tests (`tests/fuzz_regressions.rs`) and the property tests run the very same code.
+//!
+//! A panic anywhere below is a bug ("no panic on user input"); so is a run that does not stay small. The
+//! harness's own checks are assertions: a program that assembles must print to text that assembles again, to an
+//! equivalent program, and printing is a fixed point.
+
+use warpsim::render::text;
+use warpsim::{Config, Launch, Limits, RunOptions, SchedulerPolicy, TraceBuffer, programs};
+use warpsim_isa::{Program, SourceFile};
+
+/// The name the fuzzed source goes by (in diagnostics, and the program's name when it has no `.kernel`).
+pub const NAME: &str = "fuzz.s";
+
+/// The warp sizes the run target picks from.
+pub const WARP_SIZES: [u32; 6] = [2, 4, 8, 16, 32, 64];
+
+/// A run's cycle limit: enough for the shipped programs' default launches, small enough for thousands of runs a
+/// second.
+pub const MAX_CYCLES: u64 = 20_000;
+
+/// Elements of global memory a fuzzed launch may declare, in all ([`Limits::buffer_elements`]).
+pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 16;
+
+/// Trace events kept when a run is traced ([`TraceBuffer::with_limit`]); the text trace is rendered from them.
+pub const MAX_TRACE_EVENTS: usize = 2_000;
+
+/// Bytes → text as the CLI reads a file ([`warpsim_isa::decode_source`]: size limit, byte-order mark, UTF-8).
+/// Bytes that are not UTF-8 are assembled anyway, with replacement characters, so that the assembler sees them.
+pub fn source_text(bytes: &[u8]) -> String {
+    match warpsim_isa::decode_source(NAME, bytes.to_vec()) {
+        Ok(text) => text,
+        Err(message) => {
+            assert!(!message.contains('\n'), "a read error is one line: {message}");
+            String::from_utf8_lossy(bytes).into_owned()
+        }
+    }
+}
+
+/// Assemble `text` as a shipped file would be: its `.include`s resolve among the shipped files only (never on
+/// disk), so `.include "warp.s"` works and nothing else is read.
+pub fn assemble_text(text: &str) -> Result<Program, String> {
+    warpsim_isa::parse_file(SourceFile::embedded(NAME, text), &programs::Resolver).map_err(|e| {
+        let rendered = e.render(false);
+        assert!(!e.diagnostics.is_empty(), "an assembly error has a diagnostic");
+        rendered
+    })
+}
+
+/// The `parse` target: bytes → text → program; a program prints, and the printed text assembles to an
+/// equivalent program that prints the same. Returns the program, or the rendered diagnostics.
+pub fn parse(bytes: &[u8]) -> Result<Program, String> {
+    let program = assemble_text(&source_text(bytes))?;
+    let printed = warpsim_isa::print(&program);
+    let again = assemble_text(&printed)
+        .unwrap_or_else(|e| panic!("the printed program does not assemble:\n{e}\nprinted:\n{printed}"));
+    assert!(program.equivalent(&again), "the printed program differs:\n{printed}");
+    let reprinted = warpsim_isa::print(&again);
+    assert_eq!(printed, reprinted, "printing is not a fixed point");
+    Ok(program)
+}
+
+/// How the run target launches, from the input's first byte.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Machine {
+    /// Bits 0-2: the warp size ([`WARP_SIZES`], modulo 6).
+    pub warp_size: u32,
+    /// Bit 3: one SM or two.
+    pub sms: u32,
+    /// Bit 4: record and render the trace.
+    pub trace: bool,
+    /// Bit 5: loose round robin or greedy-then-oldest.
+    pub policy: SchedulerPolicy,
+}
+
+impl Machine {
+    pub fn from_byte(b: u8) -> Machine {
+        Machine {
+            warp_size: WARP_SIZES[(b & 7) as usize % WARP_SIZES.len()],
+            sms: 1 + ((b >> 3) & 1) as u32,
+            trace: b & 0x10 != 0,
+            policy: if b & 0x20 != 0 {
+                SchedulerPolicy::GreedyThenOldest
+            } else {
+                SchedulerPolicy::LooseRoundRobin
+            },
+        }
+    }
+
+    pub fn config(&self) -> Config {
+        let mut config = Config::hopper().with_warp_size(self.warp_size);
+        config.sms = self.sms;
+        config.scheduler_policy = self.policy;
+        config
+    }
+}
+
+/// What became of one input of the run target. The strings are the rendered messages.
+#[derive(Debug)]
+pub enum Outcome {
+    /// No input at all (the first byte picks the machine).
+    Empty,
+    Assemble(String),
+    Load(String),
+    Fault(String),
+    Done {
+        cycles: u64,
+    },
+}
+
+/// The `run` target: the first byte picks the machine ([`Machine::from_byte`]), the rest is the program, which is
+/// assembled ([`parse`]), instantiated within [`MAX_BUFFER_ELEMENTS`] and run for at most [`MAX_CYCLES`] on one
+/// host thread, traced or not. Every message is rendered.
+pub fn run(bytes: &[u8]) -> Outcome {
+    let Some((&first, source)) = bytes.split_first() else {
+        return Outcome::Empty;
+    };
+    let machine = Machine::from_byte(first);
+    let program = match parse(source) {
+        Ok(p) => p,
+        Err(e) => return Outcome::Assemble(e),
+    };
+    let config = machine.config();
+    let limits = Limits {
+        buffer_elements: MAX_BUFFER_ELEMENTS,
+    };
+    let kernel = match warpsim::instantiate_with(&program, &config, &Launch::default(), &limits) {
+        Ok(k) => k,
+        Err(e) => return Outcome::Load(e.render(&program, false)),
+    };
+    let options = RunOptions {
+        max_cycles: MAX_CYCLES,
+        threads: 1,
+        ..RunOptions::default()
+    };
+    let result = if machine.trace {
+        let mut trace = TraceBuffer::with_limit(MAX_TRACE_EVENTS);
+        let result = warpsim::run(&kernel, &config, &options, &mut trace);
+        let _ = text::trace(&kernel, &trace.events);
+        result
+    } else {
+        warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace)
+    };
+    match result {
+        Ok(out) => {
+            let _ = text::summary(&kernel, &out);
+            Outcome::Done { cycles: out.cycles }
+        }
+        Err(fault) => Outcome::Fault(fault.render(&kernel, false)),
+    }
+}
