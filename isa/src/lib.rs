@@ -35,6 +35,8 @@ pub mod source;
 pub use ast::*;
 pub use diagnostic::{Diagnostic, Severity};
 pub use expr::{ConstExpr, EvalError, Value};
-pub use parser::{AssembleError, FsResolver, IncludeResolver, MAX_SOURCE_BYTES, decode_source, parse, parse_file, read_source};
+pub use parser::{
+    AssembleError, FsResolver, IncludeResolver, MAX_SOURCE_BYTES, decode_source, parse, parse_file, read_source,
+};
 pub use printer::print;
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};

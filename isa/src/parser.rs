@@ -63,6 +63,12 @@ pub fn read_source(path: &std::path::Path) -> Result<String, String> {
     if !meta.is_file() {
         return Err(format!("`{shown}` is not a regular file"));
     }
+    // Refused by its size before a byte is read (the read below stops at the limit, too, for a growing file).
+    if meta.len() > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "`{shown}` is larger than {MAX_SOURCE_BYTES} bytes, the limit for an assembly file"
+        ));
+    }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes))
@@ -234,7 +240,7 @@ struct Assembler<'r> {
     resolver: &'r dyn IncludeResolver,
     /// Source lines read so far.
     lines: usize,
-    /// Names of parameters, buffers and shared arrays declared so far.
+    /// Names of parameters, buffers and shared arrays declared so far, and of registers and predicates (`%name`).
     declared: std::cell::RefCell<std::collections::HashSet<String>>,
     /// A size limit was hit (reported once; assembly stops growing).
     too_big: bool,
@@ -934,7 +940,9 @@ impl Assembler<'_> {
                             .with_label("reserved name")
                             .with_help("choose another name"));
                     }
-                    if p.regs.iter().chain(&p.preds).any(|r| r.name == n) {
+                    // In the set of declared names, as `%name` (a buffer's name has no `%`): a scan of the list
+                    // would make 65,535 declarations take minutes.
+                    if !self.declared.borrow_mut().insert(format!("%{n}")) {
                         return Err(Diagnostic::error(nspan, format!("`%{n}` is declared twice")).with_label("second"));
                     }
                     let list = if d == ".reg" { &mut p.regs } else { &mut p.preds };

@@ -271,6 +271,17 @@ impl Config {
         if m.shared_carveouts_kib.is_empty() || m.shared_carveouts_kib.len() > 64 {
             return bad("`timing.memory.shared_carveouts_kib` must list 1 to 64 carveouts");
         }
+        // Every SM is made at the start: the whole machine, not only one SM, must fit in memory.
+        let sms = self.sms as u64;
+        if sms * self.max_warps_per_sm as u64 > 1 << 17 {
+            return bad("`sms` x `max_warps_per_sm` (warp slots of the whole machine) must be at most 131072");
+        }
+        if sms * (m.l1_shared_bytes as u64 / m.line_bytes as u64) > 1 << 22 {
+            return bad("`sms` x L1 lines (`timing.memory.l1_shared_bytes` / `line_bytes`) must be at most 4194304");
+        }
+        if sms * self.shared_per_sm as u64 > 1 << 30 {
+            return bad("`sms` x `shared_per_sm` (shared memory of the whole machine) must be at most 1 GiB");
+        }
         Ok(())
     }
 

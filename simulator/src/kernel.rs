@@ -15,6 +15,9 @@ use warpsim_isa::{Diagnostic, Span};
 pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 28;
 /// Largest grid.
 pub const MAX_GRID: u64 = (1 << 31) - 1;
+/// Most bytes of registers the warps resident at once may hold (each register is a row of 64 lanes of 4 bytes,
+/// whatever the warp size): 1 GiB, as global memory.
+pub const MAX_REGISTER_BYTES: u64 = 1 << 30;
 
 /// What [`instantiate_with`] lets a launch allocate, checked before anything is allocated. The default is the
 /// machine's: [`MAX_BUFFER_ELEMENTS`]. An embedder that runs untrusted programs in bulk (the fuzzer) sets less.
@@ -608,6 +611,20 @@ pub fn instantiate_with(
             "a block of {block} threads is {} warps of {w}; the SM holds at most {} (config `max_warps_per_sm`)",
             block.div_ceil(w as u64),
             config.max_warps_per_sm
+        )));
+    }
+    // The register files of the warps resident at once (every SM full, or the whole grid), before any is made.
+    let resident = (grid * block.div_ceil(w as u64)).min(config.sms as u64 * config.max_warps_per_sm as u64);
+    let per_warp = (program.regs.len() as u64 * 64 + program.preds.len() as u64 * 2) * 4;
+    if resident.saturating_mul(per_warp) > MAX_REGISTER_BYTES {
+        return Err(LoadError::Usage(format!(
+            "the program's {} registers take {} KiB per warp; the {resident} warps resident at once would need \
+             {} MiB of registers, more than {} MiB\n  help: declare fewer registers, or launch fewer blocks \
+             (`--grid`) or a machine with fewer SMs (`--sms`)",
+            program.regs.len(),
+            per_warp.div_ceil(1024),
+            resident.saturating_mul(per_warp).div_ceil(1 << 20),
+            MAX_REGISTER_BYTES >> 20,
         )));
     }
     // Buffers.

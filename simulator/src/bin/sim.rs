@@ -100,9 +100,9 @@ enum Command {
     Crosscheck(CrosscheckArgs),
     /// Print a random program of `sim crosscheck --random` (the same seed and index always give the same one).
     Random {
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
         seed: u64,
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         index: u64,
     },
     /// Print the default machine configuration (JSON) to copy and edit for `--config`.
@@ -174,7 +174,7 @@ struct RunArgs {
     #[arg(long, default_value_t = RunOptions::default().max_cycles, value_parser = cycle_limit, allow_negative_numbers = true)]
     max_cycles: u64,
     /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
-    #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N")]
+    #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N", value_parser = instruction_limit, allow_negative_numbers = true)]
     max_instructions: u64,
     /// Sanitizers for the simulated program, comma-separated: `race` (shared-memory hazards between threads no
     /// barrier orders), `init` (reads of registers, predicates or shared memory never written), `shfl`
@@ -188,7 +188,7 @@ struct RunArgs {
     #[arg(long, value_enum, default_value_t = ScheduleArg::Default)]
     schedule: ScheduleArg,
     /// The seed of `--schedule random`.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Stream the trace into FILE as it is produced, one JSON object per line (any length, in constant memory;
     /// the same records as `--format json`'s `trace`).
@@ -245,7 +245,7 @@ struct BenchArgs {
     #[arg(long, default_value_t = RunOptions::default().max_cycles, value_parser = cycle_limit, allow_negative_numbers = true)]
     max_cycles: u64,
     /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
-    #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N")]
+    #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N", value_parser = instruction_limit, allow_negative_numbers = true)]
     max_instructions: u64,
 }
 
@@ -267,13 +267,13 @@ struct CrosscheckArgs {
     #[arg(long)]
     all: bool,
     /// Also run this many random programs (one CUDA module per 250).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     random: Option<u64>,
     /// The random programs' seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// The first random program's index (`--random 1 --from K` runs program K alone).
-    #[arg(long, default_value_t = 0, value_name = "K")]
+    #[arg(long, default_value_t = 0, value_name = "K", allow_negative_numbers = true)]
     from: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -344,6 +344,22 @@ fn cycle_limit(text: &str) -> Result<u64, String> {
         )),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("expected a whole number of cycles from 1 to {}", u64::MAX)),
+    }
+}
+
+/// `--max-instructions N`: at least 1, as `--max-cycles`.
+fn instruction_limit(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(format!(
+            "0 instructions would stop every run before it starts; the limit is 1 to {} (default {})",
+            u64::MAX,
+            RunOptions::default().max_instructions
+        )),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a whole number of warp instructions from 1 to {}",
+            u64::MAX
+        )),
     }
 }
 
