@@ -93,7 +93,8 @@ fn race_check_finds_the_missing_barrier_in_block_reduce() {
     assert!(
         text.contains("read-after-write hazard on `partial[1]`")
             && text.contains("warp 1, lane 0 (thread 32) wrote it")
-            && text.contains("warp 0, lane 1 (thread 1) read it"),
+            && text.contains("warp 0, lane 1 (thread 1) read it")
+            && text.contains("address: `partial[1]` is byte 4 of the block's shared memory"),
         "{text}"
     );
     // With the barrier, nothing.

@@ -305,10 +305,20 @@ impl Finding {
         let mut d = Diagnostic::error(inst.span, self.message());
         match &self.kind {
             FindingKind::Race {
-                hazard, first, second, ..
+                hazard,
+                first,
+                second,
+                array,
+                index,
             } => {
                 let label = format!("{} by warp {}, lane {}", second.kind.verb(), second.warp, second.lane);
                 d = d.with_label(label);
+                if let Some(byte) = shared_byte(kernel, array, *index) {
+                    d = d.with_note(
+                        format!("address: `{array}[{index}]` is byte {byte} of the block's shared memory"),
+                        None,
+                    );
+                }
                 if let Some(other) = code.get(first.pc as usize) {
                     d = d.with_note(
                         format!(
@@ -672,6 +682,15 @@ pub(crate) fn shared_access(
             }
         }
     }
+}
+
+/// The byte address, in the block's shared memory, of `array[index]`.
+pub fn shared_byte(kernel: &Kernel, array: &str, index: usize) -> Option<usize> {
+    kernel
+        .shared
+        .iter()
+        .find(|a| a.name == array)
+        .map(|a| (a.offset + index) * 4)
 }
 
 /// The shared array and element of a word of the block's shared memory.

@@ -1074,6 +1074,7 @@ fn check_race_reports_the_missing_barrier_and_exits_1() {
     assert_eq!(f["check"], "race");
     assert_eq!(f["hazard"], "read-after-write");
     assert_eq!((f["array"].as_str(), f["index"].as_u64()), (Some("partial"), Some(1)));
+    assert_eq!(f["address"], 4);
     assert_eq!(
         (f["first"]["warp"].as_u64(), f["first"]["lane"].as_u64()),
         (Some(1), Some(0))

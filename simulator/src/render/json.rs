@@ -218,6 +218,7 @@ fn finding(kernel: &Kernel, f: &crate::check::Finding) -> Value {
             v["hazard"] = json!(hazard.name());
             v["array"] = json!(array);
             v["index"] = json!(index);
+            v["address"] = json!(crate::check::shared_byte(kernel, array, *index));
             v["first"] = access(first);
             v["second"] = access(second);
         }
