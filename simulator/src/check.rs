@@ -426,18 +426,11 @@ impl Findings {
 pub(crate) fn merge(per_sm: impl IntoIterator<Item = Vec<Finding>>) -> Vec<Finding> {
     let mut all: Vec<Finding> = per_sm.into_iter().flatten().collect();
     all.sort_by_key(|f| (f.cycle, f.sm));
-    let mut out: Vec<Finding> = Vec::new();
-    let mut index: FxHashMap<Key, usize> = FxHashMap::default();
+    let mut out = Findings::default();
     for f in all {
-        match index.get(&f.key()) {
-            Some(&i) => out[i].count += f.count,
-            None => {
-                index.insert(f.key(), out.len());
-                out.push(f);
-            }
-        }
+        out.add(f);
     }
-    out
+    out.list
 }
 
 /// A shared access as the race checker keeps it.

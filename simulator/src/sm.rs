@@ -1170,6 +1170,32 @@ impl<'k> Sm<'k> {
         let mut occupancy = unit.interval as u64;
         let mut replays = 0u64;
         let mut after = After::Nothing;
+        // `--check race` / `init` on a shared access of the executing lanes (`words` by lane), before it is made.
+        macro_rules! shadow {
+            ($addr:expr, $words:expr, $kind:expr) => {
+                if $addr.shared && (checks.race || checks.init) {
+                    let who = check::Who {
+                        sm: self.id,
+                        block: ctx.block,
+                        warp: ctx.warp_in_block,
+                        pc,
+                        cycle,
+                        active,
+                        sync: &warp.sync,
+                    };
+                    check::shared_access(
+                        checks,
+                        &mut block.check,
+                        kernel,
+                        &who,
+                        $words,
+                        exec,
+                        $kind,
+                        &mut self.findings,
+                    );
+                }
+            };
+        }
         match inst.op {
             DOp::Mov { d, a } => {
                 let mut x = [0u32; 64];
@@ -1243,22 +1269,7 @@ impl<'k> Sm<'k> {
             DOp::Ld { d, addr } => {
                 let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, false)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
-                if addr.shared && (checks.race || checks.init) {
-                    check_shared(
-                        checks,
-                        &mut self.findings,
-                        self.id,
-                        kernel,
-                        warp,
-                        &mut block.check,
-                        &ctx,
-                        pc,
-                        active,
-                        &words,
-                        exec,
-                        AccessKind::Read,
-                    );
-                }
+                shadow!(addr, &words, AccessKind::Read);
                 let row = &mut warp.regs[d as usize * STRIDE..d as usize * STRIDE + w];
                 if addr.shared {
                     for_lanes(exec, |lane| row[lane as usize] = block.shared[words[lane as usize]]);
@@ -1306,22 +1317,7 @@ impl<'k> Sm<'k> {
                 // Every lane is checked before any writes, so a faulting store writes nothing.
                 let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
-                if addr.shared && (checks.race || checks.init) {
-                    check_shared(
-                        checks,
-                        &mut self.findings,
-                        self.id,
-                        kernel,
-                        warp,
-                        &mut block.check,
-                        &ctx,
-                        pc,
-                        active,
-                        &words,
-                        exec,
-                        AccessKind::Write,
-                    );
-                }
+                shadow!(addr, &words, AccessKind::Write);
                 // Lanes storing to one address: the highest lane wins (one deterministic order).
                 let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize];
                 for_lanes(exec, |lane| {
@@ -1368,22 +1364,7 @@ impl<'k> Sm<'k> {
                 self.stats.atomics += (exec != 0) as u64;
                 let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
-                if addr.shared && (checks.race || checks.init) {
-                    check_shared(
-                        checks,
-                        &mut self.findings,
-                        self.id,
-                        kernel,
-                        warp,
-                        &mut block.check,
-                        &ctx,
-                        pc,
-                        active,
-                        &words,
-                        exec,
-                        AccessKind::Atomic,
-                    );
-                }
+                shadow!(addr, &words, AccessKind::Atomic);
                 let event_index = trace.events.len() as u32;
                 // Lanes apply in lane order: deterministic, and one of the orders the hardware's serialisation gives.
                 for_lanes(exec, |lane| {
@@ -2313,33 +2294,4 @@ fn uninit(
         pc,
         count: lanes.count_ones() as u64,
     });
-}
-
-/// `--check race` / `init` on a shared-memory access of the executing lanes.
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-fn check_shared(
-    checks: Checks,
-    findings: &mut Findings,
-    sm: u32,
-    kernel: &Kernel,
-    warp: &Warp,
-    block: &mut BlockCheck,
-    ctx: &LaneCtx,
-    pc: u32,
-    active: u64,
-    words: &[usize; 64],
-    exec: u64,
-    kind: AccessKind,
-) {
-    let who = check::Who {
-        sm,
-        block: ctx.block,
-        warp: ctx.warp_in_block,
-        pc,
-        cycle: ctx.cycle,
-        active,
-        sync: &warp.sync,
-    };
-    check::shared_access(checks, block, kernel, &who, words, exec, kind, findings);
 }

@@ -171,17 +171,20 @@ impl Serialize for Elements<'_> {
 }
 
 /// Everything but the buffers.
+/// The text and the `file:line:col` of the instruction at `pc`, if there is one.
+fn instruction_at(kernel: &Kernel, pc: u32) -> (Option<String>, Option<String>) {
+    let inst = kernel.program.instructions.get(pc as usize);
+    (
+        inst.map(|i| i.text.clone()),
+        inst.map(|i| kernel.program.sources.location(i.span).to_string()),
+    )
+}
+
 /// A sanitizer's finding as JSON: the check, the message, where (first occurrence), how often; for a race, both
 /// accesses.
 fn finding(kernel: &Kernel, f: &crate::check::Finding) -> Value {
     use crate::check::FindingKind;
-    let at = |pc: u32| {
-        let inst = kernel.program.instructions.get(pc as usize);
-        (
-            inst.map(|i| i.text.clone()),
-            inst.map(|i| kernel.program.sources.location(i.span).to_string()),
-        )
-    };
+    let at = |pc: u32| instruction_at(kernel, pc);
     let (text, loc) = at(f.pc);
     let mut v = json!({
         "check": f.check(),
@@ -269,9 +272,7 @@ fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Ev
             doc.insert("stats".into(), stats(out));
         }
         Err(f) => {
-            let inst = kernel.program.instructions.get(f.pc as usize);
-            let text = inst.map(|i| i.text.clone());
-            let loc = inst.map(|i| kernel.program.sources.location(i.span).to_string());
+            let (text, loc) = instruction_at(kernel, f.pc);
             doc.insert(
                 "fault".into(),
                 json!({
