@@ -6,7 +6,7 @@
 //! equivalent program, and printing is a fixed point.
 
 use warpsim::render::text;
-use warpsim::{Config, Launch, Limits, RunOptions, SchedulerPolicy, TraceBuffer, programs};
+use warpsim::{Checks, Config, Launch, Limits, RunOptions, Schedule, SchedulerPolicy, TraceBuffer, programs};
 use warpsim_isa::{Program, SourceFile};
 
 /// The name the fuzzed source goes by (in diagnostics, and the program's name when it has no `.kernel`).
@@ -71,6 +71,10 @@ pub struct Machine {
     pub trace: bool,
     /// Bit 5: loose round robin or greedy-then-oldest.
     pub policy: SchedulerPolicy,
+    /// Bit 6: every sanitizer on (`--check all`), its findings rendered.
+    pub checks: Checks,
+    /// Bit 7: a random schedule, seeded with the byte (`--schedule random --seed B`).
+    pub schedule: Schedule,
 }
 
 impl Machine {
@@ -83,6 +87,16 @@ impl Machine {
                 SchedulerPolicy::GreedyThenOldest
             } else {
                 SchedulerPolicy::LooseRoundRobin
+            },
+            checks: if b & 0x40 != 0 {
+                Checks::all()
+            } else {
+                Checks::default()
+            },
+            schedule: if b & 0x80 != 0 {
+                Schedule::Random { seed: b as u64 }
+            } else {
+                Schedule::Policy
             },
         }
     }
@@ -131,6 +145,8 @@ pub fn run(bytes: &[u8]) -> Outcome {
     let options = RunOptions {
         max_cycles: MAX_CYCLES,
         threads: 1,
+        checks: machine.checks,
+        schedule: machine.schedule,
         ..RunOptions::default()
     };
     let result = if machine.trace {
@@ -141,6 +157,19 @@ pub fn run(bytes: &[u8]) -> Outcome {
     } else {
         warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace)
     };
+    let findings = match &result {
+        Ok(out) => &out.findings,
+        Err(fault) => &fault.findings,
+    };
+    assert!(machine.checks.any() || findings.is_empty(), "findings without a check");
+    for f in findings {
+        assert!(
+            (f.pc as usize) < kernel.program.instructions.len(),
+            "a finding outside the program: {f:?}"
+        );
+        let _ = f.render(&kernel, false);
+    }
+    let _ = text::checks(machine.checks, findings);
     match result {
         Ok(out) => {
             let _ = text::summary(&kernel, &out);

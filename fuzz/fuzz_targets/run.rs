@@ -1,5 +1,6 @@
-//! The first byte picks the machine (warp size, SMs, tracing, scheduler policy); the rest is assembled,
-//! instantiated within small limits and run for a few thousand cycles (`warpsim_tests::fuzzing::run`).
+//! The first byte picks the machine (warp size, SMs, tracing, scheduler policy, sanitizers, a random
+//! schedule); the rest is assembled, instantiated within small limits and run for a few thousand cycles
+//! (`warpsim_tests::fuzzing::run`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
