@@ -305,11 +305,11 @@ impl Finding {
         let mut d = Diagnostic::error(inst.span, self.message());
         match &self.kind {
             FindingKind::Race {
-                hazard,
                 first,
                 second,
                 array,
                 index,
+                ..
             } => {
                 let label = format!("{} by warp {}, lane {}", second.kind.verb(), second.warp, second.lane);
                 d = d.with_label(label);
@@ -319,44 +319,28 @@ impl Finding {
                         None,
                     );
                 }
+                // "warp 1, lane 0 (thread 32) wrote it at cycle 530, pc 11: `st.shared …`"
+                let side = |a: &Access, text: &str| {
+                    format!(
+                        "block {}, warp {}, lane {} (thread {}) {} it at cycle {}, pc {}: `{text}`",
+                        self.block,
+                        a.warp,
+                        a.lane,
+                        thread(a.warp, a.lane),
+                        a.kind.verb(),
+                        a.cycle,
+                        a.pc,
+                    )
+                };
                 if let Some(other) = code.get(first.pc as usize) {
-                    d = d.with_note(
-                        format!(
-                            "first: block {}, warp {}, lane {} (thread {}) {} it at cycle {}, pc {}: `{}`",
-                            self.block,
-                            first.warp,
-                            first.lane,
-                            thread(first.warp, first.lane),
-                            first.kind.verb(),
-                            first.cycle,
-                            first.pc,
-                            other.text
-                        ),
-                        Some(other.span),
-                    );
+                    d = d.with_note(format!("first: {}", side(first, &other.text)), Some(other.span));
                 }
                 d = d
-                    .with_note(
-                        format!(
-                            "then: block {}, warp {}, lane {} (thread {}) {} it at cycle {}, pc {}: `{}`{times}",
-                            self.block,
-                            second.warp,
-                            second.lane,
-                            thread(second.warp, second.lane),
-                            second.kind.verb(),
-                            second.cycle,
-                            second.pc,
-                            inst.text
-                        ),
-                        None,
-                    )
-                    .with_help(match (hazard, first.warp == second.warp) {
-                        (_, false) => {
-                            "order the two accesses with a barrier both warps reach between them (`bar.sync 0`)"
-                        }
-                        (_, true) => {
-                            "the lanes are on different paths of a branch: let them reconverge, or order them with `bar.warp.sync` between the accesses"
-                        }
+                    .with_note(format!("then: {}{times}", side(second, &inst.text)), None)
+                    .with_help(if first.warp != second.warp {
+                        "order the two accesses with a barrier both warps reach between them (`bar.sync 0`)"
+                    } else {
+                        "the lanes are on different paths of a branch: let them reconverge, or order them with `bar.warp.sync` between the accesses"
                     });
             }
             _ => {
