@@ -116,6 +116,11 @@ fn ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
 }
 
+/// Most tokens on one line: more than any statement can use (every register the assembler allows, 65,535,
+/// listed on one `.reg` line; an expression has at most 1,024 terms). Lexing stops there, so a hostile line
+/// (8 MiB of `1+1+…`) costs a few megabytes of tokens, not hundreds.
+pub const MAX_LINE_TOKENS: usize = 1 << 17;
+
 /// Lex one line. `base` is the byte offset of the line in its file; the result excludes the comment.
 pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, LexError> {
     let b = line.as_bytes();
@@ -133,6 +138,20 @@ pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, Lex
         }
         if c == b'#' {
             break;
+        }
+        if toks.len() >= MAX_LINE_TOKENS {
+            let end = line[i..].chars().next().map_or(i, |ch| i + ch.len_utf8());
+            return Err(LexError {
+                span: span(i, end),
+                message: format!("line too long: more than {MAX_LINE_TOKENS} tokens, more than any statement can use"),
+                help: Some(format!(
+                    "a statement's expressions have at most {} terms in all, so a `.buffer` initialiser list holds \
+                     about {} values: compute the values with an expression in `i` (for example \
+                     `.buffer a u32[4096] = i * 3 + 1`), or store them from the program",
+                    crate::parser::MAX_EXPR_NODES,
+                    crate::parser::MAX_EXPR_NODES
+                )),
+            });
         }
         let start = i;
         // A dotted word: identifiers, opcodes, directives. A dot continues the word only when a word character

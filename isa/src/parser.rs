@@ -1942,9 +1942,24 @@ struct Cursor<'a> {
     nodes: u32,
 }
 
-/// Deepest expression nesting and most operators per statement.
-const MAX_EXPR_DEPTH: u32 = 64;
-const MAX_EXPR_NODES: u32 = 1024;
+/// Deepest expression nesting, and most terms (numbers, names, unary operators and parentheses) in all the
+/// expressions of one statement.
+pub const MAX_EXPR_DEPTH: u32 = 64;
+pub const MAX_EXPR_NODES: u32 = 1024;
+
+/// The error for a statement past [`MAX_EXPR_NODES`] terms: a long `.buffer` initialiser list, usually.
+pub(crate) fn too_many_terms(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("more than {MAX_EXPR_NODES} expression terms in one statement"),
+    )
+    .with_label(format!("term {} starts here", MAX_EXPR_NODES + 1))
+    .with_help(format!(
+        "a statement's expressions have at most {MAX_EXPR_NODES} terms in all, so a `.buffer` initialiser list holds \
+         about {MAX_EXPR_NODES} values: compute the values with an expression in `i` (for example \
+         `.buffer a u32[4096] = i * 3 + 1`), or store them from the program"
+    ))
+}
 
 impl<'a> Cursor<'a> {
     fn new(toks: &'a [Token], stmt: Span) -> Cursor<'a> {
@@ -2161,14 +2176,19 @@ impl<'a> Cursor<'a> {
     }
 
     fn unary_inner(&mut self) -> Result<ConstExpr, Diagnostic> {
-        if self.depth > MAX_EXPR_DEPTH || self.nodes > MAX_EXPR_NODES {
-            return Err(
-                Diagnostic::error(self.here(), "expression too deeply nested or too long")
-                    .with_label("here")
-                    .with_help(format!(
-                        "expressions nest at most {MAX_EXPR_DEPTH} deep and have at most {MAX_EXPR_NODES} terms"
-                    )),
-            );
+        if self.depth > MAX_EXPR_DEPTH {
+            return Err(Diagnostic::error(
+                self.here(),
+                format!("expression nested more than {MAX_EXPR_DEPTH} deep"),
+            )
+            .with_label(format!("level {} of nesting", self.depth))
+            .with_help(format!(
+                "an expression nests at most {MAX_EXPR_DEPTH} deep (parentheses, `-` and `~`): name a part with a \
+                 `.param`, or write it flatter"
+            )));
+        }
+        if self.nodes > MAX_EXPR_NODES {
+            return Err(too_many_terms(self.here()));
         }
         let Some(t) = self.next() else {
             return Err(expected(None, self, "a value"));
