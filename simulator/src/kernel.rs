@@ -627,8 +627,9 @@ pub fn instantiate_with(
             MAX_REGISTER_BYTES >> 20,
         )));
     }
-    // Buffers.
-    let mut buffers = Vec::with_capacity(program.buffers.len());
+    // Buffers: every length, and their sum, is checked before any buffer is allocated or initialised (a
+    // launch past the limit is refused in milliseconds, whatever the order of its buffers).
+    let mut lengths = Vec::with_capacity(program.buffers.len());
     let mut total_elements = 0u64;
     let max_elements = limits.buffer_elements;
     for b in &program.buffers {
@@ -655,12 +656,7 @@ pub fn instantiate_with(
                 )),
             ));
         }
-        let data = initialise(b, len, w, &params)?;
-        buffers.push(Buffer {
-            name: b.name.clone(),
-            elem: b.elem,
-            data,
-        });
+        lengths.push(len);
     }
     if let Some(bytes) = launch.dynamic_shared {
         if !program.shared.iter().any(|s| s.len.is_none()) {
@@ -712,6 +708,16 @@ pub fn instantiate_with(
             words * 4,
             config.max_shared_per_block
         )));
+    }
+    // Every size is known and within its limit: now the buffers are allocated and initialised.
+    let mut buffers = Vec::with_capacity(program.buffers.len());
+    for (b, &len) in program.buffers.iter().zip(&lengths) {
+        let data = initialise(b, len, w, &params)?;
+        buffers.push(Buffer {
+            name: b.name.clone(),
+            elem: b.elem,
+            data,
+        });
     }
     let graph = cfg::analyse(program);
     let code = program
@@ -770,8 +776,24 @@ fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
 }
 
 fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) -> Result<Vec<u32>, LoadError> {
+    // The memory itself may be refused (a capped address space): an error, not an abort.
+    let mut data: Vec<u32> = Vec::new();
+    if data.try_reserve_exact(len).is_err() {
+        return Err(diag(
+            b.len.span,
+            format!(
+                "cannot allocate buffer `{}`: {} elements ({} bytes)",
+                b.name,
+                len,
+                len as u64 * 4
+            ),
+            "the host has not this much memory",
+            Some("make the buffer smaller, or free memory (a `ulimit -v` may cap this process)".into()),
+        ));
+    }
     let Some(init) = &b.init else {
-        return Ok(vec![0; len]);
+        data.resize(len, 0);
+        return Ok(data);
     };
     let n = len as i64;
     let bad_value = |span: Span, v: Value, at: i64| {
@@ -796,7 +818,6 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
         }
         .map_err(eval_err)
     };
-    let mut data = Vec::with_capacity(len);
     for i in 0..n {
         let v = value_of(&init.default, i)?;
         data.push(to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?);
