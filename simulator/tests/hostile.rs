@@ -393,6 +393,108 @@ fn thousands_of_registers_assemble_quickly_and_too_many_for_the_machine_are_refu
 // ---------------------------------------------------------------------------------------------------------
 // Launch and command-line flags
 
+/// Everything sized by a program (buffers, their sum, shared memory) is checked before the first buffer is
+/// allocated or initialised: a launch past the limit is refused at once, and as such under a 256 MiB cap.
+#[test]
+fn sizes_are_checked_before_any_buffer_is_allocated() {
+    let dir = Scratch::new("sizes");
+    dir.write(
+        "twobuf.s",
+        ".buffer a u32[(1 << 28) - 1] = i * 3 + 1\n.buffer b u32[2] = i\n    nop\n",
+    );
+    dir.write(
+        "shared.s",
+        ".buffer a u32[(1 << 28) - 1] = i * 3 + 1\n.shared s u32[1 << 20]\n    nop\n",
+    );
+    check_cases(
+        &dir,
+        &[
+            case(
+                &["run", "twobuf.s"],
+                2,
+                "error: the buffers together would hold more than 268435456 elements",
+            ),
+            case(
+                &["run", "block_reduce", "--set", "n=268435456"],
+                2,
+                "error: the buffers together would hold more than 268435456 elements",
+            ),
+            case(
+                &["run", "shared.s"],
+                2,
+                "error: shared array `s` would have 1048576 elements",
+            ),
+        ],
+    );
+    // The diagnostic points at the buffer past the limit.
+    let (o, _) = sim_in(&dir.0, &["run", "twobuf.s"]);
+    let err = text(&o.stderr);
+    assert!(err.contains(" --> twobuf.s:2:15\n"), "{err}");
+    assert!(
+        err.contains("= help: global memory is limited to 1 GiB of 4-byte elements in all"),
+        "{err}"
+    );
+}
+
+/// A line of 8 MiB (the largest file) is refused as it is read: the lexer stops at its token limit, so the
+/// error comes with a few megabytes of memory, under a 256 MiB cap as without; a statement past the
+/// expression limit names the limit and what to do instead.
+#[test]
+fn huge_expressions_are_refused_while_they_are_read() {
+    let dir = Scratch::new("expressions");
+    let mut line = String::from(".buffer a u32[4] = 0, [0..] = [");
+    while line.len() < (8 << 20) - 16 {
+        line.push_str("1, ");
+    }
+    line.push_str("1]\n");
+    dir.write("long.s", &line);
+    let mut sum = String::from(".buffer b u32[4] = 1");
+    while sum.len() < (8 << 20) - 16 {
+        sum.push_str("+1");
+    }
+    sum.push('\n');
+    dir.write("sum.s", &sum);
+    let list: Vec<String> = (0..2000).map(|k| k.to_string()).collect();
+    dir.write(
+        "list.s",
+        format!(".buffer c u32[2000] = 0, [0..] = [{}]\n", list.join(", ")),
+    );
+    dir.write(
+        "deep.s",
+        format!(".buffer d u32[4] = {}1{}\n", "(".repeat(100), ")".repeat(100)),
+    );
+    check_cases(
+        &dir,
+        &[
+            case(
+                &["run", "long.s"],
+                2,
+                "error: line too long: more than 131072 tokens, more than any statement can use",
+            ),
+            case(
+                &["run", "sum.s"],
+                2,
+                "error: line too long: more than 131072 tokens, more than any statement can use",
+            ),
+            case(
+                &["run", "list.s"],
+                2,
+                "error: more than 1024 expression terms in one statement",
+            ),
+            case(&["run", "deep.s"], 2, "error: expression nested more than 64 deep"),
+        ],
+    );
+    let help = "= help: a statement's expressions have at most 1024 terms in all, so a `.buffer` initialiser list \
+                holds about 1024 values: compute the values with an expression in `i` (for example `.buffer a \
+                u32[4096] = i * 3 + 1`), or store them from the program";
+    for (file, at) in [("long.s", " --> long.s:1:196617\n"), ("list.s", " --> list.s:1:5051\n")] {
+        let (o, _) = sim_in(&dir.0, &["run", file]);
+        let err = text(&o.stderr);
+        assert!(err.contains(at), "{file}: {err}");
+        assert!(err.replace('\n', " ").contains(help), "{file}: {err}");
+    }
+}
+
 #[test]
 fn launch_flags() {
     let dir = Scratch::new("launch");
@@ -582,6 +684,24 @@ fn launch_flags() {
                 2,
                 "error: `--warps` chooses what `--svg` draws, and there is no `--svg FILE`",
             ),
+            case(
+                &["run", "pair_swap", "--max-trace-events", "18446744073709551615"],
+                2,
+                "error: invalid value '18446744073709551615' for '--max-trace-events <N>': at most 1000000 events \
+                 are kept in memory (about 2 KB each; default 500000); --trace-file FILE streams a trace of any length",
+            ),
+            case(
+                &["run", "pair_swap", "--max-trace-events", "1000001"],
+                2,
+                "error: invalid value '1000001' for '--max-trace-events <N>': at most 1000000 events are kept in \
+                 memory (about 2 KB each; default 500000); --trace-file FILE streams a trace of any length",
+            ),
+            case(
+                &["run", "pair_swap", "--max-trace-events", "-1"],
+                2,
+                "error: invalid value '-1' for '--max-trace-events <N>': expected a whole number of events from 0 \
+                 to 1000000",
+            ),
         ],
     );
     // The hints that come with them.
@@ -755,7 +875,13 @@ fn output_paths_that_cannot_be_written_are_refused_before_the_run() {
     let dir = Scratch::new("outputs");
     std::fs::create_dir_all(dir.path("folder")).expect("folder");
     dir.write("notes.txt", "a file\n");
+    std::os::unix::fs::symlink("nowhere/x.svg", dir.path("dangling.svg")).expect("symlink");
     let cases = [
+        case(
+            &["run", "pair_swap", "--svg", "dangling.svg"],
+            2,
+            "error: `--svg dangling.svg`: `dangling.svg` is a symbolic link to `nowhere/x.svg`, which does not exist",
+        ),
         case(
             &["run", "pair_swap", "--svg", "folder"],
             2,
@@ -826,17 +952,13 @@ fn with_outputs<'a>(args: &[&'a str]) -> Vec<&'a str> {
 fn a_write_that_fails_midway_leaves_no_file() {
     let dir = Scratch::new("full");
     std::fs::create_dir_all(dir.path("o")).expect("o");
-    // Files may grow to 16 KiB (`ulimit -f 32`, in 512-byte blocks), and SIGXFSZ is ignored: a write past the
-    // limit fails with EFBIG, as on a full disk, after the first 16 KiB went through.
+    // Files may grow to 16 KiB (`ulimit -f 32`, in 512-byte blocks). `sim` catches SIGXFSZ (the shell does not
+    // ignore it here): a write past the limit fails with EFBIG, as on a full disk, after the first 16 KiB went
+    // through.
     let limited = |args: &[&str]| {
         Command::new("sh")
             .current_dir(&dir.0)
-            .args([
-                "-c",
-                "trap '' XFSZ; ulimit -f 32 && exec \"$@\"",
-                "sh",
-                env!("CARGO_BIN_EXE_sim"),
-            ])
+            .args(["-c", "ulimit -f 32 && exec \"$@\"", "sh", env!("CARGO_BIN_EXE_sim")])
             .args(args)
             .env("NO_COLOR", "1")
             .env_remove("RUST_BACKTRACE")
@@ -887,6 +1009,197 @@ fn a_write_that_fails_midway_leaves_no_file() {
         "{}",
         text(&o.stderr)
     );
+}
+
+/// Reads a FIFO on a thread of its own until the writer closes it.
+struct FifoReader {
+    path: PathBuf,
+    thread: std::thread::JoinHandle<Vec<u8>>,
+}
+
+impl FifoReader {
+    /// A FIFO at `path` (`mkfifo`), and a reader waiting on it; None where there is no `mkfifo`.
+    fn new(path: PathBuf) -> Option<FifoReader> {
+        let made = Command::new("mkfifo").arg(&path).status().ok()?;
+        assert!(made.success(), "mkfifo {}", path.display());
+        let p = path.clone();
+        let thread = std::thread::spawn(move || std::fs::read(&p).expect("read the FIFO"));
+        Some(FifoReader { path, thread })
+    }
+
+    /// What was written into the FIFO. A reader still waiting for a writer (`sim` never opened the FIFO) is
+    /// released: opening a FIFO for reading and writing never blocks on Linux, and closing it ends the read.
+    fn finish(self) -> Vec<u8> {
+        drop(std::fs::OpenOptions::new().read(true).write(true).open(&self.path));
+        self.thread.join().expect("reader")
+    }
+}
+
+#[test]
+fn outputs_into_fifos_devices_and_stdout_are_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = Scratch::new("special");
+    // FIFOs (a `>(…)` process substitution is one): every output written through them, nothing renamed.
+    let Some(trace) = FifoReader::new(dir.path("trace.fifo")) else {
+        eprintln!("skipped: no mkfifo");
+        return;
+    };
+    let svg = FifoReader::new(dir.path("svg.fifo")).expect("mkfifo");
+    let (o, _) = sim_in(
+        &dir.0,
+        &["run", "pair_swap", "--trace-file", "trace.fifo", "--svg", "svg.fifo"],
+    );
+    let (trace, svg) = (trace.finish(), svg.finish());
+    check("FIFOs", &o, 0, "wrote svg.fifo");
+    assert_eq!(dir.listing(), ["svg.fifo", "trace.fifo"], "no temporary file");
+    for f in ["svg.fifo", "trace.fifo"] {
+        let meta = std::fs::symlink_metadata(dir.path(f)).expect("metadata");
+        assert!(meta.file_type().is_fifo(), "{f} is still a FIFO");
+    }
+    // The same bytes as into regular files.
+    let (o, _) = sim_in(
+        &dir.0,
+        &["run", "pair_swap", "--trace-file", "o/t.jsonl", "--svg", "o/a.svg"],
+    );
+    check("regular files", &o, 0, "wrote o/a.svg");
+    let read = |f: &str| std::fs::read(dir.path(f)).expect("read");
+    assert!(text(&trace).lines().count() > 5, "{}", text(&trace));
+    assert_eq!(text(&trace), text(&read("o/t.jsonl")), "the trace through the FIFO");
+    assert_eq!(text(&svg), text(&read("o/a.svg")), "the SVG through the FIFO");
+    std::fs::remove_dir_all(dir.path("o")).expect("rm o");
+
+    // /dev/null takes everything and stays a device.
+    let (o, _) = sim_in(
+        &dir.0,
+        &["run", "pair_swap", "--trace-file", "/dev/null", "--html", "x.html"],
+    );
+    check("/dev/null", &o, 0, "wrote x.html");
+    let null = std::fs::metadata("/dev/null").expect("/dev/null");
+    assert!(
+        null.file_type().is_char_device(),
+        "/dev/null is still a character device"
+    );
+
+    // /dev/stdout: the trace goes where standard output goes (here a pipe), before the run's output.
+    let (o, _) = sim_in(&dir.0, &["run", "pair_swap", "--trace-file", "/dev/stdout"]);
+    check("/dev/stdout", &o, 0, "");
+    let out = text(&o.stdout);
+    let first = out.lines().next().unwrap_or("");
+    serde_json::from_str::<serde_json::Value>(first).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert!(out.contains("\ncycles: "), "{out}");
+
+    // /dev/full: every write fails, and says so (exit status 2).
+    let docs = errors_md();
+    for flag in ["--svg", "--html", "--trace-file"] {
+        let args = ["run", "pair_swap", flag, "/dev/full"];
+        let (o, _) = sim_in(&dir.0, &args);
+        let first = "error: cannot write `/dev/full`: No space left on device (os error 28)";
+        check(&format!("{flag} /dev/full"), &o, 2, first);
+        assert!(text(&o.stdout).contains("cycles: "), "the run's output still comes");
+        if flag == "--svg" {
+            documented(&docs, &args, first, 2);
+        }
+    }
+    let args = ["run", "pair_swap", "--trace-format", "chrome", "/dev/full"];
+    let (o, _) = sim_in(&dir.0, &args);
+    check(
+        "chrome /dev/full",
+        &o,
+        2,
+        "error: cannot write `/dev/full`: No space left on device (os error 28)",
+    );
+    assert_eq!(dir.listing(), ["svg.fifo", "trace.fifo", "x.html"]);
+}
+
+#[test]
+fn a_symbolic_link_is_followed_and_its_target_replaced() {
+    let dir = Scratch::new("symlink");
+    std::fs::create_dir_all(dir.path("real")).expect("real");
+    dir.write("real/target.svg", "old\n");
+    dir.write("real/t.jsonl", "old\n");
+    std::os::unix::fs::symlink("real/target.svg", dir.path("link.svg")).expect("symlink");
+    std::os::unix::fs::symlink("real/t.jsonl", dir.path("link.jsonl")).expect("symlink");
+    let (o, _) = sim_in(
+        &dir.0,
+        &["run", "pair_swap", "--svg", "link.svg", "--trace-file", "link.jsonl"],
+    );
+    check("symbolic links", &o, 0, "wrote link.svg");
+    for link in ["link.svg", "link.jsonl"] {
+        let meta = std::fs::symlink_metadata(dir.path(link)).expect("link");
+        assert!(meta.file_type().is_symlink(), "{link} is still a link");
+    }
+    let svg = std::fs::read_to_string(dir.path("real/target.svg")).expect("target");
+    assert!(svg.trim_end().ends_with("</svg>"), "{svg}");
+    let trace = std::fs::read_to_string(dir.path("real/t.jsonl")).expect("target");
+    for line in trace.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("a JSON line");
+    }
+    assert_eq!(
+        dir.listing(),
+        ["link.jsonl", "link.svg", "real", "real/t.jsonl", "real/target.svg"],
+        "no temporary file"
+    );
+}
+
+/// `sim` on a long traced run into `t.jsonl`, in `dir`, with `shell` (a `sh -c` script that ends with
+/// `exec "$@"`) around it.
+fn long_traced_run(dir: &Scratch, shell: &str, n: &str) -> std::process::Child {
+    Command::new("sh")
+        .current_dir(&dir.0)
+        .args(["-c", shell, "sh", env!("CARGO_BIN_EXE_sim")])
+        .args(["run", "block_reduce", "--set", n, "--trace-file", "t.jsonl"])
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn sim")
+}
+
+#[test]
+fn a_signal_during_a_streamed_trace_leaves_no_file() {
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let dir = Scratch::new(&format!("signal-{signal}"));
+        let mut child = long_traced_run(&dir, "exec \"$@\"", "n=16777216");
+        let tmp = format!(".t.jsonl.{}.tmp", child.id());
+        // The temporary file appears once the run starts.
+        let start = Instant::now();
+        while !dir.listing().contains(&tmp) {
+            if start.elapsed() > Duration::from_secs(120) || child.try_wait().expect("wait").is_some() {
+                let _ = child.kill();
+                let o = child.wait_with_output().expect("sim");
+                panic!("no {tmp} appeared: {:?}\n{}", dir.listing(), text(&o.stderr));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let kill = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(kill.success(), "kill -{signal}");
+        let o = child.wait_with_output().expect("sim");
+        assert_eq!(o.status.code(), Some(code), "SIG{signal}: {}", text(&o.stderr));
+        assert_eq!(dir.listing(), Vec::<String>::new(), "SIG{signal}: no file is left");
+        let err = text(&o.stderr);
+        for bad in ["panicked", "internal error", "stack backtrace"] {
+            assert!(!err.contains(bad), "{err}");
+        }
+    }
+}
+
+#[test]
+fn a_streamed_trace_past_the_file_size_limit_is_reported_and_removed() {
+    let dir = Scratch::new("xfsz");
+    // No `trap '' XFSZ`: `sim` itself keeps SIGXFSZ from killing it. 100 blocks of 512 bytes.
+    let child = long_traced_run(&dir, "ulimit -f 100 && exec \"$@\"", "n=65536");
+    let o = child.wait_with_output().expect("sim");
+    check(
+        "--trace-file past ulimit -f",
+        &o,
+        2,
+        "error: cannot write `t.jsonl`: File too large (os error 27)",
+    );
+    assert_eq!(dir.listing(), Vec::<String>::new(), "no file is left");
 }
 
 #[test]

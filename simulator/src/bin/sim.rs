@@ -194,9 +194,9 @@ struct RunArgs {
     /// the same records as `--format json`'s `trace`).
     #[arg(long, value_name = "FILE")]
     trace_file: Option<String>,
-    /// With --trace, --svg, --html or --trace-format: keep at most this many events (a long run's trace is cut
-    /// short, and says so).
-    #[arg(long, default_value_t = 500_000, value_name = "N", allow_negative_numbers = true)]
+    /// With --trace, --svg, --html or --trace-format: keep at most this many events in memory, at most 1000000
+    /// (about 2 KB each; a long run's trace is cut short, and says so). --trace-file streams every event.
+    #[arg(long, default_value_t = DEFAULT_TRACE_EVENTS, value_name = "N", value_parser = trace_event_limit, allow_negative_numbers = true)]
     max_trace_events: usize,
     /// Draw the lane-exchange diagram into FILE (SVG): lanes as lines, one column per step that moves data
     /// between lanes, and a bank map for each shared-memory instruction.
@@ -347,6 +347,25 @@ fn cycle_limit(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The events an in-memory trace keeps by default (`--max-trace-events`), and at most: an event takes about
+/// 2 KB in memory, so a trace holds at most about 2 GB (1 GB by default). `--trace-file` streams any number.
+const DEFAULT_TRACE_EVENTS: usize = 500_000;
+const MAX_TRACE_EVENTS: usize = 1_000_000;
+
+/// `--max-trace-events N`: 0 to [`MAX_TRACE_EVENTS`].
+fn trace_event_limit(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_TRACE_EVENTS as u64 => Ok(n as usize),
+        Ok(_) => Err(format!(
+            "at most {MAX_TRACE_EVENTS} events are kept in memory (about 2 KB each; default {DEFAULT_TRACE_EVENTS}); \
+             --trace-file FILE streams a trace of any length"
+        )),
+        Err(_) => Err(format!(
+            "expected a whole number of events from 0 to {MAX_TRACE_EVENTS}"
+        )),
+    }
+}
+
 /// `--max-instructions N`: at least 1, as `--max-cycles`.
 fn instruction_limit(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
@@ -423,6 +442,12 @@ fn main() -> ExitCode {
             "internal error: {message}{location} (this is a bug in warpsim; please report it with the command you ran)"
         );
     }));
+    // A write past the file size limit (`ulimit -f`) fails with EFBIG and is reported ("File too large"),
+    // instead of SIGXFSZ killing the process and leaving a temporary file.
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGXFSZ,
+        Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
     let cli = Cli::parse();
     // Colour on each stream: `auto` asks anstream (a terminal, and neither NO_COLOR nor TERM=dumb; CLICOLOR_FORCE
     // forces it).
@@ -760,34 +785,28 @@ impl<A: warpsim::TraceSink, B: warpsim::TraceSink> warpsim::TraceSink for Tee<'_
     }
 }
 
-/// `--trace-file`: events streamed as JSON lines into a temporary file beside the target, renamed over it when
-/// the run ends (a fault included: the trace up to it); on a write error the temporary file is removed.
+/// `--trace-file`: events streamed as JSON lines, as they come. Into a regular file (new or replaced) through a
+/// temporary file beside it, renamed over it when the run ends (a fault included: the trace up to it), removed on
+/// a write error or a signal; into anything else (a FIFO, a device, `/dev/stdout`) directly.
 struct TraceFile {
     path: std::path::PathBuf,
-    tmp: std::path::PathBuf,
-    out: Option<std::io::BufWriter<std::fs::File>>,
+    out: Option<Output>,
     error: Option<std::io::Error>,
 }
 
 /// The sink over a [`TraceFile`] for one run; hands the writer back when dropped.
 struct TraceFileSink<'f, 'k> {
     file: &'f mut TraceFile,
-    lines: Option<render::json::JsonLines<'k, std::io::BufWriter<std::fs::File>>>,
+    lines: Option<render::json::JsonLines<'k, Output>>,
 }
 
 impl TraceFile {
     fn create(path: &str) -> Result<TraceFile, Failure> {
         let path = Path::new(path).to_path_buf();
-        let fail = |e: std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", path.display()));
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(fail)?;
-        }
-        let tmp = temp_beside(&path);
-        let file = std::fs::File::create(&tmp).map_err(fail)?;
+        let out = Output::open(&path).map_err(|e| write_failure(&path, &e))?;
         Ok(TraceFile {
             path,
-            tmp,
-            out: Some(std::io::BufWriter::with_capacity(1 << 20, file)),
+            out: Some(out),
             error: None,
         })
     }
@@ -798,27 +817,16 @@ impl TraceFile {
     }
 
     fn finish(mut self) -> Result<(), Failure> {
-        let fail = |e: &std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", self.path.display()));
-        let flushed = match (self.error.take(), self.out.take()) {
-            (Some(e), _) => Err(e),
-            (None, Some(mut out)) => out.flush(),
+        let result = match (self.error.take(), self.out.take()) {
+            (Some(e), Some(out)) => {
+                out.discard();
+                Err(e)
+            }
+            (Some(e), None) => Err(e),
+            (None, Some(out)) => out.commit(),
             (None, None) => Ok(()),
         };
-        match flushed.and_then(|_| std::fs::rename(&self.tmp, &self.path)) {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                let _ = std::fs::remove_file(&self.tmp);
-                Err(fail(&e))
-            }
-        }
-    }
-}
-
-/// A trace file never finished (a panic unwinding through the run) leaves no temporary file behind; after
-/// [`TraceFile::finish`] the temporary file is already renamed or removed.
-impl Drop for TraceFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.tmp);
+        result.map_err(|e| write_failure(&self.path, &e))
     }
 }
 
@@ -833,11 +841,224 @@ impl warpsim::TraceSink for TraceFileSink<'_, '_> {
 
 impl Drop for TraceFileSink<'_, '_> {
     fn drop(&mut self) {
-        if let Some(lines) = self.lines.take() {
-            match lines.finish() {
-                Ok(out) => self.file.out = Some(out),
-                Err(e) => self.file.error = Some(e),
+        if let Some(mut lines) = self.lines.take() {
+            // The writer comes back even after an error, so that its temporary file is removed.
+            match lines.error.take() {
+                Some(e) => {
+                    self.file.error = Some(e);
+                    self.file.out = lines.finish().ok();
+                }
+                None => match lines.finish() {
+                    Ok(out) => self.file.out = Some(out),
+                    Err(e) => self.file.error = Some(e),
+                },
             }
+        }
+    }
+}
+
+fn write_failure(path: &Path, e: &std::io::Error) -> Failure {
+    Failure::input(format!("error: cannot write `{}`: {e}", path.display()))
+}
+
+/// Where an output path leads, decided when it is opened.
+enum Destination {
+    /// A regular file, new or replaced (through a symbolic link: its target), written whole or not at all: a
+    /// temporary file beside it, renamed over it when complete.
+    Replace(std::path::PathBuf),
+    /// This process's standard output or error, named as `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/2`, …: written
+    /// through the descriptor itself, so it goes wherever that goes (a terminal, a pipe, a redirected file).
+    Descriptor(u8),
+    /// Anything else that exists and is not a folder (a FIFO, a device): opened for writing and written in place,
+    /// never replaced.
+    InPlace(std::path::PathBuf),
+}
+
+/// Decide where `path` leads: an error for a symbolic link that leads nowhere (it is not followed into
+/// creating a file elsewhere) and for a directory.
+fn destination(path: &Path) -> std::io::Result<Destination> {
+    use std::io::{Error, ErrorKind};
+    let text = path.to_string_lossy();
+    for (fd, names) in [
+        (1, ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]),
+        (2, ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]),
+    ] {
+        if names.contains(&text.as_ref()) {
+            return Ok(Destination::Descriptor(fd));
+        }
+    }
+    let link = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Destination::Replace(path.to_path_buf())),
+        Err(e) => return Err(e),
+        Ok(m) => m,
+    };
+    let meta = if link.file_type().is_symlink() {
+        match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                let target = std::fs::read_link(path)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_default();
+                return Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("it is a symbolic link to `{target}`, which does not exist"),
+                ));
+            }
+            Err(e) => return Err(e),
+        }
+    } else {
+        link.clone()
+    };
+    if meta.is_dir() {
+        return Err(Error::new(ErrorKind::IsADirectory, "it is a directory"));
+    }
+    if !meta.is_file() {
+        return Ok(Destination::InPlace(path.to_path_buf()));
+    }
+    if link.file_type().is_symlink() {
+        // The link stays a link: its target is replaced.
+        return std::fs::canonicalize(path).map(Destination::Replace);
+    }
+    Ok(Destination::Replace(path.to_path_buf()))
+}
+
+/// An output being written: a temporary file that becomes the target on [`Output::commit`], or the target
+/// itself.
+struct Output {
+    writer: std::io::BufWriter<std::fs::File>,
+    /// (temporary file, the file it replaces)
+    replace: Option<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+impl Output {
+    fn open(path: &Path) -> std::io::Result<Output> {
+        use std::os::fd::AsFd;
+        let (file, replace) = match destination(path)? {
+            Destination::Replace(target) => {
+                if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)?;
+                }
+                let tmp = temp_beside(&target);
+                (temp_files::create(&tmp)?, Some((tmp, target)))
+            }
+            Destination::Descriptor(fd) => {
+                let owned = if fd == 1 {
+                    std::io::stdout().as_fd().try_clone_to_owned()?
+                } else {
+                    std::io::stderr().as_fd().try_clone_to_owned()?
+                };
+                (std::fs::File::from(owned), None)
+            }
+            Destination::InPlace(path) => (std::fs::OpenOptions::new().write(true).open(path)?, None),
+        };
+        Ok(Output {
+            writer: std::io::BufWriter::with_capacity(1 << 20, file),
+            replace,
+        })
+    }
+
+    /// Flush and put the file in place; on an error the temporary file is removed.
+    fn commit(mut self) -> std::io::Result<()> {
+        let flushed = self.writer.flush();
+        match (flushed, self.replace.take()) {
+            (Ok(()), Some((tmp, target))) => temp_files::rename(&tmp, &target),
+            (Ok(()), None) => Ok(()),
+            (Err(e), Some((tmp, _))) => {
+                temp_files::remove(&tmp);
+                Err(e)
+            }
+            (Err(e), None) => Err(e),
+        }
+    }
+
+    /// Give up: the temporary file is removed (what went to a FIFO or a device stays sent).
+    fn discard(mut self) {
+        if let Some((tmp, _)) = self.replace.take() {
+            temp_files::remove(&tmp);
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.writer.write_all(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+/// An output never committed (a panic unwinding through the run) leaves no temporary file behind.
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Some((tmp, _)) = self.replace.take() {
+            temp_files::remove(&tmp);
+        }
+    }
+}
+
+/// The temporary files of this process, removed when a signal (SIGINT, SIGTERM, SIGHUP) ends it: one lock
+/// orders each file's creation, rename and removal with the signal's clean-up, so a file is either removed by
+/// the clean-up or whole in place.
+mod temp_files {
+    use std::path::{Path, PathBuf};
+    use std::sync::{Mutex, MutexGuard, OnceLock};
+
+    static FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+    fn files() -> MutexGuard<'static, Vec<PathBuf>> {
+        FILES.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Catch SIGINT, SIGTERM and SIGHUP on a thread of their own (once): remove every temporary file, then exit
+    /// with the shell's status for the signal (128 + its number: 130, 143, 129).
+    fn watch_signals() {
+        static WATCHING: OnceLock<()> = OnceLock::new();
+        WATCHING.get_or_init(|| {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+                return;
+            };
+            let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    // The lock is kept until the process ends: no file is created or renamed after this.
+                    let files = files();
+                    for f in files.iter() {
+                        let _ = std::fs::remove_file(f);
+                    }
+                    std::process::exit(128 + signal);
+                }
+            });
+        });
+    }
+
+    /// Create (or truncate) the temporary file `tmp`, to be removed if a signal ends the process.
+    pub fn create(tmp: &Path) -> std::io::Result<std::fs::File> {
+        watch_signals();
+        let mut files = files();
+        let file = std::fs::File::create(tmp)?;
+        files.push(tmp.to_path_buf());
+        Ok(file)
+    }
+
+    /// Rename the complete `tmp` over `target`; on failure remove it.
+    pub fn rename(tmp: &Path, target: &Path) -> std::io::Result<()> {
+        let mut files = files();
+        files.retain(|f| f != tmp);
+        std::fs::rename(tmp, target).inspect_err(|_| {
+            let _ = std::fs::remove_file(tmp);
+        })
+    }
+
+    /// Remove `tmp` (an incomplete output).
+    pub fn remove(tmp: &Path) {
+        let mut files = files();
+        if let Some(k) = files.iter().position(|f| f == tmp) {
+            files.swap_remove(k);
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }
@@ -852,20 +1073,17 @@ fn temp_beside(path: &Path) -> std::path::PathBuf {
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
-/// Write a whole file or nothing: a temporary file next to it, renamed over it.
+/// Write a whole output or nothing (see [`Output`]): every error reported, naming `path`.
 fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::input(format!("error: cannot write `{}`: {e}", path.display()));
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(fail)?;
+    let mut out = Output::open(path).map_err(|e| write_failure(path, &e))?;
+    match out.write_all(text.as_bytes()) {
+        Ok(()) => out.commit(),
+        Err(e) => {
+            out.discard();
+            Err(e)
+        }
     }
-    let tmp = temp_beside(path);
-    // A write that fails midway (a full disk) removes its temporary file, as a failed rename does.
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            fail(e)
-        })
+    .map_err(|e| write_failure(path, &e))
 }
 
 fn emit_cuda(program: &str, shape: &ShapeArgs, color: bool) -> Result<String, Failure> {
@@ -1111,6 +1329,14 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
             let mut doc = render::json::Document::new(&kernel, result.as_ref(), events);
             if dropped > 0 {
                 doc.note_dropped_events(dropped);
+                if args.trace {
+                    eprintln!(
+                        "note: the trace was cut short after {} events ({dropped} more not recorded, see \
+                         `trace_dropped_events`); raise --max-trace-events (at most {MAX_TRACE_EVENTS}) or stream \
+                         every event with --trace-file FILE",
+                        trace.events.len()
+                    );
+                }
             }
             if checks.any() {
                 doc.note_checks(checks);
@@ -1133,7 +1359,8 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
                 }
                 if dropped > 0 {
                     out.push_str(&format!(
-                        "\n(trace truncated: {dropped} more events were not recorded; raise --max-trace-events)\n"
+                        "\n(trace truncated: {dropped} more events were not recorded; raise --max-trace-events, up to \
+                         {MAX_TRACE_EVENTS}, or stream every event with --trace-file FILE)\n"
                     ));
                 }
                 out.push('\n');
@@ -1317,7 +1544,7 @@ impl OutputFiles {
         };
         if dropped > 0 && self.any() {
             eprintln!(
-                "note: the trace was cut short after {} events ({dropped} more not recorded): the files show the run up to there; raise --max-trace-events to see more",
+                "note: the trace was cut short after {} events ({dropped} more not recorded): the files show the run up to there; raise --max-trace-events (at most {MAX_TRACE_EVENTS}) to see more",
                 events.len()
             );
         }
@@ -1378,6 +1605,17 @@ fn check_output(flag: &str, file: &str) -> Result<(), Failure> {
         return Err(Failure::input(format!(
             "error: `{flag} {file}`: `{file}` is a directory\n  help: name a file, for example `{}`",
             example.display()
+        )));
+    }
+    // A symbolic link is followed to the file it names, which is replaced (the link stays); one that leads
+    // nowhere is refused rather than followed into creating a file elsewhere.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) && std::fs::metadata(path).is_err() {
+        let target = std::fs::read_link(path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        return Err(Failure::input(format!(
+            "error: `{flag} {file}`: `{file}` is a symbolic link to `{target}`, which does not exist\n  help: \
+             remove the link, or create the file it names"
         )));
     }
     for dir in path.ancestors().skip(1).filter(|d| !d.as_os_str().is_empty()) {
