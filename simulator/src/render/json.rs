@@ -88,18 +88,23 @@ pub fn document(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Opt
     Value::Object(doc)
 }
 
-/// The document for writing: everything but the buffers as a map, the buffers serialised straight from the
-/// run's memory (one element at a time), so a buffer of 2^28 elements does not become a tree of JSON values.
+/// The document for writing: everything but the buffers and the trace as a map; the buffers serialised straight
+/// from the run's memory (one element at a time), so a buffer of 2^28 elements does not become a tree of JSON
+/// values, and the trace one event at a time, so a trace of a million events takes no memory beyond its events.
 pub struct Document<'a> {
+    kernel: &'a Kernel,
     head: Map<String, Value>,
     buffers: Option<&'a [Buffer]>,
+    trace: Option<&'a [Event]>,
 }
 
 impl<'a> Document<'a> {
-    pub fn new(kernel: &Kernel, result: Result<&'a RunOutput, &Fault>, events: Option<&[Event]>) -> Document<'a> {
+    pub fn new(kernel: &'a Kernel, result: Result<&'a RunOutput, &Fault>, events: Option<&'a [Event]>) -> Document<'a> {
         Document {
-            head: head(kernel, result, events),
+            kernel,
+            head: head(kernel, result, None),
             buffers: result.ok().map(|out| out.buffers.as_slice()),
+            trace: events,
         }
     }
 
@@ -118,19 +123,42 @@ impl<'a> Document<'a> {
 impl Serialize for Document<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        let mut buffers_written = self.buffers.is_none();
-        // Keys in order; `buffers` goes where a sorted map would put it.
+        // Keys in order; `buffers` and `trace` go where a sorted map would put them.
+        let mut lazy: Vec<&str> = Vec::new();
+        if self.buffers.is_some() {
+            lazy.push("buffers");
+        }
+        if self.trace.is_some() {
+            lazy.push("trace");
+        }
+        let mut lazy = lazy.into_iter().peekable();
+        let write_lazy = |map: &mut S::SerializeMap, name: &str| match name {
+            "buffers" => map.serialize_entry("buffers", &BufferMap(self.buffers.unwrap_or(&[]))),
+            _ => map.serialize_entry("trace", &Trace(self.kernel, self.trace.unwrap_or(&[]))),
+        };
         for (key, value) in &self.head {
-            if !buffers_written && key.as_str() > "buffers" {
-                map.serialize_entry("buffers", &BufferMap(self.buffers.unwrap_or(&[])))?;
-                buffers_written = true;
+            while let Some(name) = lazy.next_if(|name| key.as_str() > *name) {
+                write_lazy(&mut map, name)?;
             }
             map.serialize_entry(key, value)?;
         }
-        if !buffers_written {
-            map.serialize_entry("buffers", &BufferMap(self.buffers.unwrap_or(&[])))?;
+        for name in lazy {
+            write_lazy(&mut map, name)?;
         }
         map.end()
+    }
+}
+
+/// The trace, one event's JSON value at a time.
+struct Trace<'a>(&'a Kernel, &'a [Event]);
+
+impl Serialize for Trace<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.1.len()))?;
+        for e in self.1 {
+            seq.serialize_element(&event(self.0, e))?;
+        }
+        seq.end()
     }
 }
 
