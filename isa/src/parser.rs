@@ -177,6 +177,8 @@ const MAX_LINES: usize = 1 << 20;
 /// Most diagnostics reported; the rest are counted.
 const MAX_DIAGNOSTICS: usize = 100;
 const MAX_MACRO_DEPTH: usize = 32;
+/// Most tokens in the statements of a program (16 a statement at [`MAX_STATEMENTS`]): about 50 MB of tokens.
+const MAX_PROGRAM_TOKENS: usize = 1 << 20;
 
 /// Assemble `text`, shown in diagnostics as `name` (a file read from disk, or typed in).
 pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver) -> Result<Program, AssembleError> {
@@ -195,6 +197,7 @@ pub fn parse_file(file: SourceFile, resolver: &dyn IncludeResolver) -> Result<Pr
         expansions: 0,
         resolver,
         lines: 0,
+        tokens: 0,
         declared: Default::default(),
         too_big: false,
     };
@@ -240,6 +243,8 @@ struct Assembler<'r> {
     resolver: &'r dyn IncludeResolver,
     /// Source lines read so far.
     lines: usize,
+    /// Tokens of the statements kept so far.
+    tokens: usize,
     /// Names of parameters, buffers and shared arrays declared so far, and of registers and predicates (`%name`).
     declared: std::cell::RefCell<std::collections::HashSet<String>>,
     /// A size limit was hit (reported once; assembly stops growing).
@@ -520,6 +525,26 @@ impl Assembler<'_> {
                 span,
                 expanded_from,
                 depth,
+            );
+            return;
+        }
+        // The tokens kept for the later stages, over the whole program: bounded, so that 8 MiB of long lines
+        // (or a macro that expands into them) cannot hold gigabytes of tokens and expression trees.
+        self.tokens += toks.len();
+        if self.tokens > MAX_PROGRAM_TOKENS {
+            self.too_big = true;
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "the program has more than {MAX_PROGRAM_TOKENS} tokens (macro expansions counted each time)"
+                    ),
+                )
+                .with_label("the limit is reached here")
+                .with_help(
+                    "initialise a buffer with an expression in `i` rather than a list of values, and repeat code \
+                     with a loop or a macro invoked fewer times",
+                ),
             );
             return;
         }

@@ -463,6 +463,17 @@ fn huge_expressions_are_refused_while_they_are_read() {
         "deep.s",
         format!(".buffer d u32[4] = {}1{}\n", "(".repeat(100), ")".repeat(100)),
     );
+    // Lines of 1,000 terms each, valid alone: 8 MiB of them (4,100 lines), or a macro of one invoked 60,000 times,
+    // would be gigabytes of tokens and expression trees.
+    let line = format!("    add.u32 %x, %x, 1{}\n", "+1".repeat(1000));
+    dir.write(
+        "many.s",
+        format!(".reg %x\n{}", line.repeat(((8 << 20) - 100) / line.len())),
+    );
+    dir.write(
+        "macro.s",
+        format!(".reg %x\n.macro m\n{line}.endm\n{}", "    m\n".repeat(60_000)),
+    );
     check_cases(
         &dir,
         &[
@@ -482,6 +493,16 @@ fn huge_expressions_are_refused_while_they_are_read() {
                 "error: more than 1024 expression terms in one statement",
             ),
             case(&["run", "deep.s"], 2, "error: expression nested more than 64 deep"),
+            case(
+                &["run", "many.s"],
+                2,
+                "error: the program has more than 1048576 tokens (macro expansions counted each time)",
+            ),
+            case(
+                &["run", "macro.s"],
+                2,
+                "error: the program has more than 1048576 tokens (macro expansions counted each time)",
+            ),
         ],
     );
     let help = "= help: a statement's expressions have at most 1024 terms in all, so a `.buffer` initialiser list \
