@@ -655,7 +655,18 @@ fn the_trace_is_capped_and_says_so() {
     ]);
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(doc["trace"].as_array().expect("trace").len(), 100);
-    assert!(doc["trace_dropped_events"].as_u64().expect("dropped") > 0);
+    let dropped = doc["trace_dropped_events"].as_u64().expect("dropped");
+    assert!(dropped > 0);
+    // And a note on stderr, before the fault.
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "note: the trace was cut short after 100 events ({dropped} more not recorded, see \
+             `trace_dropped_events`); raise --max-trace-events (at most 1000000) or stream every event with \
+             --trace-file FILE\nerror: the run passed the cycle limit (10000 cycles)"
+        )),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
