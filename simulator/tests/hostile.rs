@@ -1032,26 +1032,32 @@ fn a_write_that_fails_midway_leaves_no_file() {
     );
 }
 
-/// Reads a FIFO on a thread of its own until the writer closes it.
+/// Reads a FIFO on a thread of its own until the writers close it.
 struct FifoReader {
-    path: PathBuf,
+    /// The FIFO opened for reading and writing (which never blocks on Linux), so the reader's open does not
+    /// wait for `sim` and its read ends when this is closed, whatever `sim` did (never opened the FIFO, or
+    /// replaced it with a file).
+    keep: std::fs::File,
     thread: std::thread::JoinHandle<Vec<u8>>,
 }
 
 impl FifoReader {
-    /// A FIFO at `path` (`mkfifo`), and a reader waiting on it; None where there is no `mkfifo`.
+    /// A FIFO at `path` (`mkfifo`), and a reader on it; None where there is no `mkfifo`.
     fn new(path: PathBuf) -> Option<FifoReader> {
         let made = Command::new("mkfifo").arg(&path).status().ok()?;
         assert!(made.success(), "mkfifo {}", path.display());
-        let p = path.clone();
-        let thread = std::thread::spawn(move || std::fs::read(&p).expect("read the FIFO"));
-        Some(FifoReader { path, thread })
+        let keep = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .expect("open the FIFO");
+        let thread = std::thread::spawn(move || std::fs::read(&path).expect("read the FIFO"));
+        Some(FifoReader { keep, thread })
     }
 
-    /// What was written into the FIFO. A reader still waiting for a writer (`sim` never opened the FIFO) is
-    /// released: opening a FIFO for reading and writing never blocks on Linux, and closing it ends the read.
+    /// What was written into the FIFO, once `sim` has exited.
     fn finish(self) -> Vec<u8> {
-        drop(std::fs::OpenOptions::new().read(true).write(true).open(&self.path));
+        drop(self.keep);
         self.thread.join().expect("reader")
     }
 }
