@@ -29,6 +29,8 @@ pub struct Helpers {
     atomic_f32_minmax: bool,
     f32_ptx: bool,
     warp_ops: bool,
+    int_ptx: bool,
+    round_ptx: bool,
 }
 
 impl Helpers {
@@ -40,6 +42,8 @@ impl Helpers {
             atomic_f32_minmax: self.atomic_f32_minmax | o.atomic_f32_minmax,
             f32_ptx: self.f32_ptx | o.f32_ptx,
             warp_ops: self.warp_ops | o.warp_ops,
+            int_ptx: self.int_ptx | o.int_ptx,
+            round_ptx: self.round_ptx | o.round_ptx,
         }
     }
 }
@@ -96,6 +100,36 @@ pub fn prelude(h: Helpers) -> String {
              __device__ __forceinline__ unsigned shl_b32(unsigned a, unsigned b) { unsigned d; asm(\"shl.b32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d; }\n\
              __device__ __forceinline__ unsigned shr_u32(unsigned a, unsigned b) { unsigned d; asm(\"shr.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d; }\n\
              __device__ __forceinline__ unsigned shr_s32(unsigned a, unsigned b) { unsigned d; asm(\"shr.s32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d; }\n",
+        );
+    }
+    if h.int_ptx {
+        s.push_str(
+            "\n// Integer instructions whose edges C leaves undefined, as PTX: abs.s32 of INT_MIN, INT_MIN / -1 and\n\
+             // INT_MIN % -1, division by zero. Written in C, the compiler may assume they never happen. Even as\n\
+             // PTX, ptxas takes abs.s32's result as never negative (it converted abs(INT_MIN) = INT_MIN to f32 as\n\
+             // +2^31's signed twin): each use XORs the result with warpsim_zero, a 0 it cannot see through.\n\
+             __device__ __forceinline__ unsigned abs_s32(unsigned a) { unsigned d; asm(\"abs.s32 %0, %1;\" : \"=r\"(d) : \"r\"(a)); return d; }\n\
+             #define WARPSIM_I32(name, ptx)                                                                     \\\n\
+             \x20   __device__ __forceinline__ unsigned name(unsigned a, unsigned b) {                              \\\n\
+             \x20       unsigned d; asm(ptx \" %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b)); return d;                 \\\n\
+             \x20   }\n\
+             WARPSIM_I32(div_s32, \"div.s32\")\n\
+             WARPSIM_I32(rem_s32, \"rem.s32\")\n\
+             WARPSIM_I32(div_u32, \"div.u32\")\n\
+             WARPSIM_I32(rem_u32, \"rem.u32\")\n",
+        );
+    }
+    if h.round_ptx {
+        s.push_str(
+            "\n// cvt.RND.f32.f32 as PTX (a NaN comes out as the canonical NaN, whatever C's rintf would do).\n\
+             #define WARPSIM_ROUND(name, ptx)                                                                   \\\n\
+             \x20   __device__ __forceinline__ unsigned name(unsigned a) {                                          \\\n\
+             \x20       unsigned d; asm(ptx \" %0, %1;\" : \"=r\"(d) : \"r\"(a)); return d;                              \\\n\
+             \x20   }\n\
+             WARPSIM_ROUND(cvt_rni_f32, \"cvt.rni.f32.f32\")\n\
+             WARPSIM_ROUND(cvt_rzi_f32, \"cvt.rzi.f32.f32\")\n\
+             WARPSIM_ROUND(cvt_rmi_f32, \"cvt.rmi.f32.f32\")\n\
+             WARPSIM_ROUND(cvt_rpi_f32, \"cvt.rpi.f32.f32\")\n",
         );
     }
     if h.clock {
@@ -160,12 +194,12 @@ pub fn prelude(h: Helpers) -> String {
             "\n// atom.min/max.f32 (min.f32/max.f32 rules), as a compare-and-swap loop.\n\
              __device__ unsigned atomic_min_f32(unsigned *p, unsigned v) {\n\
              \x20   unsigned old = *p, seen;\n\
-             \x20   do { seen = old; old = atomicCAS(p, seen, U(fminf(F(seen), F(v)))); } while (old != seen);\n\
+             \x20   do { seen = old; old = atomicCAS(p, seen, min_f32(seen, v)); } while (old != seen);\n\
              \x20   return old;\n\
              }\n\
              __device__ unsigned atomic_max_f32(unsigned *p, unsigned v) {\n\
              \x20   unsigned old = *p, seen;\n\
-             \x20   do { seen = old; old = atomicCAS(p, seen, U(fmaxf(F(seen), F(v)))); } while (old != seen);\n\
+             \x20   do { seen = old; old = atomicCAS(p, seen, max_f32(seen, v)); } while (old != seen);\n\
              \x20   return old;\n\
              }\n",
         );
@@ -351,10 +385,18 @@ impl Emitter<'_> {
             DOp::Mov { d, a } => format!("{} = {};", self.reg(d), self.bits(a, ty)),
             DOp::Un { f, d, a } => {
                 let v = match f {
-                    Un::NegI => format!("-{}", self.src(a, U32)),
-                    Un::NegF => format!("U(-{})", self.src(a, F32)),
-                    Un::AbsI => format!("(unsigned)abs({})", self.src(a, S32)),
-                    Un::AbsF => format!("U(fabsf({}))", self.src(a, F32)),
+                    // Unsigned negation wraps: -INT_MIN is INT_MIN, as in PTX.
+                    Un::NegI => format!("0u - {}", self.src(a, U32)),
+                    // The ISA's neg.f32 and abs.f32 flip and clear the sign bit, NaNs included; C's -x and
+                    // fabsf may be lowered to an FADD, which returns the canonical NaN instead.
+                    Un::NegF => format!("{} ^ 0x80000000u", self.src(a, U32)),
+                    Un::AbsF => format!("{} & 0x7fffffffu", self.src(a, U32)),
+                    Un::AbsI => {
+                        self.helpers.int_ptx = true;
+                        // XORed with the zero ptxas cannot see: it takes abs.s32's result as never negative
+                        // and converts or divides it as such, which abs(INT_MIN) = INT_MIN is not.
+                        format!("abs_s32({}) ^ warpsim_zero", self.src(a, U32))
+                    }
                     Un::Not => format!("~{}", self.src(a, U32)),
                 };
                 format!("{} = {v};", self.reg(d))
@@ -362,9 +404,20 @@ impl Emitter<'_> {
             DOp::Bin { f, d, a, b } => {
                 let view = match f {
                     Bin::AddF | Bin::SubF | Bin::MulF | Bin::DivF | Bin::MinF | Bin::MaxF => F32,
-                    Bin::DivS | Bin::RemS | Bin::MinS | Bin::MaxS => S32,
+                    Bin::MinS | Bin::MaxS => S32,
                     _ => U32,
                 };
+                if let Some(name) = match f {
+                    Bin::DivS => Some("div_s32"),
+                    Bin::RemS => Some("rem_s32"),
+                    Bin::DivU => Some("div_u32"),
+                    Bin::RemU => Some("rem_u32"),
+                    _ => None,
+                } {
+                    self.helpers.int_ptx = true;
+                    let (x, y) = (self.src(a, U32), self.src(b, U32));
+                    return format!("{} = {name}({x}, {y});", self.reg(d));
+                }
                 if view == F32 {
                     self.helpers.f32_ptx = true;
                     let name = match f {
@@ -383,10 +436,7 @@ impl Emitter<'_> {
                     Bin::AddI => format!("{x} + {y}"),
                     Bin::SubI => format!("{x} - {y}"),
                     Bin::MulI => format!("{x} * {y}"),
-                    Bin::DivU => format!("{x} / {y}"),
-                    Bin::RemU => format!("{x} % {y}"),
-                    Bin::DivS => format!("(unsigned)({x} / {y})"),
-                    Bin::RemS => format!("(unsigned)({x} % {y})"),
+                    Bin::DivU | Bin::RemU | Bin::DivS | Bin::RemS => unreachable!("divisions return above"),
                     Bin::MinS => format!("(unsigned)min({x}, {y})"),
                     Bin::MaxS => format!("(unsigned)max({x}, {y})"),
                     Bin::MinU => format!("min({x}, {y})"),
@@ -471,16 +521,17 @@ impl Emitter<'_> {
                     Conv::U2F => format!("U(__uint2float_rn({}))", self.src(a, U32)),
                     Conv::F2F(r) => {
                         let func = match r {
-                            Rounding::Nearest => "rintf",
-                            Rounding::Zero => "truncf",
-                            Rounding::Down => "floorf",
-                            Rounding::Up => "ceilf",
+                            Rounding::Nearest => "cvt_rni_f32",
+                            Rounding::Zero => "cvt_rzi_f32",
+                            Rounding::Down => "cvt_rmi_f32",
+                            Rounding::Up => "cvt_rpi_f32",
                             Rounding::NearestFloat => "",
                         };
                         if func.is_empty() {
                             self.src(a, U32)
                         } else {
-                            format!("U({func}({}))", self.src(a, F32))
+                            self.helpers.round_ptx = true;
+                            format!("{func}({})", self.src(a, U32))
                         }
                     }
                     Conv::Bits => self.src(a, U32),
@@ -515,11 +566,11 @@ impl Emitter<'_> {
                     None => ("", String::new()),
                 };
                 format!(
-                    "{} = shfl_{m}{suffix}({}, {}, 0x{c:04x}, 0x{:08x}{out});",
+                    "{} = shfl_{m}{suffix}({}, {}, 0x{c:04x}, {}{out});",
                     self.reg(d),
                     self.src(a, U32),
                     self.src(b, U32),
-                    member as u32
+                    member_mask(member as u32)
                 )
             }
             DOp::Atom { f, d, addr, b, c } => {
@@ -545,6 +596,7 @@ impl Emitter<'_> {
                     Atom::MaxU => (format!("atomicMax({ptr}, {b_u})"), ("", "")),
                     Atom::MinF | Atom::MaxF => {
                         self.helpers.atomic_f32_minmax = true;
+                        self.helpers.f32_ptx = true;
                         let name = if f == Atom::MinF {
                             "atomic_min_f32"
                         } else {
@@ -601,27 +653,27 @@ impl Emitter<'_> {
                     }
                 }
             }
-            DOp::BarWarp { mask } => format!("__syncwarp(0x{:08x});", mask as u32),
+            DOp::BarWarp { mask } => format!("__syncwarp({});", member_mask(mask as u32)),
             DOp::Vote { mode, d, a, mask } => {
                 self.helpers.warp_ops = true;
                 let x = self.pred_operand(a);
-                let m = mask as u32;
+                let m = member_mask(mask as u32);
                 match mode {
-                    VoteMode::All => format!("{} = vote_all(0x{m:08x}, {x});", self.pred(d)),
-                    VoteMode::Any => format!("{} = vote_any(0x{m:08x}, {x});", self.pred(d)),
-                    VoteMode::Uni => format!("{} = vote_uni(0x{m:08x}, {x});", self.pred(d)),
-                    VoteMode::Ballot => format!("{} = vote_ballot(0x{m:08x}, {x});", self.reg(d)),
+                    VoteMode::All => format!("{} = vote_all({m}, {x});", self.pred(d)),
+                    VoteMode::Any => format!("{} = vote_any({m}, {x});", self.pred(d)),
+                    VoteMode::Uni => format!("{} = vote_uni({m}, {x});", self.pred(d)),
+                    VoteMode::Ballot => format!("{} = vote_ballot({m}, {x});", self.reg(d)),
                 }
             }
             DOp::Activemask { d } => format!("{} = __activemask();", self.reg(d)),
             DOp::Match { all, d, p, a, mask } => {
                 self.helpers.warp_ops = true;
                 let x = self.src(a, U32);
-                let m = mask as u32;
+                let m = member_mask(mask as u32);
                 match (all, p) {
-                    (true, Some(p)) => format!("{} = match_all(0x{m:08x}, {x}, &{});", self.reg(d), self.pred(p)),
-                    (true, None) => format!("{{ bool all; {} = match_all(0x{m:08x}, {x}, &all); }}", self.reg(d)),
-                    (false, _) => format!("{} = match_any(0x{m:08x}, {x});", self.reg(d)),
+                    (true, Some(p)) => format!("{} = match_all({m}, {x}, &{});", self.reg(d), self.pred(p)),
+                    (true, None) => format!("{{ bool all; {} = match_all({m}, {x}, &all); }}", self.reg(d)),
+                    (false, _) => format!("{} = match_any({m}, {x});", self.reg(d)),
                 }
             }
             DOp::Bra { target } => format!("goto {};", self.label(target)),
@@ -629,6 +681,19 @@ impl Emitter<'_> {
             DOp::Nop => ";".into(),
         }
     }
+}
+
+/// A warp operation's member mask, XORed with `warpsim_zero`: 0 in every lane, computed from a kernel
+/// parameter that is 0 at launch, so the compiler knows neither its value nor that it is the same in every lane.
+///
+/// With the mask a constant (or a value ptxas can prove uniform), ptxas 13 for sm_90 checks convergence with its
+/// own analysis (`BRA.DIV`, or nothing at all) instead of synchronising the named lanes; after divergent code
+/// that used warp operations with partial masks that went wrong on an H100/H200: random programs 5784 and 7491
+/// of seed 8191 hung or gave wrong values (`crosscheck/regressions/`). With a per-lane mask it cannot see
+/// through, ptxas synchronises the named lanes first (`WARPSYNC Rn`), which is what PTX's `.sync` semantics
+/// promise.
+fn member_mask(m: u32) -> String {
+    format!("(0x{m:08x}u ^ warpsim_zero)")
 }
 
 fn round_suffix(r: Rounding) -> &'static str {
@@ -775,7 +840,7 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     }
     let _ = writeln!(
         s,
-        "extern \"C\" __global__ void {name}({}unsigned long long *warpsim_clocks)\n{{",
+        "extern \"C\" __global__ void {name}({}unsigned long long *warpsim_clocks, unsigned warpsim_zero_param)\n{{",
         params.iter().map(|p| format!("{p}, ")).collect::<String>()
     );
     let mut dynamic_shared_bytes = 0;
@@ -852,6 +917,9 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
         }
         s.push_str("    __syncthreads();\n");
     }
+    // 0 at launch, but neither NVRTC nor ptxas can know it, and different in every lane as far as they can
+    // tell (see `member_mask`).
+    s.push_str("    const unsigned warpsim_zero = warpsim_zero_param * (threadIdx.x + 1);\n");
     s.push_str("    const long long warpsim_start = clock64();\n");
     s.push_str(&body);
     s.push_str(

@@ -98,6 +98,9 @@ enum Command {
     /// cycles. Needs a build with `--features cuda`, the CUDA driver and NVRTC.
     #[command(after_help = CROSSCHECK_EXAMPLES)]
     Crosscheck(CrosscheckArgs),
+    /// Internal: the GPU side of `sim crosscheck`, one CUDA module per process.
+    #[command(hide = true)]
+    CrosscheckWorker,
     /// Print a random program of `sim crosscheck --random` (the same seed and index always give the same one).
     Random {
         #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
@@ -249,6 +252,10 @@ struct BenchArgs {
     max_instructions: u64,
 }
 
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+}
+
 const CROSSCHECK_EXAMPLES: &str = "\
 Examples:
   sim crosscheck butterfly_max                     one program
@@ -278,9 +285,13 @@ struct CrosscheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Also write `report.json` and `REPORT.md` into this folder.
+    /// Also write `report.json` and `REPORT.md` into this folder (rewritten as the run goes: a stopped run
+    /// leaves a valid partial report).
     #[arg(long, value_name = "DIR")]
     out: Option<String>,
+    /// GPU worker processes at once (each compiles its own CUDA module; kernels take turns on the GPU).
+    #[arg(long, value_name = "N", default_value_t = default_jobs())]
+    jobs: usize,
     /// Launch flags for the named programs (not `--all`, not the random ones).
     #[command(flatten)]
     shape: ShapeArgs,
@@ -470,6 +481,7 @@ fn main() -> ExitCode {
         Command::Calibrate { format, config, policy } => calibrate(format, config.as_deref(), policy),
         Command::EmitCuda { program, shape } => emit_cuda(&program, &shape, color),
         Command::Crosscheck(args) => crosscheck(args, color),
+        Command::CrosscheckWorker => return crosscheck_worker(),
         Command::Random { seed, index } => Ok(warpsim::random::generate(seed, index).source),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
     };
@@ -682,27 +694,51 @@ fn calibrate(format: Format, config: Option<&str>, policy: Option<Policy>) -> Re
     })
 }
 
-fn open_gpu() -> Result<Box<dyn warpsim::crosscheck::Gpu>, Failure> {
+/// The GPU side of `sim crosscheck`: worker processes of this same binary (`sim crosscheck-worker`), so that a
+/// kernel that hangs costs one program, not the batch.
+fn gpu_workers(parallel: usize) -> Result<warpsim::crosscheck::isolated::Workers, Failure> {
+    if !cfg!(feature = "cuda") {
+        return Err(Failure::input(
+            "error: no GPU support in this build of sim: rebuild with `cargo build --release --features cuda` (no CUDA is needed to build)",
+        ));
+    }
+    let exe = std::env::current_exe().map_err(|e| {
+        Failure::input(format!(
+            "error: cannot find the sim executable to start GPU workers: {e}"
+        ))
+    })?;
+    Ok(warpsim::crosscheck::isolated::Workers {
+        command: vec![exe.into_os_string(), "crosscheck-worker".into()],
+        parallel,
+        compile_timeout: std::time::Duration::from_secs(600),
+        launch_timeout: std::time::Duration::from_secs(30),
+    })
+}
+
+/// `sim crosscheck-worker` (internal): one module's launches on the GPU, answers as JSON lines on stdout.
+fn crosscheck_worker() -> ExitCode {
     #[cfg(feature = "cuda")]
     {
-        warpsim::crosscheck::gpu::CudaGpu::open()
-            .map(|g| Box::new(g) as Box<dyn warpsim::crosscheck::Gpu>)
-            .map_err(|e| Failure::input(format!("error: {e}")))
+        let code = warpsim::crosscheck::gpu::serve(std::io::stdin().lock(), std::io::stdout().lock());
+        ExitCode::from(code.clamp(0, 255) as u8)
     }
     #[cfg(not(feature = "cuda"))]
     {
-        Err(Failure::input(
-            "error: no GPU support in this build of sim: rebuild with `cargo build --release --features cuda` (no CUDA is needed to build)",
-        ))
+        eprintln!("error: no GPU support in this build of sim");
+        ExitCode::from(2)
     }
 }
 
 fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
+    use rayon::prelude::*;
     use warpsim::crosscheck::{self as xc, ProgramReport};
     if args.programs.is_empty() && !args.all && args.random.is_none() {
         return Err(Failure::input(
             "error: nothing to cross-check\n  help: name programs, or use --all and/or --random N",
         ));
+    }
+    if args.jobs == 0 {
+        return Err(Failure::input("error: --jobs must be at least 1"));
     }
     let launch = args.shape.launch()?;
     // Assemble everything first: bad input is reported before the GPU is looked for.
@@ -716,48 +752,74 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
             named.push((name.to_string(), p, Launch::default()));
         }
     }
-    // Never dropped: after a kernel that did not finish, destroying the CUDA context would wait for it; the
-    // process exit releases everything.
-    let mut gpu = std::mem::ManuallyDrop::new(open_gpu()?);
-    let mut report = xc::Report::new(gpu.info());
-    if !named.is_empty() {
-        let mut cases = Vec::new();
-        let mut order: Vec<Result<usize, ProgramReport>> = Vec::new();
-        for (k, (_, program, launch)) in named.iter().enumerate() {
+    let workers = gpu_workers(args.jobs)?;
+    let info = workers.info().map_err(|e| Failure::input(format!("error: {e}")))?;
+    let mut report = xc::Report::new(&info);
+    // Simulate and translate every program (on every core); what cannot be compared is reported as it is.
+    let prepared: Vec<Result<xc::Case, ProgramReport>> = named
+        .par_iter()
+        .enumerate()
+        .map(|(k, (_, program, launch))| {
             let cname = format!("{}_{k}", warpsim::emit_cuda::kernel_name(&program.name));
-            match xc::prepare(program, launch, &cname) {
-                Ok(c) => {
-                    order.push(Ok(cases.len()));
-                    cases.push(c);
-                }
-                Err(e) => order.push(Err(ProgramReport::failed(&program.name, e))),
+            xc::prepare(program, launch, &cname).map_err(|e| ProgramReport::failed(&program.name, e))
+        })
+        .collect();
+    let named_count = prepared.len();
+    let random_indices: Vec<u64> = match args.random {
+        Some(n) => (args.from..args.from.saturating_add(n)).collect(),
+        None => Vec::new(),
+    };
+    let random_prepared: Vec<Result<xc::Case, ProgramReport>> = random_indices
+        .par_iter()
+        .map(|&index| xc::random_case(args.seed, index).map_err(|r| *r))
+        .collect();
+    // One list of cases for the GPU; the rest keep their place by index.
+    let all: Vec<Result<xc::Case, ProgramReport>> = prepared.into_iter().chain(random_prepared).collect();
+    let total = all.len();
+    let (cases, places): (Vec<xc::Case>, Vec<usize>) = all
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| c.as_ref().ok().map(|c| (c.clone(), k)))
+        .unzip();
+    let assemble = |gpu: &[Option<ProgramReport>], report: &mut xc::Report| -> usize {
+        let mut slots: Vec<Option<ProgramReport>> = all.iter().map(|c| c.as_ref().err().cloned()).collect();
+        for (r, &k) in gpu.iter().zip(&places) {
+            slots[k] = r.clone();
+        }
+        let finished = slots.iter().filter(|s| s.is_some()).count();
+        report.programs = slots[..named_count].iter().flatten().cloned().collect();
+        if args.random.is_some() {
+            let done: Vec<ProgramReport> = slots[named_count..].iter().flatten().cloned().collect();
+            report.random = Some(xc::random_report(args.seed, &done));
+        }
+        finished
+    };
+    // With --out, the report is rewritten after every module: a run that is stopped leaves a valid, partial one.
+    let out_dir = args.out.as_ref().map(std::path::PathBuf::from);
+    let write_error: std::sync::Mutex<Option<Failure>> = std::sync::Mutex::new(None);
+    let write = |report: &xc::Report| {
+        if let Some(dir) = &out_dir {
+            let r = write_atomically(&dir.join("report.json"), &report.to_json())
+                .and_then(|_| write_atomically(&dir.join("REPORT.md"), &report.to_markdown()));
+            if let Err(e) = r {
+                let mut slot = write_error.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(e);
             }
         }
-        let mut results = xc::run_cases(gpu.as_mut(), &cases).into_iter();
-        report.programs = order
-            .into_iter()
-            .map(|o| match o {
-                Ok(_) => results.next().expect("one result per case"),
-                Err(r) => r,
-            })
-            .collect();
-    }
-    if let Some(n) = args.random {
-        let mut cases = Vec::new();
-        let mut failed = Vec::new();
-        for index in args.from..args.from.saturating_add(n) {
-            match xc::random_case(args.seed, index) {
-                Ok(c) => cases.push(c),
-                Err(r) => failed.push(*r),
-            }
-        }
-        let mut reports = xc::run_cases(gpu.as_mut(), &cases);
-        reports.extend(failed);
-        report.random = Some(xc::random_report(args.seed, &reports));
-    }
-    if let Some(dir) = &args.out {
-        write_atomically(&Path::new(dir).join("report.json"), &report.to_json())?;
-        write_atomically(&Path::new(dir).join("REPORT.md"), &report.to_markdown())?;
+    };
+    let partial = std::sync::Mutex::new(report.clone());
+    let progress = |gpu: &[Option<ProgramReport>]| {
+        let mut r = partial.lock().unwrap_or_else(|e| e.into_inner());
+        let finished = assemble(gpu, &mut r);
+        r.progress = Some(format!("{finished} of {total} programs done; the run had not finished"));
+        write(&r);
+    };
+    let results: Vec<Option<ProgramReport>> = workers.run(&cases, &progress).into_iter().map(Some).collect();
+    assemble(&results, &mut report);
+    report.progress = None;
+    write(&report);
+    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
     }
     let text = match args.format {
         Format::Json => report.to_json(),

@@ -2,10 +2,16 @@
 //!
 //! libcuda and libnvrtc are opened at run time (cudarc's `dynamic-loading`), so this builds with no CUDA
 //! installed; [`CudaGpu::open`] turns a missing library or device into one clear sentence.
+//!
+//! [`serve`] is the GPU side of an isolated cross-check ([`super::isolated`]): a worker process that compiles
+//! one job's module, runs its launches and answers one JSON line each. A kernel that does not finish wedges
+//! the CUDA context (a synchronize, a free or the context's destruction would wait for it forever), so the
+//! worker answers [`Answer::Hung`] and leaves at once, and the parent starts a fresh worker for the rest.
 
-use super::{Case, Gpu, GpuInfo, GpuRun, module_source};
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use super::{Answer, Case, Gpu, GpuInfo, GpuRun, Job, LaunchJob, module_source};
+use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
+use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,6 +23,14 @@ pub struct CudaGpu {
     stream: Arc<CudaStream>,
     info: GpuInfo,
     arch: &'static str,
+}
+
+/// Why a launch gave no result.
+pub enum LaunchError {
+    /// It did not finish within [`LAUNCH_TIMEOUT`]: the context is wedged.
+    Hung,
+    /// CUDA refused or faulted; the context is unusable after it.
+    Failed(String),
 }
 
 impl CudaGpu {
@@ -59,51 +73,76 @@ impl CudaGpu {
         })
     }
 
-    fn launch(&self, module: &Arc<cudarc::driver::CudaModule>, case: &Case) -> Result<GpuRun, String> {
-        let k = &case.kernel;
+    /// Compile `source` with NVRTC and load it.
+    pub fn compile(&self, source: &str) -> Result<Arc<CudaModule>, String> {
+        let options = CompileOptions {
+            fmad: Some(false),
+            prec_div: Some(true),
+            prec_sqrt: Some(true),
+            ftz: Some(false),
+            arch: Some(self.arch),
+            ..Default::default()
+        };
+        let ptx = compile_ptx_with_opts(source, options).map_err(|e| match e {
+            CompileError::CompileError { log, .. } => {
+                format!("NVRTC could not compile the module:\n{}", log.to_string_lossy())
+            }
+            other => format!("NVRTC: {other:?}"),
+        })?;
+        self.ctx
+            .load_module(ptx)
+            .map_err(|e| format!("CUDA could not load the module: {e}"))
+    }
+
+    /// Run one kernel of `module` and read its buffers back, within [`LAUNCH_TIMEOUT`].
+    pub fn launch(&self, module: &Arc<CudaModule>, job: &LaunchJob) -> Result<GpuRun, LaunchError> {
+        let failed = |e: cudarc::driver::DriverError| LaunchError::Failed(format!("CUDA: {e}"));
         let f = module
-            .load_function(&case.cuda.name)
-            .map_err(|e| format!("kernel `{}` not found: {e}", case.cuda.name))?;
-        let err = |e: cudarc::driver::DriverError| format!("CUDA: {e}");
-        let mut buffers: Vec<CudaSlice<u32>> = k
+            .load_function(&job.kernel)
+            .map_err(|e| LaunchError::Failed(format!("kernel `{}` not found: {e}", job.kernel)))?;
+        let mut buffers: Vec<CudaSlice<u32>> = job
             .buffers
             .iter()
-            .map(|b| self.stream.clone_htod(&b.data))
+            .map(|b| self.stream.clone_htod(b))
             .collect::<Result<_, _>>()
-            .map_err(err)?;
-        let start: Vec<u64> = (0..k.grid).flat_map(|_| [u64::MAX, 0]).collect();
-        let mut clocks = self.stream.clone_htod(&start).map_err(err)?;
+            .map_err(failed)?;
+        let start: Vec<u64> = (0..job.grid).flat_map(|_| [u64::MAX, 0]).collect();
+        let mut clocks = self.stream.clone_htod(&start).map_err(failed)?;
         let mut args = self.stream.launch_builder(&f);
         for b in &mut buffers {
             args.arg(b);
         }
         args.arg(&mut clocks);
+        // `warpsim_zero`: 0, unknown to the compiler (see `emit_cuda::member_mask`).
+        let zero = 0u32;
+        args.arg(&zero);
         let config = LaunchConfig {
-            grid_dim: (k.grid, 1, 1),
-            block_dim: (k.block, 1, 1),
-            shared_mem_bytes: case.cuda.dynamic_shared_bytes,
+            grid_dim: (job.grid, 1, 1),
+            block_dim: (job.block, 1, 1),
+            shared_mem_bytes: job.dynamic_shared_bytes,
         };
-        // SAFETY: the kernel's parameters are the buffers (u32 words, in order) and the clock array, as
-        // `emit_cuda` declares them; every buffer has the length the program declares.
-        unsafe { args.launch(config) }.map_err(err)?;
+        // SAFETY: the kernel's parameters are the buffers (u32 words, in order), the clock array and
+        // `warpsim_zero`, as `emit_cuda` declares them; every buffer has the length the program declares.
+        unsafe { args.launch(config) }.map_err(failed)?;
         // A kernel that deadlocks would block a plain synchronize forever: wait with a deadline.
-        let done = self.stream.record_event(None).map_err(err)?;
+        let done = self.stream.record_event(None).map_err(failed)?;
         let deadline = Instant::now() + LAUNCH_TIMEOUT;
-        while !done.try_is_complete().map_err(err)? {
+        while !done.try_is_complete().map_err(failed)? {
             if Instant::now() > deadline {
-                return Err(format!(
-                    "did not finish on the GPU within {} s (a deadlock?); the GPU context is unusable after this",
-                    LAUNCH_TIMEOUT.as_secs()
-                ));
+                // Nothing of this launch may be dropped now: freeing its memory would wait for the kernel.
+                std::mem::forget(buffers);
+                std::mem::forget(clocks);
+                std::mem::forget(done);
+                return Err(LaunchError::Hung);
             }
-            std::thread::yield_now();
+            std::thread::sleep(Duration::from_micros(20));
         }
         let out: Vec<Vec<u32>> = buffers
             .iter()
             .map(|b| self.stream.clone_dtoh(b))
             .collect::<Result<_, _>>()
-            .map_err(err)?;
-        let c = self.stream.clone_dtoh(&clocks).map_err(err)?;
+            .map_err(failed)?;
+        let c = self.stream.clone_dtoh(&clocks).map_err(failed)?;
         Ok(GpuRun {
             buffers: out,
             clocks: c.chunks(2).map(|p| (p[0], p[1])).collect(),
@@ -117,28 +156,13 @@ impl Gpu for CudaGpu {
     }
 
     fn run(&mut self, cases: &[&Case]) -> Result<Vec<Result<GpuRun, String>>, String> {
-        let source = module_source(cases);
-        let options = CompileOptions {
-            fmad: Some(false),
-            prec_div: Some(true),
-            prec_sqrt: Some(true),
-            ftz: Some(false),
-            arch: Some(self.arch),
-            ..Default::default()
-        };
-        let ptx = compile_ptx_with_opts(&source, options).map_err(|e| match e {
-            CompileError::CompileError { log, .. } => {
-                format!("NVRTC could not compile the module:\n{}", log.to_string_lossy())
-            }
-            other => format!("NVRTC: {other:?}"),
-        })?;
-        let module = self
-            .ctx
-            .load_module(ptx)
-            .map_err(|e| format!("CUDA could not load the module: {e}"))?;
+        let module = self.compile(&module_source(cases))?;
         let mut out = Vec::with_capacity(cases.len());
         for case in cases {
-            let r = self.launch(&module, case);
+            let r = self.launch(&module, &LaunchJob::of(case)).map_err(|e| match e {
+                LaunchError::Hung => super::hang_message(),
+                LaunchError::Failed(e) => e,
+            });
             // A launch error is sticky: the context is unusable after it, so stop here.
             let fatal = r.is_err();
             out.push(r);
@@ -151,4 +175,61 @@ impl Gpu for CudaGpu {
         }
         Ok(out)
     }
+}
+
+/// The worker process (`sim crosscheck-worker`): open the GPU and answer [`Answer::Info`] (or say why there is
+/// none on stderr and return 2); then read one [`Job`] from `input` (none: return 0), compile it and run its
+/// launches, one answer line each. Returns the process's exit status; after a hung kernel it does not
+/// return but exits at once (the wedged context must not be destroyed).
+pub fn serve(input: impl BufRead, mut output: impl Write) -> i32 {
+    let gpu = match CudaGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // The context is never dropped (its destruction after a failed launch could block).
+    let gpu = std::mem::ManuallyDrop::new(gpu);
+    let mut say = |a: &Answer| {
+        let line = serde_json::to_string(a).unwrap_or_default();
+        writeln!(output, "{line}").and_then(|_| output.flush()).is_ok()
+    };
+    if !say(&Answer::Info(gpu.info.clone())) {
+        return 1;
+    }
+    let job: Job = match serde_json::from_reader(input) {
+        Ok(j) => j,
+        Err(e) if e.is_eof() => return 0,
+        Err(e) => {
+            eprintln!("error: bad job for the GPU worker: {e}");
+            return 2;
+        }
+    };
+    let module = match gpu.compile(&job.source) {
+        Ok(m) => m,
+        Err(e) => {
+            say(&Answer::ModuleFailed { error: e });
+            return 0;
+        }
+    };
+    say(&Answer::Compiled);
+    for (index, l) in job.launches.iter().enumerate() {
+        match gpu.launch(&module, l) {
+            Ok(run) => {
+                if !say(&Answer::Ran { index, run }) {
+                    return 1;
+                }
+            }
+            Err(LaunchError::Hung) => {
+                say(&Answer::Hung { index });
+                std::process::exit(3);
+            }
+            Err(LaunchError::Failed(error)) => {
+                say(&Answer::Failed { index, error });
+                std::process::exit(4);
+            }
+        }
+    }
+    0
 }

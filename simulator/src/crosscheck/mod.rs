@@ -7,13 +7,14 @@
 
 #[cfg(feature = "cuda")]
 pub mod gpu;
+pub mod isolated;
 
 use crate::emit_cuda::{self, CudaKernel, Helpers};
 use crate::kernel::{Kernel, Launch};
 use crate::sm::RunOutput;
 use crate::trace::{Event, TraceSink};
 use crate::{Config, RunOptions};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use warpsim_isa::{ElemTy, Program};
 
@@ -22,6 +23,19 @@ pub const NVRTC_OPTIONS: &str = "--fmad=false --prec-div=true --prec-sqrt=true -
 
 /// At most this many kernels share one CUDA module (one NVRTC compilation).
 pub const KERNELS_PER_MODULE: usize = 250;
+
+/// A warpsim run still going after this many cycles is reported as a hang (no shipped or generated program
+/// comes near it: the longest random programs take a few thousand).
+pub const SIM_MAX_CYCLES: u64 = 2_000_000;
+
+/// The error of a program that did not finish on the GPU.
+pub fn hang_message() -> String {
+    #[cfg(feature = "cuda")]
+    let s = gpu::LAUNCH_TIMEOUT.as_secs();
+    #[cfg(not(feature = "cuda"))]
+    let s = 10;
+    format!("hangs on the GPU: did not finish within {s} s")
+}
 
 /// A program ready to run on both machines.
 #[derive(Clone, Debug)]
@@ -46,8 +60,22 @@ pub fn prepare(program: &Program, launch: &Launch, name: &str) -> Result<Case, S
     let config = Config::hopper().with_warp_size(emit_cuda::CUDA_WARP);
     let kernel = crate::instantiate(program, &config, launch).map_err(|e| first_line(&e.render(program, false)))?;
     let mut spans = Spans::default();
-    let sim = crate::run(&kernel, &config, &RunOptions::default(), &mut spans)
-        .map_err(|f| format!("faults in warpsim: {}", first_line(&f.render(&kernel, false))))?;
+    let options = RunOptions {
+        max_cycles: SIM_MAX_CYCLES,
+        threads: 1,
+        ..RunOptions::default()
+    };
+    let sim = crate::run(&kernel, &config, &options, &mut spans).map_err(|f| {
+        let what = if matches!(
+            f.kind,
+            crate::fault::FaultKind::CycleLimit { .. } | crate::fault::FaultKind::InstructionLimit { .. }
+        ) {
+            "hangs in warpsim"
+        } else {
+            "faults in warpsim"
+        };
+        format!("{what}: {}", first_line(&f.render(&kernel, false)))
+    })?;
     if sim.stats.undefined_shuffle_reads > 0 {
         return Err(format!(
             "reads {} lane values that are undefined on hardware (shuffles from lanes that do not take part)",
@@ -126,8 +154,60 @@ pub fn module_source(cases: &[&Case]) -> String {
     s
 }
 
+/// One kernel launch of a [`Job`]: everything the GPU side needs, without the simulator's state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LaunchJob {
+    /// The `extern "C"` kernel name in the job's module.
+    pub kernel: String,
+    pub grid: u32,
+    pub block: u32,
+    pub dynamic_shared_bytes: u32,
+    /// The initial buffers, in [`Kernel::buffers`] order.
+    pub buffers: Vec<Vec<u32>>,
+}
+
+impl LaunchJob {
+    pub fn of(case: &Case) -> LaunchJob {
+        LaunchJob {
+            kernel: case.cuda.name.clone(),
+            grid: case.kernel.grid,
+            block: case.kernel.block,
+            dynamic_shared_bytes: case.cuda.dynamic_shared_bytes,
+            buffers: case.kernel.buffers.iter().map(|b| b.data.clone()).collect(),
+        }
+    }
+}
+
+/// What a GPU worker process is given: one module and its launches, in order.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Job {
+    pub source: String,
+    pub launches: Vec<LaunchJob>,
+}
+
+impl Job {
+    pub fn of(cases: &[&Case]) -> Job {
+        Job {
+            source: module_source(cases),
+            launches: cases.iter().map(|c| LaunchJob::of(c)).collect(),
+        }
+    }
+}
+
+/// One line a GPU worker writes: the device first, then the module, then one line per launch. After
+/// `Hung` or `Failed` the worker has exited.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Answer {
+    Info(GpuInfo),
+    Compiled,
+    ModuleFailed { error: String },
+    Ran { index: usize, run: GpuRun },
+    Hung { index: usize },
+    Failed { index: usize, error: String },
+}
+
 /// What the GPU returned for one case.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GpuRun {
     /// Every buffer's final contents, in [`Kernel::buffers`] order.
     pub buffers: Vec<Vec<u32>>,
@@ -143,7 +223,7 @@ impl GpuRun {
 }
 
 /// The machine a report was made on.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GpuInfo {
     pub name: String,
     pub driver: String,
@@ -200,6 +280,8 @@ pub struct ProgramReport {
     pub clock_buffers: Vec<ClockValues>,
     /// Why it could not be compared.
     pub error: Option<String>,
+    /// Where it hung, `gpu` or `warpsim` (then `error` says how).
+    pub hang: Option<String>,
 }
 
 impl ProgramReport {
@@ -215,6 +297,13 @@ impl ProgramReport {
             sim_run_cycles: None,
             mismatch: None,
             clock_buffers: Vec::new(),
+            hang: if error.starts_with("hangs on the GPU") {
+                Some("gpu".into())
+            } else if error.starts_with("hangs in warpsim") {
+                Some("warpsim".into())
+            } else {
+                None
+            },
             error: Some(error),
         }
     }
@@ -273,6 +362,7 @@ pub fn compare(case: &Case, gpu: &GpuRun) -> ProgramReport {
         mismatch,
         clock_buffers,
         error: None,
+        hang: None,
     }
 }
 
@@ -283,7 +373,9 @@ pub struct RandomReport {
     pub seed: u64,
     /// Programs whose buffers differ.
     pub mismatches: u64,
-    /// Programs that could not be compared (each is listed in `failed`).
+    /// Programs that hung on the GPU or in warpsim (each is listed in `failed`).
+    pub hangs: u64,
+    /// Programs that could not be compared for another reason (each is listed in `failed`).
     pub errors: u64,
     /// Sum over the batch of the GPU's and warpsim's cycles (longest block).
     pub gpu_cycles: u64,
@@ -303,6 +395,10 @@ pub struct Report {
     pub nvrtc_options: String,
     pub programs: Vec<ProgramReport>,
     pub random: Option<RandomReport>,
+    /// Set while the run is still going (the report is rewritten as it goes): what is done so far. A report
+    /// with `progress` set is partial and never counts as passed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<String>,
 }
 
 impl Report {
@@ -316,13 +412,18 @@ impl Report {
             nvrtc_options: NVRTC_OPTIONS.to_string(),
             programs: Vec::new(),
             random: None,
+            progress: None,
         }
     }
 
     /// Every program matched and nothing failed.
     pub fn passed(&self) -> bool {
         self.programs.iter().all(|p| p.matched)
-            && self.random.as_ref().is_none_or(|r| r.mismatches == 0 && r.errors == 0)
+            && self
+                .random
+                .as_ref()
+                .is_none_or(|r| r.mismatches == 0 && r.hangs == 0 && r.errors == 0)
+            && self.progress.is_none()
     }
 
     pub fn to_json(&self) -> String {
@@ -341,8 +442,8 @@ impl Report {
         if let Some(r) = &self.random {
             let _ = writeln!(
                 s,
-                "\nrandom programs: {} with seed {}: {} mismatch(es), {} error(s)",
-                r.count, r.seed, r.mismatches, r.errors
+                "\nrandom programs: {} with seed {}: {} mismatch(es), {} hang(s), {} error(s)",
+                r.count, r.seed, r.mismatches, r.hangs, r.errors
             );
             if r.count > 0 {
                 let _ = writeln!(
@@ -356,6 +457,9 @@ impl Report {
             s.push_str(&failures(&r.failed, r.seed));
         }
         s.push_str(&failures(&self.programs, 0));
+        if let Some(p) = &self.progress {
+            let _ = writeln!(s, "\npartial report: {p}");
+        }
         let _ = writeln!(
             s,
             "\n{}",
@@ -381,6 +485,9 @@ impl Report {
         let _ = writeln!(s, "| date | {} |", self.date);
         let _ = writeln!(s, "| warpsim | {} |", self.warpsim);
         let _ = writeln!(s, "| NVRTC options | `{}` |", self.nvrtc_options);
+        if let Some(p) = &self.progress {
+            let _ = writeln!(s, "| **partial** | {p} |");
+        }
         let _ = writeln!(
             s,
             "| result | {} |\n",
@@ -415,12 +522,13 @@ impl Report {
             let _ = writeln!(
                 s,
                 "## Random programs\n\n{} programs from seed {} (`sim crosscheck --random {} --seed {}`): **{} \
-                 mismatches**, {} errors.\n\nCycles summed over the batch: GPU {}, warpsim {} ({}).\n",
+                 mismatches**, {} hangs, {} errors.\n\nCycles summed over the batch: GPU {}, warpsim {} ({}).\n",
                 r.count,
                 r.seed,
                 r.count,
                 r.seed,
                 r.mismatches,
+                r.hangs,
                 r.errors,
                 r.gpu_cycles,
                 r.sim_cycles,
@@ -462,7 +570,9 @@ fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
         );
     }
     for p in programs {
-        let verdict = if p.error.is_some() {
+        let verdict = if p.hang.is_some() {
+            "HANG"
+        } else if p.error.is_some() {
             "error"
         } else if p.matched {
             "yes"
@@ -508,8 +618,14 @@ fn failures(programs: &[ProgramReport], seed: u64) -> String {
             let _ = write!(s, " (sim random --seed {seed} --index {index})");
         }
         s.push('\n');
-        if let Some(e) = &p.error {
-            let _ = writeln!(s, "  could not be compared: {e}");
+        match (&p.error, &p.hang) {
+            (Some(e), Some(_)) => {
+                let _ = writeln!(s, "  {e}");
+            }
+            (Some(e), None) => {
+                let _ = writeln!(s, "  could not be compared: {e}");
+            }
+            _ => {}
         }
         if let Some(m) = &p.mismatch {
             let _ = writeln!(
@@ -562,7 +678,8 @@ pub fn random_report(seed: u64, reports: &[ProgramReport]) -> RandomReport {
         count: reports.len() as u64,
         seed,
         mismatches: reports.iter().filter(|r| r.error.is_none() && !r.matched).count() as u64,
-        errors: reports.iter().filter(|r| r.error.is_some()).count() as u64,
+        hangs: reports.iter().filter(|r| r.hang.is_some()).count() as u64,
+        errors: reports.iter().filter(|r| r.error.is_some() && r.hang.is_none()).count() as u64,
         gpu_cycles: reports.iter().filter_map(|r| r.gpu_cycles).sum(),
         sim_cycles: reports.iter().filter_map(|r| r.sim_cycles).sum(),
         failed: reports.iter().filter(|r| !r.matched).take(50).cloned().collect(),
