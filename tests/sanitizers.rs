@@ -525,3 +525,162 @@ top:
     let traced = warpsim::run(&k, &Config::hopper(), &options, &mut events).expect_err("an endless loop");
     assert_eq!(traced, fault);
 }
+
+/// Warp 1 spins on a flag in global memory that warp 0 sets after a barrier, which warp 1 never reaches: warp 0
+/// waits at the barrier (issuing nothing), warp 1 loops.
+const SPIN_ON_FLAG: &str = "
+.kernel spin_flag
+.grid 1
+.block 2 * W
+.buffer flag u32[1]
+.reg %v, %w
+.pred %spinner, %unset
+        mov.u32             %w, %warpid
+        setp.eq.u32         %spinner, %w, 1
+        @%spinner bra       wait
+        bar.sync            0
+        st.global.u32       flag[0], 1
+        exit
+wait:
+        ld.global.u32       %v, flag[0]
+        setp.eq.u32         %unset, %v, 0
+        @%unset bra         wait
+        exit
+";
+
+#[test]
+fn the_cycle_limit_names_the_spinning_warp_not_the_one_at_the_barrier() {
+    let k = kernel_from(SPIN_ON_FLAG, 32, &[]);
+    let options = RunOptions {
+        max_cycles: 100_000,
+        ..RunOptions::default()
+    };
+    let fault = run_with(&k, &options).expect_err("warp 1 spins forever");
+    assert_eq!(fault.kind, warpsim::FaultKind::CycleLimit { limit: 100_000 });
+    // Warp 1, at an instruction of its loop (not warp 0 at the store after the barrier it waits at).
+    let setp = pc_of(&k, "setp.eq.u32 %unset");
+    assert_eq!(
+        (fault.block, fault.warp, fault.lane, fault.pc),
+        (0, 1, Some(0), setp),
+        "{fault:?}"
+    );
+    assert_eq!(fault.cycle, 100_011);
+    let text = fault.render(&k, false);
+    assert!(
+        text.contains("the run passed the cycle limit (100000 cycles)")
+            && text.contains("in block 0, warp 1, lane 0 (thread 32), pc 7, cycle 100011: `setp.eq.u32 %unset, %v, 0`")
+            && text.contains("this warp issued the most instructions lately"),
+        "{text}"
+    );
+    // The same fault on any number of threads, traced or not.
+    for threads in [1, 2, 4] {
+        let options = RunOptions {
+            threads,
+            ..options.clone()
+        };
+        assert_eq!(run_with(&k, &options).expect_err("spins"), fault, "{threads} threads");
+        let mut events: Vec<warpsim::Event> = Vec::new();
+        let traced = warpsim::run(&k, &Config::hopper(), &options, &mut events).expect_err("spins");
+        assert_eq!(traced, fault, "{threads} threads, traced");
+    }
+}
+
+#[test]
+fn the_cycle_limit_names_the_spinning_warp_among_many_blocks() {
+    // Block 5's warp 1 spins on a flag in shared memory that its warp 0 sets after a barrier; the other blocks
+    // finish at once (and the spinning block lands on SM 5, not SM 0).
+    let text = "
+.kernel spin_shared
+.param blocks = 8
+.grid blocks
+.block 2 * W
+.shared flag u32[1]
+.reg %v, %w
+.pred %spinner, %unset, %other
+        setp.ne.u32         %other, %ctaid.x, 5
+        @%other exit
+        mov.u32             %w, %warpid
+        setp.eq.u32         %spinner, %w, 1
+        @%spinner bra       wait
+        bar.sync            0
+        st.shared.u32       flag[0], 1
+        exit
+wait:
+        ld.shared.u32       %v, flag[0]
+        setp.eq.u32         %unset, %v, 0
+        @%unset bra         wait
+        exit
+";
+    let k = kernel_from(text, 32, &[]);
+    let options = RunOptions {
+        max_cycles: 50_000,
+        ..RunOptions::default()
+    };
+    let fault = run_with(&k, &options).expect_err("spins");
+    assert!(matches!(fault.kind, warpsim::FaultKind::CycleLimit { .. }), "{fault:?}");
+    let ld = pc_of(&k, "ld.shared.u32 %v, flag[0]");
+    let setp = pc_of(&k, "setp.eq.u32 %unset");
+    let bra = pc_of(&k, "@%unset bra");
+    assert_eq!((fault.block, fault.warp, fault.lane), (5, 1, Some(0)), "{fault:?}");
+    assert!([ld, setp, bra].contains(&fault.pc), "in the loop: {fault:?}");
+    for threads in [1, 2, 4] {
+        let options = RunOptions {
+            threads,
+            ..options.clone()
+        };
+        assert_eq!(run_with(&k, &options).expect_err("spins"), fault, "{threads} threads");
+    }
+}
+
+#[test]
+fn the_time_limit_stops_an_endless_loop_and_names_the_looping_warp() {
+    let k = kernel_from(SPIN_ON_FLAG, 32, &[]);
+    let options = RunOptions {
+        max_cycles: u64::MAX,
+        max_instructions: u64::MAX,
+        timeout: Some(std::time::Duration::from_millis(20)),
+        ..RunOptions::default()
+    };
+    let fault = run_with(&k, &options).expect_err("stopped by the clock");
+    assert_eq!(
+        fault.kind,
+        warpsim::FaultKind::Timeout {
+            limit: std::time::Duration::from_millis(20)
+        }
+    );
+    let loop_pcs = [
+        pc_of(&k, "ld.global.u32 %v, flag[0]"),
+        pc_of(&k, "setp.eq.u32 %unset"),
+        pc_of(&k, "@%unset bra"),
+    ];
+    assert_eq!((fault.block, fault.warp, fault.lane), (0, 1, Some(0)), "{fault:?}");
+    assert!(loop_pcs.contains(&fault.pc), "{fault:?}");
+    // At an epoch boundary (260 cycles on hopper).
+    assert_eq!(fault.cycle % 260, 0);
+    let text = fault.render(&k, false);
+    assert!(
+        text.starts_with(&format!(
+            "error: the run passed the time limit (0.02 s of wall-clock time) at cycle {}; this warp issued the most lately",
+            fault.cycle
+        )) && text.contains("--timeout SECONDS"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_time_limit_changes_nothing_in_a_run_that_finishes() {
+    let k = shipped_kernel("block_reduce", 32, &[("n", 65536)]);
+    let plain = RunOptions::default();
+    let limited = RunOptions {
+        timeout: Some(std::time::Duration::from_secs(3600)),
+        ..RunOptions::default()
+    };
+    let a = run_with(&k, &plain).expect("runs");
+    let b = run_with(&k, &limited).expect("runs");
+    assert_eq!((a.cycles, &a.stats, &a.buffers), (b.cycles, &b.stats, &b.buffers));
+    let mut ea: Vec<warpsim::Event> = Vec::new();
+    let mut eb: Vec<warpsim::Event> = Vec::new();
+    warpsim::run(&k, &Config::hopper(), &plain, &mut ea).expect("runs");
+    warpsim::run(&k, &Config::hopper(), &limited, &mut eb).expect("runs");
+    assert!(ea == eb, "the same trace");
+}

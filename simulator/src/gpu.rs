@@ -21,7 +21,7 @@
 
 use crate::alu;
 use crate::config::Config;
-use crate::fault::Fault;
+use crate::fault::{Fault, FaultKind};
 use crate::kernel::{Buffer, Kernel};
 use crate::sm::{Effect, Progress, RunOptions, RunOutput, Shared, Sm, Stats};
 use crate::trace::{EpochTrace, Event, TraceSink};
@@ -128,6 +128,7 @@ impl<'k> Engine<'k> {
                     .expect("a thread pool (the operating system refused threads)"),
             )),
         };
+        let started = std::time::Instant::now();
         let mut now = 0u64;
         loop {
             self.deal();
@@ -175,6 +176,11 @@ impl<'k> Engine<'k> {
                     .min_by_key(|f| f.cycle)
                     .map(Box::new);
                 if let Some(mut fault) = fault {
+                    if let FaultKind::CycleLimit { .. } = fault.kind {
+                        // The SM that reached the limit first need not hold the looping warp: name the warp
+                        // that issued the most lately on any SM (every SM has run every cycle up to the limit).
+                        self.blame(&mut fault);
+                    }
                     fault.findings = self.findings(Some(fault.cycle));
                     if ON {
                         // (The atomics' old values in the trace are those the epoch's commit gives.)
@@ -187,14 +193,37 @@ impl<'k> Engine<'k> {
                     self.commit(&mut locals);
                     // The instruction limit, at epoch boundaries only (the same cycle traced or not).
                     let issued: u64 = self.sms.iter().map(|sm| sm.stats.warp_instructions).sum();
-                    if issued > options.max_instructions
-                        && let Some(mut fault) = self.instruction_limit(at, issued, options.max_instructions)
-                    {
-                        fault.findings = self.findings(None);
-                        if ON {
-                            merge(&mut locals, at, trace);
+                    let kind = if issued > options.max_instructions {
+                        Some(FaultKind::InstructionLimit {
+                            limit: options.max_instructions,
+                            issued,
+                        })
+                    } else {
+                        // The wall-clock limit: one look at the clock per epoch, never within an SM's cycles, so a
+                        // run that finishes is the same with or without it.
+                        options
+                            .timeout
+                            .filter(|&t| started.elapsed() > t)
+                            .map(|limit| FaultKind::Timeout { limit })
+                    };
+                    if let Some(kind) = kind {
+                        let mut fault = Fault {
+                            kind,
+                            cycle: at,
+                            block: 0,
+                            warp: 0,
+                            lane: None,
+                            pc: 0,
+                            findings: Vec::new(),
+                        };
+                        // (With no live warp left the run ends at this boundary anyway.)
+                        if self.blame(&mut fault) {
+                            fault.findings = self.findings(None);
+                            if ON {
+                                merge(&mut locals, at, trace);
+                            }
+                            return Err(fault);
                         }
-                        return Err(fault);
                     }
                 }
                 // The events before `at` go on (a block placed at `at` waits for the other SMs' events at `at`).
@@ -249,27 +278,26 @@ impl<'k> Engine<'k> {
         }
     }
 
-    /// The instruction-limit fault at cycle `at`, naming the live warp that issued the most (the first in SM
-    /// order among equals): the likeliest to be in an endless loop.
-    fn instruction_limit(&self, at: u64, issued: u64, limit: u64) -> Option<Fault> {
-        let mut best: Option<(u64, u32, u32, u32)> = None;
+    /// Point a limit's fault (cycle, instructions, time) at the live warp that issued the most lately (since
+    /// the start of the previous epoch), then the most in all, the first in SM order among equals: the likeliest
+    /// to be in an endless loop. The same warp whatever the number of host threads, traced or not.
+    /// Whether there is a live warp to name.
+    fn blame(&self, fault: &mut Fault) -> bool {
+        let mut best: Option<crate::sm::Busiest> = None;
         for sm in &self.sms {
             if let Some(b) = sm.busiest_warp()
-                && best.is_none_or(|x| b.0 > x.0)
+                && best.is_none_or(|x| (b.lately, b.issued) > (x.lately, x.issued))
             {
                 best = Some(b);
             }
         }
-        let (_, block, warp, pc) = best?;
-        Some(Fault {
-            kind: crate::fault::FaultKind::InstructionLimit { limit, issued },
-            cycle: at,
-            block,
-            warp,
-            lane: None,
-            pc,
-            findings: Vec::new(),
-        })
+        if let Some(b) = best {
+            fault.block = b.block;
+            fault.warp = b.warp;
+            fault.lane = b.lane;
+            fault.pc = b.pc;
+        }
+        best.is_some()
     }
 
     /// The sanitizers' findings of every SM, each distinct one once; up to `upto` only, if given (a fault's

@@ -55,6 +55,11 @@ pub struct RunOptions {
     pub threads: usize,
     /// Called after every epoch with how far the run is (for a progress bar).
     pub progress: Option<ProgressFn>,
+    /// A wall-clock limit: a run still going after this long stops with a [`FaultKind::Timeout`] fault. Checked
+    /// at epoch boundaries only (never within an SM's cycles), so it changes nothing in a run that finishes;
+    /// where a run that passes it stops depends on the host. `None` (the default here; the CLI's is 60 s): no
+    /// limit but the cycle and instruction limits.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// A callback that follows a run's progress ([`RunOptions::progress`]).
@@ -77,6 +82,7 @@ impl std::fmt::Debug for RunOptions {
             .field("schedule", &self.schedule)
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
+            .field("timeout", &self.timeout)
             .finish()
     }
 }
@@ -90,6 +96,7 @@ impl Default for RunOptions {
             schedule: Schedule::Policy,
             threads: 0,
             progress: None,
+            timeout: None,
         }
     }
 }
@@ -263,6 +270,9 @@ struct Warp {
     /// First cycle not yet accounted for in `stalls`.
     accounted: u64,
     stalls: Stalls,
+    /// `stalls.issued` at the start of the previous epoch and of this one (set at each commit): the
+    /// instructions it issued lately, for naming the warp a limit stops ([`Sm::busiest_warp`]).
+    issued_marks: [u64; 2],
     /// With tracing: the waits before the instruction being issued (see `account`).
     waits: Vec<Wait>,
     /// With `--check`: its lanes' synchronisations (race), and per register and predicate the lanes that wrote
@@ -335,6 +345,18 @@ impl<'k> Shared<'k> {
             schedule: options.schedule,
         }
     }
+}
+
+/// The warp a limit names ([`Sm::busiest_warp`]): how many instructions it issued lately and in all, and where
+/// it is (its next instruction, and the first lane that executes it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Busiest {
+    pub lately: u64,
+    pub issued: u64,
+    pub block: u32,
+    pub warp: u32,
+    pub lane: Option<u32>,
+    pub pc: u32,
 }
 
 /// A global-memory write an SM made in the current epoch, committed to global memory at the epoch's end.
@@ -578,13 +600,23 @@ impl<'k> Sm<'k> {
         s * Pipe::COUNT + pipe as usize
     }
 
-    /// The live warp that has issued the most instructions: (issued, block, warp, pc).
-    pub fn busiest_warp(&self) -> Option<(u64, u32, u32, u32)> {
-        let mut best: Option<(u64, u32, u32, u32)> = None;
+    /// The live warp that issued the most instructions lately (since the start of the previous epoch), then the
+    /// most in all, the first in slot order among equals: the likeliest to be in an endless loop. A warp that
+    /// waits (at a barrier, or for a flag another warp sets) issues nothing meanwhile.
+    pub fn busiest_warp(&self) -> Option<Busiest> {
+        let mut best: Option<Busiest> = None;
         for warp in self.warps.iter().flatten() {
-            let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0);
-            if best.is_none_or(|b| warp.stalls.issued > b.0) {
-                best = Some((warp.stalls.issued, warp.block_id, warp.warp_in_block, pc));
+            let top = warp.stack.top();
+            let b = Busiest {
+                lately: warp.stalls.issued - warp.issued_marks[0],
+                issued: warp.stalls.issued,
+                block: warp.block_id,
+                warp: warp.warp_in_block,
+                lane: top.and_then(|t| (t.mask != 0).then(|| t.mask.trailing_zeros())),
+                pc: top.map(|t| t.pc).unwrap_or(0),
+            };
+            if best.is_none_or(|x| (b.lately, b.issued) > (x.lately, x.issued)) {
+                best = Some(b);
             }
         }
         best
@@ -666,6 +698,7 @@ impl<'k> Sm<'k> {
                     waiting: None,
                     accounted: 0,
                     stalls: Stalls::default(),
+                    issued_marks: [0; 2],
                     waits: Vec::new(),
                     sync: WarpSync::default(),
                     init_regs: Vec::new(),
@@ -690,6 +723,7 @@ impl<'k> Sm<'k> {
                     not_launched: cycle,
                     ..Stalls::default()
                 };
+                warp.issued_marks = [0; 2];
                 warp.waits.clear();
                 if checks.race {
                     warp.sync.reset();
@@ -1043,6 +1077,9 @@ impl<'k> Sm<'k> {
 
     /// Forget this epoch's overlay once its writes are committed.
     pub fn end_epoch(&mut self) {
+        for warp in self.warps.iter_mut().flatten() {
+            warp.issued_marks = [warp.issued_marks[1], warp.stalls.issued];
+        }
         self.returns_pending = false;
         self.effects.clear();
         self.overlay.clear();

@@ -1156,8 +1156,51 @@ fn the_instruction_limit_is_a_fault_that_names_the_warp() {
     let err = stderr(&o);
     assert!(
         err.contains("error: the run passed the instruction limit (1000 warp instructions): ")
-            && err.contains("in block 0, warp 0, pc ")
+            && err.contains("in block 0, warp 0, lane 0 (thread 0), pc ")
             && err.contains("help: an endless loop? raise the limit with `--max-instructions N`"),
         "{err}"
     );
+}
+
+#[test]
+fn the_time_limit_stops_an_endless_loop_with_status_3() {
+    let path = temp_file("spin_timeout.s", b"top:\n    bra top\n");
+    let p = path.to_str().expect("utf-8");
+    let max = u64::MAX.to_string();
+    for command in ["run", "bench"] {
+        let o = sim(&[
+            command,
+            p,
+            "--timeout",
+            "0.05",
+            "--max-cycles",
+            &max,
+            "--max-instructions",
+            &max,
+        ]);
+        assert_eq!(o.status.code(), Some(3), "{command}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("error: the run passed the time limit (0.05 s of wall-clock time) at cycle ")
+                && err.contains("; this warp issued the most lately")
+                && err.contains("in block 0, warp 0, lane 0 (thread 0), pc 0, cycle ")
+                && err.contains("raise the limit with `--timeout SECONDS` (`--timeout none`: no limit)"),
+            "{command}: {err}"
+        );
+    }
+    // `none` and `0` turn it off (the cycle limit stops this one); a bad value is bad input.
+    for off in ["none", "0"] {
+        let o = sim(&["run", p, "--timeout", off, "--max-cycles", "10000"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains("cycle limit (10000 cycles)"), "{}", stderr(&o));
+    }
+    for bad in ["-1", "soon", "nan", "0.0001"] {
+        let o = sim(&["run", p, "--timeout", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("expected a number of seconds from 0.001 to 1000000000, or `none`"),
+            "{}",
+            stderr(&o)
+        );
+    }
 }
