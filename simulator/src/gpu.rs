@@ -59,6 +59,7 @@ pub fn run_with<T: TraceSink>(
         memory,
         next_block: 0,
         deal_from: 0,
+        global_check: options.checks.race.then(Default::default),
     };
     if T::ENABLED {
         engine.run::<true, T>(options, trace)
@@ -76,6 +77,8 @@ struct Engine<'k> {
     next_block: u32,
     /// The SM the distributor serves first next time (it rotates).
     deal_from: usize,
+    /// With `--check race`: races in global memory between blocks, checked at each commit.
+    global_check: Option<crate::check::GlobalCheck>,
 }
 
 impl<'k> Engine<'k> {
@@ -181,6 +184,7 @@ impl<'k> Engine<'k> {
                         // that issued the most lately on any SM (every SM has run every cycle up to the limit).
                         self.blame(&mut fault);
                     }
+                    self.check_global(fault.cycle);
                     fault.findings = self.findings(Some(fault.cycle));
                     if ON {
                         // (The atomics' old values in the trace are those the epoch's commit gives.)
@@ -251,6 +255,7 @@ impl<'k> Engine<'k> {
     /// Commit every SM's writes of the epoch to global memory, SM by SM, each in issue order; perform the
     /// atomics and deliver their old values.
     fn commit<const ON: bool>(&mut self, locals: &mut [EpochTrace<ON>]) {
+        self.check_global(u64::MAX);
         for (sm, local) in self.sms.iter_mut().zip(locals.iter_mut()) {
             for i in 0..sm.effects.len() {
                 match sm.effects[i] {
@@ -300,14 +305,45 @@ impl<'k> Engine<'k> {
         best.is_some()
     }
 
+    /// With `--check race`: check the SMs' logged global accesses up to cycle `upto` for races between blocks, in
+    /// (cycle, SM, issue) order (the same on any number of threads), and drop them from the logs.
+    fn check_global(&mut self, upto: u64) {
+        let Some(check) = self.global_check.as_mut() else {
+            return;
+        };
+        let mut order = std::mem::take(&mut check.order);
+        order.clear();
+        for (i, sm) in self.sms.iter().enumerate() {
+            let n = sm.global_log.partition_point(|a| a.cycle <= upto);
+            order.extend(
+                sm.global_log[..n]
+                    .iter()
+                    .enumerate()
+                    .map(|(j, a)| (a.cycle, i as u32, j as u32)),
+            );
+        }
+        order.sort_unstable();
+        for &(_, i, j) in &order {
+            check.access(self.shared.kernel, i, &self.sms[i as usize].global_log[j as usize]);
+        }
+        check.order = order;
+        for sm in &mut self.sms {
+            let n = sm.global_log.partition_point(|a| a.cycle <= upto);
+            sm.global_log.drain(..n);
+        }
+    }
+
     /// The sanitizers' findings of every SM, each distinct one once; up to `upto` only, if given (a fault's
     /// cycle).
     fn findings(&self, upto: Option<u64>) -> Vec<crate::check::Finding> {
         let upto = upto.unwrap_or(u64::MAX);
+        let between_blocks = self.global_check.iter().map(|c| &c.findings.list);
         crate::check::merge(
             self.sms
                 .iter()
-                .map(|sm| sm.findings.list.iter().filter(|f| f.cycle <= upto).cloned().collect()),
+                .map(|sm| &sm.findings.list)
+                .chain(between_blocks)
+                .map(|list| list.iter().filter(|f| f.cycle <= upto).cloned().collect()),
         )
     }
 

@@ -21,7 +21,8 @@ use crate::alu::{self, Row};
 use crate::barrier::{BARRIERS, Barrier, Waiter};
 use crate::cache::L1;
 use crate::check::{
-    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, Schedule, ShuffleReason, WarpSync,
+    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, Schedule, ShuffleReason, Space,
+    WarpSync,
 };
 use crate::config::{Config, SchedulerPolicy};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
@@ -270,9 +271,6 @@ struct Warp {
     /// First cycle not yet accounted for in `stalls`.
     accounted: u64,
     stalls: Stalls,
-    /// `stalls.issued` at the start of the previous epoch and of this one (set at each commit): the
-    /// instructions it issued lately, for naming the warp a limit stops ([`Sm::busiest_warp`]).
-    issued_marks: [u64; 2],
     /// With tracing: the waits before the instruction being issued (see `account`).
     waits: Vec<Wait>,
     /// With `--check`: its lanes' synchronisations (race), and per register and predicate the lanes that wrote
@@ -304,6 +302,9 @@ pub(crate) struct Shared<'k> {
     /// Global buffers the kernel both reads (`ld`, `atom`) and writes (`st`, `atom`): an SM keeps its own
     /// uncommitted writes to these in its overlay so that its later reads see them.
     overlay: Vec<bool>,
+    /// With `--check race`: the global buffers whose accesses the race checker follows (those the kernel writes:
+    /// nothing races on a buffer only read).
+    pub race_global: Vec<bool>,
     l1_bytes: u64,
     /// Blocks of this kernel that fit on one SM at once.
     pub capacity: u32,
@@ -339,6 +340,7 @@ impl<'k> Shared<'k> {
             config,
             global_base,
             overlay: reads.iter().zip(&writes).map(|(r, w)| *r && *w).collect(),
+            race_global: writes.iter().map(|w| *w && options.checks.race).collect(),
             l1_bytes: l1_bytes(kernel, config),
             capacity: blocks_per_sm(kernel, config) as u32,
             checks: options.checks,
@@ -401,6 +403,9 @@ pub(crate) struct Sm<'k> {
     l1: L1,
     /// Warp slots; slot `i` belongs to scheduler `i % schedulers`.
     warps: Vec<Option<Warp>>,
+    /// Per warp slot: its warp's `stalls.issued` at the start of the previous epoch and of this one (moved on at
+    /// each commit): what it issued lately, for naming the warp a limit stops ([`Sm::busiest_warp`]).
+    issued_marks: Vec<[u64; 2]>,
     /// The scheduler's view of each warp slot, kept up to date whenever the warp changes (`refresh`), so that a
     /// search reads two numbers per warp. `ready`: when its next instruction's operands are ready and it is not
     /// held (`u64::MAX` for an empty slot or a warp at a barrier), laid out scheduler by scheduler (slot
@@ -446,6 +451,9 @@ pub(crate) struct Sm<'k> {
     released: Vec<Waiter>,
     /// What the sanitizers found on this SM.
     pub findings: Findings,
+    /// With `--check race`: this epoch's accesses to the global buffers the kernel writes, in issue order, for
+    /// the check between blocks at the commit ([`check::GlobalCheck`]).
+    pub global_log: Vec<GlobalAccess>,
 }
 
 /// Block ids in increasing order, kept as runs of consecutive ids: a whole grid queued on one SM is one run.
@@ -555,6 +563,7 @@ impl<'k> Sm<'k> {
             w: kernel.warp_size as usize,
             l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
+            issued_marks: vec![[0; 2]; slots],
             ready: vec![u64::MAX; slots.div_ceil(schedulers) * schedulers],
             pipe_of: vec![0; slots],
             ops: vec![Ready::default(); slots],
@@ -584,6 +593,7 @@ impl<'k> Sm<'k> {
             spare_blocks: Vec::new(),
             released: Vec::new(),
             findings: Findings::default(),
+            global_log: Vec::new(),
         }
     }
 
@@ -605,10 +615,11 @@ impl<'k> Sm<'k> {
     /// waits (at a barrier, or for a flag another warp sets) issues nothing meanwhile.
     pub fn busiest_warp(&self) -> Option<Busiest> {
         let mut best: Option<Busiest> = None;
-        for warp in self.warps.iter().flatten() {
+        for (warp, marks) in self.warps.iter().zip(&self.issued_marks) {
+            let Some(warp) = warp else { continue };
             let top = warp.stack.top();
             let b = Busiest {
-                lately: warp.stalls.issued - warp.issued_marks[0],
+                lately: warp.stalls.issued - marks[0],
                 issued: warp.stalls.issued,
                 block: warp.block_id,
                 warp: warp.warp_in_block,
@@ -698,7 +709,6 @@ impl<'k> Sm<'k> {
                     waiting: None,
                     accounted: 0,
                     stalls: Stalls::default(),
-                    issued_marks: [0; 2],
                     waits: Vec::new(),
                     sync: WarpSync::default(),
                     init_regs: Vec::new(),
@@ -723,7 +733,7 @@ impl<'k> Sm<'k> {
                     not_launched: cycle,
                     ..Stalls::default()
                 };
-                warp.issued_marks = [0; 2];
+                self.issued_marks[warp_slot] = [0; 2];
                 warp.waits.clear();
                 if checks.race {
                     warp.sync.reset();
@@ -1077,8 +1087,10 @@ impl<'k> Sm<'k> {
 
     /// Forget this epoch's overlay once its writes are committed.
     pub fn end_epoch(&mut self) {
-        for warp in self.warps.iter_mut().flatten() {
-            warp.issued_marks = [warp.issued_marks[1], warp.stalls.issued];
+        for (warp, marks) in self.warps.iter().zip(&mut self.issued_marks) {
+            if let Some(warp) = warp {
+                *marks = [marks[1], warp.stalls.issued];
+            }
         }
         self.returns_pending = false;
         self.effects.clear();
@@ -1210,7 +1222,7 @@ impl<'k> Sm<'k> {
         // `--check race` / `init` on a shared access of the executing lanes (`words` by lane), before it is made.
         macro_rules! shadow {
             ($addr:expr, $words:expr, $kind:expr) => {
-                if $addr.shared && (checks.race || checks.init) {
+                if checks.race || checks.init {
                     let who = check::Who {
                         sm: self.id,
                         block: ctx.block,
@@ -1220,7 +1232,12 @@ impl<'k> Sm<'k> {
                         active,
                         sync: &warp.sync,
                     };
-                    check::shared_access(
+                    let space = if $addr.shared {
+                        Space::Shared
+                    } else {
+                        Space::Global($addr.buffer)
+                    };
+                    check::access(
                         checks,
                         &mut block.check,
                         kernel,
@@ -1228,7 +1245,10 @@ impl<'k> Sm<'k> {
                         $words,
                         exec,
                         $kind,
+                        space,
                         &mut self.findings,
+                        &mut self.global_log,
+                        &self.shared.race_global,
                     );
                 }
             };

@@ -180,8 +180,8 @@ struct RunArgs {
     /// `none` or `0`: no time limit.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = time_limit, allow_negative_numbers = true)]
     timeout: TimeLimit,
-    /// Sanitizers for the simulated program, comma-separated: `race` (shared-memory hazards between threads no
-    /// barrier orders), `init` (reads of registers, predicates or shared memory never written), `shfl`
+    /// Sanitizers for the simulated program, comma-separated: `race` (shared- and global-memory hazards between
+    /// threads nothing orders: no barrier within a block, nothing between blocks), `init` (reads of registers, predicates or shared memory never written), `shfl`
     /// (shuffles reading a lane that is inactive or outside the member mask), or `all`. Findings are reported
     /// after the run (exit status 1).
     #[arg(long, value_name = "LIST", value_parser = parse_checks)]
