@@ -923,4 +923,40 @@ fn global_race_findings_are_the_same_for_every_thread_count_and_with_tracing() {
     let mut events: Vec<warpsim::Event> = Vec::new();
     let traced = warpsim::run(&k, &config, &options, &mut events).expect("runs");
     assert_eq!(traced.findings, one.findings);
+    // Races between the warps of each of 200 blocks (warp 0 stores the block's words, warp 1 reads them, no
+    // barrier), each block on its own words: one finding, counted in every block, the same on every count.
+    let text = "
+.kernel handoffs
+.grid 200
+.block 2 * W
+.buffer data u32[200 * W]
+.buffer out u32[200 * W]
+.reg %g, %v
+.pred %w0
+        mad.lo.u32          %g, %ctaid.x, W, %laneid
+        setp.eq.u32         %w0, %warpid, 0
+        @%w0 st.global.u32  data[%g], %laneid
+        @%w0 exit
+        ld.global.u32       %v, data[%g]
+        st.global.u32       out[%g], %v
+";
+    let k = kernel_from(text, 8, &[]);
+    let go = |threads| {
+        let options = RunOptions {
+            checks: race(),
+            threads,
+            ..RunOptions::default()
+        };
+        warpsim::run(&k, &config.clone().with_warp_size(8), &options, &mut warpsim::NoTrace).expect("runs")
+    };
+    let one = go(1);
+    let rows = races(&one);
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    // (First seen in block 68, on SM 68: SMs 0 to 67 are also dealt blocks 132 to 199, which delay their own.)
+    assert_eq!(
+        (rows[0].0, rows[0].4.0, rows[0].5.0, rows[0].6),
+        (Hazard::ReadAfterWrite, 68, 68, 8 * 200)
+    );
+    assert_eq!(go(2).findings, one.findings);
+    assert_eq!(go(4).findings, one.findings);
 }
