@@ -785,22 +785,28 @@ impl GlobalRec {
 /// barrier), so any two accesses to one word by different blocks race if one is a write, unless both are
 /// atomics. Fed at each epoch's commit with every SM's accesses of the epoch in (cycle, SM, issue) order (so
 /// the findings are the same on any number of host threads); it keeps, for each word touched of a buffer the
-/// kernel writes, the last write (or atomic) and the latest reads of the last two blocks that read it: 24 bytes
-/// per word written and 48 per word read, plus the hash tables' keys and slack. Races between warps of one block
+/// kernel writes, the last write (or atomic) and the latest reads of the last two blocks that read it, in pages
+/// of [`PAGE`] words made when a word of theirs is first written (or read): 24 bytes per word of a page
+/// written, 48 per word of a page read, plus a hash-table entry per page. Races between warps of one block
 /// are the SM's to find (they need the block's vector clocks: [`access`] with [`Space::Global`]).
 #[derive(Debug, Default)]
 pub(crate) struct GlobalCheck {
-    writes: FxHashMap<u64, GlobalRec>,
-    reads: FxHashMap<u64, [Option<GlobalRec>; 2]>,
+    writes: FxHashMap<u64, Box<[Option<GlobalRec>; PAGE]>>,
+    reads: FxHashMap<u64, Box<[[Option<GlobalRec>; 2]; PAGE]>>,
     pub findings: Findings,
     /// The epoch's accesses in check order: (cycle, SM, index in its log). Reused.
     pub order: Vec<(u64, u32, u32)>,
 }
 
+/// Words per page of [`GlobalCheck`]'s shadow: a compromise between dense accesses (a hash-table entry per word
+/// would cost more than the record) and lone words (a page is made for each).
+pub(crate) const PAGE: usize = 8;
+
 impl GlobalCheck {
     /// Check and record access `a`, made on SM `sm`.
     pub fn access(&mut self, kernel: &Kernel, sm: u32, a: &GlobalAccess) {
-        let key = global_key(a.buffer, a.word as usize);
+        let page = global_key(a.buffer, a.word as usize / PAGE);
+        let slot = a.word as usize % PAGE;
         let now = GlobalRec {
             cycle: a.cycle,
             block: a.block,
@@ -831,9 +837,9 @@ impl GlobalCheck {
                 count: 1,
             })
         };
-        if let Some(w) = self.writes.get(&key).filter(|w| conflicts(w)) {
+        if let Some(w) = self.writes.get(&page).and_then(|p| p[slot]).filter(conflicts) {
             report(
-                w,
+                &w,
                 if a.kind == AccessKind::Read {
                     Hazard::ReadAfterWrite
                 } else {
@@ -842,7 +848,7 @@ impl GlobalCheck {
             );
         }
         if a.kind == AccessKind::Read {
-            let reads = self.reads.entry(key).or_default();
+            let reads = &mut self.reads.entry(page).or_insert_with(|| Box::new([[None; 2]; PAGE]))[slot];
             match reads {
                 [Some(r), _] if r.block == a.block => reads[0] = Some(now),
                 [_, Some(r)] if r.block == a.block => reads[1] = Some(now),
@@ -851,12 +857,12 @@ impl GlobalCheck {
         } else {
             if let Some(r) = self
                 .reads
-                .get(&key)
-                .and_then(|rs| rs.iter().flatten().find(|r| conflicts(r)))
+                .get(&page)
+                .and_then(|p| p[slot].iter().flatten().find(|r| conflicts(r)).copied())
             {
-                report(r, Hazard::WriteAfterRead);
+                report(&r, Hazard::WriteAfterRead);
             }
-            self.writes.insert(key, now);
+            self.writes.entry(page).or_insert_with(|| Box::new([None; PAGE]))[slot] = Some(now);
         }
     }
 }
@@ -896,7 +902,8 @@ mod tests {
 
     #[test]
     fn the_shadow_of_a_global_word_stays_small() {
-        // What GlobalCheck's documentation promises: 24 bytes per word written, 48 per word read.
+        // What GlobalCheck's documentation promises: 24 bytes per word of a page written, 48 per word of a page
+        // read.
         assert_eq!(std::mem::size_of::<GlobalRec>(), 24);
         assert_eq!(std::mem::size_of::<[Option<GlobalRec>; 2]>(), 48);
         assert!(std::mem::size_of::<GlobalAccess>() <= 32);
