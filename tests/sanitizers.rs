@@ -71,11 +71,13 @@ fn race_check_finds_the_missing_barrier_in_block_reduce() {
             hazard,
             array,
             index,
+            global,
             first,
             second,
         } => {
             assert_eq!(*hazard, Hazard::ReadAfterWrite);
-            assert_eq!((array.as_str(), *index), ("partial", 1));
+            assert_eq!((array.as_str(), *index, *global), ("partial", 1, false));
+            assert_eq!((first.block, second.block), (0, 0));
             assert_eq!(
                 (first.warp, first.lane, first.pc, first.kind),
                 (1, 0, store, AccessKind::Write)
@@ -524,4 +526,437 @@ top:
     let mut events: Vec<warpsim::Event> = Vec::new();
     let traced = warpsim::run(&k, &Config::hopper(), &options, &mut events).expect_err("an endless loop");
     assert_eq!(traced, fault);
+}
+
+/// Warp 1 spins on a flag in global memory that warp 0 sets after a barrier, which warp 1 never reaches: warp 0
+/// waits at the barrier (issuing nothing), warp 1 loops.
+const SPIN_ON_FLAG: &str = "
+.kernel spin_flag
+.grid 1
+.block 2 * W
+.buffer flag u32[1]
+.reg %v, %w
+.pred %spinner, %unset
+        mov.u32             %w, %warpid
+        setp.eq.u32         %spinner, %w, 1
+        @%spinner bra       wait
+        bar.sync            0
+        st.global.u32       flag[0], 1
+        exit
+wait:
+        ld.global.u32       %v, flag[0]
+        setp.eq.u32         %unset, %v, 0
+        @%unset bra         wait
+        exit
+";
+
+#[test]
+fn the_cycle_limit_names_the_spinning_warp_not_the_one_at_the_barrier() {
+    let k = kernel_from(SPIN_ON_FLAG, 32, &[]);
+    let options = RunOptions {
+        max_cycles: 100_000,
+        ..RunOptions::default()
+    };
+    let fault = run_with(&k, &options).expect_err("warp 1 spins forever");
+    assert_eq!(fault.kind, warpsim::FaultKind::CycleLimit { limit: 100_000 });
+    // Warp 1, at an instruction of its loop (not warp 0 at the store after the barrier it waits at).
+    let setp = pc_of(&k, "setp.eq.u32 %unset");
+    assert_eq!(
+        (fault.block, fault.warp, fault.lane, fault.pc),
+        (0, 1, Some(0), setp),
+        "{fault:?}"
+    );
+    assert_eq!(fault.cycle, 100_011);
+    let text = fault.render(&k, false);
+    assert!(
+        text.contains("the run passed the cycle limit (100000 cycles)")
+            && text.contains("in block 0, warp 1, lane 0 (thread 32), pc 7, cycle 100011: `setp.eq.u32 %unset, %v, 0`")
+            && text.contains("this warp issued the most instructions lately"),
+        "{text}"
+    );
+    // The same fault on any number of threads, traced or not.
+    for threads in [1, 2, 4] {
+        let options = RunOptions {
+            threads,
+            ..options.clone()
+        };
+        assert_eq!(run_with(&k, &options).expect_err("spins"), fault, "{threads} threads");
+        let mut events: Vec<warpsim::Event> = Vec::new();
+        let traced = warpsim::run(&k, &Config::hopper(), &options, &mut events).expect_err("spins");
+        assert_eq!(traced, fault, "{threads} threads, traced");
+    }
+}
+
+#[test]
+fn the_cycle_limit_names_the_spinning_warp_among_many_blocks() {
+    // Block 5's warp 1 spins on a flag in shared memory that its warp 0 sets after a barrier; the other blocks
+    // finish at once (and the spinning block lands on SM 5, not SM 0).
+    let text = "
+.kernel spin_shared
+.param blocks = 8
+.grid blocks
+.block 2 * W
+.shared flag u32[1]
+.reg %v, %w
+.pred %spinner, %unset, %other
+        setp.ne.u32         %other, %ctaid.x, 5
+        @%other exit
+        mov.u32             %w, %warpid
+        setp.eq.u32         %spinner, %w, 1
+        @%spinner bra       wait
+        bar.sync            0
+        st.shared.u32       flag[0], 1
+        exit
+wait:
+        ld.shared.u32       %v, flag[0]
+        setp.eq.u32         %unset, %v, 0
+        @%unset bra         wait
+        exit
+";
+    let k = kernel_from(text, 32, &[]);
+    let options = RunOptions {
+        max_cycles: 50_000,
+        ..RunOptions::default()
+    };
+    let fault = run_with(&k, &options).expect_err("spins");
+    assert!(matches!(fault.kind, warpsim::FaultKind::CycleLimit { .. }), "{fault:?}");
+    let ld = pc_of(&k, "ld.shared.u32 %v, flag[0]");
+    let setp = pc_of(&k, "setp.eq.u32 %unset");
+    let bra = pc_of(&k, "@%unset bra");
+    assert_eq!((fault.block, fault.warp, fault.lane), (5, 1, Some(0)), "{fault:?}");
+    assert!([ld, setp, bra].contains(&fault.pc), "in the loop: {fault:?}");
+    for threads in [1, 2, 4] {
+        let options = RunOptions {
+            threads,
+            ..options.clone()
+        };
+        assert_eq!(run_with(&k, &options).expect_err("spins"), fault, "{threads} threads");
+    }
+}
+
+#[test]
+fn the_time_limit_stops_an_endless_loop_and_names_the_looping_warp() {
+    let k = kernel_from(SPIN_ON_FLAG, 32, &[]);
+    let options = RunOptions {
+        max_cycles: u64::MAX,
+        max_instructions: u64::MAX,
+        timeout: Some(std::time::Duration::from_millis(20)),
+        ..RunOptions::default()
+    };
+    let fault = run_with(&k, &options).expect_err("stopped by the clock");
+    assert_eq!(
+        fault.kind,
+        warpsim::FaultKind::Timeout {
+            limit: std::time::Duration::from_millis(20)
+        }
+    );
+    let loop_pcs = [
+        pc_of(&k, "ld.global.u32 %v, flag[0]"),
+        pc_of(&k, "setp.eq.u32 %unset"),
+        pc_of(&k, "@%unset bra"),
+    ];
+    assert_eq!((fault.block, fault.warp, fault.lane), (0, 1, Some(0)), "{fault:?}");
+    assert!(loop_pcs.contains(&fault.pc), "{fault:?}");
+    // At an epoch boundary (260 cycles on hopper).
+    assert_eq!(fault.cycle % 260, 0);
+    let text = fault.render(&k, false);
+    assert!(
+        text.starts_with(&format!(
+            "error: the run passed the time limit (0.02 s of wall-clock time) at cycle {}; this warp issued the most lately",
+            fault.cycle
+        )) && text.contains("--timeout SECONDS"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_time_limit_changes_nothing_in_a_run_that_finishes() {
+    let k = shipped_kernel("block_reduce", 32, &[("n", 65536)]);
+    let plain = RunOptions::default();
+    let limited = RunOptions {
+        timeout: Some(std::time::Duration::from_secs(3600)),
+        ..RunOptions::default()
+    };
+    let a = run_with(&k, &plain).expect("runs");
+    let b = run_with(&k, &limited).expect("runs");
+    assert_eq!((a.cycles, &a.stats, &a.buffers), (b.cycles, &b.stats, &b.buffers));
+    let mut ea: Vec<warpsim::Event> = Vec::new();
+    let mut eb: Vec<warpsim::Event> = Vec::new();
+    warpsim::run(&k, &Config::hopper(), &plain, &mut ea).expect("runs");
+    warpsim::run(&k, &Config::hopper(), &limited, &mut eb).expect("runs");
+    assert!(ea == eb, "the same trace");
+}
+
+/// Every block's lane 0 adds 1 to `total[0]`: load, add, store (a lost update when two blocks do it), or the
+/// same with an atomic.
+fn lost_update(atomic: bool, blocks: i64) -> Kernel {
+    let update = if atomic {
+        "        mov.u32             %v, 1
+        @%lane0 atom.global.add.u32 %v, total[0], %v"
+    } else {
+        "        @%lane0 ld.global.u32 %v, total[0]
+        add.u32             %v, %v, 1
+        @%lane0 st.global.u32 total[0], %v"
+    };
+    let text = format!(
+        "
+.kernel lost_update
+.param blocks = 2
+.grid blocks
+.block W
+.buffer total u32[1]
+.reg %v
+.pred %lane0
+        setp.eq.u32         %lane0, %laneid, 0
+{update}
+"
+    );
+    kernel_from(&text, 32, &[("blocks", blocks)])
+}
+
+/// The race findings as (hazard, buffer, element, global, first (block, warp, lane, pc, kind), second (the same),
+/// count).
+type RaceRow = (
+    Hazard,
+    String,
+    usize,
+    bool,
+    (u32, u32, u32, u32, AccessKind),
+    (u32, u32, u32, u32, AccessKind),
+    u64,
+);
+
+fn races(out: &RunOutput) -> Vec<RaceRow> {
+    out.findings
+        .iter()
+        .map(|f| match &f.kind {
+            FindingKind::Race {
+                hazard,
+                array,
+                index,
+                global,
+                first,
+                second,
+            } => (
+                *hazard,
+                array.clone(),
+                *index,
+                *global,
+                (first.block, first.warp, first.lane, first.pc, first.kind),
+                (second.block, second.warp, second.lane, second.pc, second.kind),
+                f.count,
+            ),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn race_check_finds_a_lost_update_between_blocks_in_global_memory() {
+    let k = lost_update(false, 2);
+    let out = checked(&k, race());
+    let ld = pc_of(&k, "ld.global.u32 %v, total[0]");
+    let st = pc_of(&k, "st.global.u32 total[0], %v");
+    // Blocks 0 and 1 (on SMs 0 and 1) load at the same cycle, then store: block 0's store comes after block 1's
+    // load (write after read), block 1's after block 0's store (write after write) and load (write after read
+    // again: the same two instructions, counted).
+    assert_eq!(
+        races(&out),
+        vec![
+            (
+                Hazard::WriteAfterRead,
+                "total".to_string(),
+                0,
+                true,
+                (1, 0, 0, ld, AccessKind::Read),
+                (0, 0, 0, st, AccessKind::Write),
+                2
+            ),
+            (
+                Hazard::WriteAfterWrite,
+                "total".to_string(),
+                0,
+                true,
+                (0, 0, 0, st, AccessKind::Write),
+                (1, 0, 0, st, AccessKind::Write),
+                1
+            ),
+        ]
+    );
+    let f = &out.findings[0];
+    assert_eq!((f.block, f.warp, f.lane, f.pc, f.sm), (0, 0, Some(0), st, 0));
+    let text = f.render(&k, false);
+    assert!(
+        text.starts_with(
+            "error: data race on global memory: write-after-read hazard on `total[0]` between threads of different blocks (nothing orders blocks within a kernel)"
+        ) && text.contains("address: `total[0]` is byte 0 of global buffer `total`")
+            && text.contains("first: block 1, warp 0, lane 0 (thread 0) read it at cycle ")
+            && text.contains("then: block 0, warp 0, lane 0 (thread 0) wrote it at cycle ")
+            && text.contains("(2 times in all)")
+            && text.contains("atomics only (`atom.global.add`)"),
+        "{text}"
+    );
+    // The update is lost, as the check says.
+    assert_eq!(out.buffer("total").unwrap().data[0], 1);
+    // On one SM the two blocks are resident together and still race.
+    let config = Config {
+        sms: 1,
+        ..Config::hopper()
+    };
+    let options = RunOptions {
+        checks: race(),
+        ..RunOptions::default()
+    };
+    let one_sm = warpsim::run(&k, &config, &options, &mut warpsim::NoTrace).expect("runs");
+    assert!(!one_sm.findings.is_empty());
+    assert!(
+        races(&one_sm).iter().all(|r| r.3 && r.4.0 != r.5.0),
+        "{:?}",
+        races(&one_sm)
+    );
+}
+
+#[test]
+fn atomics_of_different_blocks_do_not_race() {
+    let k = lost_update(true, 2);
+    let out = checked(&k, Checks::all());
+    assert_eq!(out.findings, vec![]);
+    assert_eq!(out.buffer("total").unwrap().data[0], 2);
+    // Many blocks, many SMs, one SM: still clean.
+    let k = lost_update(true, 300);
+    assert_eq!(checked(&k, race()).findings, vec![]);
+}
+
+#[test]
+fn a_barrier_orders_two_warps_on_a_global_word_and_without_it_they_race() {
+    // Warp 0 stores every lane's word, warp 1 reads them: with `bar.sync` between, clean; without, a race.
+    let text = |barrier: &str| {
+        format!(
+            "
+.kernel handoff
+.grid 1
+.block 2 * W
+.buffer data u32[W]
+.buffer out u32[W]
+.reg %v, %t
+.pred %w0
+        setp.eq.u32         %w0, %warpid, 0
+        @%w0 st.global.u32  data[%laneid], %laneid
+        {barrier}
+        @%w0 exit
+        ld.global.u32       %v, data[%laneid]
+        st.global.u32       out[%laneid], %v
+"
+        )
+    };
+    let k = kernel_from(&text("bar.sync            0"), 8, &[]);
+    assert_eq!(checked(&k, Checks::all()).findings, vec![]);
+    let k = kernel_from(&text(""), 8, &[]);
+    let st = pc_of(&k, "st.global.u32 data[%laneid]");
+    let ld = pc_of(&k, "ld.global.u32 %v, data[%laneid]");
+    let out = checked(&k, race());
+    assert_eq!(
+        races(&out),
+        vec![(
+            Hazard::ReadAfterWrite,
+            "data".to_string(),
+            0,
+            true,
+            (0, 0, 0, st, AccessKind::Write),
+            (0, 1, 0, ld, AccessKind::Read),
+            8
+        )]
+    );
+    let text = out.findings[0].render(&k, false);
+    assert!(
+        text.contains("between threads no barrier orders")
+            && text.contains("first: block 0, warp 0, lane 0 (thread 0) wrote it")
+            && text.contains("then: block 0, warp 1, lane 0 (thread 8) read it")
+            && text.contains("(`bar.sync 0`)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_same_thread_never_races_with_itself_in_global_memory() {
+    // Each thread reads, then writes, its own word, twice; other blocks use other words.
+    let text = "
+.kernel own_words
+.grid 4
+.block 2 * W
+.buffer data u32[8 * W] = i
+.reg %g, %v
+        mad.lo.u32          %g, %ctaid.x, %ntid.x, %tid.x
+        ld.global.u32       %v, data[%g]
+        add.u32             %v, %v, 1
+        st.global.u32       data[%g], %v
+        ld.global.u32       %v, data[%g]
+        add.u32             %v, %v, 1
+        st.global.u32       data[%g], %v
+";
+    let k = kernel_from(text, 8, &[]);
+    assert_eq!(checked(&k, Checks::all()).findings, vec![]);
+}
+
+#[test]
+fn global_race_findings_are_the_same_for_every_thread_count_and_with_tracing() {
+    // 300 blocks over 132 SMs, each racing on one word: first occurrences and counts must not depend on threads.
+    let k = lost_update(false, 300);
+    let config = Config::hopper();
+    let go = |threads| {
+        let options = RunOptions {
+            checks: Checks::all(),
+            threads,
+            ..RunOptions::default()
+        };
+        warpsim::run(&k, &config, &options, &mut warpsim::NoTrace).expect("runs")
+    };
+    let one = go(1);
+    assert_eq!(one.findings.len(), 3, "{:#?}", races(&one));
+    assert_eq!(go(2).findings, one.findings);
+    assert_eq!(go(4).findings, one.findings);
+    let options = RunOptions {
+        checks: Checks::all(),
+        threads: 2,
+        ..RunOptions::default()
+    };
+    let mut events: Vec<warpsim::Event> = Vec::new();
+    let traced = warpsim::run(&k, &config, &options, &mut events).expect("runs");
+    assert_eq!(traced.findings, one.findings);
+    // Races between the warps of each of 200 blocks (warp 0 stores the block's words, warp 1 reads them, no
+    // barrier), each block on its own words: one finding, counted in every block, the same on every count.
+    let text = "
+.kernel handoffs
+.grid 200
+.block 2 * W
+.buffer data u32[200 * W]
+.buffer out u32[200 * W]
+.reg %g, %v
+.pred %w0
+        mad.lo.u32          %g, %ctaid.x, W, %laneid
+        setp.eq.u32         %w0, %warpid, 0
+        @%w0 st.global.u32  data[%g], %laneid
+        @%w0 exit
+        ld.global.u32       %v, data[%g]
+        st.global.u32       out[%g], %v
+";
+    let k = kernel_from(text, 8, &[]);
+    let go = |threads| {
+        let options = RunOptions {
+            checks: race(),
+            threads,
+            ..RunOptions::default()
+        };
+        warpsim::run(&k, &config.clone().with_warp_size(8), &options, &mut warpsim::NoTrace).expect("runs")
+    };
+    let one = go(1);
+    let rows = races(&one);
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    // (First seen in block 68, on SM 68: SMs 0 to 67 are also dealt blocks 132 to 199, which delay their own.)
+    assert_eq!(
+        (rows[0].0, rows[0].4.0, rows[0].5.0, rows[0].6),
+        (Hazard::ReadAfterWrite, 68, 68, 8 * 200)
+    );
+    assert_eq!(go(2).findings, one.findings);
+    assert_eq!(go(4).findings, one.findings);
 }

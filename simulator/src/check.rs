@@ -1,11 +1,14 @@
 //! Sanitizers for simulated programs (`sim run --check race,init,shfl`), in the spirit of NVIDIA's
 //! compute-sanitizer, but on the model, so they see every access and every lane:
 //!
-//! - **race**: shared-memory hazards (read after write, write after read, write after write) between two
-//!   threads of a block that nothing orders. Threads of different warps are ordered by a barrier both take part
-//!   in (a vector clock per warp, joined at every barrier release); lanes of one warp by executing together
-//!   (converged: one lane was active when the other accessed), or by a reconvergence, `bar.warp.sync` or
-//!   barrier whose lanes include both since the first access. Atomics never race with atomics.
+//! - **race**: shared- and global-memory hazards (read after write, write after read, write after write)
+//!   between two threads that nothing orders. Within a block, threads of different warps are ordered by a
+//!   barrier both take part in (a vector clock per warp, joined at every barrier release); lanes of one warp by
+//!   executing together (converged: one lane was active when the other accessed), or by a reconvergence,
+//!   `bar.warp.sync` or barrier whose lanes include both since the first access. Threads of different blocks
+//!   are ordered by nothing within a kernel (no grid-wide barrier), so two accesses of theirs to one global word
+//!   race if either writes ([`GlobalCheck`], at each epoch's commit). An atomic is a write; atomics never race
+//!   with atomics. A thread never races with itself.
 //! - **init**: reads of registers, predicates or shared-memory words that no instruction wrote (warpsim zeroes
 //!   them; a GPU does not).
 //! - **shfl**: shuffles that read an inactive lane or a lane outside the member mask (undefined in PTX).
@@ -122,7 +125,7 @@ impl Schedule {
     }
 }
 
-/// The three shared-memory hazards.
+/// The three hazards (shared or global memory).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Hazard {
     ReadAfterWrite,
@@ -161,6 +164,7 @@ impl AccessKind {
 /// One side of a race: which thread, which instruction, when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
+    pub block: u32,
     pub warp: u32,
     pub lane: u32,
     pub pc: u32,
@@ -170,11 +174,14 @@ pub struct Access {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FindingKind {
-    /// Two unordered accesses to shared word `array[index]` of one block, at least one a write.
+    /// Two unordered accesses to word `array[index]`, at least one a write (an atomic is a write; two atomics
+    /// never race): of a block's shared memory, or of global memory (`global`: `array` is the buffer), by
+    /// threads of one block or of two.
     Race {
         hazard: Hazard,
         array: String,
         index: usize,
+        global: bool,
         first: Access,
         second: Access,
     },
@@ -249,10 +256,21 @@ impl Finding {
     pub fn message(&self) -> String {
         match &self.kind {
             FindingKind::Race {
-                hazard, array, index, ..
+                hazard,
+                array,
+                index,
+                global,
+                first,
+                second,
             } => format!(
-                "data race on shared memory: {} hazard on `{array}[{index}]` between threads no barrier orders",
-                hazard.name()
+                "data race on {} memory: {} hazard on `{array}[{index}]` between threads {}",
+                if *global { "global" } else { "shared" },
+                hazard.name(),
+                if first.block != second.block {
+                    "of different blocks (nothing orders blocks within a kernel)"
+                } else {
+                    "no barrier orders"
+                }
             ),
             FindingKind::UninitRegister { reg, lanes: l } => {
                 format!("read of uninitialised register `%{reg}` ({} never wrote it)", lanes(*l))
@@ -309,11 +327,20 @@ impl Finding {
                 second,
                 array,
                 index,
+                global,
                 ..
             } => {
                 let label = format!("{} by warp {}, lane {}", second.kind.verb(), second.warp, second.lane);
                 d = d.with_label(label);
-                if let Some(byte) = shared_byte(kernel, array, *index) {
+                if *global {
+                    d = d.with_note(
+                        format!(
+                            "address: `{array}[{index}]` is byte {} of global buffer `{array}`",
+                            index * 4
+                        ),
+                        None,
+                    );
+                } else if let Some(byte) = shared_byte(kernel, array, *index) {
                     d = d.with_note(
                         format!("address: `{array}[{index}]` is byte {byte} of the block's shared memory"),
                         None,
@@ -323,7 +350,7 @@ impl Finding {
                 let side = |a: &Access, text: &str| {
                     format!(
                         "block {}, warp {}, lane {} (thread {}) {} it at cycle {}, pc {}: `{text}`",
-                        self.block,
+                        a.block,
                         a.warp,
                         a.lane,
                         thread(a.warp, a.lane),
@@ -337,7 +364,9 @@ impl Finding {
                 }
                 d = d
                     .with_note(format!("then: {}{times}", side(second, &inst.text)), None)
-                    .with_help(if first.warp != second.warp {
+                    .with_help(if first.block != second.block {
+                        "blocks run in no set order and cannot wait for each other within a kernel: give each block its own words, or update shared totals with atomics only (`atom.global.add`)"
+                    } else if first.warp != second.warp {
                         "order the two accesses with a barrier both warps reach between them (`bar.sync 0`)"
                     } else {
                         "the lanes are on different paths of a branch: let them reconverge, or order them with `bar.warp.sync` between the accesses"
@@ -436,8 +465,9 @@ pub(crate) struct Rec {
 }
 
 impl Rec {
-    fn access(&self) -> Access {
+    fn access(&self, block: u32) -> Access {
         Access {
+            block,
             warp: self.warp as u32,
             lane: self.lane as u32,
             pc: self.pc,
@@ -461,6 +491,10 @@ pub(crate) struct Shadow {
 #[derive(Debug, Default)]
 pub(crate) struct BlockCheck {
     shadow: Vec<Shadow>,
+    /// With `race`: the shadow of the global words the block's threads touched, of buffers the kernel writes
+    /// (keyed by buffer and word), for races between its warps; races between blocks are found at the epoch's
+    /// commit ([`GlobalCheck`]).
+    global: FxHashMap<u64, Shadow>,
     vc: Vec<u32>,
     warps: usize,
 }
@@ -469,6 +503,7 @@ impl BlockCheck {
     pub fn reset(&mut self, words: usize, warps: usize) {
         self.shadow.clear();
         self.shadow.resize(words, Shadow::default());
+        self.global.clear();
         self.warps = warps;
         self.vc.clear();
         self.vc.resize(warps * warps, 0);
@@ -539,9 +574,20 @@ pub(crate) struct Who<'a> {
     pub sync: &'a WarpSync,
 }
 
-/// Check and record the shared accesses of one instruction: `words[lane]` for each lane of `exec`.
+/// Where an access goes: the block's shared memory, or a global buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Space {
+    Shared,
+    Global(u16),
+}
+
+/// Check and record the shared accesses of one instruction, or (race only, buffers the kernel writes only:
+/// `race_global`) its global accesses against the block's other warps, logging them in `log` for the check
+/// between blocks: `words[lane]` for each lane of `exec`.
+// (Out of line: inlined, it made the issue loop slower with the checks off.)
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn shared_access(
+#[inline(never)]
+pub(crate) fn access(
     checks: Checks,
     block: &mut BlockCheck,
     kernel: &Kernel,
@@ -549,13 +595,37 @@ pub(crate) fn shared_access(
     words: &[usize; 64],
     exec: u64,
     kind: AccessKind,
+    space: Space,
     findings: &mut Findings,
+    log: &mut Vec<GlobalAccess>,
+    race_global: &[bool],
 ) {
+    if let Space::Global(buffer) = space {
+        // Only buffers the kernel writes, and only for `race`.
+        if !race_global[buffer as usize] {
+            return;
+        }
+        let mut m = exec;
+        while m != 0 {
+            let lane = m.trailing_zeros();
+            m &= m - 1;
+            log.push(GlobalAccess {
+                cycle: who.cycle,
+                block: who.block,
+                pc: who.pc,
+                word: words[lane as usize] as u32,
+                buffer,
+                warp: who.warp as u16,
+                lane: lane as u8,
+                kind,
+            });
+        }
+    }
     let n = block.warps;
     let warp = who.warp;
     let clock = block.vc[warp as usize * n + warp as usize];
     // Uninitialised reads: one finding for the instruction, naming every lane.
-    if checks.init && kind != AccessKind::Write {
+    if checks.init && kind != AccessKind::Write && space == Space::Shared {
         let mut unwritten = 0u64;
         let mut m = exec;
         while m != 0 {
@@ -609,17 +679,24 @@ pub(crate) fn shared_access(
                 vc[prev.warp as usize] >= prev.clock
             }
         };
-        let shadow = &mut block.shadow[word];
+        let shadow = match space {
+            Space::Shared => &mut block.shadow[word],
+            Space::Global(buffer) => block.global.entry(global_key(buffer, word)).or_default(),
+        };
         if checks.race {
             let mut report = |prev: &Rec, hazard: Hazard| {
-                let (array, index) = shared_element(kernel, word);
+                let (array, index) = match space {
+                    Space::Shared => shared_element(kernel, word),
+                    Space::Global(buffer) => (kernel.buffers[buffer as usize].name.clone(), word),
+                };
                 findings.add(Finding {
                     kind: FindingKind::Race {
                         hazard,
                         array,
                         index,
-                        first: prev.access(),
-                        second: now.access(),
+                        global: space != Space::Shared,
+                        first: prev.access(who.block),
+                        second: now.access(who.block),
                     },
                     cycle: who.cycle,
                     sm: who.sm,
@@ -661,6 +738,135 @@ pub(crate) fn shared_access(
     }
 }
 
+/// The key of a global word in the race checker's maps.
+fn global_key(buffer: u16, word: usize) -> u64 {
+    (buffer as u64) << 32 | word as u64
+}
+
+/// A global access to a buffer the kernel writes, logged by its SM (with `race`) for the check between blocks
+/// at the epoch's commit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GlobalAccess {
+    pub cycle: u64,
+    pub block: u32,
+    pub pc: u32,
+    pub word: u32,
+    pub buffer: u16,
+    pub warp: u16,
+    pub lane: u8,
+    pub kind: AccessKind,
+}
+
+/// A global access as the check between blocks keeps it.
+#[derive(Clone, Copy, Debug)]
+struct GlobalRec {
+    cycle: u64,
+    block: u32,
+    pc: u32,
+    warp: u16,
+    lane: u8,
+    kind: AccessKind,
+}
+
+impl GlobalRec {
+    fn access(&self) -> Access {
+        Access {
+            block: self.block,
+            warp: self.warp as u32,
+            lane: self.lane as u32,
+            pc: self.pc,
+            cycle: self.cycle,
+            kind: self.kind,
+        }
+    }
+}
+
+/// Races in global memory between blocks: nothing orders two blocks within a kernel (the ISA has no grid-wide
+/// barrier), so any two accesses to one word by different blocks race if one is a write, unless both are
+/// atomics. Fed at each epoch's commit with every SM's accesses of the epoch in (cycle, SM, issue) order (so
+/// the findings are the same on any number of host threads); it keeps, for each word touched of a buffer the
+/// kernel writes, the last write (or atomic) and the latest reads of the last two blocks that read it, in pages
+/// of [`PAGE`] words made when a word of theirs is first written (or read): 24 bytes per word of a page
+/// written, 48 per word of a page read, plus a hash-table entry per page. Races between warps of one block
+/// are the SM's to find (they need the block's vector clocks: [`access`] with [`Space::Global`]).
+#[derive(Debug, Default)]
+pub(crate) struct GlobalCheck {
+    writes: FxHashMap<u64, Box<[Option<GlobalRec>; PAGE]>>,
+    reads: FxHashMap<u64, Box<[[Option<GlobalRec>; 2]; PAGE]>>,
+    pub findings: Findings,
+    /// The epoch's accesses in check order: (cycle, SM, index in its log). Reused.
+    pub order: Vec<(u64, u32, u32)>,
+}
+
+/// Words per page of [`GlobalCheck`]'s shadow: a compromise between dense accesses (a hash-table entry per word
+/// would cost more than the record) and lone words (a page is made for each).
+pub(crate) const PAGE: usize = 8;
+
+impl GlobalCheck {
+    /// Check and record access `a`, made on SM `sm`.
+    pub fn access(&mut self, kernel: &Kernel, sm: u32, a: &GlobalAccess) {
+        let page = global_key(a.buffer, a.word as usize / PAGE);
+        let slot = a.word as usize % PAGE;
+        let now = GlobalRec {
+            cycle: a.cycle,
+            block: a.block,
+            pc: a.pc,
+            warp: a.warp,
+            lane: a.lane,
+            kind: a.kind,
+        };
+        let conflicts = |prev: &GlobalRec| {
+            prev.block != a.block && !(prev.kind == AccessKind::Atomic && a.kind == AccessKind::Atomic)
+        };
+        let mut report = |prev: &GlobalRec, hazard: Hazard| {
+            self.findings.add(Finding {
+                kind: FindingKind::Race {
+                    hazard,
+                    array: kernel.buffers[a.buffer as usize].name.clone(),
+                    index: a.word as usize,
+                    global: true,
+                    first: prev.access(),
+                    second: now.access(),
+                },
+                cycle: a.cycle,
+                sm,
+                block: a.block,
+                warp: a.warp as u32,
+                lane: Some(a.lane as u32),
+                pc: a.pc,
+                count: 1,
+            })
+        };
+        if let Some(w) = self.writes.get(&page).and_then(|p| p[slot]).filter(conflicts) {
+            report(
+                &w,
+                if a.kind == AccessKind::Read {
+                    Hazard::ReadAfterWrite
+                } else {
+                    Hazard::WriteAfterWrite
+                },
+            );
+        }
+        if a.kind == AccessKind::Read {
+            let reads = &mut self.reads.entry(page).or_insert_with(|| Box::new([[None; 2]; PAGE]))[slot];
+            match reads {
+                [Some(r), _] if r.block == a.block => reads[0] = Some(now),
+                [_, Some(r)] if r.block == a.block => reads[1] = Some(now),
+                _ => *reads = [reads[1], Some(now)],
+            }
+        } else {
+            if let Some(r) = self
+                .reads
+                .get(&page)
+                .and_then(|p| p[slot].iter().flatten().find(|r| conflicts(r)).copied())
+            {
+                report(&r, Hazard::WriteAfterRead);
+            }
+            self.writes.entry(page).or_insert_with(|| Box::new([None; PAGE]))[slot] = Some(now);
+        }
+    }
+}
+
 /// The byte address, in the block's shared memory, of `array[index]`.
 pub fn shared_byte(kernel: &Kernel, array: &str, index: usize) -> Option<usize> {
     kernel
@@ -692,6 +898,15 @@ mod tests {
             "{}",
             std::mem::size_of::<Shadow>()
         );
+    }
+
+    #[test]
+    fn the_shadow_of_a_global_word_stays_small() {
+        // What GlobalCheck's documentation promises: 24 bytes per word of a page written, 48 per word of a page
+        // read.
+        assert_eq!(std::mem::size_of::<GlobalRec>(), 24);
+        assert_eq!(std::mem::size_of::<[Option<GlobalRec>; 2]>(), 48);
+        assert!(std::mem::size_of::<GlobalAccess>() <= 32);
     }
 
     #[test]

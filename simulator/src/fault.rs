@@ -24,6 +24,11 @@ pub enum FaultKind {
     CycleLimit {
         limit: u64,
     },
+    /// The run was still going after `--timeout` of wall-clock time (host time: where it stops depends on the
+    /// host, unlike every other fault).
+    Timeout {
+        limit: std::time::Duration,
+    },
     /// The run issued more warp instructions than `--max-instructions`.
     InstructionLimit {
         limit: u64,
@@ -98,6 +103,11 @@ impl Fault {
             ),
             FaultKind::DivideByZero => "integer division by zero".to_string(),
             FaultKind::CycleLimit { limit } => format!("the run passed the cycle limit ({limit} cycles)"),
+            FaultKind::Timeout { limit } => format!(
+                "the run passed the time limit ({} s of wall-clock time) at cycle {}; this warp issued the most lately",
+                seconds(*limit),
+                self.cycle
+            ),
             FaultKind::InstructionLimit { limit, issued } => format!(
                 "the run passed the instruction limit ({limit} warp instructions): {issued} issued; this warp issued the most"
             ),
@@ -169,10 +179,15 @@ impl Fault {
             d = d.with_note("in this macro invocation", Some(call));
         }
         d = match &self.kind {
-            FaultKind::CycleLimit { .. } => d.with_help("an endless loop? raise the limit with `--max-cycles N`"),
-            FaultKind::InstructionLimit { .. } => {
-                d.with_help("an endless loop? raise the limit with `--max-instructions N`")
-            }
+            FaultKind::CycleLimit { .. } => d
+                .with_note(LATELY, None)
+                .with_help("an endless loop? raise the limit with `--max-cycles N`"),
+            FaultKind::Timeout { .. } => d.with_note(LATELY, None).with_help(
+                "an endless loop? or a long run: raise the limit with `--timeout SECONDS` (`--timeout none`: no limit)",
+            ),
+            FaultKind::InstructionLimit { .. } => d
+                .with_note(LATELY, None)
+                .with_help("an endless loop? raise the limit with `--max-instructions N`"),
             FaultKind::OutOfBounds { shared: false, .. } => {
                 d.with_help("check the index computation, or enlarge the buffer")
             }
@@ -196,6 +211,15 @@ impl Fault {
         };
         d.render(&kernel.program.sources, color)
     }
+}
+
+/// Which warp a cycle limit or time limit names.
+const LATELY: &str = "this warp issued the most instructions lately (in the last two epochs, then in all): the likeliest to be in an endless loop";
+
+/// A duration in seconds, as short as exact: `60`, `0.5`, `0.001`.
+fn seconds(d: std::time::Duration) -> String {
+    let s = format!("{:.9}", d.as_secs_f64());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// `lanes 0-3,8` style list of lanes.

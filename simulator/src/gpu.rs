@@ -21,7 +21,7 @@
 
 use crate::alu;
 use crate::config::Config;
-use crate::fault::Fault;
+use crate::fault::{Fault, FaultKind};
 use crate::kernel::{Buffer, Kernel};
 use crate::sm::{Effect, Progress, RunOptions, RunOutput, Shared, Sm, Stats};
 use crate::trace::{EpochTrace, Event, TraceSink};
@@ -59,6 +59,7 @@ pub fn run_with<T: TraceSink>(
         memory,
         next_block: 0,
         deal_from: 0,
+        global_check: options.checks.race.then(Default::default),
     };
     if T::ENABLED {
         engine.run::<true, T>(options, trace)
@@ -76,6 +77,8 @@ struct Engine<'k> {
     next_block: u32,
     /// The SM the distributor serves first next time (it rotates).
     deal_from: usize,
+    /// With `--check race`: races in global memory between blocks, checked at each commit.
+    global_check: Option<crate::check::GlobalCheck>,
 }
 
 impl<'k> Engine<'k> {
@@ -128,6 +131,7 @@ impl<'k> Engine<'k> {
                     .expect("a thread pool (the operating system refused threads)"),
             )),
         };
+        let started = std::time::Instant::now();
         let mut now = 0u64;
         loop {
             self.deal();
@@ -175,6 +179,12 @@ impl<'k> Engine<'k> {
                     .min_by_key(|f| f.cycle)
                     .map(Box::new);
                 if let Some(mut fault) = fault {
+                    if let FaultKind::CycleLimit { .. } = fault.kind {
+                        // The SM that reached the limit first need not hold the looping warp: name the warp
+                        // that issued the most lately on any SM (every SM has run every cycle up to the limit).
+                        self.blame(&mut fault);
+                    }
+                    self.check_global(fault.cycle);
                     fault.findings = self.findings(Some(fault.cycle));
                     if ON {
                         // (The atomics' old values in the trace are those the epoch's commit gives.)
@@ -187,14 +197,37 @@ impl<'k> Engine<'k> {
                     self.commit(&mut locals);
                     // The instruction limit, at epoch boundaries only (the same cycle traced or not).
                     let issued: u64 = self.sms.iter().map(|sm| sm.stats.warp_instructions).sum();
-                    if issued > options.max_instructions
-                        && let Some(mut fault) = self.instruction_limit(at, issued, options.max_instructions)
-                    {
-                        fault.findings = self.findings(None);
-                        if ON {
-                            merge(&mut locals, at, trace);
+                    let kind = if issued > options.max_instructions {
+                        Some(FaultKind::InstructionLimit {
+                            limit: options.max_instructions,
+                            issued,
+                        })
+                    } else {
+                        // The wall-clock limit: one look at the clock per epoch, never within an SM's cycles, so a
+                        // run that finishes is the same with or without it.
+                        options
+                            .timeout
+                            .filter(|&t| started.elapsed() > t)
+                            .map(|limit| FaultKind::Timeout { limit })
+                    };
+                    if let Some(kind) = kind {
+                        let mut fault = Fault {
+                            kind,
+                            cycle: at,
+                            block: 0,
+                            warp: 0,
+                            lane: None,
+                            pc: 0,
+                            findings: Vec::new(),
+                        };
+                        // (With no live warp left the run ends at this boundary anyway.)
+                        if self.blame(&mut fault) {
+                            fault.findings = self.findings(None);
+                            if ON {
+                                merge(&mut locals, at, trace);
+                            }
+                            return Err(fault);
                         }
-                        return Err(fault);
                     }
                 }
                 // The events before `at` go on (a block placed at `at` waits for the other SMs' events at `at`).
@@ -222,6 +255,7 @@ impl<'k> Engine<'k> {
     /// Commit every SM's writes of the epoch to global memory, SM by SM, each in issue order; perform the
     /// atomics and deliver their old values.
     fn commit<const ON: bool>(&mut self, locals: &mut [EpochTrace<ON>]) {
+        self.check_global(u64::MAX);
         for (sm, local) in self.sms.iter_mut().zip(locals.iter_mut()) {
             for i in 0..sm.effects.len() {
                 match sm.effects[i] {
@@ -249,37 +283,67 @@ impl<'k> Engine<'k> {
         }
     }
 
-    /// The instruction-limit fault at cycle `at`, naming the live warp that issued the most (the first in SM
-    /// order among equals): the likeliest to be in an endless loop.
-    fn instruction_limit(&self, at: u64, issued: u64, limit: u64) -> Option<Fault> {
-        let mut best: Option<(u64, u32, u32, u32)> = None;
+    /// Point a limit's fault (cycle, instructions, time) at the live warp that issued the most lately (since
+    /// the start of the previous epoch), then the most in all, the first in SM order among equals: the likeliest
+    /// to be in an endless loop. The same warp whatever the number of host threads, traced or not.
+    /// Whether there is a live warp to name.
+    fn blame(&self, fault: &mut Fault) -> bool {
+        let mut best: Option<crate::sm::Busiest> = None;
         for sm in &self.sms {
             if let Some(b) = sm.busiest_warp()
-                && best.is_none_or(|x| b.0 > x.0)
+                && best.is_none_or(|x| (b.lately, b.issued) > (x.lately, x.issued))
             {
                 best = Some(b);
             }
         }
-        let (_, block, warp, pc) = best?;
-        Some(Fault {
-            kind: crate::fault::FaultKind::InstructionLimit { limit, issued },
-            cycle: at,
-            block,
-            warp,
-            lane: None,
-            pc,
-            findings: Vec::new(),
-        })
+        if let Some(b) = best {
+            fault.block = b.block;
+            fault.warp = b.warp;
+            fault.lane = b.lane;
+            fault.pc = b.pc;
+        }
+        best.is_some()
+    }
+
+    /// With `--check race`: check the SMs' logged global accesses up to cycle `upto` for races between blocks, in
+    /// (cycle, SM, issue) order (the same on any number of threads), and drop them from the logs.
+    fn check_global(&mut self, upto: u64) {
+        let Some(check) = self.global_check.as_mut() else {
+            return;
+        };
+        let mut order = std::mem::take(&mut check.order);
+        order.clear();
+        for (i, sm) in self.sms.iter().enumerate() {
+            let n = sm.global_log.partition_point(|a| a.cycle <= upto);
+            order.extend(
+                sm.global_log[..n]
+                    .iter()
+                    .enumerate()
+                    .map(|(j, a)| (a.cycle, i as u32, j as u32)),
+            );
+        }
+        order.sort_unstable();
+        for &(_, i, j) in &order {
+            check.access(self.shared.kernel, i, &self.sms[i as usize].global_log[j as usize]);
+        }
+        check.order = order;
+        for sm in &mut self.sms {
+            let n = sm.global_log.partition_point(|a| a.cycle <= upto);
+            sm.global_log.drain(..n);
+        }
     }
 
     /// The sanitizers' findings of every SM, each distinct one once; up to `upto` only, if given (a fault's
     /// cycle).
     fn findings(&self, upto: Option<u64>) -> Vec<crate::check::Finding> {
         let upto = upto.unwrap_or(u64::MAX);
+        let between_blocks = self.global_check.iter().map(|c| &c.findings.list);
         crate::check::merge(
             self.sms
                 .iter()
-                .map(|sm| sm.findings.list.iter().filter(|f| f.cycle <= upto).cloned().collect()),
+                .map(|sm| &sm.findings.list)
+                .chain(between_blocks)
+                .map(|list| list.iter().filter(|f| f.cycle <= upto).cloned().collect()),
         )
     }
 

@@ -21,7 +21,8 @@ use crate::alu::{self, Row};
 use crate::barrier::{BARRIERS, Barrier, Waiter};
 use crate::cache::L1;
 use crate::check::{
-    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, Schedule, ShuffleReason, WarpSync,
+    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, Schedule, ShuffleReason, Space,
+    WarpSync,
 };
 use crate::config::{Config, SchedulerPolicy};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
@@ -55,6 +56,11 @@ pub struct RunOptions {
     pub threads: usize,
     /// Called after every epoch with how far the run is (for a progress bar).
     pub progress: Option<ProgressFn>,
+    /// A wall-clock limit: a run still going after this long stops with a [`FaultKind::Timeout`] fault. Checked
+    /// at epoch boundaries only (never within an SM's cycles), so it changes nothing in a run that finishes;
+    /// where a run that passes it stops depends on the host. `None` (the default here; the CLI's is 60 s): no
+    /// limit but the cycle and instruction limits.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// A callback that follows a run's progress ([`RunOptions::progress`]).
@@ -77,6 +83,7 @@ impl std::fmt::Debug for RunOptions {
             .field("schedule", &self.schedule)
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
+            .field("timeout", &self.timeout)
             .finish()
     }
 }
@@ -90,6 +97,7 @@ impl Default for RunOptions {
             schedule: Schedule::Policy,
             threads: 0,
             progress: None,
+            timeout: None,
         }
     }
 }
@@ -294,6 +302,9 @@ pub(crate) struct Shared<'k> {
     /// Global buffers the kernel both reads (`ld`, `atom`) and writes (`st`, `atom`): an SM keeps its own
     /// uncommitted writes to these in its overlay so that its later reads see them.
     overlay: Vec<bool>,
+    /// With `--check race`: the global buffers whose accesses the race checker follows (those the kernel writes:
+    /// nothing races on a buffer only read).
+    pub race_global: Vec<bool>,
     l1_bytes: u64,
     /// Blocks of this kernel that fit on one SM at once.
     pub capacity: u32,
@@ -329,12 +340,25 @@ impl<'k> Shared<'k> {
             config,
             global_base,
             overlay: reads.iter().zip(&writes).map(|(r, w)| *r && *w).collect(),
+            race_global: writes.iter().map(|w| *w && options.checks.race).collect(),
             l1_bytes: l1_bytes(kernel, config),
             capacity: blocks_per_sm(kernel, config) as u32,
             checks: options.checks,
             schedule: options.schedule,
         }
     }
+}
+
+/// The warp a limit names ([`Sm::busiest_warp`]): how many instructions it issued lately and in all, and where
+/// it is (its next instruction, and the first lane that executes it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Busiest {
+    pub lately: u64,
+    pub issued: u64,
+    pub block: u32,
+    pub warp: u32,
+    pub lane: Option<u32>,
+    pub pc: u32,
 }
 
 /// A global-memory write an SM made in the current epoch, committed to global memory at the epoch's end.
@@ -379,6 +403,9 @@ pub(crate) struct Sm<'k> {
     l1: L1,
     /// Warp slots; slot `i` belongs to scheduler `i % schedulers`.
     warps: Vec<Option<Warp>>,
+    /// Per warp slot: its warp's `stalls.issued` at the start of the previous epoch and of this one (moved on at
+    /// each commit): what it issued lately, for naming the warp a limit stops ([`Sm::busiest_warp`]).
+    issued_marks: Vec<[u64; 2]>,
     /// The scheduler's view of each warp slot, kept up to date whenever the warp changes (`refresh`), so that a
     /// search reads two numbers per warp. `ready`: when its next instruction's operands are ready and it is not
     /// held (`u64::MAX` for an empty slot or a warp at a barrier), laid out scheduler by scheduler (slot
@@ -424,6 +451,9 @@ pub(crate) struct Sm<'k> {
     released: Vec<Waiter>,
     /// What the sanitizers found on this SM.
     pub findings: Findings,
+    /// With `--check race`: this epoch's accesses to the global buffers the kernel writes, in issue order, for
+    /// the check between blocks at the commit ([`check::GlobalCheck`]).
+    pub global_log: Vec<GlobalAccess>,
 }
 
 /// Block ids in increasing order, kept as runs of consecutive ids: a whole grid queued on one SM is one run.
@@ -533,6 +563,7 @@ impl<'k> Sm<'k> {
             w: kernel.warp_size as usize,
             l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
+            issued_marks: vec![[0; 2]; slots],
             ready: vec![u64::MAX; slots.div_ceil(schedulers) * schedulers],
             pipe_of: vec![0; slots],
             ops: vec![Ready::default(); slots],
@@ -562,6 +593,7 @@ impl<'k> Sm<'k> {
             spare_blocks: Vec::new(),
             released: Vec::new(),
             findings: Findings::default(),
+            global_log: Vec::new(),
         }
     }
 
@@ -578,13 +610,24 @@ impl<'k> Sm<'k> {
         s * Pipe::COUNT + pipe as usize
     }
 
-    /// The live warp that has issued the most instructions: (issued, block, warp, pc).
-    pub fn busiest_warp(&self) -> Option<(u64, u32, u32, u32)> {
-        let mut best: Option<(u64, u32, u32, u32)> = None;
-        for warp in self.warps.iter().flatten() {
-            let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0);
-            if best.is_none_or(|b| warp.stalls.issued > b.0) {
-                best = Some((warp.stalls.issued, warp.block_id, warp.warp_in_block, pc));
+    /// The live warp that issued the most instructions lately (since the start of the previous epoch), then the
+    /// most in all, the first in slot order among equals: the likeliest to be in an endless loop. A warp that
+    /// waits (at a barrier, or for a flag another warp sets) issues nothing meanwhile.
+    pub fn busiest_warp(&self) -> Option<Busiest> {
+        let mut best: Option<Busiest> = None;
+        for (warp, marks) in self.warps.iter().zip(&self.issued_marks) {
+            let Some(warp) = warp else { continue };
+            let top = warp.stack.top();
+            let b = Busiest {
+                lately: warp.stalls.issued - marks[0],
+                issued: warp.stalls.issued,
+                block: warp.block_id,
+                warp: warp.warp_in_block,
+                lane: top.and_then(|t| (t.mask != 0).then(|| t.mask.trailing_zeros())),
+                pc: top.map(|t| t.pc).unwrap_or(0),
+            };
+            if best.is_none_or(|x| (b.lately, b.issued) > (x.lately, x.issued)) {
+                best = Some(b);
             }
         }
         best
@@ -690,6 +733,7 @@ impl<'k> Sm<'k> {
                     not_launched: cycle,
                     ..Stalls::default()
                 };
+                self.issued_marks[warp_slot] = [0; 2];
                 warp.waits.clear();
                 if checks.race {
                     warp.sync.reset();
@@ -1043,6 +1087,11 @@ impl<'k> Sm<'k> {
 
     /// Forget this epoch's overlay once its writes are committed.
     pub fn end_epoch(&mut self) {
+        for (warp, marks) in self.warps.iter().zip(&mut self.issued_marks) {
+            if let Some(warp) = warp {
+                *marks = [marks[1], warp.stalls.issued];
+            }
+        }
         self.returns_pending = false;
         self.effects.clear();
         self.overlay.clear();
@@ -1173,7 +1222,7 @@ impl<'k> Sm<'k> {
         // `--check race` / `init` on a shared access of the executing lanes (`words` by lane), before it is made.
         macro_rules! shadow {
             ($addr:expr, $words:expr, $kind:expr) => {
-                if $addr.shared && (checks.race || checks.init) {
+                if checks.race || checks.init {
                     let who = check::Who {
                         sm: self.id,
                         block: ctx.block,
@@ -1183,7 +1232,12 @@ impl<'k> Sm<'k> {
                         active,
                         sync: &warp.sync,
                     };
-                    check::shared_access(
+                    let space = if $addr.shared {
+                        Space::Shared
+                    } else {
+                        Space::Global($addr.buffer)
+                    };
+                    check::access(
                         checks,
                         &mut block.check,
                         kernel,
@@ -1191,7 +1245,10 @@ impl<'k> Sm<'k> {
                         $words,
                         exec,
                         $kind,
+                        space,
                         &mut self.findings,
+                        &mut self.global_log,
+                        &self.shared.race_global,
                     );
                 }
             };

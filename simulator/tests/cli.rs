@@ -1097,6 +1097,49 @@ fn check_race_reports_the_missing_barrier_and_exits_1() {
     );
     assert_eq!(f["second"]["access"], "read");
     assert_eq!(f["count"], 3);
+    assert_eq!(f["memory"], "shared");
+    assert_eq!(
+        (f["first"]["block"].as_u64(), f["second"]["block"].as_u64()),
+        (Some(0), Some(0))
+    );
+}
+
+#[test]
+fn check_race_finds_a_lost_update_between_blocks_in_global_memory() {
+    let path = temp_file(
+        "lost.s",
+        b".kernel lost\n.grid 2\n.block W\n.buffer total u32[1]\n.reg %v\n.pred %lane0\n        setp.eq.u32 %lane0, %laneid, 0\n        @%lane0 ld.global.u32 %v, total[0]\n        add.u32 %v, %v, 1\n        @%lane0 st.global.u32 total[0], %v\n",
+    );
+    let path = path.to_str().unwrap();
+    let o = sim(&["run", path, "--check", "race"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    for needle in [
+        "error: data race on global memory: write-after-read hazard on `total[0]` between threads of different blocks (nothing orders blocks within a kernel)",
+        "note: address: `total[0]` is byte 0 of global buffer `total`",
+        "first: block 1, warp 0, lane 0 (thread 0) read it at cycle",
+        "then: block 0, warp 0, lane 0 (thread 0) wrote it at cycle",
+        "error: data race on global memory: write-after-write hazard on `total[0]`",
+        "error: --check race: 2 problems found",
+    ] {
+        assert!(err.contains(needle), "missing `{needle}` in:\n{err}");
+    }
+    let o = sim(&["run", path, "--check", "race", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let f = &doc["findings"][0];
+    assert_eq!(
+        (f["memory"].as_str(), f["array"].as_str(), f["address"].as_u64()),
+        (Some("global"), Some("total"), Some(0))
+    );
+    assert_eq!(
+        (f["first"]["block"].as_u64(), f["first"]["access"].as_str()),
+        (Some(1), Some("read"))
+    );
+    assert_eq!(
+        (f["second"]["block"].as_u64(), f["second"]["access"].as_str()),
+        (Some(0), Some("write"))
+    );
 }
 
 #[test]
@@ -1167,8 +1210,51 @@ fn the_instruction_limit_is_a_fault_that_names_the_warp() {
     let err = stderr(&o);
     assert!(
         err.contains("error: the run passed the instruction limit (1000 warp instructions): ")
-            && err.contains("in block 0, warp 0, pc ")
+            && err.contains("in block 0, warp 0, lane 0 (thread 0), pc ")
             && err.contains("help: an endless loop? raise the limit with `--max-instructions N`"),
         "{err}"
     );
+}
+
+#[test]
+fn the_time_limit_stops_an_endless_loop_with_status_3() {
+    let path = temp_file("spin_timeout.s", b"top:\n    bra top\n");
+    let p = path.to_str().expect("utf-8");
+    let max = u64::MAX.to_string();
+    for command in ["run", "bench"] {
+        let o = sim(&[
+            command,
+            p,
+            "--timeout",
+            "0.05",
+            "--max-cycles",
+            &max,
+            "--max-instructions",
+            &max,
+        ]);
+        assert_eq!(o.status.code(), Some(3), "{command}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("error: the run passed the time limit (0.05 s of wall-clock time) at cycle ")
+                && err.contains("; this warp issued the most lately")
+                && err.contains("in block 0, warp 0, lane 0 (thread 0), pc 0, cycle ")
+                && err.contains("raise the limit with `--timeout SECONDS` (`--timeout none`: no limit)"),
+            "{command}: {err}"
+        );
+    }
+    // `none` and `0` turn it off (the cycle limit stops this one); a bad value is bad input.
+    for off in ["none", "0"] {
+        let o = sim(&["run", p, "--timeout", off, "--max-cycles", "10000"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains("cycle limit (10000 cycles)"), "{}", stderr(&o));
+    }
+    for bad in ["-1", "soon", "nan", "0.0001"] {
+        let o = sim(&["run", p, "--timeout", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("expected a number of seconds from 0.001 to 1000000000, or `none`"),
+            "{}",
+            stderr(&o)
+        );
+    }
 }

@@ -179,8 +179,12 @@ struct RunArgs {
     /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
     #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N", value_parser = instruction_limit, allow_negative_numbers = true)]
     max_instructions: u64,
-    /// Sanitizers for the simulated program, comma-separated: `race` (shared-memory hazards between threads no
-    /// barrier orders), `init` (reads of registers, predicates or shared memory never written), `shfl`
+    /// Stop with a fault (exit status 3) after this many seconds of wall-clock time (checked every epoch);
+    /// `none` or `0`: no time limit.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = time_limit, allow_negative_numbers = true)]
+    timeout: TimeLimit,
+    /// Sanitizers for the simulated program, comma-separated: `race` (shared- and global-memory hazards between
+    /// threads nothing orders: no barrier within a block, nothing between blocks), `init` (reads of registers, predicates or shared memory never written), `shfl`
     /// (shuffles reading a lane that is inactive or outside the member mask), or `all`. Findings are reported
     /// after the run (exit status 1).
     #[arg(long, value_name = "LIST", value_parser = parse_checks)]
@@ -250,6 +254,10 @@ struct BenchArgs {
     /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
     #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N", value_parser = instruction_limit, allow_negative_numbers = true)]
     max_instructions: u64,
+    /// Stop with a fault (exit status 3) after this many seconds of wall-clock time (checked every epoch);
+    /// `none` or `0`: no time limit.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = time_limit, allow_negative_numbers = true)]
+    timeout: TimeLimit,
 }
 
 fn default_jobs() -> usize {
@@ -374,6 +382,23 @@ fn trace_event_limit(text: &str) -> Result<usize, String> {
         Err(_) => Err(format!(
             "expected a whole number of events from 0 to {MAX_TRACE_EVENTS}"
         )),
+    }
+}
+
+/// `--timeout SECONDS` (`None`: no time limit).
+#[derive(Clone, Copy, Debug)]
+struct TimeLimit(Option<std::time::Duration>);
+
+/// `--timeout SECONDS`: a wall-clock limit in seconds (fractions allowed); `none` or `0`: none.
+fn time_limit(text: &str) -> Result<TimeLimit, String> {
+    let text = text.trim();
+    if text == "none" {
+        return Ok(TimeLimit(None));
+    }
+    match text.parse::<f64>() {
+        Ok(0.0) => Ok(TimeLimit(None)),
+        Ok(s) if (0.001..=1e9).contains(&s) => Ok(TimeLimit(Some(std::time::Duration::from_secs_f64(s)))),
+        _ => Err("expected a number of seconds from 0.001 to 1000000000, or `none` (`0` is none too)".into()),
     }
 }
 
@@ -1221,6 +1246,7 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
     let options = RunOptions {
         max_cycles: args.max_cycles,
         max_instructions: args.max_instructions,
+        timeout: args.timeout.0,
         threads,
         progress,
         ..RunOptions::default()
@@ -1233,7 +1259,7 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
     }
     let out = result.map_err(|fault| Failure {
         message: fault.render(&kernel, color),
-        code: 1,
+        code: fault_code(&fault),
     })?;
     let threads = if threads == 0 {
         rayon::current_num_threads()
@@ -1353,6 +1379,7 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     let options = RunOptions {
         max_cycles: args.max_cycles,
         max_instructions: args.max_instructions,
+        timeout: args.timeout.0,
         checks,
         schedule,
         threads: args.machine.threads()?,
@@ -1475,7 +1502,8 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     }
 }
 
-/// What goes to stderr after a run with findings or a fault: each finding, then the fault; exit status 1.
+/// What goes to stderr after a run with findings or a fault: each finding, then the fault; exit status 1 (3 for
+/// the time limit).
 fn findings_failure(
     kernel: &warpsim::Kernel,
     findings: &[warpsim::Finding],
@@ -1502,7 +1530,17 @@ fn findings_failure(
         }
         message.push_str(&fault.render(kernel, color));
     }
-    Failure { message, code: 1 }
+    let code = fault.map(fault_code).unwrap_or(1);
+    Failure { message, code }
+}
+
+/// A fault's exit status: 3 for the wall-clock limit (`--timeout`: the host was too slow, or the program loops),
+/// 1 for every other (the simulated program's).
+fn fault_code(fault: &warpsim::Fault) -> u8 {
+    match fault.kind {
+        warpsim::FaultKind::Timeout { .. } => 3,
+        _ => 1,
+    }
 }
 
 /// The files `sim run` draws (`--svg`, `--html`, `--trace-format`), checked before the run.

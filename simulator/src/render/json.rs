@@ -229,6 +229,7 @@ fn finding(kernel: &Kernel, f: &crate::check::Finding) -> Value {
     let access = |a: &crate::check::Access| {
         let (text, loc) = at(a.pc);
         json!({
+            "block": a.block,
             "warp": a.warp,
             "lane": a.lane,
             "pc": a.pc,
@@ -243,13 +244,20 @@ fn finding(kernel: &Kernel, f: &crate::check::Finding) -> Value {
             hazard,
             array,
             index,
+            global,
             first,
             second,
         } => {
             v["hazard"] = json!(hazard.name());
+            v["memory"] = json!(if *global { "global" } else { "shared" });
             v["array"] = json!(array);
             v["index"] = json!(index);
-            v["address"] = json!(crate::check::shared_byte(kernel, array, *index));
+            // Shared: the byte in the block's shared memory; global: the byte in the buffer.
+            v["address"] = if *global {
+                json!(index * 4)
+            } else {
+                json!(crate::check::shared_byte(kernel, array, *index))
+            };
             v["first"] = access(first);
             v["second"] = access(second);
         }
