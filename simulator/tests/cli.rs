@@ -1258,3 +1258,54 @@ fn the_time_limit_stops_an_endless_loop_with_status_3() {
         );
     }
 }
+
+#[test]
+fn json_keeps_every_bit_of_f32_values_nan_payloads_and_infinities_included() {
+    // Stored as bits: a signalling NaN with payload 1, a negative quiet NaN with a payload, ±inf, -0.0, the
+    // smallest subnormal, 1.5; and 0/0 computed (the canonical NaN the GPU gives, 0x7fffffff).
+    let bits: [u32; 8] = [
+        0x7f80_0001,
+        0xffc1_2345,
+        0x7f80_0000,
+        0xff80_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x3fc0_0000,
+        0x7fff_ffff,
+    ];
+    let file = temp_file(
+        "f32_bits.s",
+        format!(
+            ".kernel f32_bits\n.warp_sizes 32\n.grid 1\n.block 1\n.buffer out f32[9]\n.reg %v, %z\n\n{}        mov.b32 %z, 0\n        div.rn.f32 %v, %z, %z\n        st.global.f32 out[8], %v\n",
+            bits.iter()
+                .enumerate()
+                .map(|(k, b)| format!("        mov.b32 %v, 0x{b:08x}\n        st.global.f32 out[{k}], %v\n"))
+                .collect::<String>()
+        )
+        .as_bytes(),
+    );
+    let o = sim(&["run", file.to_str().unwrap(), "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let out = v["buffers"]["out"].as_array().expect("out");
+    // What the schema (docs/run.schema.json) promises a reader: a number is the exact value, a string the bits.
+    let read = |e: &serde_json::Value| -> u32 {
+        match e {
+            serde_json::Value::Number(n) => (n.as_f64().expect("a number") as f32).to_bits(),
+            serde_json::Value::String(s) => {
+                let hex = s.strip_prefix("0x").expect("0x…");
+                assert_eq!(hex.len(), 8, "{s}");
+                u32::from_str_radix(hex, 16).expect("hex bits")
+            }
+            other => panic!("an f32 element is a number or a string, not {other}"),
+        }
+    };
+    let got: Vec<u32> = out.iter().map(read).collect();
+    let mut want = bits.to_vec();
+    want.push(0x7fff_ffff);
+    assert_eq!(got, want);
+    assert_eq!(out[0], serde_json::json!("0x7f800001"));
+    assert_eq!(out[2], serde_json::json!("0x7f800000"));
+    assert_eq!(out[4].to_string(), "-0.0");
+    assert_eq!(out[6], serde_json::json!(1.5));
+}

@@ -1,9 +1,11 @@
 //! The JSON form of a run: one object with the program, launch shape, cycles, instruction counts, every
 //! buffer's final contents (numbers), statistics, and with tracing the event list.
 //!
-//! f32 values are written as the exact binary64 value of the f32 (so they convert back bit for bit); NaN and
-//! infinities, which JSON cannot hold, are written as `null`. Lane masks are hex strings (`"0xff"`), lane 0 in
-//! the lowest bit.
+//! f32 values are written as the exact binary64 value of the f32 (so they convert back bit for bit, `-0.0`
+//! included); NaNs and infinities, which JSON numbers cannot hold, are written as a string of their bits,
+//! `"0x7f800000"` for +inf, `"0x7fc00001"` for a NaN with its payload ([`f32_value`]), so every bit survives.
+//! `docs/run.schema.json` describes the whole object. Lane masks are hex strings (`"0xff"`), lane 0 in the
+//! lowest bit.
 
 use super::hex_mask;
 use crate::fault::Fault;
@@ -15,11 +17,18 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value, json};
 use warpsim_isa::{ElemTy, Ty};
 
+/// An f32 as JSON: its exact value as a number when it is finite, else (NaN, ±inf) the string `"0x…"` of its
+/// eight hex digits of bits.
+pub fn f32_value(bits: u32) -> Value {
+    serde_json::Number::from_f64(f32::from_bits(bits) as f64)
+        .filter(|_| f32::from_bits(bits).is_finite())
+        .map(Value::Number)
+        .unwrap_or_else(|| Value::String(format!("0x{bits:08x}")))
+}
+
 fn number(ty: Ty, bits: u32) -> Value {
     match ty {
-        Ty::F32 => serde_json::Number::from_f64(f32::from_bits(bits) as f64)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
+        Ty::F32 => f32_value(bits),
         Ty::S32 => json!(bits as i32),
         Ty::U32 | Ty::B32 => json!(bits),
     }
@@ -181,13 +190,13 @@ impl Serialize for Elements<'_> {
         let mut seq = serializer.serialize_seq(Some(self.0.data.len()))?;
         for &bits in &self.0.data {
             match self.0.elem {
-                // Non-finite floats have no JSON number: null, as `number` writes them.
+                // Non-finite floats have no JSON number: their bits as a string, as `f32_value` writes them.
                 ElemTy::F32 => {
                     let x = f32::from_bits(bits);
                     if x.is_finite() {
                         seq.serialize_element(&(x as f64))?
                     } else {
-                        seq.serialize_element(&())?
+                        seq.serialize_element(&format!("0x{bits:08x}"))?
                     }
                 }
                 ElemTy::S32 => seq.serialize_element(&(bits as i32))?,
