@@ -199,3 +199,140 @@ fn gpu_agrees_with_warpsim() {
         }
     }
 }
+
+/// A stand-in for `sim crosscheck-worker`, in bash: it speaks the worker's protocol (a device line, the job on
+/// stdin, one answer per launch) and answers each launch with the buffers it was given, so a program that
+/// writes nothing matches. A kernel whose name says so misbehaves: `stall` never answers (a kernel that never
+/// finishes, seen from the parent), `hung` reports a hang as the real worker does, `dies` exits on stderr.
+/// Every start appends a line to `log`.
+fn fake_worker(dir: &std::path::Path) -> std::path::PathBuf {
+    let script = dir.join("worker.sh");
+    let log = dir.join("log");
+    std::fs::write(
+        &script,
+        format!(
+            r#"#!/usr/bin/env bash
+echo '{{"Info":{{"name":"fake","driver":"0","arch":"sm_90"}}}}'
+job=$(cat)
+[ -z "$job" ] && exit 0
+echo start >> '{log}'
+echo '"Compiled"'
+mapfile -t kernels < <(printf '%s' "$job" | grep -o '"kernel":"[^"]*"' | cut -d'"' -f4)
+mapfile -t buffers < <(printf '%s' "$job" | grep -o '"buffers":\[\[[0-9,]*\]\]' | cut -d: -f2)
+for i in "${{!kernels[@]}}"; do
+  case "${{kernels[$i]}}" in
+    *stall*) sleep 30; exit 0 ;;
+    *hung*) echo "{{\"Hung\":{{\"index\":$i}}}}"; exit 3 ;;
+    *dies*) echo "error: boom" >&2; exit 1 ;;
+  esac
+  echo "{{\"Ran\":{{\"index\":$i,\"run\":{{\"buffers\":${{buffers[$i]}},\"clocks\":[[0,100]]}}}}}}"
+done
+"#,
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    script
+}
+
+#[test]
+fn a_kernel_that_hangs_or_kills_its_worker_is_reported_by_name_and_the_batch_goes_on() {
+    use std::time::Duration;
+    use warpsim::crosscheck::isolated::Workers;
+    let dir = std::env::temp_dir().join(format!("warpsim-fake-worker-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = fake_worker(&dir);
+    // A program that reads its buffer and writes nothing: the fake's echo is the right answer.
+    let source = ".kernel reader\n.warp_sizes 32\n.grid 1\n.block 32\n.buffer a u32[32] = i * 3\n.reg %v\n\n        ld.global.u32 %v, a[%tid.x]\n";
+    let program = warpsim_isa::parse("reader.s", source, &warpsim::programs::Resolver).expect("assembles");
+    let names = ["ok_0", "stall_1", "ok_2", "hung_3", "ok_4", "dies_5", "ok_6"];
+    let cases: Vec<_> = names
+        .iter()
+        .map(|n| crosscheck::prepare(&program, &warpsim::Launch::default(), n).expect("prepares"))
+        .collect();
+    let workers = Workers {
+        command: vec!["bash".into(), script.into_os_string()],
+        parallel: 2,
+        compile_timeout: Duration::from_secs(20),
+        launch_timeout: Duration::from_secs(1),
+    };
+    assert_eq!(workers.info().expect("the fake answers").name, "fake");
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let reports = workers.run(&cases, &|done| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(done.len(), names.len());
+    });
+    let verdicts: Vec<(bool, Option<&str>, Option<&str>)> = reports
+        .iter()
+        .map(|r| (r.matched, r.hang.as_deref(), r.error.as_deref()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        vec![
+            (true, None, None),
+            (false, Some("gpu"), Some("hangs on the GPU: did not finish within 10 s")),
+            (true, None, None),
+            (false, Some("gpu"), Some("hangs on the GPU: did not finish within 10 s")),
+            (true, None, None),
+            (false, None, Some("the GPU worker died: boom")),
+            (true, None, None),
+        ]
+    );
+    // One module: a worker for it, and a fresh one after each of the three that went wrong.
+    let starts = std::fs::read_to_string(dir.join("log")).unwrap().lines().count();
+    assert_eq!(starts, 4);
+    assert_eq!(calls.into_inner(), 1);
+    let summary = crosscheck::random_report(1, &reports);
+    assert_eq!((summary.mismatches, summary.hangs, summary.errors), (0, 2, 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_program_that_loops_in_warpsim_is_reported_as_a_hang() {
+    let source = ".kernel spin\n.warp_sizes 32\n.grid 1\n.block 32\n\nloop:\n        bra loop\n";
+    let program = warpsim_isa::parse("spin.s", source, &warpsim::programs::Resolver).expect("assembles");
+    let err = crosscheck::prepare(&program, &warpsim::Launch::default(), "spin").unwrap_err();
+    assert!(err.starts_with("hangs in warpsim: "), "{err}");
+    let r = crosscheck::ProgramReport::failed("spin", err);
+    assert_eq!(r.hang.as_deref(), Some("warpsim"));
+}
+
+/// The programs whose cross-check once failed (`crosscheck/regressions/`) and the edge-operand programs
+/// (`crosscheck/edges/`), kept with the values an H100 computed for them (`*.gpu.json`, written by
+/// `sim crosscheck --save-buffers`): warpsim must give the same bits, and the translation must keep what fixed
+/// them.
+#[test]
+fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crosscheck");
+    let mut seen = 0;
+    let mut files: Vec<_> = ["regressions", "edges"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap().map(|e| e.unwrap().path()))
+        .collect();
+    files.sort();
+    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "s")) {
+        let source = std::fs::read_to_string(path).unwrap();
+        let program =
+            warpsim_isa::parse(&path.display().to_string(), &source, &warpsim::programs::Resolver).expect("assembles");
+        let case = crosscheck::prepare(&program, &warpsim::Launch::default(), "k").expect("prepares");
+        let gpu: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path.with_extension("gpu.json")).unwrap()).unwrap();
+        for b in &case.sim.buffers {
+            let want: Vec<u32> = gpu["buffers"][&b.name]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}: no buffer {}", path.display(), b.name))
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u32)
+                .collect();
+            assert_eq!(b.data, want, "{}: buffer {}", path.display(), b.name);
+        }
+        // What fixed them: abs.s32 through a zero ptxas cannot see, and member masks the same way.
+        if source.contains("abs.s32") {
+            assert!(case.cuda.body.contains("abs_s32(") && case.cuda.body.contains(") ^ warpsim_zero"));
+        }
+        assert!(!case.cuda.body.contains(", 0xffffffff)"), "a constant member mask");
+        seen += 1;
+    }
+    assert_eq!(seen, 7);
+}

@@ -1,3 +1,5 @@
+// A random program of the cross-check (`sim random --seed 8191 --index 7491` at commit 9bd9907), kept as it was
+// generated: the GPU once disagreed with warpsim on it (issue 17; crosscheck/README.md says why).
 .kernel random_8191_7491
 .desc "random program 7491 of seed 8191 (sim crosscheck --random)"
 .warp_sizes 32

@@ -297,6 +297,10 @@ struct CrosscheckArgs {
     /// leaves a valid partial report).
     #[arg(long, value_name = "DIR")]
     out: Option<String>,
+    /// Also write what the GPU left in the buffers of each named program (not the random ones) to
+    /// `DIR/NAME.gpu.json`.
+    #[arg(long, value_name = "DIR")]
+    save_buffers: Option<String>,
     /// GPU worker processes at once (each compiles its own CUDA module; kernels take turns on the GPU).
     #[arg(long, value_name = "N", default_value_t = default_jobs())]
     jobs: usize,
@@ -781,12 +785,12 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
     let info = workers.info().map_err(|e| Failure::input(format!("error: {e}")))?;
     let mut report = xc::Report::new(&info);
     // Simulate and translate every program (on every core); what cannot be compared is reported as it is.
-    let prepared: Vec<Result<xc::Case, ProgramReport>> = named
+    let prepared: Vec<Result<xc::Case, Box<ProgramReport>>> = named
         .par_iter()
         .enumerate()
         .map(|(k, (_, program, launch))| {
             let cname = format!("{}_{k}", warpsim::emit_cuda::kernel_name(&program.name));
-            xc::prepare(program, launch, &cname).map_err(|e| ProgramReport::failed(&program.name, e))
+            xc::prepare(program, launch, &cname).map_err(|e| Box::new(ProgramReport::failed(&program.name, e)))
         })
         .collect();
     let named_count = prepared.len();
@@ -794,12 +798,12 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
         Some(n) => (args.from..args.from.saturating_add(n)).collect(),
         None => Vec::new(),
     };
-    let random_prepared: Vec<Result<xc::Case, ProgramReport>> = random_indices
+    let random_prepared: Vec<Result<xc::Case, Box<ProgramReport>>> = random_indices
         .par_iter()
-        .map(|&index| xc::random_case(args.seed, index).map_err(|r| *r))
+        .map(|&index| xc::random_case(args.seed, index))
         .collect();
     // One list of cases for the GPU; the rest keep their place by index.
-    let all: Vec<Result<xc::Case, ProgramReport>> = prepared.into_iter().chain(random_prepared).collect();
+    let all: Vec<Result<xc::Case, Box<ProgramReport>>> = prepared.into_iter().chain(random_prepared).collect();
     let total = all.len();
     let (cases, places): (Vec<xc::Case>, Vec<usize>) = all
         .iter()
@@ -807,7 +811,8 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
         .filter_map(|(k, c)| c.as_ref().ok().map(|c| (c.clone(), k)))
         .unzip();
     let assemble = |gpu: &[Option<ProgramReport>], report: &mut xc::Report| -> usize {
-        let mut slots: Vec<Option<ProgramReport>> = all.iter().map(|c| c.as_ref().err().cloned()).collect();
+        let mut slots: Vec<Option<ProgramReport>> =
+            all.iter().map(|c| c.as_ref().err().map(|r| (**r).clone())).collect();
         for (r, &k) in gpu.iter().zip(&places) {
             slots[k] = r.clone();
         }
@@ -843,6 +848,33 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
     assemble(&results, &mut report);
     report.progress = None;
     write(&report);
+    if let Some(dir) = &args.save_buffers {
+        for ((r, &k), case) in results.iter().zip(&places).zip(&cases) {
+            let (Some(r), Some((_, program, _))) = (r, named.get(k)) else {
+                continue;
+            };
+            if r.gpu_buffers.is_empty() {
+                continue;
+            }
+            let buffers: serde_json::Map<String, serde_json::Value> = case
+                .kernel
+                .buffers
+                .iter()
+                .zip(&r.gpu_buffers)
+                .map(|(b, data)| (b.name.clone(), serde_json::json!(data)))
+                .collect();
+            let text = serde_json::to_string_pretty(&serde_json::json!({
+                "program": program.name,
+                "gpu": info.name,
+                "buffers": buffers,
+            }))
+            .unwrap_or_default();
+            write_atomically(
+                &std::path::Path::new(dir).join(format!("{}.gpu.json", program.name)),
+                &(text + "\n"),
+            )?;
+        }
+    }
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }

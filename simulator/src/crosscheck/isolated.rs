@@ -35,7 +35,7 @@ pub struct Workers {
 struct Worker {
     child: Child,
     lines: mpsc::Receiver<String>,
-    stderr: std::thread::JoinHandle<String>,
+    stderr: mpsc::Receiver<String>,
 }
 
 impl Worker {
@@ -67,10 +67,11 @@ impl Worker {
             }
         });
         let mut err = child.stderr.take().ok_or("no worker stderr")?;
-        let stderr = std::thread::spawn(move || {
+        let (etx, stderr) = mpsc::channel();
+        std::thread::spawn(move || {
             let mut s = String::new();
             let _ = err.read_to_string(&mut s);
-            s
+            let _ = etx.send(s);
         });
         Ok(Worker { child, lines, stderr })
     }
@@ -90,7 +91,8 @@ impl Worker {
     fn stop(mut self) -> (Option<i32>, String) {
         let _ = self.child.kill();
         let status = self.child.wait().ok().and_then(|s| s.code());
-        let err = self.stderr.join().unwrap_or_default();
+        // A process the worker started could hold its stderr open: wait for the text a moment, no longer.
+        let err = self.stderr.recv_timeout(Duration::from_secs(2)).unwrap_or_default();
         (
             status,
             err.lines()

@@ -282,6 +282,9 @@ pub struct ProgramReport {
     pub error: Option<String>,
     /// Where it hung, `gpu` or `warpsim` (then `error` says how).
     pub hang: Option<String>,
+    /// What the GPU left in every buffer, in [`Kernel::buffers`] order (`sim crosscheck --save-buffers`).
+    #[serde(skip)]
+    pub gpu_buffers: Vec<Vec<u32>>,
 }
 
 impl ProgramReport {
@@ -305,6 +308,7 @@ impl ProgramReport {
                 None
             },
             error: Some(error),
+            gpu_buffers: Vec::new(),
         }
     }
 }
@@ -363,6 +367,7 @@ pub fn compare(case: &Case, gpu: &GpuRun) -> ProgramReport {
         clock_buffers,
         error: None,
         hang: None,
+        gpu_buffers: gpu.buffers.clone(),
     }
 }
 
