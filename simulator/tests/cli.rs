@@ -744,9 +744,11 @@ fn emit_cuda_prints_a_kernel_instruction_by_instruction() {
     let o = sim(&["emit-cuda", "butterfly_max"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("extern \"C\" __global__ void butterfly_max(unsigned *g_in, unsigned *g_out, unsigned long long *warpsim_clocks)"));
+    assert!(out.contains(
+        "extern \"C\" __global__ void butterfly_max(unsigned *g_in, unsigned *g_out, unsigned long long *warpsim_clocks, unsigned warpsim_zero_param)"
+    ));
     assert!(
-        out.contains("r_other = shfl_bfly(r_v, r_off, 0x001f, 0xffffffff);"),
+        out.contains("r_other = shfl_bfly(r_v, r_off, 0x001f, (0xffffffffu ^ warpsim_zero));"),
         "{out}"
     );
     assert!(out.contains("if (p_more) goto L_step_1;"), "{out}");
