@@ -3,15 +3,20 @@
 // smallest and a largest subnormal, the largest finite, 2^31, just below -2^31, 2^32) and stores what every f32
 // instruction gives for it. The ISA's rules (docs/ISA.md): an arithmetic NaN result is the canonical NaN
 // 0x7fffffff; min/max return the other operand when one is NaN; neg and abs flip and clear the sign bit, NaNs
-// included; conversions to integers saturate and give 0 for NaN; subnormals are kept (no flush to zero).
+// included; conversions to integers saturate and give 0 for NaN; subnormals are kept (no flush to zero), but
+// by atom.add.f32 in global memory, which flushes subnormal operands and results to zero of their sign (not in
+// shared memory);
+// min/max of a register with itself follow the same rules (a NaN gives the canonical NaN).
 .kernel edges_f32
 .desc "edge operands of the f32 instructions and conversions (256 pairs of 16 values)"
 .warp_sizes 32
 .grid 2
 .block 128
 .buffer vals u32[16] = 0, [0..] = [0, 0x80000000, 0x40200000, 0xbfc00000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0xff812345, 0x00000001, 0x807fffff, 0x7f7fffff, 0x4f000000, 0xcf000001, 0x4f800000]
-.buffer out u32[256 * 28]
-.reg %gid, %ia, %ib, %a, %b, %base, %r<28>
+.buffer out u32[256 * 32]
+.buffer acc f32[256]
+.shared sacc f32[128]
+.reg %gid, %ia, %ib, %a, %b, %base, %r<32>
 .pred %p
 
         mad.lo.u32      %gid, %ctaid.x, %ntid.x, %tid.x
@@ -52,7 +57,15 @@
         mul.f32         %r25, %a, 1e-40
         neg.f32         %r26, %r0
         abs.f32         %r27, %r3
-        mul.lo.u32      %base, %gid, 28
+        min.f32         %r28, %a, %a
+        max.f32         %r29, %b, %b
+        st.global.b32   acc[%gid], %a
+        red.global.add.f32 acc[%gid], %b
+        ld.global.b32   %r30, acc[%gid]
+        st.shared.b32   sacc[%tid.x], %a
+        atom.shared.add.f32 %r31, sacc[%tid.x], %b
+        ld.shared.b32   %r31, sacc[%tid.x]
+        mul.lo.u32      %base, %gid, 32
         st.global.u32   out[%base + 0], %r0
         st.global.u32   out[%base + 1], %r1
         st.global.u32   out[%base + 2], %r2
@@ -81,3 +94,7 @@
         st.global.u32   out[%base + 25], %r25
         st.global.u32   out[%base + 26], %r26
         st.global.u32   out[%base + 27], %r27
+        st.global.u32   out[%base + 28], %r28
+        st.global.u32   out[%base + 29], %r29
+        st.global.u32   out[%base + 30], %r30
+        st.global.u32   out[%base + 31], %r31

@@ -58,6 +58,16 @@ fn fmax(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }
 }
 
+/// A subnormal `x` flushed to zero of its sign.
+#[inline]
+fn ftz(x: f32) -> f32 {
+    if x.is_subnormal() {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        x
+    }
+}
+
 /// An f32 result as the GPU writes it: any NaN becomes the canonical NaN.
 #[inline]
 fn canon(x: f32) -> u32 {
@@ -172,14 +182,17 @@ pub fn convert(op: Conv, a: u32) -> u32 {
 }
 
 /// The new value an atomic stores, given the `old` value in memory, the operand `b` and (for `cas`) the new
-/// value `c`: `cas` stores `c` only when `old == b`. f32 `add` rounds to nearest; f32 `min`/`max` follow the
-/// `min.f32`/`max.f32` rules.
+/// value `c`: `cas` stores `c` only when `old == b`. f32 `add` rounds to nearest even; in global memory it
+/// also flushes subnormal operands and results to zero of the same sign, as PTX says of `atom.add.f32` and an
+/// H100 does, while in `shared` memory the H100 keeps them (`crosscheck/edges/edges_f32.s`); f32 `min`/`max`
+/// follow the `min.f32`/`max.f32` rules.
 #[inline]
-pub fn atomic(op: crate::kernel::Atom, old: u32, b: u32, c: u32) -> u32 {
+pub fn atomic(op: crate::kernel::Atom, shared: bool, old: u32, b: u32, c: u32) -> u32 {
     use crate::kernel::Atom;
     match op {
         Atom::AddI => old.wrapping_add(b),
-        Atom::AddF => canon(f(old) + f(b)),
+        Atom::AddF if shared => canon(f(old) + f(b)),
+        Atom::AddF => canon(ftz(ftz(f(old)) + ftz(f(b)))),
         Atom::MinS => (old as i32).min(b as i32) as u32,
         Atom::MinU => old.min(b),
         Atom::MinF => fmin(f(old), f(b)).to_bits(),
@@ -331,6 +344,28 @@ mod tests {
             binary(Bin::MaxF, (-0.0f32).to_bits(), 0.0f32.to_bits()),
             Some(0.0f32.to_bits())
         );
+    }
+
+    #[test]
+    fn atomic_f32_add_flushes_subnormals_to_signed_zero_in_global_memory() {
+        use crate::kernel::Atom;
+        let tiny = 0x0000_000f; // a subnormal
+        let neg_tiny = 0x8000_0002;
+        let one = 1.0f32.to_bits();
+        // Inputs flushed: 0 + tiny is +0, tiny + tiny is +0 (not 0x1e), one + tiny is one.
+        assert_eq!(atomic(Atom::AddF, false, 0, tiny, 0), 0);
+        assert_eq!(atomic(Atom::AddF, false, tiny, tiny, 0), 0);
+        assert_eq!(atomic(Atom::AddF, false, one, tiny, 0), one);
+        assert_eq!(atomic(Atom::AddF, false, neg_tiny, neg_tiny, 0), 0x8000_0000);
+        // A result below the normal range is flushed too: 2^-126 - 1.5 × 2^-126 = -2^-127, subnormal, is -0.
+        assert_eq!(atomic(Atom::AddF, false, 0x0080_0000, 0x80c0_0000, 0), 0x8000_0000);
+        // Without subnormals it is plain addition (min/max are untouched).
+        assert_eq!(atomic(Atom::AddF, false, one, one, 0), 2.0f32.to_bits());
+        assert_eq!(atomic(Atom::MinF, false, tiny, 0, 0), 0);
+        assert_eq!(atomic(Atom::MaxF, false, tiny, 0, 0), tiny);
+        // In shared memory subnormals are kept.
+        assert_eq!(atomic(Atom::AddF, true, tiny, tiny, 0), 0x1e);
+        assert_eq!(atomic(Atom::AddF, true, 0x0080_0000, 0x80c0_0000, 0), 0x8040_0000);
     }
 
     #[test]

@@ -429,6 +429,12 @@ impl Emitter<'_> {
                         _ => "max_f32",
                     };
                     let (x, y) = (self.bits(a, warpsim_isa::Ty::F32), self.bits(b, warpsim_isa::Ty::F32));
+                    if matches!(f, Bin::MinF | Bin::MaxF) {
+                        // ptxas turns min/max(x, x) into x even in inline PTX, keeping a NaN's payload where
+                        // the hardware returns the canonical NaN (random 271828 programs 351, 1703, ...): an
+                        // operand XORed with the zero it cannot see keeps the two apart.
+                        return format!("{} = {name}({x}, {y} ^ warpsim_zero);", self.reg(d));
+                    }
                     return format!("{} = {name}({x}, {y});", self.reg(d));
                 }
                 let (x, y) = (self.src(a, view), self.src(b, view));

@@ -272,7 +272,7 @@ impl<'k> Engine<'k> {
                     } => {
                         let cell = &mut self.memory[buffer as usize].data[word as usize];
                         let old = *cell;
-                        *cell = alu::atomic(f, old, b, c);
+                        *cell = alu::atomic(f, false, old, b, c);
                         if let Some(ret) = ret {
                             sm.deliver(ret, old, &mut local.events);
                         }

@@ -1431,7 +1431,7 @@ impl<'k> Sm<'k> {
                     let old = if addr.shared {
                         let cell = &mut block.shared[word];
                         let old = *cell;
-                        *cell = alu::atomic(f, old, bv, cv);
+                        *cell = alu::atomic(f, true, old, bv, cv);
                         old
                     } else {
                         // Global atomics are performed when the epoch is committed, in a fixed order across SMs; the
@@ -1440,7 +1440,7 @@ impl<'k> Sm<'k> {
                         let old = global_word(&self.overlay, true, mem, addr.buffer, word);
                         self.returns_pending |= d.is_some();
                         self.overlay
-                            .insert(overlay_key(addr.buffer, word), alu::atomic(f, old, bv, cv));
+                            .insert(overlay_key(addr.buffer, word), alu::atomic(f, false, old, bv, cv));
                         self.effects.push(Effect::Atomic {
                             f,
                             buffer: addr.buffer,

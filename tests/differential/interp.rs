@@ -525,9 +525,19 @@ fn convert(r: Rounding, to: Ty, from: Ty, a: u32) -> u32 {
     }
 }
 
-fn atomic(op: AtomOp, ty: Ty, old: u32, b: u32, c: u32) -> u32 {
+/// A subnormal flushed to zero of its sign (what f32 `atom.add` does to its operands and result in global memory).
+fn flush(x: f32) -> f32 {
+    if x != 0.0 && x.abs() < f32::MIN_POSITIVE {
+        if x < 0.0 { -0.0 } else { 0.0 }
+    } else {
+        x
+    }
+}
+
+fn atomic(op: AtomOp, ty: Ty, space: Space, old: u32, b: u32, c: u32) -> u32 {
     let signed = ty == Ty::S32;
     match op {
+        AtomOp::Add if ty == Ty::F32 && space == Space::Global => canon(flush(flush(f(old)) + flush(f(b)))),
         AtomOp::Add if ty == Ty::F32 => canon(f(old) + f(b)),
         AtomOp::Add => old.wrapping_add(b),
         AtomOp::Min if ty == Ty::F32 => fmin(old, b),
@@ -846,7 +856,7 @@ impl Warp<'_> {
                     let l = l as usize;
                     let mem = &mut self.memory(addr.space)[buffer];
                     old[l] = mem[at[l]];
-                    mem[at[l]] = atomic(*op, *ty, old[l], b[l], c.as_ref().map_or(0, |c| c[l]));
+                    mem[at[l]] = atomic(*op, *ty, addr.space, old[l], b[l], c.as_ref().map_or(0, |c| c[l]));
                 }
                 if let Some(d) = d {
                     self.write(*d, exec, &old);
