@@ -6,6 +6,7 @@
 //! - Short property tests: arbitrary bytes, and arbitrary lines of the assembly's own tokens, never make the
 //!   assembler panic, and whatever assembles prints and assembles again to the same program (the harness asserts
 //!   it).
+//! - The `generated` target: any bytes choose a program of the random-program generator, which runs.
 //! - `replay_corpora` (ignored: slow in a debug build) runs the committed corpora, `fuzz/corpus/<target>/`:
 //!   `cargo test -p warpsim-tests --release --test fuzz_regressions -- --ignored`.
 
@@ -377,6 +378,41 @@ proptest! {
     #[test]
     fn token_lines_never_panic_and_print_back(text in token_program()) {
         let _ = fuzzing::parse(text.as_bytes());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The `generated` target: any bytes are a program that assembles, launches and runs (or faults) without a
+    /// panic.
+    #[test]
+    fn generated_programs_run_from_any_bytes(bytes in prop::collection::vec(any::<u8>(), 1..2048)) {
+        let outcome = fuzzing::generated(&bytes);
+        prop_assert!(matches!(outcome, Outcome::Done { .. } | Outcome::Fault(_)), "{:?}", outcome);
+    }
+}
+
+/// The `generated` target's bytes choose the program: the same bytes give the same program, other bytes another,
+/// and a byte of machine and nothing else is still a program that runs.
+#[test]
+fn generated_inputs_are_programs() {
+    use warpsim::random::{Target, from_bytes};
+    let bytes: Vec<u8> = (0..600u32).map(|k| (k * 37 % 251) as u8).collect();
+    assert_eq!(
+        from_bytes(Target::Reference, &bytes).source(),
+        from_bytes(Target::Reference, &bytes).source()
+    );
+    assert_ne!(
+        from_bytes(Target::Reference, &bytes).source(),
+        from_bytes(Target::Reference, &bytes[1..]).source()
+    );
+    for input in [&[0u8][..], &[0x5f], &bytes] {
+        let outcome = fuzzing::generated(input);
+        assert!(
+            matches!(outcome, Outcome::Done { .. } | Outcome::Fault(_)),
+            "{outcome:?}"
+        );
     }
 }
 

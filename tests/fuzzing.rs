@@ -1,4 +1,4 @@
-//! The fuzzers' harness: what `fuzz/fuzz_targets/{parse,run}.rs` do with each input, here so that the
+//! The fuzzers' harness: what `fuzz/fuzz_targets/{parse,run,generated}.rs` do with each input, here so that the
 //! regression tests (`tests/fuzz_regressions.rs`) and the property tests run the very same code.
 //!
 //! A panic anywhere below is a bug ("no panic on user input"); so is a run that does not stay small. The
@@ -129,7 +129,31 @@ pub fn run(bytes: &[u8]) -> Outcome {
     let Some((&first, source)) = bytes.split_first() else {
         return Outcome::Empty;
     };
-    let machine = Machine::from_byte(first);
+    run_on(Machine::from_byte(first), source)
+}
+
+/// The `generated` target: the first byte picks the machine as for [`run`] (but for the warp size, which is the
+/// program's), the rest choose a program of the random-program generator ([`warpsim::random::from_bytes`], the
+/// reference target, seeded with a hash of the bytes). Every input is thus a well-formed program, which must
+/// assemble and launch: the fuzzer explores the simulator rather than the assembler's errors. A fault may
+/// happen (the generator writes a few on purpose); a panic may not.
+pub fn generated(bytes: &[u8]) -> Outcome {
+    let Some((&first, choices)) = bytes.split_first() else {
+        return Outcome::Empty;
+    };
+    let case = warpsim::random::from_bytes(warpsim::random::Target::Reference, choices);
+    let mut machine = Machine::from_byte(first);
+    machine.warp_size = case.w;
+    let source = case.source();
+    let outcome = run_on(machine, source.as_bytes());
+    assert!(
+        !matches!(outcome, Outcome::Assemble(_) | Outcome::Load(_)),
+        "a generated program does not run: {outcome:?}\n{source}"
+    );
+    outcome
+}
+
+fn run_on(machine: Machine, source: &[u8]) -> Outcome {
     let program = match parse(source) {
         Ok(p) => p,
         Err(e) => return Outcome::Assemble(e),

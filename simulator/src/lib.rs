@@ -27,7 +27,8 @@ pub mod fault;
 pub mod gpu;
 pub mod kernel;
 pub mod programs;
-pub mod random;
+/// The seeded random-program generator (crate `warpsim-random`), re-exported so `warpsim::random` keeps its path.
+pub use warpsim_random as random;
 pub mod render;
 pub mod scoreboard;
 pub mod shared_memory;

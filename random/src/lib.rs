@@ -1,34 +1,67 @@
-//! Random well-formed warp programs as structured values, so that proptest can shrink a failing one.
+//! warpsim's one generator of random warp programs: the real-GPU cross-check (`sim crosscheck --random`), the
+//! differential tests against the reference interpreter (`tests/differential/`) and the `generated` fuzz target
+//! all draw their programs from here.
 //!
-//! A [`Case`] is a warp size, a launch shape, a pool of input values and a body of [`Stmt`]s; [`Case::source`]
-//! prints it as warpsim assembly. The prologue loads six data registers per thread (`%r0` … `%r5`) from the
-//! input buffer and sets three predicates (`%p0` … `%p2`); the epilogue stores every data register, the
-//! predicates' bits and the thread's shared-memory slots to output buffers, so the simulator's memory shows
-//! the whole final state.
+//! A program is a structured value, a [`Case`] (a warp size, a launch shape, a pool of input values and a body
+//! of [`Stmt`]s), so that proptest can shrink a failing one; [`Case::source`] prints it as warpsim assembly.
+//! The prologue loads six data registers per thread (`%r0` … `%r5`) from the input buffer and sets three
+//! predicates (`%p0` … `%p2`); the epilogue stores every data register, the predicates' bits and the thread's
+//! shared-memory slots to output buffers, so memory shows the whole final state.
 //!
-//! Every program is well defined by `docs/ISA.md`, and, except where noted, without relying on warpsim's
-//! choices for what hardware leaves undefined (the constraints of `simulator/src/random.rs`, generalised to
-//! every warp size, partial warps and blocks of two warps):
+//! Three ways in, one strategy ([`case`]):
+//!
+//! * [`case`]`(target)`: the proptest strategy (the differential tests shrink with it);
+//! * [`generate`]`(seed, index)`: program `index` of the batch `seed` for the cross-check, a function of the
+//!   pair alone (proptest's ChaCha generator seeded from the pair; the text is stable while the generator and
+//!   proptest's version, pinned in `Cargo.lock`, are);
+//! * [`from_bytes`]: a program chosen by a fuzzer's bytes (hashed into the generator's seed).
+//!
+//! What the generated programs contain, and how often, is in `docs/random.md` (measured by
+//! `cargo run -p warpsim-random --example frequencies`).
+//!
+//! Every program is well defined by `docs/ISA.md`. The [`Target`] says how much more is asked of it:
+//!
+//! * [`Target::Reference`] (the differential tests and the fuzzer): every warp size, partial warps, and what
+//!   warpsim defines but hardware leaves open: the lanes of a warp meet at their warp's words (`wsl`: the
+//!   highest lane of a store wins; `cnt`, `icnt`, `fcnt`, `scnt`: atomics in lane order, their old values
+//!   returned; the paths of a divergent branch one after the other, fall-through first: the stack model's
+//!   order, ISA.md section 6), and faults on purpose, rarely (an integer division whose divisor is not forced
+//!   non-zero, a load or store at an unchecked register index or byte offset, a `bar.warp.sync` that names
+//!   the whole warp or is guarded); the test then asserts the same fault (kind, block, warp, lane, pc) in
+//!   both.
+//! * [`Target::Gpu`] (the cross-check): W = 32, and only what PTX defines, so that any difference from a GPU
+//!   is a warpsim bug: no fault (divisors forced non-zero, indices masked into bounds), no two lanes storing
+//!   to one word, atomics whose order shows (a returned old value, `exch`, `cas`, f32 `add`) on the
+//!   thread's own words, contended ones (`red` of an integer `add`, `min`, `max` or `xor`, a counter of the
+//!   warp's in global memory for each, so that the final value is the same in any order), `activemask` only through
+//!   `and` with `%lanemask_eq` (PTX guarantees only that the executing lane is in it), `bar.warp.sync` never
+//!   guarded and never naming a lane that does not execute it, and no member-mask bits past lane 31.
+//!
+//! In both:
 //!
 //! * warp-wide operations (`shfl.sync`, `vote`, `match`, `bar.warp.sync`) only where the printer knows the
-//!   executing lanes (converged code, branches, exits and returns on `%laneid`, the same in every warp),
-//!   unguarded (but for `bar.warp.sync`), with the member mask equal to those lanes; elsewhere they print
-//!   nothing;
+//!   executing lanes (converged code, branches, exits and returns on `%laneid`, the same in every warp), with
+//!   the member mask equal to those lanes; elsewhere they print nothing;
 //! * a shuffle's segments are wholly executing or wholly not (the width is narrowed to fit), and a `bfly`
 //!   offset outside converged code stays below the width, so every source lane executes;
-//! * warps do not communicate: each thread loads and stores its own slots (global and shared), lanes of a
-//!   warp meet only at their warp's words (`wsl`: the highest lane of a store wins; `cnt`, `icnt`, `fcnt`,
-//!   `scnt`: atomics in lane order; and the paths of a divergent branch one after the other, fall-through
-//!   first: that order is the stack model's, ISA.md section 6), and the tables are read-only;
+//! * warps do not communicate: each thread loads and stores its own slots (global and shared), and the tables
+//!   are read-only;
 //! * loops have a trip count of 0 to 3 per lane; exits are guarded (`@%q exit`).
-//!
-//! Some statements may fault, on purpose and rarely: an integer division whose divisor is not forced
-//! non-zero, a load or store at an unchecked register index or byte offset, and a `bar.warp.sync` that names
-//! the whole warp or is guarded. The test then asserts the same fault (kind, block, warp, lane, pc) in both.
 
 use proptest::prelude::*;
 use proptest::sample::select;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::fmt::Write as _;
+
+/// What the generated programs are run on, and so what they may rely on (see the crate's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// warpsim and the reference interpreter: every warp size, warpsim's defined orders, faults on purpose.
+    Reference,
+    /// A real GPU through the cross-check: W = 32, only what PTX defines.
+    Gpu,
+}
 
 pub const REGS: usize = 6;
 pub const PREDS: usize = 3;
@@ -292,6 +325,16 @@ pub enum Stmt {
         to: Mem,
         b32: bool,
     },
+    /// A block barrier: `kind` 0 `bar.sync`, 1 `bar.red.popc` into `d`, 2 and 3 `bar.red.and`/`.or` of `q` into
+    /// predicate `d`. Printed for a GPU only (the reference interpreter runs warps one after the other), and
+    /// only where every thread of the block runs it.
+    Bar {
+        kind: u8,
+        id: u8,
+        d: u8,
+        q: u8,
+        nq: bool,
+    },
     /// `d` None: `red`. `shared`: the warp's counters in shared memory.
     Atom {
         g: G,
@@ -328,6 +371,7 @@ pub enum Stmt {
 /// One generated test case.
 #[derive(Clone, Debug)]
 pub struct Case {
+    pub target: Target,
     pub w: u32,
     pub warps: u32,
     /// Lanes missing from the last warp of a block (taken modulo W): a partial warp.
@@ -486,7 +530,7 @@ fn lane_src() -> impl Strategy<Value = LaneSrc> {
 
 fn warp_ops() -> BoxedStrategy<Stmt> {
     prop_oneof![
-        4 => (
+        6 => (
             (0u8..4, reg(), proptest::option::of(pred()), src(), lane_src()),
             (0u8..3, any::<u8>(), any::<u16>(), any::<u8>())
         )
@@ -508,6 +552,9 @@ fn warp_ops() -> BoxedStrategy<Stmt> {
         1 => (guard(), reg()).prop_map(|(g, d)| Stmt::Activemask { g, d }).boxed(),
         1 => (guard(), proptest::bool::weighted(0.1))
             .prop_map(|(g, whole)| Stmt::WarpSync { g, whole })
+            .boxed(),
+        1 => (0u8..4, 0u8..2, reg(), pred(), any::<bool>())
+            .prop_map(|(kind, id, d, q, nq)| Stmt::Bar { kind, id, d, q, nq })
             .boxed(),
     ]
     .boxed()
@@ -543,7 +590,7 @@ fn leaf() -> BoxedStrategy<Stmt> {
     prop_oneof![
         8 => arithmetic(),
         3 => logic(),
-        4 => warp_ops(),
+        8 => warp_ops(),
         4 => memory(),
         1 => cond().prop_map(|cond| Stmt::Exit { cond }).boxed(),
         1 => (prop_oneof![2 => Just(0u8), 2 => Just(1), 1 => Just(2)], cond())
@@ -570,26 +617,107 @@ fn stmt() -> impl Strategy<Value = Stmt> {
     })
 }
 
-/// A whole test case: every supported warp size, one or two warps per block, one or two blocks.
-pub fn case() -> impl Strategy<Value = Case> {
+/// A whole test case: one or two warps per block, one or two blocks; every supported warp size for the
+/// reference, 32 lanes for a GPU.
+pub fn case(target: Target) -> impl Strategy<Value = Case> {
+    let sizes = match target {
+        Target::Reference => vec![2u32, 4, 8, 16, 32, 64],
+        Target::Gpu => vec![32],
+    };
     (
-        select(vec![2u32, 4, 8, 16, 32, 64]),
+        select(sizes),
         (1u32..=2, prop_oneof![3 => Just(0u32), 1 => 1u32..64]),
         1u32..=2,
         (prop::collection::vec(value(), 1..12), proptest::bool::weighted(0.2)),
         prop::collection::vec(stmt(), 1..20),
     )
-        .prop_map(|(w, (warps, missing), grid, (pool, junk_mask_bits), body)| Case {
+        .prop_map(move |(w, (warps, missing), grid, (pool, junk_mask_bits), body)| Case {
+            target,
             w,
             warps,
             missing: missing % w,
             // The input buffer's initialiser lists a value per register and thread, and the assembler takes at
             // most 1024 terms per statement: at most 128 threads.
             grid: if w * warps * grid > 128 { 1 } else { grid },
-            junk_mask_bits,
+            // A GPU's member masks are 32 bits.
+            junk_mask_bits: junk_mask_bits && target == Target::Reference,
             pool,
             body,
         })
+}
+
+/// One program of a cross-check batch.
+#[derive(Clone, Debug)]
+pub struct RandomProgram {
+    pub seed: u64,
+    pub index: u64,
+    /// The kernel name, `random_<seed>_<index>`.
+    pub name: String,
+    /// The program text (warpsim assembly).
+    pub source: String,
+}
+
+/// The 32 bytes of ChaCha key for program `index` of batch `seed`: SplitMix64 of the pair, four times, so that
+/// neighbouring indices and seeds give independent streams.
+fn key(seed: u64, index: u64) -> [u8; 32] {
+    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut key = [0u8; 32];
+    for chunk in key.chunks_mut(8) {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut x = z;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^= x >> 31;
+        chunk.copy_from_slice(&x.to_le_bytes());
+    }
+    key
+}
+
+/// Draw one case from `rng`.
+fn draw(target: Target, rng: TestRng) -> Case {
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    case(target)
+        .new_tree(&mut runner)
+        .expect("the strategy has no filter that can reject")
+        .current()
+}
+
+/// Case `index` of batch `seed` for `target`: the same triple always gives the same case.
+pub fn seeded(target: Target, seed: u64, index: u64) -> Case {
+    draw(target, TestRng::from_seed(RngAlgorithm::ChaCha, &key(seed, index)))
+}
+
+/// Program `index` of the cross-check's batch `seed` ([`Target::Gpu`]): the same pair always gives the same
+/// text.
+pub fn generate(seed: u64, index: u64) -> RandomProgram {
+    let case = seeded(Target::Gpu, seed, index);
+    let name = format!("random_{seed}_{index}");
+    let desc = format!("random program {index} of seed {seed} (sim crosscheck --random)");
+    RandomProgram {
+        seed,
+        index,
+        source: case.program(&name, &desc),
+        name,
+    }
+}
+
+/// A case chosen by a fuzzer's `bytes`: every input is a program. The bytes are hashed into the ChaCha key
+/// (FNV-1a, twice): proptest's pass-through generator, which would take the bytes as the choices themselves,
+/// splits its stream between the sub-generators of the recursive strategies and then returns zeros forever, and
+/// a uniform range never accepts an all-zero draw.
+pub fn from_bytes(target: Target, bytes: &[u8]) -> Case {
+    let fnv = |basis: u64| {
+        bytes
+            .iter()
+            .fold(basis, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    };
+    draw(
+        target,
+        TestRng::from_seed(
+            RngAlgorithm::ChaCha,
+            &key(fnv(0xcbf2_9ce4_8422_2325), fnv(0x6c62_272e_07bb_0142)),
+        ),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -699,6 +827,10 @@ struct Region {
 
 struct Printer {
     w: u32,
+    /// [`Target::Gpu`]: only what PTX defines.
+    gpu: bool,
+    /// The lanes of each warp at the start; `None` when warps differ (a partial last warp among others).
+    start: Option<u64>,
     text: String,
     labels: u32,
     /// One warp per block (raw shared stores cannot reach another warp).
@@ -827,10 +959,11 @@ impl Printer {
                     if *rem { "rem" } else { "div" },
                     if *signed { "s32" } else { "u32" }
                 );
+                let raw = *raw && !self.gpu;
                 let divisor = match b {
                     Src::Imm(0) if !raw => "7".into(),
                     Src::Imm(_) => b.int(),
-                    _ if *raw => b.int(),
+                    _ if raw => b.int(),
                     _ => {
                         // Division by zero is a fault: replace a zero divisor by 7.
                         self.line(&format!("setp.eq.u32 %e, {}, 0", b.int()));
@@ -1027,7 +1160,36 @@ impl Printer {
                     self.line(&format!("match{sync}.any.b32 {}, %t0{mask}", r(*d)));
                 }
             }
+            // PTX promises only that the executing lane is in the mask.
+            Stmt::Activemask { g, d } if self.gpu => {
+                let g = guard_text(g);
+                self.line(&format!("{g}activemask.b32 %t0"));
+                self.line(&format!("{g}and.b32 {}, %t0, %lanemask_eq", r(*d)));
+            }
             Stmt::Activemask { g, d } => self.line(&format!("{}activemask.b32 {}", guard_text(g), r(*d))),
+            // Unguarded, naming exactly the executing lanes.
+            Stmt::WarpSync { whole, .. } if self.gpu => match known {
+                Some(act) if *whole && act == lane_bits(w) => self.line("bar.warp.sync"),
+                Some(act) => self.line(&format!("bar.warp.sync {}", mask_text(act, w, false))),
+                None => {}
+            },
+            Stmt::Bar { kind, id, d, q, nq } => {
+                // Every thread of the block, so none has exited or is elsewhere (and the epilogue's shared
+                // reads are not what a barrier could reorder).
+                if !self.gpu || self.start.is_none() || active != self.start {
+                    return active;
+                }
+                let neg = if *nq { "!" } else { "" };
+                let id = id % 2;
+                match kind % 4 {
+                    0 => self.line(&format!("bar.sync {id}")),
+                    1 => self.line(&format!("bar.red.popc.u32 {}, {id}, {neg}{}", r(*d), p(*q))),
+                    k => {
+                        let op = if k == 2 { "and" } else { "or" };
+                        self.line(&format!("bar.red.{op}.pred {}, {id}, {neg}{}", p(*d), p(*q)));
+                    }
+                }
+            }
             Stmt::WarpSync { g, whole } => match (known, whole) {
                 (_, true) => self.line(&format!("{}bar.warp.sync", guard_text(g))),
                 (Some(act), false) => self.line(&format!(
@@ -1062,13 +1224,32 @@ impl Printer {
                         let at = self.slot(slot, "sh", "%ss", SHARED_SLOTS);
                         self.line(&format!("{g}ld.shared.u32 {d}, {at}"));
                     }
+                    // Another lane's atomics may not have happened yet: the thread's own counters.
+                    Mem::Counter { slot } if self.gpu => {
+                        let at = self.slot(slot, "cnt", "%ob", COUNTERS);
+                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+                    }
                     Mem::Counter { slot } => {
                         let at = self.slot(slot, "cnt", "%wb", COUNTERS);
+                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+                    }
+                    Mem::WarpSlot { slot } if self.gpu => {
+                        let at = self.own(slot, false);
                         self.line(&format!("{g}ld.global.u32 {d}, {at}"));
                     }
                     Mem::WarpSlot { slot } => {
                         let at = self.slot(slot, "wsl", "%wb", COUNTERS);
                         self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+                    }
+                    // No fault on a GPU: the table, in bounds.
+                    Mem::Raw { index, byte } if self.gpu => {
+                        self.line(&format!("and.b32 %t0, {}, 15", r(*index)));
+                        if *byte {
+                            self.line("shl.b32 %t0, %t0, 2");
+                            self.line(&format!("{g}ld.global.b32 {d}, [tbl + %t0]"));
+                        } else {
+                            self.line(&format!("{g}ld.global.u32 {d}, tbl[%t0]"));
+                        }
                     }
                     Mem::Raw { index, byte: false } => self.line(&format!("{g}ld.global.u32 {d}, tbl[{}]", r(*index))),
                     Mem::Raw { index, byte: true } => {
@@ -1093,7 +1274,7 @@ impl Printer {
                         let at = self.own(&Slot::Reg(*index), false);
                         self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
                     }
-                    Mem::Raw { index, byte } if self.one_warp => {
+                    Mem::Raw { index, byte } if self.one_warp && !self.gpu => {
                         let at = if *byte {
                             format!("[sh + {}]", r(*index))
                         } else {
@@ -1103,6 +1284,11 @@ impl Printer {
                     }
                     Mem::Raw { index, .. } => {
                         let at = self.own(&Slot::Reg(*index), false);
+                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
+                    }
+                    // Lanes storing to one word: the winner is the highest lane in warpsim, any on a GPU.
+                    Mem::Counter { slot } | Mem::WarpSlot { slot } if self.gpu => {
+                        let at = self.own(slot, false);
                         self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
                     }
                     Mem::Counter { slot } | Mem::WarpSlot { slot } => {
@@ -1141,10 +1327,17 @@ impl Printer {
                 ];
                 let (name, ty, buffer) = OPS[*op as usize % OPS.len()];
                 let shared = *shared && buffer == "cnt";
-                let at = if shared {
-                    self.slot(slot, "scnt", "%ws", COUNTERS)
-                } else {
-                    self.slot(slot, buffer, "%wb", COUNTERS)
+                // On a GPU the lanes' order is not defined: only a `red` whose final value does not depend on
+                // it goes to the warp's counters, each counter with one operation (`add`, `min`, `max` or
+                // `xor`: each commutes with itself, not with the others), and never shared ones (the
+                // epilogue's read of them would race with lanes still running); the rest to the thread's own.
+                let gpu_counter = ["add", "min", "max", "xor"].iter().position(|&n| n == name);
+                let at = match (shared, self.gpu, gpu_counter) {
+                    (true, false, _) => self.slot(slot, "scnt", "%ws", COUNTERS),
+                    (false, false, _) => self.slot(slot, buffer, "%wb", COUNTERS),
+                    (false, true, Some(k)) if d.is_none() && ty != "f32" => format!("{buffer}[%wb + {k}]"),
+                    (true, true, _) => self.slot(slot, "scnt", "%os", COUNTERS),
+                    (false, true, _) => self.slot(slot, buffer, "%ob", COUNTERS),
                 };
                 let space = if shared { "shared" } else { "global" };
                 let (b, c) = (b.typed(ty), c.typed(ty));
@@ -1313,8 +1506,13 @@ impl Case {
         self.grid * self.block()
     }
 
-    /// The program text.
+    /// The program text, named `differential`.
     pub fn source(&self) -> String {
+        self.program("differential", &format!("a random program: W = {}", self.w))
+    }
+
+    /// The program text, with its kernel name and description.
+    pub fn program(&self, name: &str, desc: &str) -> String {
         let w = self.w;
         let threads = self.threads();
         let all_warps = self.grid * self.warps;
@@ -1324,8 +1522,8 @@ impl Case {
             .collect();
         let table: Vec<String> = (0..16).map(|k| pick(1_000_000 + k).to_string()).collect();
         let mut s = String::new();
-        let _ = writeln!(s, ".kernel differential");
-        let _ = writeln!(s, ".desc \"a random program: W = {w}\"");
+        let _ = writeln!(s, ".kernel {name}");
+        let _ = writeln!(s, ".desc \"{desc}\"");
         let _ = writeln!(s, ".warp_sizes {w}");
         let _ = writeln!(s, ".param bias = 5");
         let _ = writeln!(s, ".grid {}", self.grid);
@@ -1343,22 +1541,26 @@ impl Case {
         let _ = writeln!(s, ".buffer tbl u32[16] = 0, [0..] = [{}]", table.join(", "));
         let _ = writeln!(s, ".buffer ftab f32[8] = i * 0.75 - 2.5, [3] = 1e-40, [5] = -0.0");
         let _ = writeln!(s, ".buffer scr u32[{}] = i * 3", threads * SLOTS);
-        let _ = writeln!(s, ".buffer cnt u32[{}] = i", all_warps * COUNTERS);
-        let _ = writeln!(s, ".buffer icnt s32[{}] = i - 2", all_warps * COUNTERS);
-        let _ = writeln!(s, ".buffer fcnt f32[{}] = i + 0.5", all_warps * COUNTERS);
+        // The counters: the warps' (from `%wb`), then the threads' own (from `%ob`).
+        let counters = (all_warps + threads) * COUNTERS;
+        let _ = writeln!(s, ".buffer cnt u32[{counters}] = i");
+        let _ = writeln!(s, ".buffer icnt s32[{counters}] = i - 2");
+        let _ = writeln!(s, ".buffer fcnt f32[{counters}] = i + 0.5");
         let _ = writeln!(s, ".buffer wsl u32[{}]", all_warps * COUNTERS);
         let _ = writeln!(s, ".buffer out u32[{}]", threads * (REGS as u32 + 1));
         let _ = writeln!(s, ".buffer shout u32[{}]", threads * SHARED_SLOTS);
-        let _ = writeln!(s, ".buffer scout u32[{}]", all_warps * COUNTERS);
+        let _ = writeln!(s, ".buffer scout u32[{counters}]");
         let _ = writeln!(s, ".shared sh u32[{}]", self.block() * SHARED_SLOTS);
-        let _ = writeln!(s, ".shared scnt u32[{}]", self.warps * COUNTERS);
+        let _ = writeln!(s, ".shared scnt u32[{}]", (self.warps + self.block()) * COUNTERS);
         let _ = writeln!(
             s,
-            ".reg %r<{REGS}>, %gid, %sb, %ss, %wb, %ws, %t0, %t1, %c<{MAX_LOOP_DEPTH}>"
+            ".reg %r<{REGS}>, %gid, %sb, %ss, %wb, %ws, %ob, %os, %t0, %t1, %c<{MAX_LOOP_DEPTH}>"
         );
         let _ = writeln!(s, ".pred %p<{PREDS}>, %q, %e\n");
         let mut pr = Printer {
             w,
+            gpu: self.target == Target::Gpu,
+            start: None,
             text: String::new(),
             labels: 0,
             one_warp: self.warps == 1,
@@ -1375,6 +1577,10 @@ impl Case {
         pr.line("mad.lo.u32 %wb, %ctaid.x, %nwarpid, %warpid");
         pr.line(&format!("mul.lo.u32 %wb, %wb, {COUNTERS}"));
         pr.line(&format!("mul.lo.u32 %ws, %warpid, {COUNTERS}"));
+        pr.line(&format!("add.u32 %ob, %gid, {all_warps}"));
+        pr.line(&format!("mul.lo.u32 %ob, %ob, {COUNTERS}"));
+        pr.line(&format!("add.u32 %os, %tid.x, {}", self.warps));
+        pr.line(&format!("mul.lo.u32 %os, %os, {COUNTERS}"));
         pr.line("setp.lt.s32 %p0, %r0, %r1");
         pr.line("setp.gt.f32 %p1, %r2, %r3");
         pr.line("setp.ne.u32 %p2, %r4, %laneid");
@@ -1386,6 +1592,7 @@ impl Case {
         } else {
             None
         };
+        pr.start = active;
         pr.block(&self.body, Region { active, loop_depth: 0 });
         // Every live lane stores its registers, its predicates' bits and its shared slots, and the warp's
         // shared counters (every lane the same values).
@@ -1402,9 +1609,11 @@ impl Case {
             pr.line(&format!("ld.shared.u32 %t1, sh[%ss + {k}]"));
             pr.line(&format!("st.global.u32 shout[%t0 + {k}], %t1"));
         }
-        for k in 0..COUNTERS {
-            pr.line(&format!("ld.shared.u32 %t1, scnt[%ws + {k}]"));
-            pr.line(&format!("st.global.u32 scout[%wb + {k}], %t1"));
+        for (from, to) in [("%ws", "%wb"), ("%os", "%ob")] {
+            for k in 0..COUNTERS {
+                pr.line(&format!("ld.shared.u32 %t1, scnt[{from} + {k}]"));
+                pr.line(&format!("st.global.u32 scout[{to} + {k}], %t1"));
+            }
         }
         // A return branches here: the end of the program, which is an exit.
         pr.label("done");
