@@ -233,7 +233,7 @@ fn compare_reports_the_first_differing_element_with_its_bits() {
     let md = info.to_markdown();
     assert!(md.contains("| butterfly_max | 1 × 32 | yes | 180 |"), "{md}");
     assert!(
-        md.contains("out[5]: warpsim 1000.0 (0x447a0000), GPU -0.0 (0x80000000); 2 element(s) differ"),
+        md.contains("out[5]: warpsim 1000.0 (0x447a0000), GPU -0.0 (0x80000000); 2 elements differ"),
         "{md}"
     );
 }

@@ -87,9 +87,10 @@ impl Fault {
                 len,
                 store,
             } => format!(
-                "out-of-bounds {} {}`{buffer}`: element {index}, but `{buffer}` has {len} elements (0..{len})",
+                "out-of-bounds {} {}`{buffer}`: element {index}, but `{buffer}` has {len} element{} (0..{len})",
                 if *store { "store to" } else { "load from" },
-                if *shared { "shared array " } else { "" }
+                if *shared { "shared array " } else { "" },
+                if *len == 1 { "" } else { "s" }
             ),
             FaultKind::Misaligned {
                 buffer,

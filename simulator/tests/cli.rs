@@ -1311,3 +1311,19 @@ fn json_keeps_every_bit_of_f32_values_nan_payloads_and_infinities_included() {
     assert_eq!(out[4].to_string(), "-0.0");
     assert_eq!(out[6], serde_json::json!(1.5));
 }
+
+/// A fault message counts in English: a one-element buffer "has 1 element".
+#[test]
+fn a_one_element_buffer_has_1_element() {
+    let path = temp_file(
+        "one_element.s",
+        b".block 4\n.buffer in u32[1]\n.reg %v\n        ld.global.u32 %v, in[%laneid]\n",
+    );
+    let o = sim(&["run", path.to_str().expect("utf-8"), "--warp", "4"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("error: out-of-bounds load from `in`: element 1, but `in` has 1 element (0..1)"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -557,22 +557,22 @@ fn launch_flags() {
             case(
                 &["run", "pair_swap", "--warp", "abc"],
                 2,
-                "error: invalid value 'abc' for '--warp <WARP>': invalid digit found in string",
+                "error: invalid value 'abc' for '--warp <W>': `abc` is not a warp size: a power of two from 2 to 64",
             ),
             case(
                 &["run", "pair_swap", "--warp", "0"],
                 2,
-                "error: invalid configuration: `warp_size` must be a power of two from 2 to 64",
+                "error: invalid value '0' for '--warp <W>': 0 is not a warp size: a power of two from 2 to 64 (2, 4, 8, 16, 32 or 64)",
             ),
             case(
                 &["run", "pair_swap", "--warp", "12"],
                 2,
-                "error: invalid configuration: `warp_size` must be a power of two from 2 to 64",
+                "error: invalid value '12' for '--warp <W>': 12 is not a warp size: a power of two from 2 to 64 (2, 4, 8, 16, 32 or 64)",
             ),
             case(
                 &["run", "pair_swap", "--warp", "4294967296"],
                 2,
-                "error: invalid value '4294967296' for '--warp <WARP>': 4294967296 is not in 0..=4294967295",
+                "error: invalid value '4294967296' for '--warp <W>': `4294967296` is not a warp size: a power of two from 2 to 64",
             ),
             case(
                 &["run", "block_reduce", "--set", "n=1e12"],

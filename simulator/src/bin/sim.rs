@@ -18,17 +18,17 @@ use warpsim_isa::{AssembleError, Program};
 
 const EXAMPLES: &str = "\
 Examples:
-  sim run butterfly_max --warp 8 --trace     the 8-lane butterfly, step by step
-  sim run butterfly_max --format json        values and cycles as JSON
-  sim run shfl_wrap --set offset=-2          override a program parameter
-  sim run my_kernel.s --grid 4 --block 64    run your own file
-  sim run butterfly_max --stats             cycles, IPC and where each warp's cycles went
-  sim run butterfly_max --warp 8 --svg b.svg the lane exchanges drawn (SVG)
-  sim run histogram_bin --html h.html        step through the trace in a browser
-  sim run block_reduce --trace-format chrome t.json   a timeline for Perfetto / chrome://tracing
-  sim calibrate                              simulated vs measured H200 cycles, row by row
-  sim check my_kernel.s                      assemble and report errors
-  sim list                                   the shipped programs";
+  sim run butterfly_max --warp 8 --trace             the 8-lane butterfly, step by step
+  sim run butterfly_max --format json                values and cycles as JSON
+  sim run shfl_wrap --set offset=-2                  override a program parameter
+  sim run my_kernel.s --grid 4 --block 64            run your own file
+  sim run butterfly_max --stats                      cycles, IPC and where each warp's cycles went
+  sim run butterfly_max --warp 8 --svg b.svg         the lane exchanges drawn (SVG)
+  sim run histogram_bin --html h.html                step through the trace in a browser
+  sim run block_reduce --trace-format chrome t.json  a timeline for Perfetto / chrome://tracing
+  sim calibrate                                      simulated vs measured H200 cycles, row by row
+  sim check my_kernel.s                              assemble and report errors
+  sim list                                           the shipped programs";
 
 #[derive(Parser)]
 #[command(name = "sim", version, about = "warpsim: a cycle-level SIMT warp simulator", after_help = EXAMPLES)]
@@ -73,13 +73,19 @@ enum Command {
     #[command(after_help = BENCH_EXAMPLES)]
     Bench(BenchArgs),
     /// List the shipped programs.
+    #[command(
+        after_help = "Tags, where each program comes from: P25, P26, P27 the chapters of a GPU puzzle book on \
+                            shuffle_down (stencils), shuffle_xor (butterflies) and a block-level prefix sum; BLOG an \
+                            article on the four shuffle variants; LESSON a lesson on hierarchical reduction \
+                            (registers, warp shuffle, shared memory, atomics)."
+    )]
     List,
     /// Assemble a file (or shipped program) and report errors, without running it.
     Check {
         /// A program name or a path to an assembly file.
         program: String,
         /// Also check that it launches at this warp size (default: 32, or the nearest size the program allows).
-        #[arg(long)]
+        #[arg(long, value_name = "W", value_parser = warp_size, allow_negative_numbers = true)]
         warp: Option<u32>,
     },
     /// Print a shipped program's source.
@@ -234,8 +240,9 @@ Examples:
   sim bench block_reduce --set n=16777216 --threads 1  the same on one host thread
   sim bench moving_average --set size=16777216 --format json
 
-`wall_seconds` times the simulation alone (from the first cycle to the last SM's finish); `setup_seconds` is
-the assembly and the buffers' initialisation. Peak memory is the process's (VmHWM), buffers included.";
+`wall_seconds` times the simulation alone (from the first cycle to the last SM's finish);
+`setup_seconds` is the assembly and the buffers' initialisation. Peak memory is the process's
+(VmHWM), buffers included.";
 
 #[derive(clap::Args)]
 struct BenchArgs {
@@ -266,10 +273,10 @@ fn default_jobs() -> usize {
 
 const CROSSCHECK_EXAMPLES: &str = "\
 Examples:
-  sim crosscheck butterfly_max                     one program
-  sim crosscheck --all                             every shipped program
-  sim crosscheck --random 1000 --seed 7            1000 random programs
-  sim crosscheck --all --random 1000 --out crosscheck   write crosscheck/report.json and REPORT.md
+  sim crosscheck butterfly_max                         one program
+  sim crosscheck --all                                 every shipped program
+  sim crosscheck --random 1000 --seed 7                1000 random programs
+  sim crosscheck --all --random 1000 --out crosscheck  write crosscheck/report.json and REPORT.md
 
 Exit status: 0 every value matches; 1 a mismatch, or a program that could not be compared; 2 bad input, or no
 GPU (no driver, no NVRTC, no device, or a build without the `cuda` feature).";
@@ -312,8 +319,8 @@ struct CrosscheckArgs {
 /// The simulated machine, and the host threads that simulate it (`run`, `bench`).
 #[derive(clap::Args)]
 struct MachineArgs {
-    /// Warp size: a power of two from 2 to 64.
-    #[arg(long, short = 'w', allow_negative_numbers = true)]
+    /// Warp size: a power of two from 2 to 64 [default: 32, or the configuration's].
+    #[arg(long, short = 'w', value_name = "W", value_parser = warp_size, allow_negative_numbers = true)]
     warp: Option<u32>,
     /// Machine configuration file (JSON, see `sim config`).
     #[arg(long)]
@@ -678,6 +685,20 @@ fn read_config(path: &Path) -> Result<String, Failure> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// `--warp`: a power of two from 2 to 64, checked where the user typed it.
+fn warp_size(s: &str) -> Result<u32, String> {
+    let w: u32 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a warp size: a power of two from 2 to 64"))?;
+    if w.is_power_of_two() && (2..=64).contains(&w) {
+        Ok(w)
+    } else {
+        Err(format!(
+            "{w} is not a warp size: a power of two from 2 to 64 (2, 4, 8, 16, 32 or 64)"
+        ))
+    }
 }
 
 fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) -> Result<Config, Failure> {

@@ -635,8 +635,16 @@ fn failures(programs: &[ProgramReport], seed: u64) -> String {
         if let Some(m) = &p.mismatch {
             let _ = writeln!(
                 s,
-                "  {}[{}]: warpsim {} ({}), GPU {} ({}); {} element(s) differ",
-                m.buffer, m.index, m.sim, m.sim_bits, m.gpu, m.gpu_bits, m.differing
+                "  {}[{}]: warpsim {} ({}), GPU {} ({}); {} {} differ{}",
+                m.buffer,
+                m.index,
+                m.sim,
+                m.sim_bits,
+                m.gpu,
+                m.gpu_bits,
+                m.differing,
+                if m.differing == 1 { "element" } else { "elements" },
+                if m.differing == 1 { "s" } else { "" }
             );
         }
     }
