@@ -136,8 +136,25 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                             )
                         })
                         .collect();
-                    for chunk in entries.chunks(4) {
-                        rows.push((String::new(), Vec::new(), Some(chunk.join("   "))));
+                    if w <= 16 {
+                        for chunk in entries.chunks(4) {
+                            rows.push((String::new(), Vec::new(), Some(chunk.join("   "))));
+                        }
+                    } else {
+                        // Wide warps: as many as fit in a line of WIDTH columns after the labels.
+                        let mut line = String::new();
+                        for e in entries {
+                            if !line.is_empty() && line.len() + 3 + e.len() > WIDTH - NOTE_INDENT {
+                                rows.push((String::new(), Vec::new(), Some(std::mem::take(&mut line))));
+                            }
+                            if !line.is_empty() {
+                                line.push_str("   ");
+                            }
+                            line.push_str(&e);
+                        }
+                        if !line.is_empty() {
+                            rows.push((String::new(), Vec::new(), Some(line)));
+                        }
                     }
                 }
                 live.push(*r);
@@ -152,26 +169,71 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
         }
     }
     let label_width = rows.iter().map(|(l, _, _)| l.chars().count()).max().unwrap_or(0).max(4);
-    let _ = write!(out, "{:<label_width$} ", "lane");
-    for l in 0..w {
-        let _ = write!(out, "{l:>cell$}");
+    // Lanes per band: the whole warp when it fits in WIDTH columns, else the most (a power of two) that do.
+    let mut band = w as usize;
+    while band > 4 && label_width + 1 + band * cell > WIDTH {
+        band /= 2;
     }
-    out.push('\n');
-    for (label, cells, note) in &rows {
-        if cells.is_empty() {
-            if let Some(n) = note {
-                let _ = writeln!(out, "{:<label_width$}   {n}", "");
-            }
-            continue;
+    let bands = (w as usize).div_ceil(band);
+    for b in 0..bands {
+        let lanes = b * band..((b + 1) * band).min(w as usize);
+        if b > 0 {
+            out.push('\n');
         }
-        let _ = write!(out, "{label:<label_width$} ");
-        for c in cells {
-            let _ = write!(out, "{c:>cell$}");
-        }
-        if let Some(n) = note {
-            let _ = write!(out, "   {n}");
+        let _ = write!(out, "{:<label_width$} ", "lane");
+        for l in lanes.clone() {
+            let _ = write!(out, "{l:>cell$}");
         }
         out.push('\n');
+        for (label, cells, note) in &rows {
+            if cells.is_empty() {
+                // The per-pair arithmetic, once (with the first band).
+                if let (0, Some(n)) = (b, note) {
+                    let _ = writeln!(out, "{:<label_width$}   {n}", "");
+                }
+                continue;
+            }
+            let _ = write!(out, "{label:<label_width$} ");
+            for c in &cells[lanes.clone()] {
+                let _ = write!(out, "{c:>cell$}");
+            }
+            // A row's note (the pairs of an exchange) beside the whole warp; in bands, under the row in the
+            // first band, as a rule when it is one.
+            match note {
+                Some(n) if bands == 1 => {
+                    let _ = writeln!(out, "   {n}");
+                }
+                Some(n) if b == 0 => {
+                    let _ = writeln!(out, "\n{:<label_width$}   {}", "", short_note(n));
+                }
+                _ => out.push('\n'),
+            }
+        }
+    }
+}
+
+/// The widest a line of the grid may be, when the warp can be split into bands of lanes to fit.
+const WIDTH: usize = 120;
+
+/// Room kept for the labels before a line of per-pair arithmetic in a wide warp.
+const NOTE_INDENT: usize = 30;
+
+/// A pair list `lane 0<->16, 1<->17, …` as `lane i <-> i ^ 16` when every pair follows that rule.
+fn short_note(note: &str) -> String {
+    let pairs: Option<Vec<(u32, u32)>> = note
+        .strip_prefix("lane ")
+        .map(|list| {
+            list.split(", ")
+                .map(|p| {
+                    let (a, b) = p.split_once("<->")?;
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                })
+                .collect::<Option<Vec<_>>>()
+        })
+        .flatten();
+    match pairs.as_deref() {
+        Some([(a, b), rest @ ..]) if rest.iter().all(|(x, y)| x ^ y == a ^ b) => format!("lane i <-> i ^ {}", a ^ b),
+        _ => "pairs of lanes (see the trace above)".into(),
     }
 }
 

@@ -55,6 +55,11 @@ pub fn lane_mask(w: u32, active: u64, exec: u64) -> String {
         .collect()
 }
 
+/// Every lane of a `w`-lane warp.
+pub fn all_lanes(w: u32) -> u64 {
+    if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
+}
+
 /// `0x…` with as many hex digits as a warp of `w` lanes needs.
 pub fn hex_mask(w: u32, mask: u64) -> String {
     format!("0x{:0width$x}", mask, width = (w as usize).div_ceil(4))

@@ -8,6 +8,12 @@
 //!                                     %other = [8, 10, 12, 1000, 0, 2, 4, 6]
 //! ```
 //!
+//! A list of lanes that would make its line wider than 120 columns (W = 32, or long values) is written as one
+//! value where every lane holds it (`%off = 16 (all 32 lanes)`), as a rule where an exchange follows one
+//! (`exchange: lane i <-> lane i ^ 16`), as a range for consecutive elements, or in rows of 16, 8 or 4 lanes
+//! headed by their lane numbers; the lane grid is split into bands of lanes the same way. `--format json` keeps
+//! every lane's value.
+//!
 //! `sch` is the warp scheduler (sub-partition) that issued the instruction. Shared-memory accesses list the bank
 //! of every lane and the conflict degree; barriers show each warp's arrival and the release.
 //!
@@ -20,9 +26,78 @@ use crate::sm::RunOutput;
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
 
-/// Values of the lanes in `exec` as a list; other lanes show `-`.
-fn lane_list(kernel: &Kernel, ty: warpsim_isa::Ty, values: &[u32], exec: u64) -> String {
-    format!("[{}]", lane_cells(kernel.warp_size, ty, values, exec).join(", "))
+/// The width the trace keeps its lines within where it can (a 120-column terminal): a list of lanes that would
+/// be longer is shown as a rule when one fits, or in rows of lanes.
+const WIDTH: usize = 120;
+
+/// `label` and one cell per lane (`-` for a lane that does not execute): `label[a, b, …]` on one line when it
+/// fits in [`WIDTH`]; else `label N (all W lanes)` when every lane of the warp holds the same `N`; else rows of
+/// 16 lanes (8, or 4, where 16 do not fit), each headed by its lanes' numbers.
+fn lane_rows(out: &mut String, pad: &str, label: &str, cells: &[String], exec: u64, w: u32) {
+    let one = format!("{pad}{label}[{}]", cells.join(", "));
+    if one.chars().count() <= WIDTH {
+        let _ = writeln!(out, "{one}");
+        return;
+    }
+    if exec == super::all_lanes(w) && cells.iter().all(|c| *c == cells[0]) {
+        let _ = writeln!(out, "{pad}{}{} (all {w} lanes)", label_sep(label), cells[0]);
+        return;
+    }
+    // `%v =` and `from lane:` head their rows as they are; `load from in` gains a comma.
+    let head = match label.trim_end() {
+        h if h.ends_with(['=', ':']) => h.to_string(),
+        h => format!("{h},"),
+    };
+    let span_width = format!("{}-{}", w - 1, w - 1).len();
+    let row = |from: usize, to: usize| {
+        let span = format!("{from}-{}:", to - 1);
+        format!(
+            "lanes {span:<width$} [{}]",
+            cells[from..to].join(", "),
+            width = span_width + 1
+        )
+    };
+    let fits = |n: usize| {
+        (0..cells.len())
+            .step_by(n)
+            .all(|s| pad.len() + head.len() + 1 + row(s, (s + n).min(cells.len())).chars().count() <= WIDTH)
+    };
+    let per_row = [16, 8].into_iter().find(|&n| fits(n)).unwrap_or(4);
+    // Rows where no lane executes are left out (the lanes column shows which lanes run).
+    let mut first = true;
+    for s in (0..cells.len()).step_by(per_row) {
+        let e = (s + per_row).min(cells.len());
+        if (s..e).all(|l| exec >> l & 1 == 0) {
+            continue;
+        }
+        let lead = if first {
+            head.clone()
+        } else {
+            " ".repeat(head.chars().count())
+        };
+        first = false;
+        let _ = writeln!(out, "{pad}{lead} {}", row(s, e));
+    }
+}
+
+/// `label` ready for a single value after it (`%v = ` stays, `load from in` gains a space).
+fn label_sep(label: &str) -> String {
+    if label.ends_with(' ') {
+        label.to_string()
+    } else {
+        format!("{label} ")
+    }
+}
+
+/// Values of the lanes in `exec`, one cell per lane; other lanes show `-`.
+fn lane_values(kernel: &Kernel, ty: warpsim_isa::Ty, values: &[u32], exec: u64) -> Vec<String> {
+    lane_cells(kernel.warp_size, ty, values, exec)
+}
+
+/// `k` such that every pair is `(a, a ^ k)`, when there is one.
+fn xor_rule(pairs: &[(u32, u32)]) -> Option<u32> {
+    let k = pairs.first().map(|(a, b)| a ^ b)?;
+    pairs.iter().all(|(a, b)| a ^ b == k).then_some(k)
 }
 
 pub fn header(kernel: &Kernel) -> String {
@@ -186,7 +261,26 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
         match pairs(&s.sources, i.exec) {
             Some(p) => {
                 let list: Vec<String> = p.iter().map(|(a, b)| format!("{a}<->{b}")).collect();
-                let _ = writeln!(out, "{pad}exchange: lane {}", list.join(", "));
+                let line = format!("{pad}exchange: lane {}", list.join(", "));
+                match xor_rule(&p) {
+                    Some(k) if line.chars().count() > WIDTH => {
+                        let lanes = if i.exec == super::all_lanes(kernel.warp_size) {
+                            format!("all {} lanes", kernel.warp_size)
+                        } else {
+                            format!("the {} executing lanes", i.exec.count_ones())
+                        };
+                        let _ = writeln!(out, "{pad}exchange: lane i <-> lane i ^ {k} ({lanes})");
+                    }
+                    _ if line.chars().count() > WIDTH => {
+                        for (k, chunk) in list.chunks(8).enumerate() {
+                            let lead = if k == 0 { "exchange: lane" } else { "              " };
+                            let _ = writeln!(out, "{pad}{lead} {}", chunk.join(", "));
+                        }
+                    }
+                    _ => {
+                        let _ = writeln!(out, "{line}");
+                    }
+                }
             }
             None => {
                 let items: Vec<String> = (0..kernel.warp_size)
@@ -200,7 +294,7 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
                         }
                     })
                     .collect();
-                let _ = writeln!(out, "{pad}from lane: [{}]", items.join(", "));
+                lane_rows(out, pad, "from lane: ", &items, i.exec, kernel.warp_size);
             }
         }
         if s.undefined != 0 {
@@ -233,11 +327,10 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
             let b = &kernel.buffers[m.buffer as usize];
             (&b.name, b.elem)
         };
-        let per_lane = |f: &dyn Fn(usize) -> String| -> String {
+        let per_lane = |f: &dyn Fn(usize) -> String| -> Vec<String> {
             (0..kernel.warp_size as usize)
                 .map(|l| if i.exec >> l & 1 == 1 { f(l) } else { "-".into() })
                 .collect::<Vec<_>>()
-                .join(", ")
         };
         let buf = if m.shared {
             format!("shared array {buf}")
@@ -249,12 +342,33 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
             (false, true) => "store to",
             (false, false) => "load from",
         };
-        let _ = writeln!(out, "{pad}{what} {buf}[{}]", per_lane(&|l| m.index[l].to_string()));
-        if m.shared {
+        let indices = per_lane(&|l| m.index[l].to_string());
+        let full = i.exec == super::all_lanes(kernel.warp_size);
+        let consecutive = full && (0..kernel.warp_size as usize).all(|l| m.index[l] == m.index[0] + l as u64);
+        let one = format!("{pad}{what} {buf}[{}]", indices.join(", "));
+        if consecutive && one.chars().count() > WIDTH {
             let _ = writeln!(
                 out,
-                "{pad}banks [{}]: conflict degree {}{}",
-                per_lane(&|l| m.banks[l].to_string()),
+                "{pad}{what} {buf}[{} + lane]: elements {} to {}, one per lane",
+                m.index[0],
+                m.index[0],
+                m.index[0] + u64::from(kernel.warp_size) - 1
+            );
+        } else {
+            lane_rows(out, pad, &format!("{what} {buf}"), &indices, i.exec, kernel.warp_size);
+        }
+        if m.shared {
+            let banks = per_lane(&|l| m.banks[l].to_string());
+            let one = format!("{pad}banks [{}]: conflict degree ", banks.join(", "));
+            let degree_at = if one.chars().count() + 2 > WIDTH {
+                lane_rows(out, pad, "banks ", &banks, i.exec, kernel.warp_size);
+                String::new()
+            } else {
+                format!("banks [{}]: ", banks.join(", "))
+            };
+            let _ = writeln!(
+                out,
+                "{pad}{degree_at}conflict degree {}{}",
                 m.degree,
                 if m.degree > 1 {
                     let replays = m.degree - 1;
@@ -274,16 +388,26 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
         if m.store
             && let Some(vals) = i.operands.first()
         {
-            let _ = writeln!(out, "{pad}values = {}", lane_list(kernel, elem.ty(), vals, i.exec));
+            lane_rows(
+                out,
+                pad,
+                "values = ",
+                &lane_values(kernel, elem.ty(), vals, i.exec),
+                i.exec,
+                kernel.warp_size,
+            );
         }
     }
     if let Some((r, vals)) = &i.write {
         let ty = kernel.reg_types[*r as usize];
-        let _ = writeln!(
+        let label = format!("%{} = ", kernel.program.reg_name(warpsim_isa::Reg(*r)));
+        lane_rows(
             out,
-            "{pad}%{} = {}",
-            kernel.program.reg_name(warpsim_isa::Reg(*r)),
-            lane_list(kernel, ty, vals, i.exec)
+            pad,
+            &label,
+            &lane_values(kernel, ty, vals, i.exec),
+            i.exec,
+            kernel.warp_size,
         );
     }
     if let Some((p, mask)) = &i.pred_write {
