@@ -220,17 +220,14 @@ const NOTE_INDENT: usize = 30;
 
 /// A pair list `lane 0<->16, 1<->17, …` as `lane i <-> i ^ 16` when every pair follows that rule.
 fn short_note(note: &str) -> String {
-    let pairs: Option<Vec<(u32, u32)>> = note
-        .strip_prefix("lane ")
-        .map(|list| {
-            list.split(", ")
-                .map(|p| {
-                    let (a, b) = p.split_once("<->")?;
-                    Some((a.parse().ok()?, b.parse().ok()?))
-                })
-                .collect::<Option<Vec<_>>>()
-        })
-        .flatten();
+    let pairs: Option<Vec<(u32, u32)>> = note.strip_prefix("lane ").and_then(|list| {
+        list.split(", ")
+            .map(|p| {
+                let (a, b) = p.split_once("<->")?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            })
+            .collect::<Option<Vec<_>>>()
+    });
     match pairs.as_deref() {
         Some([(a, b), rest @ ..]) if rest.iter().all(|(x, y)| x ^ y == a ^ b) => format!("lane i <-> i ^ {}", a ^ b),
         _ => "pairs of lanes (see the trace above)".into(),
