@@ -202,6 +202,13 @@ pub fn parse_file(file: SourceFile, resolver: &dyn IncludeResolver) -> Result<Pr
         too_big: false,
     };
     let file = asm.sources.add(file);
+    if let Some(d) = ptx_header(file, &asm.sources.file(file).text) {
+        let program = asm.build(name);
+        return Err(AssembleError {
+            diagnostics: vec![d],
+            sources: program.sources,
+        });
+    }
     asm.read_file(file, 0, &mut Vec::new());
     let program = asm.build(name);
     if asm.diags.is_empty() {
@@ -212,6 +219,47 @@ pub fn parse_file(file: SourceFile, resolver: &dyn IncludeResolver) -> Result<Pr
             sources: program.sources,
         })
     }
+}
+
+/// A PTX file (what `nvcc -ptx` and Numba write) starts, after its comments, with `.version`, `.target` or
+/// `.address_size`, none of which is a warpsim directive: one error that says what the file is, instead of one
+/// per line it does not understand.
+fn ptx_header(file: FileId, text: &str) -> Option<Diagnostic> {
+    let mut offset = 0;
+    let mut in_block_comment = false;
+    for raw in text.split_inclusive('\n') {
+        let base = offset;
+        offset += raw.len();
+        let line = raw.trim();
+        if in_block_comment {
+            in_block_comment = !line.contains("*/");
+            continue;
+        }
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        if line.starts_with("/*") {
+            in_block_comment = !line.contains("*/");
+            continue;
+        }
+        let directive = line.split_whitespace().next().unwrap_or("");
+        if !matches!(directive, ".version" | ".target" | ".address_size") {
+            return None;
+        }
+        let start = base + (raw.len() - raw.trim_start().len());
+        let span = Span::new(file, start, start + directive.len());
+        let shown: String = line.chars().take(40).collect();
+        return Some(
+            Diagnostic::error(span, format!("this is a PTX file (`{shown}`), not warpsim assembly"))
+                .with_label("a PTX header")
+                .with_help(
+                    "warpsim runs programs in its own ISA (docs/ISA.md: PTX's warp instructions with a simpler \
+                     syntax); it does not read PTX files yet. Rewrite the kernel in it, or start from a shipped \
+                     program: `sim show butterfly_max`",
+                ),
+        );
+    }
+    None
 }
 
 /// One line worth of tokens after includes and macro expansion.
