@@ -5,7 +5,7 @@
 //! read from (`from`) and the registers that the following instructions computed from the exchanged values.
 //! Pairwise exchanges (butterflies) are also spelt out per pair: `Lane 0<->4: max(0,8)=8`.
 
-use super::{lane_cells, pairs, shuffle_label, value};
+use super::{WIDTH, lane_cells, pairs, shuffle_label, value, xor_rule};
 use crate::kernel::{Bin, DOp, Kernel, Src};
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
@@ -52,11 +52,27 @@ pub fn grid(kernel: &Kernel, events: &[Event]) -> String {
     out
 }
 
+/// A row's note: the text beside the whole warp (or alone on its line, for a row without cells), and what the
+/// first band shows instead when the warp is split into bands of lanes.
+struct Note {
+    full: String,
+    banded: String,
+}
+
+impl Note {
+    fn alone(full: String) -> Option<Note> {
+        Some(Note {
+            full,
+            banded: String::new(),
+        })
+    }
+}
+
 fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
     let w = kernel.warp_size;
     // Column width: the widest value shown.
     let mut cell = 4usize;
-    let mut rows: Vec<(String, Vec<String>, Option<String>)> = Vec::new();
+    let mut rows: Vec<(String, Vec<String>, Option<Note>)> = Vec::new();
     let reg = |r: u16| format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(r)));
     let mut step = 0;
     let mut first = true;
@@ -82,7 +98,13 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
         let pair_list = pairs(&s.sources, i.exec);
         let note = pair_list.as_ref().map(|p| {
             let l: Vec<String> = p.iter().map(|(x, y)| format!("{x}<->{y}")).collect();
-            format!("lane {}", l.join(", "))
+            Note {
+                full: format!("lane {}", l.join(", ")),
+                banded: match xor_rule(p) {
+                    Some(k) => format!("lane i <-> i ^ {k}"),
+                    None => "pairs of lanes (see the trace above)".into(),
+                },
+            }
         });
         rows.push((
             format!("step {step}: shfl.{}", shuffle_label(kernel, i)),
@@ -138,14 +160,14 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                         .collect();
                     if w <= 16 {
                         for chunk in entries.chunks(4) {
-                            rows.push((String::new(), Vec::new(), Some(chunk.join("   "))));
+                            rows.push((String::new(), Vec::new(), Note::alone(chunk.join("   "))));
                         }
                     } else {
                         // Wide warps: as many as fit in a line of WIDTH columns after the labels.
                         let mut line = String::new();
                         for e in entries {
                             if !line.is_empty() && line.len() + 3 + e.len() > WIDTH - NOTE_INDENT {
-                                rows.push((String::new(), Vec::new(), Some(std::mem::take(&mut line))));
+                                rows.push((String::new(), Vec::new(), Note::alone(std::mem::take(&mut line))));
                             }
                             if !line.is_empty() {
                                 line.push_str("   ");
@@ -153,7 +175,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                             line.push_str(&e);
                         }
                         if !line.is_empty() {
-                            rows.push((String::new(), Vec::new(), Some(line)));
+                            rows.push((String::new(), Vec::new(), Note::alone(line)));
                         }
                     }
                 }
@@ -189,7 +211,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
             if cells.is_empty() {
                 // The per-pair arithmetic, once (with the first band).
                 if let (0, Some(n)) = (b, note) {
-                    let _ = writeln!(out, "{:<label_width$}   {n}", "");
+                    let _ = writeln!(out, "{:<label_width$}   {}", "", n.full);
                 }
                 continue;
             }
@@ -201,10 +223,10 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
             // first band, as a rule when it is one.
             match note {
                 Some(n) if bands == 1 => {
-                    let _ = writeln!(out, "   {n}");
+                    let _ = writeln!(out, "   {}", n.full);
                 }
                 Some(n) if b == 0 => {
-                    let _ = writeln!(out, "\n{:<label_width$}   {}", "", short_note(n));
+                    let _ = writeln!(out, "\n{:<label_width$}   {}", "", n.banded);
                 }
                 _ => out.push('\n'),
             }
@@ -212,27 +234,8 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
     }
 }
 
-/// The widest a line of the grid may be, when the warp can be split into bands of lanes to fit.
-const WIDTH: usize = 120;
-
 /// Room kept for the labels before a line of per-pair arithmetic in a wide warp.
 const NOTE_INDENT: usize = 30;
-
-/// A pair list `lane 0<->16, 1<->17, …` as `lane i <-> i ^ 16` when every pair follows that rule.
-fn short_note(note: &str) -> String {
-    let pairs: Option<Vec<(u32, u32)>> = note.strip_prefix("lane ").and_then(|list| {
-        list.split(", ")
-            .map(|p| {
-                let (a, b) = p.split_once("<->")?;
-                Some((a.parse().ok()?, b.parse().ok()?))
-            })
-            .collect::<Option<Vec<_>>>()
-    });
-    match pairs.as_deref() {
-        Some([(a, b), rest @ ..]) if rest.iter().all(|(x, y)| x ^ y == a ^ b) => format!("lane i <-> i ^ {}", a ^ b),
-        _ => "pairs of lanes (see the trace above)".into(),
-    }
-}
 
 fn sources_of(op: DOp) -> Vec<Src> {
     match op {

@@ -55,6 +55,16 @@ pub fn lane_mask(w: u32, active: u64, exec: u64) -> String {
         .collect()
 }
 
+/// The widest line the text trace and the lane grid write where they can (a 120-column terminal): wider lists
+/// of lanes become rules, rows or bands of lanes.
+pub const WIDTH: usize = 120;
+
+/// `k` such that every pair is `(a, a ^ k)` (a butterfly), when there is one.
+pub fn xor_rule(pairs: &[(u32, u32)]) -> Option<u32> {
+    let k = pairs.first().map(|(a, b)| a ^ b)?;
+    pairs.iter().all(|(a, b)| a ^ b == k).then_some(k)
+}
+
 /// Every lane of a `w`-lane warp.
 pub fn all_lanes(w: u32) -> u64 {
     if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }

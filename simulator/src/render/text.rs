@@ -20,15 +20,11 @@
 //! ```text
 //! ```
 
-use super::{hex_mask, lane_cells, lane_mask, pairs};
+use super::{WIDTH, hex_mask, lane_cells, lane_mask, pairs, xor_rule};
 use crate::kernel::{DOp, Kernel};
 use crate::sm::RunOutput;
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
-
-/// The width the trace keeps its lines within where it can (a 120-column terminal): a list of lanes that would
-/// be longer is shown as a rule when one fits, or in rows of lanes.
-const WIDTH: usize = 120;
 
 /// `label` and one cell per lane (`-` for a lane that does not execute): `label[a, b, …]` on one line when it
 /// fits in [`WIDTH`]; else `label N (all W lanes)` when every lane of the warp holds the same `N`; else rows of
@@ -40,7 +36,9 @@ fn lane_rows(out: &mut String, pad: &str, label: &str, cells: &[String], exec: u
         return;
     }
     if exec == super::all_lanes(w) && cells.iter().all(|c| *c == cells[0]) {
-        let _ = writeln!(out, "{pad}{}{} (all {w} lanes)", label_sep(label), cells[0]);
+        // `%v = ` is followed by the value as it is; `load from in` gains a space.
+        let sep = if label.ends_with(' ') { "" } else { " " };
+        let _ = writeln!(out, "{pad}{label}{sep}{} (all {w} lanes)", cells[0]);
         return;
     }
     // `%v =` and `from lane:` head their rows as they are; `load from in` gains a comma.
@@ -78,26 +76,6 @@ fn lane_rows(out: &mut String, pad: &str, label: &str, cells: &[String], exec: u
         first = false;
         let _ = writeln!(out, "{pad}{lead} {}", row(s, e));
     }
-}
-
-/// `label` ready for a single value after it (`%v = ` stays, `load from in` gains a space).
-fn label_sep(label: &str) -> String {
-    if label.ends_with(' ') {
-        label.to_string()
-    } else {
-        format!("{label} ")
-    }
-}
-
-/// Values of the lanes in `exec`, one cell per lane; other lanes show `-`.
-fn lane_values(kernel: &Kernel, ty: warpsim_isa::Ty, values: &[u32], exec: u64) -> Vec<String> {
-    lane_cells(kernel.warp_size, ty, values, exec)
-}
-
-/// `k` such that every pair is `(a, a ^ k)`, when there is one.
-fn xor_rule(pairs: &[(u32, u32)]) -> Option<u32> {
-    let k = pairs.first().map(|(a, b)| a ^ b)?;
-    pairs.iter().all(|(a, b)| a ^ b == k).then_some(k)
 }
 
 pub fn header(kernel: &Kernel) -> String {
@@ -392,7 +370,7 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
                 out,
                 pad,
                 "values = ",
-                &lane_values(kernel, elem.ty(), vals, i.exec),
+                &lane_cells(kernel.warp_size, elem.ty(), vals, i.exec),
                 i.exec,
                 kernel.warp_size,
             );
@@ -405,7 +383,7 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
             out,
             pad,
             &label,
-            &lane_values(kernel, ty, vals, i.exec),
+            &lane_cells(kernel.warp_size, ty, vals, i.exec),
             i.exec,
             kernel.warp_size,
         );
