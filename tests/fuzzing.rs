@@ -176,7 +176,8 @@ fn run_on(machine: Machine, source: &[u8]) -> Outcome {
     let result = if machine.trace {
         let mut trace = TraceBuffer::with_limit(MAX_TRACE_EVENTS);
         let result = warpsim::run(&kernel, &config, &options, &mut trace);
-        let _ = text::trace(&kernel, &trace.events);
+        let _ = text::trace(&kernel, &trace.events, warpsim::render::MIN_WIDTH);
+        let _ = warpsim::render::grid::grid(&kernel, &trace.events, warpsim::render::MIN_WIDTH);
         result
     } else {
         warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace)
@@ -196,7 +197,7 @@ fn run_on(machine: Machine, source: &[u8]) -> Outcome {
     let _ = text::checks(machine.checks, findings);
     match result {
         Ok(out) => {
-            let _ = text::summary(&kernel, &out);
+            let _ = text::summary(&out, warpsim::render::MIN_WIDTH);
             Outcome::Done { cycles: out.cycles }
         }
         Err(fault) => Outcome::Fault(fault.render(&kernel, false)),

@@ -5,8 +5,13 @@
 use warpsim::render;
 use warpsim::{Config, Event, Launch, RunOptions, programs};
 
-/// The text a user sees for `sim run NAME --warp W --set … --trace`, as the CLI builds it.
+/// The text a user sees for `sim run NAME --warp W --set … --trace` (piped: 120 columns), as the CLI builds it.
 fn text_trace(name: &str, w: u32, set: &[(&str, i64)]) -> String {
+    text_trace_in(name, w, set, render::DEFAULT_WIDTH)
+}
+
+/// … with `--width COLUMNS`.
+fn text_trace_in(name: &str, w: u32, set: &[(&str, i64)], width: usize) -> String {
     let program = programs::assemble(name).expect("shipped").expect("assembles");
     let config = Config::hopper().with_warp_size(w);
     let launch = Launch {
@@ -20,10 +25,10 @@ fn text_trace(name: &str, w: u32, set: &[(&str, i64)]) -> String {
     let mut events: Vec<Event> = Vec::new();
     let out = warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
     let mut text = render::text::header(&kernel);
-    text.push_str(&render::text::trace(&kernel, &events));
-    text.push_str(&render::grid::grid(&kernel, &events));
+    text.push_str(&render::text::trace(&kernel, &events, width));
+    text.push_str(&render::grid::grid(&kernel, &events, width));
     text.push('\n');
-    text.push_str(&render::text::summary(&kernel, &out));
+    text.push_str(&render::text::summary(&out, width));
     text
 }
 
@@ -69,6 +74,37 @@ fn text_traces_at_w32() {
         "shfl_xor_array",
     ] {
         snapshot(name, 32, &[]);
+    }
+}
+
+/// The headline command at W = 64: the lanes column two lines of 32, rows of lanes, everything in 120 columns.
+#[test]
+fn text_trace_at_w64() {
+    snapshot("butterfly_max", 64, &[]);
+}
+
+/// Every line of every shipped program's trace, at every warp size it runs at, fits the width asked for.
+#[test]
+fn every_trace_line_fits_its_width() {
+    for name in programs::names() {
+        let p = programs::assemble(name).expect("shipped").expect("assembles");
+        // The warp sizes at which the program loads with its default launch.
+        let sizes = [8, 16, 32, 64].into_iter().filter(|&w| {
+            let config = Config::hopper().with_warp_size(w);
+            warpsim::instantiate(&p, &config, &Launch::default()).is_ok()
+        });
+        for w in sizes {
+            for width in [render::MIN_WIDTH, 100, render::DEFAULT_WIDTH] {
+                let t = text_trace_in(name, w, &[], width);
+                for line in t.lines() {
+                    assert!(
+                        line.chars().count() <= width,
+                        "{name} at W={w}, --width {width}: a line of {} columns:\n{line}",
+                        line.chars().count()
+                    );
+                }
+            }
+        }
     }
 }
 

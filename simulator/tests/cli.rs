@@ -60,6 +60,37 @@ fn butterfly_trace_at_w8_shows_the_three_exchanges() {
     }
 }
 
+/// Piped, the headline command keeps within 120 columns; `--width` narrows it (W = 64's mask then 8 lanes a
+/// line) and refuses a width under 80 with one line.
+#[test]
+fn the_trace_keeps_within_its_width() {
+    for (args, width) in [
+        (&["run", "butterfly_max", "--warp", "32", "--trace"][..], 120),
+        (&["run", "butterfly_max", "--warp", "64", "--trace", "--width", "80"][..], 80),
+        (&["run", "histogram_bin", "--warp", "32", "--trace", "--width", "100"][..], 100),
+    ] {
+        let o = sim(args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let widest = out.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= width, "{args:?}: a line of {widest} columns:\n{out}");
+    }
+    let o = sim(&["run", "butterfly_max", "--warp", "64", "--trace", "--width", "80"]);
+    let out = stdout(&o);
+    // The mask of lane 0-63 in eight lines of eight lanes under the first issued instruction.
+    let issue = out.lines().position(|l| l.contains("mad.lo.u32")).expect("first instruction");
+    let masks: Vec<&str> = out.lines().skip(issue).take(8).map(|l| &l[26..34]).collect();
+    assert_eq!(masks, vec!["########"; 8], "{out}");
+    assert!(!out.lines().nth(issue + 8).expect("a line")[26..34].contains('#'), "{out}");
+    let o = sim(&["run", "butterfly_max", "--trace", "--width", "79"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`79` is not a width: a number of columns, at least 80"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn butterfly_json_at_w32() {
     let o = sim(&["run", "butterfly_max", "--warp", "32", "--format", "json"]);

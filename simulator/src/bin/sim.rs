@@ -172,6 +172,10 @@ struct RunArgs {
     /// What `--trace` shows in text form.
     #[arg(long, value_enum, default_value_t = View::Both, requires = "trace")]
     view: View,
+    /// The widest line of the text output, at least 60 (wider lists of lanes become rules, rows or bands of
+    /// lanes; messages wrap). Default: the terminal's width, or 120 when the output is not a terminal.
+    #[arg(long, value_name = "COLUMNS", value_parser = text_width)]
+    width: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -688,6 +692,29 @@ fn read_config(path: &Path) -> Result<String, Failure> {
 }
 
 /// `--warp`: a power of two from 2 to 64, checked where the user typed it.
+/// `--width COLUMNS`: at least [`render::MIN_WIDTH`].
+fn text_width(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= render::MIN_WIDTH => Ok(n),
+        _ => Err(format!(
+            "`{s}` is not a width: a number of columns, at least {}",
+            render::MIN_WIDTH
+        )),
+    }
+}
+
+/// The width of `sim run`'s text: `--width`, else the terminal's (when stdout is one), else
+/// [`render::DEFAULT_WIDTH`].
+fn output_width(flag: Option<usize>) -> usize {
+    flag.or_else(|| {
+        std::io::stdout()
+            .is_terminal()
+            .then(|| terminal_size::terminal_size().map(|(w, _)| usize::from(w.0).max(render::MIN_WIDTH)))
+            .flatten()
+    })
+    .unwrap_or(render::DEFAULT_WIDTH)
+}
+
 fn warp_size(s: &str) -> Result<u32, String> {
     let w: u32 = s
         .parse()
@@ -1492,12 +1519,13 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
         }
         Format::Text => {
             let mut out = render::text::header(&kernel);
+            let width = output_width(args.width);
             if let Some(events) = events {
                 if args.view != View::Grid {
-                    out.push_str(&render::text::trace(&kernel, events));
+                    out.push_str(&render::text::trace(&kernel, events, width));
                 }
                 if args.view != View::Detail {
-                    out.push_str(&render::grid::grid(&kernel, events));
+                    out.push_str(&render::grid::grid(&kernel, events, width));
                 }
                 if dropped > 0 {
                     out.push_str(&format!(
@@ -1509,14 +1537,14 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
             }
             let paint = |text: String| {
                 if color_out {
-                    render::colour::paint(&text, kernel.warp_size)
+                    render::colour::paint(&text, render::text::mask_columns(kernel.warp_size, width))
                 } else {
                     text
                 }
             };
             match result {
                 Ok(output) => {
-                    out.push_str(&render::text::summary(&kernel, &output));
+                    out.push_str(&render::text::summary(&output, width));
                     if args.stats {
                         out.push_str(&render::text::stats(&output));
                     }

@@ -26,11 +26,11 @@ fn styled(out: &mut String, style: Style, text: &str) {
     out.push_str(&style.render_reset().to_string());
 }
 
-/// The text output of `sim run` (header, trace, lane grid, summary) with ANSI colour, for a warp of `w` lanes.
-pub fn paint(text: &str, w: u32) -> String {
-    let w = w as usize;
-    // Columns of the trace table (see `text::trace`): cycle 7, sch 3, blk 3, warp 4, pc 3, then the lanes.
-    let lanes_at = 7 + 1 + 3 + 1 + 3 + 1 + 4 + 1 + 3 + 2;
+/// The text output of `sim run` (header, trace, lane grid, summary) with ANSI colour, its trace's lanes column
+/// `cols` lanes wide ([`super::text::mask_columns`]).
+pub fn paint(text: &str, cols: usize) -> String {
+    let w = cols;
+    let lanes_at = super::text::LANES_AT;
     let mut out = String::with_capacity(text.len() * 2);
     for line in text.split_inclusive('\n') {
         let (body, nl) = match line.strip_suffix('\n') {
@@ -79,12 +79,7 @@ fn paint_line(out: &mut String, line: &str, w: usize, lanes_at: usize) {
         let bytes = lanes.as_bytes();
         for k in 1..=bytes.len() {
             if k == bytes.len() || bytes[k] != bytes[run_start] {
-                let style = match bytes[run_start] {
-                    b'#' => GREEN,
-                    b'.' => YELLOW,
-                    _ => DIM,
-                };
-                styled(out, style, &lanes[run_start..k]);
+                styled(out, lane_style(bytes[run_start]), &lanes[run_start..k]);
                 run_start = k;
             }
         }
@@ -108,6 +103,26 @@ fn paint_line(out: &mut String, line: &str, w: usize, lanes_at: usize) {
             styled(out, BOLD, &text[..end]);
             out.push_str(&text[end..]);
         }
+    } else if line.len() >= lanes_at + w
+        && line.is_char_boundary(lanes_at)
+        && line[..lanes_at].trim().is_empty()
+        && line[lanes_at..].starts_with(['#', '.', '-'])
+        && line.as_bytes()[lanes_at..lanes_at + w]
+            .iter()
+            .all(|b| matches!(b, b'#' | b'.' | b'-'))
+    {
+        // A 64-lane mask's second line, then whatever the entry has on that line.
+        out.push_str(&line[..lanes_at]);
+        let lanes = &line[lanes_at..lanes_at + w];
+        let mut run_start = 0;
+        let bytes = lanes.as_bytes();
+        for k in 1..=bytes.len() {
+            if k == bytes.len() || bytes[k] != bytes[run_start] {
+                styled(out, lane_style(bytes[run_start]), &lanes[run_start..k]);
+                run_start = k;
+            }
+        }
+        paint_line(out, &line[lanes_at + w..], w, lanes_at);
     } else if trimmed.starts_with("exchange:") || trimmed.starts_with("step ") {
         let start = line.len() - trimmed.len();
         out.push_str(&line[..start]);
@@ -118,6 +133,15 @@ fn paint_line(out: &mut String, line: &str, w: usize, lanes_at: usize) {
         styled(out, DIM, line);
     } else {
         out.push_str(line);
+    }
+}
+
+/// A lane's state in a mask: executes (`#`) green, predicated off (`.`) yellow, inactive (`-`) dim.
+fn lane_style(c: u8) -> Style {
+    match c {
+        b'#' => GREEN,
+        b'.' => YELLOW,
+        _ => DIM,
     }
 }
 

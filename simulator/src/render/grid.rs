@@ -5,7 +5,7 @@
 //! read from (`from`) and the registers that the following instructions computed from the exchanged values.
 //! Pairwise exchanges (butterflies) are also spelt out per pair: `Lane 0<->4: max(0,8)=8`.
 
-use super::{WIDTH, lane_cells, pairs, shuffle_label, value, xor_rule};
+use super::{lane_cells, pairs, shuffle_label, value, xor_rule};
 use crate::kernel::{Bin, DOp, Kernel, Src};
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 /// Warps drawn at most (the first ones in launch order).
 pub const MAX_WARPS: usize = 4;
 
-pub fn grid(kernel: &Kernel, events: &[Event]) -> String {
+/// The lane grids of the first [`MAX_WARPS`] warps that exchange data, lines of at most `width` columns where
+/// they can be (bands of lanes, the per-pair arithmetic spread over lines).
+pub fn grid(kernel: &Kernel, events: &[Event], width: usize) -> String {
     // Group issues by (block, warp), in order of first appearance.
     let mut warps: Vec<((u32, u32), Vec<&Issue>)> = Vec::new();
     let mut index: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
@@ -40,7 +42,7 @@ pub fn grid(kernel: &Kernel, events: &[Event]) -> String {
             "\nLane exchanges: block {block}, warp {warp} (W={})",
             kernel.warp_size
         );
-        draw_warp(&mut out, kernel, issues);
+        draw_warp(&mut out, kernel, issues, width);
     }
     if with_shuffles.len() > MAX_WARPS {
         let _ = writeln!(
@@ -52,23 +54,15 @@ pub fn grid(kernel: &Kernel, events: &[Event]) -> String {
     out
 }
 
-/// A row's note: the text beside the whole warp (or alone on its line, for a row without cells), and what the
-/// first band shows instead when the warp is split into bands of lanes.
-struct Note {
-    full: String,
-    banded: String,
+/// A row's note: the text beside the whole warp, and what the first band shows instead when the warp is split
+/// into bands of lanes; or, for a row without cells, the per-pair arithmetic (`Lane 0<->4: max(0,8)=8`), spread
+/// over as few lines as fit.
+enum Note {
+    Beside { full: String, banded: String },
+    Pairs(Vec<String>),
 }
 
-impl Note {
-    fn alone(full: String) -> Option<Note> {
-        Some(Note {
-            full,
-            banded: String::new(),
-        })
-    }
-}
-
-fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
+fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue], width: usize) {
     let w = kernel.warp_size;
     // Column width: the widest value shown.
     let mut cell = 4usize;
@@ -98,7 +92,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
         let pair_list = pairs(&s.sources, i.exec);
         let note = pair_list.as_ref().map(|p| {
             let l: Vec<String> = p.iter().map(|(x, y)| format!("{x}<->{y}")).collect();
-            Note {
+            Note::Beside {
                 full: format!("lane {}", l.join(", ")),
                 banded: match xor_rule(p) {
                     Some(k) => format!("lane i <-> i ^ {k}"),
@@ -144,7 +138,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                 if let (Some(p), DOp::Bin { f, .. }) = (&pair_list, op)
                     && let Some(name) = bin_name(f)
                 {
-                    // Book style, one entry per pair from the lower lane's side, four to a line.
+                    // Book style, one entry per pair from the lower lane's side (laid out by `spread`).
                     let a = &c.operands[0];
                     let b = &c.operands[1];
                     let entries: Vec<String> = p
@@ -158,26 +152,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
                             )
                         })
                         .collect();
-                    if w <= 16 {
-                        for chunk in entries.chunks(4) {
-                            rows.push((String::new(), Vec::new(), Note::alone(chunk.join("   "))));
-                        }
-                    } else {
-                        // Wide warps: as many as fit in a line of WIDTH columns after the labels.
-                        let mut line = String::new();
-                        for e in entries {
-                            if !line.is_empty() && line.len() + 3 + e.len() > WIDTH - NOTE_INDENT {
-                                rows.push((String::new(), Vec::new(), Note::alone(std::mem::take(&mut line))));
-                            }
-                            if !line.is_empty() {
-                                line.push_str("   ");
-                            }
-                            line.push_str(&e);
-                        }
-                        if !line.is_empty() {
-                            rows.push((String::new(), Vec::new(), Note::alone(line)));
-                        }
-                    }
+                    rows.push((String::new(), Vec::new(), Some(Note::Pairs(entries))));
                 }
                 live.push(*r);
             }
@@ -191,9 +166,9 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
         }
     }
     let label_width = rows.iter().map(|(l, _, _)| l.chars().count()).max().unwrap_or(0).max(4);
-    // Lanes per band: the whole warp when it fits in WIDTH columns, else the most (a power of two) that do.
+    // Lanes per band: the whole warp when it fits in `width` columns, else the most (a power of two) that do.
     let mut band = w as usize;
-    while band > 4 && label_width + 1 + band * cell > WIDTH {
+    while band > 4 && label_width + 1 + band * cell > width {
         band /= 2;
     }
     let bands = (w as usize).div_ceil(band);
@@ -210,8 +185,10 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
         for (label, cells, note) in &rows {
             if cells.is_empty() {
                 // The per-pair arithmetic, once (with the first band).
-                if let (0, Some(n)) = (b, note) {
-                    let _ = writeln!(out, "{:<label_width$}   {}", "", n.full);
+                if let (0, Some(Note::Pairs(entries))) = (b, note) {
+                    for line in spread(entries, width.saturating_sub(label_width + 3)) {
+                        let _ = writeln!(out, "{:<label_width$}   {line}", "");
+                    }
                 }
                 continue;
             }
@@ -221,12 +198,19 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
             }
             // A row's note (the pairs of an exchange) beside the whole warp; in bands, under the row in the
             // first band, as a rule when it is one.
+            // A note beside the row when it fits there; else under the row, once, the full list where that fits.
+            let row_end = label_width + 1 + lanes.len() * cell;
             match note {
-                Some(n) if bands == 1 => {
-                    let _ = writeln!(out, "   {}", n.full);
+                Some(Note::Beside { full, .. }) if bands == 1 && row_end + 3 + full.chars().count() <= width => {
+                    let _ = writeln!(out, "   {full}");
                 }
-                Some(n) if b == 0 => {
-                    let _ = writeln!(out, "\n{:<label_width$}   {}", "", n.banded);
+                Some(Note::Beside { full, banded }) if b == 0 => {
+                    let text = if label_width + 3 + full.chars().count() <= width {
+                        full
+                    } else {
+                        banded
+                    };
+                    let _ = writeln!(out, "\n{:<label_width$}   {text}", "");
                 }
                 _ => out.push('\n'),
             }
@@ -234,8 +218,20 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue]) {
     }
 }
 
-/// Room kept for the labels before a line of per-pair arithmetic in a wide warp.
-const NOTE_INDENT: usize = 30;
+/// `entries` joined by three spaces on as few lines of at most `room` columns as they fit, the same number on
+/// every line but the last (one per line where even two do not fit).
+fn spread(entries: &[String], room: usize) -> Vec<String> {
+    let n = entries.len();
+    let per_line = (1..=n)
+        .map(|lines| n.div_ceil(lines))
+        .find(|&per| {
+            entries
+                .chunks(per)
+                .all(|c| c.iter().map(|e| e.chars().count()).sum::<usize>() + 3 * (c.len() - 1) <= room)
+        })
+        .unwrap_or(1);
+    entries.chunks(per_line.max(1)).map(|c| c.join("   ")).collect()
+}
 
 fn sources_of(op: DOp) -> Vec<Src> {
     match op {

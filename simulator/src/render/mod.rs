@@ -55,9 +55,39 @@ pub fn lane_mask(w: u32, active: u64, exec: u64) -> String {
         .collect()
 }
 
-/// The widest line the text trace and the lane grid write where they can (a 120-column terminal): wider lists
-/// of lanes become rules, rows or bands of lanes.
-pub const WIDTH: usize = 120;
+/// The widest line the text trace, the lane grid and the summary write by default (a 120-column terminal): wider
+/// lists of lanes become rules, rows or bands of lanes, and long messages wrap. `sim run --width` (or the
+/// terminal's width) chooses another.
+pub const DEFAULT_WIDTH: usize = 120;
+
+/// The narrowest `--width`: a classic terminal.
+pub const MIN_WIDTH: usize = 80;
+
+/// The most lanes drawn in one line of the trace's lanes column: a 64-lane warp's mask takes two lines of 32.
+pub const MASK_COLUMNS: usize = 32;
+
+/// `text` cut into lines of at most `width` characters at spaces (a word longer than a line stays whole); lines
+/// after the first start with `indent` spaces.
+pub fn wrap(text: &str, first: usize, indent: usize, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    let mut used = first;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() && used + 1 + len > width {
+            lines.push(String::new());
+            used = indent;
+        }
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() {
+            line.push(' ');
+            used += 1;
+        }
+        line.push_str(word);
+        used += len;
+    }
+    lines
+}
 
 /// `k` such that every pair is `(a, a ^ k)` (a butterfly), when there is one.
 pub fn xor_rule(pairs: &[(u32, u32)]) -> Option<u32> {

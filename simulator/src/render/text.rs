@@ -1,5 +1,5 @@
-//! The text trace: one entry per issued warp instruction (cycle, block, warp, pc, the instruction as written,
-//! the lanes), what it did to each lane, and divergence and reconvergence as they happen.
+//! The text trace: one entry per issued warp instruction (cycle, block, warp, pc, the lanes, the instruction as
+//! written), what it did to each lane, and divergence and reconvergence as they happen.
 //!
 //! ```text
 //!   cycle sch blk warp  pc  lanes     instruction
@@ -8,73 +8,169 @@
 //!                                     %other = [8, 10, 12, 1000, 0, 2, 4, 6]
 //! ```
 //!
-//! A list of lanes that would make its line wider than 120 columns (W = 32, or long values) is written as one
-//! value where every lane holds it (`%off = 16 (all 32 lanes)`), as a rule where an exchange follows one
-//! (`exchange: lane i <-> lane i ^ 16`), as a range for consecutive elements, or in rows of 16, 8 or 4 lanes
-//! headed by their lane numbers; the lane grid is split into bands of lanes the same way. `--format json` keeps
-//! every lane's value.
+//! Every line keeps within a width (120 columns unless `sim run --width` or the terminal says otherwise). A list
+//! of lanes that would not fit is written as one value where every lane holds it (`%off = 16 (all 32 lanes)`),
+//! as a rule where an exchange follows one (`exchange: lane i <-> lane i ^ 16`), as a range for consecutive
+//! elements, or in rows of 16, 8, 4, 2 or 1 lanes headed by their lane numbers; messages (and, in a narrow
+//! terminal, an instruction) wrap at spaces. The lanes column is at most 32 lanes wide (16 or 8 in under 120 and
+//! 100 columns): the rest of a wider warp's mask continues on the entry's next lines. The lane grid is split into
+//! bands of lanes the same way. `--format json` keeps every lane's value.
 //!
 //! `sch` is the warp scheduler (sub-partition) that issued the instruction. Shared-memory accesses list the bank
 //! of every lane and the conflict degree; barriers show each warp's arrival and the release.
-//!
-//! ```text
-//! ```
 
-use super::{WIDTH, hex_mask, lane_cells, lane_mask, pairs, xor_rule};
+use super::{MASK_COLUMNS, hex_mask, lane_cells, lane_mask, pairs, wrap, xor_rule};
 use crate::kernel::{DOp, Kernel};
 use crate::sm::RunOutput;
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
 
-/// `label` and one cell per lane (`-` for a lane that does not execute): `label[a, b, …]` on one line when it
-/// fits in [`WIDTH`]; else `label N (all W lanes)` when every lane of the warp holds the same `N`; else rows of
-/// 16 lanes (8, or 4, where 16 do not fit), each headed by its lanes' numbers.
-fn lane_rows(out: &mut String, pad: &str, label: &str, cells: &[String], exec: u64, w: u32) {
-    let one = format!("{pad}{label}[{}]", cells.join(", "));
-    if one.chars().count() <= WIDTH {
-        let _ = writeln!(out, "{one}");
-        return;
+/// Columns before the lanes column: cycle 7, sch 3, blk 3, warp 4, pc 3, with their separators.
+pub const LANES_AT: usize = 7 + 1 + 3 + 1 + 3 + 1 + 4 + 1 + 3 + 2;
+
+/// Lanes in one line of the trace's lanes column for a `w`-lane warp in `width` columns: the whole warp up to
+/// [`MASK_COLUMNS`] lanes, fewer (16, then 8) where the lines would leave less than 44 columns for the
+/// instruction; the rest of the mask continues on the entry's next lines.
+pub fn mask_columns(w: u32, width: usize) -> usize {
+    let mut cols = (w as usize).min(MASK_COLUMNS);
+    while cols > 8 && LANES_AT + cols + 2 + 44 > width {
+        cols /= 2;
     }
-    if exec == super::all_lanes(w) && cells.iter().all(|c| *c == cells[0]) {
-        // `%v = ` is followed by the value as it is; `load from in` gains a space.
-        let sep = if label.ends_with(' ') { "" } else { " " };
-        let _ = writeln!(out, "{pad}{label}{sep}{} (all {w} lanes)", cells[0]);
-        return;
+    cols
+}
+
+/// What every line of one trace shares: the kernel, the width to keep within, and the indent of the lines under
+/// an entry (past the lanes column).
+struct Layout<'k> {
+    kernel: &'k Kernel,
+    width: usize,
+    /// Lanes in one line of the lanes column.
+    cols: usize,
+    pad: String,
+}
+
+impl Layout<'_> {
+    fn w(&self) -> u32 {
+        self.kernel.warp_size
     }
-    // `%v =` and `from lane:` head their rows as they are; `load from in` gains a comma.
-    let head = match label.trim_end() {
-        h if h.ends_with(['=', ':']) => h.to_string(),
-        h => format!("{h},"),
-    };
-    let span_width = format!("{}-{}", w - 1, w - 1).len();
-    let row = |from: usize, to: usize| {
-        let span = format!("{from}-{}:", to - 1);
-        format!(
-            "lanes {span:<width$} [{}]",
-            cells[from..to].join(", "),
-            width = span_width + 1
-        )
-    };
-    let fits = |n: usize| {
-        (0..cells.len())
-            .step_by(n)
-            .all(|s| pad.len() + head.len() + 1 + row(s, (s + n).min(cells.len())).chars().count() <= WIDTH)
-    };
-    let per_row = [16, 8].into_iter().find(|&n| fits(n)).unwrap_or(4);
-    // Rows where no lane executes are left out (the lanes column shows which lanes run).
-    let mut first = true;
-    for s in (0..cells.len()).step_by(per_row) {
-        let e = (s + per_row).min(cells.len());
-        if (s..e).all(|l| exec >> l & 1 == 0) {
-            continue;
+
+    /// `message` from the pad's column on, wrapped at spaces; every line after the first starts with the pad.
+    fn message(&self, out: &mut String, message: &str) {
+        for (k, line) in wrap(message, self.pad.len(), self.pad.len(), self.width)
+            .iter()
+            .enumerate()
+        {
+            if k > 0 {
+                out.push_str(&self.pad);
+            }
+            let _ = writeln!(out, "{line}");
         }
-        let lead = if first {
-            head.clone()
-        } else {
-            " ".repeat(head.chars().count())
+    }
+
+    /// A line under an entry: `message` from the pad on, wrapped.
+    fn line(&self, out: &mut String, message: &str) {
+        out.push_str(&self.pad);
+        self.message(out, message);
+    }
+
+    /// An entry's first line: its columns, the first [`MASK_COLUMNS`] lanes of `mask` (blank for an entry of no
+    /// lanes), and `message` wrapped under the pad.
+    fn head(&self, out: &mut String, columns: &str, mask: &str, message: &str) {
+        let lanes: String = mask.chars().take(self.cols).collect();
+        let _ = write!(out, "{columns:<LANES_AT$}{lanes:<cols$}  ", cols = self.cols);
+        self.message(out, message);
+    }
+
+    /// `label` and one cell per lane (`-` for a lane that does not execute): `label[a, b, …]` on one line when
+    /// it fits; else `label N (all W lanes)` when every lane of the warp holds the same `N`; else rows of 16
+    /// lanes (8, 4, 2 or 1 where more do not fit), each headed by its lanes' numbers.
+    fn lane_rows(&self, out: &mut String, label: &str, cells: &[String], exec: u64) {
+        let (pad, w) = (&self.pad, self.w());
+        let one = format!("{pad}{label}[{}]", cells.join(", "));
+        if one.chars().count() <= self.width {
+            let _ = writeln!(out, "{one}");
+            return;
+        }
+        if exec == super::all_lanes(w) && cells.iter().all(|c| *c == cells[0]) {
+            // `%v = ` is followed by the value as it is; `load from in` gains a space.
+            let sep = if label.ends_with(' ') { "" } else { " " };
+            self.line(out, &format!("{label}{sep}{} (all {w} lanes)", cells[0]));
+            return;
+        }
+        // `%v =` and `from lane:` head their rows as they are; `load from in` gains a comma.
+        let head = match label.trim_end() {
+            h if h.ends_with(['=', ':']) => h.to_string(),
+            h => format!("{h},"),
         };
-        first = false;
-        let _ = writeln!(out, "{pad}{lead} {}", row(s, e));
+        let span_width = format!("{}-{}", w - 1, w - 1).len();
+        let row = |from: usize, to: usize| {
+            let span = if to - from == 1 {
+                format!("lane {from}:")
+            } else {
+                format!("lanes {from}-{}:", to - 1)
+            };
+            format!(
+                "{span:<width$} [{}]",
+                cells[from..to].join(", "),
+                width = span_width + 7
+            )
+        };
+        // Rows beside the head (`%v = lanes 0-7: […]`), or under it, indented, where even one lane does not fit
+        // beside it.
+        let fits = |lead: usize, n: usize| {
+            (0..cells.len())
+                .step_by(n)
+                .all(|s| pad.len() + lead + row(s, (s + n).min(cells.len())).chars().count() <= self.width)
+        };
+        let beside = head.chars().count() + 1;
+        let (lead, per_row) = match [16, 8, 4, 2, 1].into_iter().find(|&n| fits(beside, n)) {
+            Some(n) => (beside, n),
+            None => {
+                let _ = writeln!(out, "{pad}{head}");
+                (2, [16, 8, 4, 2].into_iter().find(|&n| fits(2, n)).unwrap_or(1))
+            }
+        };
+        // Rows where no lane executes are left out (the lanes column shows which lanes run).
+        let mut first = lead == beside;
+        for s in (0..cells.len()).step_by(per_row) {
+            let e = (s + per_row).min(cells.len());
+            if (s..e).all(|l| exec >> l & 1 == 0) {
+                continue;
+            }
+            let start = if first { format!("{head} ") } else { " ".repeat(lead) };
+            first = false;
+            let _ = writeln!(out, "{pad}{start}{}", row(s, e));
+        }
+    }
+}
+
+/// A 64-lane warp's mask goes on two lines: the lanes after the first [`MASK_COLUMNS`] are written into the
+/// lanes column of the entry's following lines (which leave it blank), with lines added where the entry has
+/// fewer.
+fn mask_rest(out: &mut String, entry_start: usize, mask: &str, cols: usize) {
+    let chunks: Vec<String> = mask
+        .chars()
+        .collect::<Vec<_>>()
+        .chunks(cols)
+        .skip(1)
+        .map(|c| c.iter().collect())
+        .collect();
+    if chunks.is_empty() {
+        return;
+    }
+    let entry = out.split_off(entry_start);
+    let mut lines: Vec<String> = entry.lines().map(str::to_string).collect();
+    for (k, chunk) in chunks.iter().enumerate() {
+        let at = k + 1;
+        if at >= lines.len() {
+            lines.push(" ".repeat(LANES_AT));
+        }
+        let line = &mut lines[at];
+        let rest: String = line.chars().skip(LANES_AT + cols).collect();
+        *line = format!("{:<LANES_AT$}{chunk:<cols$}{rest}", "").trim_end().to_string();
+    }
+    for l in lines {
+        let _ = writeln!(out, "{l}");
     }
 }
 
@@ -90,18 +186,30 @@ pub fn header(kernel: &Kernel) -> String {
     )
 }
 
-/// The whole detailed trace.
-pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
-    let w = kernel.warp_size as usize;
+/// The whole detailed trace, its lines at most `width` columns where they can be (an instruction is never cut).
+pub fn trace(kernel: &Kernel, events: &[Event], width: usize) -> String {
+    let cols = mask_columns(kernel.warp_size, width);
+    let l = Layout {
+        kernel,
+        width,
+        cols,
+        pad: " ".repeat(LANES_AT + cols + 2),
+    };
     let mut out = String::new();
+    let lanes = match cols {
+        _ if kernel.warp_size as usize <= cols => "lanes".to_string(),
+        32 => format!("lanes 0-31, then 32-{}", kernel.warp_size - 1),
+        16 => "lanes (16/line)".into(),
+        _ => "lanes".into(),
+    };
     let _ = writeln!(
         out,
-        "{:>7} {:>3} {:>3} {:>4} {:>3}  {:<w$}  instruction",
-        "cycle", "sch", "blk", "warp", "pc", "lanes"
+        "{:>7} {:>3} {:>3} {:>4} {:>3}  {lanes:<cols$}  instruction",
+        "cycle", "sch", "blk", "warp", "pc"
     );
-    let pad = " ".repeat(7 + 1 + 3 + 1 + 3 + 1 + 4 + 1 + 3 + 2 + w + 2);
     for e in events {
-        match e {
+        let start = out.len();
+        let mask = match e {
             Event::BlockLaunch {
                 cycle,
                 block,
@@ -113,8 +221,9 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                     "{cycle:>7}     {block:>3}  block {block} launched on SM {sm}: {warps} warp{}",
                     if *warps == 1 { "" } else { "s" }
                 );
+                String::new()
             }
-            Event::Issue(i) => issue(&mut out, kernel, i, &pad),
+            Event::Issue(i) => issue(&mut out, &l, i),
             Event::Diverge {
                 cycle,
                 block,
@@ -125,15 +234,20 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                 target,
                 reconverge,
             } => {
-                let _ = writeln!(
-                    out,
-                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  diverge: {} branch to {}, {} fall through (run first); reconverge at {}",
-                    lane_mask(kernel.warp_size, taken | fallthrough, *taken),
-                    count_lanes(*taken),
-                    pc_name(kernel, *target),
-                    count_lanes(*fallthrough),
-                    pc_name(kernel, *reconverge)
+                let mask = lane_mask(kernel.warp_size, taken | fallthrough, *taken);
+                l.head(
+                    &mut out,
+                    &format!("{cycle:>7}     {block:>3} {warp:>4} {pc:>3}"),
+                    &mask,
+                    &format!(
+                        "diverge: {} branch to {}, {} fall through (run first); reconverge at {}",
+                        count_lanes(*taken),
+                        pc_name(kernel, *target),
+                        count_lanes(*fallthrough),
+                        pc_name(kernel, *reconverge)
+                    ),
                 );
+                mask
             }
             Event::Reconverge {
                 cycle,
@@ -142,18 +256,21 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                 pc,
                 mask,
             } => {
-                let _ = writeln!(
-                    out,
-                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {}  reconverge: {}",
-                    lane_mask(kernel.warp_size, *mask, *mask),
-                    count_lanes(*mask)
+                let lanes = lane_mask(kernel.warp_size, *mask, *mask);
+                l.head(
+                    &mut out,
+                    &format!("{cycle:>7}     {block:>3} {warp:>4} {pc:>3}"),
+                    &lanes,
+                    &format!("reconverge: {}", count_lanes(*mask)),
                 );
+                lanes
             }
             Event::WarpExit { cycle, block, warp, .. } => {
                 let _ = writeln!(
                     out,
                     "{cycle:>7}     {block:>3} {warp:>4}       warp {warp} of block {block} exited"
                 );
+                String::new()
             }
             Event::BarrierArrive {
                 cycle,
@@ -164,11 +281,13 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                 arrived,
                 expected,
             } => {
-                let _ = writeln!(
-                    out,
-                    "{cycle:>7}     {block:>3} {warp:>4} {pc:>3}  {:w$}  barrier {id}: warp {warp} arrives ({arrived} of {expected} warps)",
-                    ""
+                l.head(
+                    &mut out,
+                    &format!("{cycle:>7}     {block:>3} {warp:>4} {pc:>3}"),
+                    "",
+                    &format!("barrier {id}: warp {warp} arrives ({arrived} of {expected} warps)"),
                 );
+                String::new()
             }
             Event::BarrierRelease {
                 cycle,
@@ -185,16 +304,21 @@ pub fn trace(kernel: &Kernel, events: &[Event]) -> String {
                     crate::trace::BarrierResult::And(b) => format!("; and = {b}"),
                     crate::trace::BarrierResult::Or(b) => format!("; or = {b}"),
                 };
-                let _ = writeln!(
-                    out,
-                    "{cycle:>7}     {block:>3}            {:w$}  barrier {id}: released warp{} {}; {} resume at cycle {resume}{reduction}",
+                l.head(
+                    &mut out,
+                    &format!("{cycle:>7}     {block:>3}"),
                     "",
-                    if warps.len() == 1 { "" } else { "s" },
-                    list.join(", "),
-                    if warps.len() == 1 { "it" } else { "they" }
+                    &format!(
+                        "barrier {id}: released warp{} {}; {} resume at cycle {resume}{reduction}",
+                        if warps.len() == 1 { "" } else { "s" },
+                        list.join(", "),
+                        if warps.len() == 1 { "it" } else { "they" }
+                    ),
                 );
+                String::new()
             }
-        }
+        };
+        mask_rest(&mut out, start, &mask, cols);
     }
     out
 }
@@ -217,23 +341,26 @@ fn pc_name(kernel: &Kernel, pc: u32) -> String {
     }
 }
 
-fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
+/// An issued instruction's entry; returns its lane mask (all of it: [`mask_rest`] writes what the first line
+/// does not hold).
+fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
+    let kernel = l.kernel;
+    let pad = l.pad.as_str();
     let inst = &kernel.program.instructions[i.pc as usize];
     let d = &kernel.code[i.pc as usize];
-    let _ = writeln!(
+    let mask = lane_mask(kernel.warp_size, i.active, i.exec);
+    l.head(
         out,
-        "{:>7} {:>3} {:>3} {:>4} {:>3}  {}  {}",
-        i.cycle,
-        i.scheduler,
-        i.block,
-        i.warp,
-        i.pc,
-        lane_mask(kernel.warp_size, i.active, i.exec),
-        inst.text
+        &format!(
+            "{:>7} {:>3} {:>3} {:>4} {:>3}",
+            i.cycle, i.scheduler, i.block, i.warp, i.pc
+        ),
+        &mask,
+        &inst.text,
     );
     if i.exec == 0 {
-        let _ = writeln!(out, "{pad}(no lane executes: predicate false everywhere)");
-        return;
+        l.line(out, "(no lane executes: predicate false everywhere)");
+        return mask;
     }
     if let Some(s) = &i.shuffle {
         match pairs(&s.sources, i.exec) {
@@ -241,22 +368,28 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
                 let list: Vec<String> = p.iter().map(|(a, b)| format!("{a}<->{b}")).collect();
                 let line = format!("{pad}exchange: lane {}", list.join(", "));
                 match xor_rule(&p) {
-                    Some(k) if line.chars().count() > WIDTH => {
+                    _ if line.chars().count() <= l.width => {
+                        let _ = writeln!(out, "{line}");
+                    }
+                    Some(k) => {
                         let lanes = if i.exec == super::all_lanes(kernel.warp_size) {
                             format!("all {} lanes", kernel.warp_size)
                         } else {
                             format!("the {} executing lanes", i.exec.count_ones())
                         };
-                        let _ = writeln!(out, "{pad}exchange: lane i <-> lane i ^ {k} ({lanes})");
+                        l.line(out, &format!("exchange: lane i <-> lane i ^ {k} ({lanes})"));
                     }
-                    _ if line.chars().count() > WIDTH => {
-                        for (k, chunk) in list.chunks(8).enumerate() {
-                            let lead = if k == 0 { "exchange: lane" } else { "              " };
-                            let _ = writeln!(out, "{pad}{lead} {}", chunk.join(", "));
+                    None => {
+                        let lead = "exchange: lane ";
+                        let at = pad.len() + lead.len();
+                        for (k, part) in wrap(&list.join(", "), at, at, l.width).iter().enumerate() {
+                            let lead = if k == 0 {
+                                lead.to_string()
+                            } else {
+                                " ".repeat(lead.len())
+                            };
+                            let _ = writeln!(out, "{pad}{lead}{part}");
                         }
-                    }
-                    _ => {
-                        let _ = writeln!(out, "{line}");
                     }
                 }
             }
@@ -272,7 +405,7 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
                         }
                     })
                     .collect();
-                lane_rows(out, pad, "from lane: ", &items, i.exec, kernel.warp_size);
+                l.lane_rows(out, "from lane: ", &items, i.exec);
             }
         }
         if s.undefined != 0 {
@@ -294,7 +427,7 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
                     format!("{l}<-{src} ({why})")
                 })
                 .collect();
-            let _ = writeln!(out, "{pad}undefined on hardware: {}", lanes.join(", "));
+            l.line(out, &format!("undefined on hardware: {}", lanes.join(", ")));
         }
     }
     if let Some(m) = &i.memory {
@@ -324,87 +457,95 @@ fn issue(out: &mut String, kernel: &Kernel, i: &Issue, pad: &str) {
         let full = i.exec == super::all_lanes(kernel.warp_size);
         let consecutive = full && (0..kernel.warp_size as usize).all(|l| m.index[l] == m.index[0] + l as u64);
         let one = format!("{pad}{what} {buf}[{}]", indices.join(", "));
-        if consecutive && one.chars().count() > WIDTH {
-            let _ = writeln!(
+        if consecutive && one.chars().count() > l.width {
+            l.line(
                 out,
-                "{pad}{what} {buf}[{} + lane]: elements {} to {}, one per lane",
-                m.index[0],
-                m.index[0],
-                m.index[0] + u64::from(kernel.warp_size) - 1
+                &format!(
+                    "{what} {buf}[{} + lane]: elements {} to {}, one per lane",
+                    m.index[0],
+                    m.index[0],
+                    m.index[0] + u64::from(kernel.warp_size) - 1
+                ),
             );
         } else {
-            lane_rows(out, pad, &format!("{what} {buf}"), &indices, i.exec, kernel.warp_size);
+            l.lane_rows(out, &format!("{what} {buf}"), &indices, i.exec);
         }
         if m.shared {
             let banks = per_lane(&|l| m.banks[l].to_string());
             let one = format!("{pad}banks [{}]: conflict degree ", banks.join(", "));
-            let degree_at = if one.chars().count() + 2 > WIDTH {
-                lane_rows(out, pad, "banks ", &banks, i.exec, kernel.warp_size);
+            let degree_at = if one.chars().count() + 2 > l.width {
+                l.lane_rows(out, "banks ", &banks, i.exec);
                 String::new()
             } else {
                 format!("banks [{}]: ", banks.join(", "))
             };
-            let _ = writeln!(
+            l.line(
                 out,
-                "{pad}{degree_at}conflict degree {}{}",
-                m.degree,
-                if m.degree > 1 {
-                    let replays = m.degree - 1;
-                    format!(
-                        " ({}-way: {replays} replay{})",
-                        m.degree,
-                        if replays == 1 { "" } else { "s" }
-                    )
-                } else {
-                    String::new()
-                }
+                &format!(
+                    "{degree_at}conflict degree {}{}",
+                    m.degree,
+                    if m.degree > 1 {
+                        let replays = m.degree - 1;
+                        format!(
+                            " ({}-way: {replays} replay{})",
+                            m.degree,
+                            if replays == 1 { "" } else { "s" }
+                        )
+                    } else {
+                        String::new()
+                    }
+                ),
             );
         }
         if m.atomic && m.same_address > 1 {
-            let _ = writeln!(out, "{pad}{} lanes on one address: serialised", m.same_address);
+            l.line(out, &format!("{} lanes on one address: serialised", m.same_address));
         }
         if m.store
             && let Some(vals) = i.operands.first()
         {
-            lane_rows(
+            l.lane_rows(
                 out,
-                pad,
                 "values = ",
                 &lane_cells(kernel.warp_size, elem.ty(), vals, i.exec),
                 i.exec,
-                kernel.warp_size,
             );
         }
     }
     if let Some((r, vals)) = &i.write {
         let ty = kernel.reg_types[*r as usize];
         let label = format!("%{} = ", kernel.program.reg_name(warpsim_isa::Reg(*r)));
-        lane_rows(
-            out,
-            pad,
-            &label,
-            &lane_cells(kernel.warp_size, ty, vals, i.exec),
-            i.exec,
-            kernel.warp_size,
-        );
+        l.lane_rows(out, &label, &lane_cells(kernel.warp_size, ty, vals, i.exec), i.exec);
     }
-    if let Some((p, mask)) = &i.pred_write {
-        let _ = writeln!(
-            out,
-            "{pad}%{} = {} ({})",
-            kernel.program.pred_name(warpsim_isa::Pred(*p)),
-            lane_mask(kernel.warp_size, i.exec, mask & i.exec),
-            hex_mask(kernel.warp_size, mask & i.exec)
-        );
+    if let Some((p, set)) = &i.pred_write {
+        let name = kernel.program.pred_name(warpsim_isa::Pred(*p));
+        let lanes = lane_mask(kernel.warp_size, i.exec, set & i.exec);
+        let hex = hex_mask(kernel.warp_size, set & i.exec);
+        let one = format!("{pad}%{name} = {lanes} ({hex})");
+        if one.chars().count() <= l.width {
+            let _ = writeln!(out, "{one}");
+        } else {
+            // `#` where the predicate is set, in rows of 32 lanes (16 or 8 where 32 do not fit).
+            let _ = writeln!(out, "{pad}%{name} = {hex}");
+            let chars: Vec<char> = lanes.chars().collect();
+            let n = [MASK_COLUMNS, 16]
+                .into_iter()
+                .find(|n| pad.len() + 2 + 13 + n <= l.width)
+                .unwrap_or(8);
+            for (k, row) in chars.chunks(n).enumerate() {
+                let from = k * n;
+                let span = format!("lanes {from}-{}:", from + row.len() - 1);
+                let _ = writeln!(out, "{pad}  {span:<13}{}", row.iter().collect::<String>());
+            }
+        }
     }
     if let DOp::Bra { target } = d.op
         && i.exec == i.active
     {
-        let _ = writeln!(out, "{pad}branch taken to {}", pc_name(kernel, target));
+        l.line(out, &format!("branch taken to {}", pc_name(kernel, target)));
     }
+    mask
 }
 
-/// A run's result for people: cycles, counts and every buffer.
 /// The line that says which sanitizers ran and what they found (the findings themselves go to stderr).
 pub fn checks(checks: crate::check::Checks, findings: &[crate::check::Finding]) -> String {
     let names = checks.names();
@@ -427,25 +568,41 @@ pub fn checks(checks: crate::check::Checks, findings: &[crate::check::Finding]) 
     )
 }
 
-pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
+/// A run's result for people: cycles, counts and every buffer (its first 64 elements), lines of at most `width`
+/// columns where they can be (a buffer's values continue under its first value).
+pub fn summary(out: &RunOutput, width: usize) -> String {
     let mut s = String::new();
     let st = &out.stats;
-    let _ = writeln!(
-        s,
-        "cycles: {}   warp instructions: {}   lane instructions: {}   shuffles: {}   divergent branches: {}",
-        out.cycles, st.warp_instructions, st.lane_instructions, st.shuffles, st.divergent_branches
+    counters(
+        &mut s,
+        &[
+            format!("cycles: {}", out.cycles),
+            format!("warp instructions: {}", st.warp_instructions),
+            format!("lane instructions: {}", st.lane_instructions),
+            format!("shuffles: {}", st.shuffles),
+            format!("divergent branches: {}", st.divergent_branches),
+        ],
+        width,
     );
     if st.shared_accesses > 0 || st.atomics > 0 || st.barriers > 0 {
-        let _ = writeln!(
-            s,
-            "shared accesses: {}   bank conflicts: {} (+{} cycles)   atomics: {}   barriers: {}",
-            st.shared_accesses, st.bank_conflicts, st.bank_conflict_cycles, st.atomics, st.barriers
+        counters(
+            &mut s,
+            &[
+                format!("shared accesses: {}", st.shared_accesses),
+                format!(
+                    "bank conflicts: {} (+{} cycles)",
+                    st.bank_conflicts, st.bank_conflict_cycles
+                ),
+                format!("atomics: {}", st.atomics),
+                format!("barriers: {}", st.barriers),
+            ],
+            width,
         );
     }
     if st.undefined_shuffle_reads > 0 {
-        let _ = writeln!(
-            s,
-            "warning: {} shuffle lane read{} undefined on hardware (a source lane that does not execute, or a lane outside the member mask; `--trace` shows which)",
+        let warning = format!(
+            "warning: {} shuffle lane read{} undefined on hardware (a source lane that does not execute, or a lane \
+             outside the member mask; `--trace` shows which)",
             st.undefined_shuffle_reads,
             if st.undefined_shuffle_reads == 1 {
                 " is"
@@ -453,32 +610,71 @@ pub fn summary(kernel: &Kernel, out: &RunOutput) -> String {
                 "s are"
             }
         );
+        for line in wrap(&warning, 0, 9, width)
+            .iter()
+            .enumerate()
+            .map(|(k, l)| if k == 0 { l.clone() } else { format!("{:9}{l}", "") })
+        {
+            let _ = writeln!(s, "{line}");
+        }
     }
-    let width = out.buffers.iter().map(|b| b.name.len()).max().unwrap_or(0);
+    let name_width = out.buffers.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for b in &out.buffers {
         const SHOW: usize = 64;
-        let vals: Vec<String> = b
+        let mut vals: Vec<String> = b
             .data
             .iter()
             .take(SHOW)
             .map(|&v| super::elem_value(b.elem, v))
             .collect();
-        let more = if b.data.len() > SHOW {
-            format!(", … ({} more)", b.data.len() - SHOW)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            s,
-            "{:<width$} {}[{}] = [{}{more}]",
-            b.name,
-            b.elem.name(),
-            b.data.len(),
-            vals.join(", ")
-        );
+        if b.data.len() > SHOW {
+            vals.push(format!("… ({} more)", b.data.len() - SHOW));
+        }
+        let head = format!("{:<name_width$} {}[{}] = [", b.name, b.elem.name(), b.data.len());
+        let at = head.chars().count();
+        // One value never splits across lines: `… (n more)` is one item.
+        let mut line = head;
+        let mut used = at;
+        for (k, v) in vals.iter().enumerate() {
+            let item = if k + 1 < vals.len() {
+                format!("{v},")
+            } else {
+                format!("{v}]")
+            };
+            let len = item.chars().count();
+            if k > 0 && used + 1 + len > width {
+                let _ = writeln!(s, "{line}");
+                line = " ".repeat(at);
+                used = at;
+            } else if k > 0 {
+                line.push(' ');
+                used += 1;
+            }
+            line.push_str(&item);
+            used += len;
+        }
+        if vals.is_empty() {
+            line.push(']');
+        }
+        let _ = writeln!(s, "{line}");
     }
-    let _ = kernel;
     s
+}
+
+/// `name: value` counters three spaces apart, a new line where the next would pass `width`.
+fn counters(s: &mut String, parts: &[String], width: usize) {
+    let mut line = String::new();
+    for p in parts {
+        if !line.is_empty() && line.chars().count() + 3 + p.chars().count() > width {
+            let _ = writeln!(s, "{line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str("   ");
+        }
+        line.push_str(p);
+    }
+    let _ = writeln!(s, "{line}");
 }
 
 /// `--stats`: IPC, counts, and where every warp's cycles went.
