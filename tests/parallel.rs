@@ -15,68 +15,88 @@ fn kernel(name: &str, w: u32, set: &[(&str, i64)], config: &Config) -> Kernel {
         .unwrap_or_else(|e| panic!("{name} W={w} {set:?}: {}", e.render(&program, false)))
 }
 
-/// Run with `threads` host threads, tracing; the trace as JSON lines (what `--trace-file` writes).
-fn run(kernel: &Kernel, config: &Config, threads: usize) -> (RunOutput, Vec<String>) {
+/// Run with `threads` host threads, tracing: the output and the events (the JSON, text and pictures are functions
+/// of these).
+fn run(kernel: &Kernel, config: &Config, threads: usize) -> (RunOutput, Vec<Event>) {
     let options = RunOptions {
         threads,
         ..RunOptions::default()
     };
     let mut events: Vec<Event> = Vec::new();
     let out = warpsim::run(kernel, config, &options, &mut events).expect("runs");
-    let lines = events.iter().map(|e| json::event_line(kernel, e)).collect();
-    (out, lines)
+    (out, events)
 }
 
-/// A program, a warp size and `--set` overrides.
-type Case = (String, u32, Vec<(&'static str, i64)>);
+/// The same output, trace and statistics on 1, 2 and 4 host threads, and untraced; the trace in cycle, then SM
+/// order.
+fn assert_identical_on_1_2_and_4_threads(name: &str, w: u32, set: &[(&str, i64)], config: &Config) -> RunOutput {
+    let config = config.clone().with_warp_size(w);
+    let k = kernel(name, w, set, &config);
+    let (one, trace1) = run(&k, &config, 1);
+    assert!(one.stats.warp_instructions > 0);
+    assert_in_cycle_then_sm_order(&trace1, name);
+    for threads in [2, 4] {
+        let (out, trace) = run(&k, &config, threads);
+        assert_eq!(
+            out, one,
+            "{name} W={w} {set:?}: results differ between 1 and {threads} threads"
+        );
+        assert!(
+            trace == trace1,
+            "{name} W={w} {set:?}: traces differ between 1 and {threads} threads"
+        );
+    }
+    // Tracing changes nothing either.
+    let quiet = warpsim::run(&k, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    assert_eq!(quiet, one, "{name} W={w} {set:?}: tracing changed the run");
+    one
+}
 
-/// Every shipped program at every warp size it supports, and the large-grid workloads: identical output at
-/// T = 1, 2 and 4.
+/// Every shipped program at every warp size it supports: identical output at T = 1, 2 and 4.
 #[test]
 fn every_program_gives_identical_output_on_1_2_and_4_threads() {
-    let mut cases: Vec<Case> = Vec::new();
+    let config = Config::hopper();
     for name in programs::names() {
         for w in warpsim_tests::supported_warp_sizes(name) {
-            cases.push((name.to_string(), w, vec![]));
+            assert_identical_on_1_2_and_4_threads(name, w, &[], &config);
         }
     }
-    // Grids larger than the machine: blocks wait for an SM, SMs take several blocks in turn.
-    cases.push(("block_reduce".into(), 32, vec![("n", 1 << 18)]));
-    cases.push(("block_sum".into(), 32, vec![("n", 1 << 17)]));
-    cases.push(("moving_average".into(), 32, vec![("size", 1 << 16)]));
-    cases.push(("histogram_bin".into(), 32, vec![("blocks", 512)]));
-    cases.push(("butterfly_max".into(), 8, vec![("warps", 10000)]));
-    let config = Config::hopper();
-    for (name, w, set) in &cases {
-        let config = config.clone().with_warp_size(*w);
-        let k = kernel(name, *w, set, &config);
-        let (one, trace1) = run(&k, &config, 1);
-        assert!(one.stats.warp_instructions > 0);
-        assert_in_cycle_then_sm_order(&k, &config, name);
-        for threads in [2, 4] {
-            let (out, trace) = run(&k, &config, threads);
-            assert_eq!(
-                out, one,
-                "{name} W={w} {set:?}: results differ between 1 and {threads} threads"
-            );
-            assert!(
-                trace == trace1,
-                "{name} W={w} {set:?}: traces differ between 1 and {threads} threads"
-            );
-        }
-        // Tracing changes nothing either.
-        let quiet = warpsim::run(&k, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
-        assert_eq!(quiet, one, "{name} W={w} {set:?}: tracing changed the run");
+}
+
+/// A program, its warp size and its `--set` overrides.
+type Case = (&'static str, u32, &'static [(&'static str, i64)]);
+
+/// Grids larger than the machine (a 16-SM one, so that the grids stay small): blocks wait for an SM, SMs take
+/// several blocks in turn, global atomics and stores of many SMs meet at epoch boundaries; identical output at
+/// T = 1, 2 and 4.
+#[test]
+fn grids_larger_than_the_machine_give_identical_output_on_1_2_and_4_threads() {
+    let config = Config {
+        sms: 16,
+        ..Config::hopper()
+    };
+    let cases: [Case; 5] = [
+        ("block_reduce", 32, &[("n", 1 << 16)]),
+        ("block_sum", 32, &[("n", 1 << 16)]),
+        ("moving_average", 32, &[("size", 1 << 15)]),
+        ("histogram_bin", 32, &[("blocks", 512)]),
+        ("butterfly_max", 8, &[("warps", 2048)]),
+    ];
+    for (name, w, set) in cases {
+        let out = assert_identical_on_1_2_and_4_threads(name, w, set, &config);
+        // Some block waited for room on an SM: the grid is larger than the machine.
+        assert!(
+            out.stats.stalls.not_launched > 0,
+            "{name} {set:?}: every block launched at once"
+        );
     }
 }
 
 /// The trace is in cycle order, and within a cycle in SM order (each block's SM from its launch event).
-fn assert_in_cycle_then_sm_order(k: &Kernel, config: &Config, name: &str) {
-    let mut events: Vec<Event> = Vec::new();
-    warpsim::run(k, config, &RunOptions::default(), &mut events).expect("runs");
+fn assert_in_cycle_then_sm_order(events: &[Event], name: &str) {
     let mut sm_of = std::collections::HashMap::new();
     let mut last = (0u64, 0u32);
-    for e in &events {
+    for e in events {
         let block = match e {
             Event::BlockLaunch { block, sm, .. } => {
                 sm_of.insert(*block, *sm);

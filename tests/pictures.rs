@@ -94,11 +94,32 @@ fn butterfly_at_w8_draws_three_steps_of_eight_arrows() {
     for header in ["step 1", "step 2", "step 3"] {
         assert!(s.contains(&format!(">{header}</text>")));
     }
+    // A butterfly keeps no lane's own value and nothing diverges: the legend lists neither.
+    assert_eq!(s.matches(r#"<circle class="own""#).count(), 0);
+    for unused in [
+        ">inactive lane</text>",
+        ">barrier</text>",
+        ">branch taken / falls through</text>",
+    ] {
+        assert!(!s.contains(unused), "{unused}");
+    }
+    // Between the exchanges (and before the end column), the `max` that combined the values: three boxes, each
+    // naming pc 4, and the legend's key.
+    let boxes: Vec<&str> = s
+        .split(r#"<g class="combine"><title>"#)
+        .skip(1)
+        .map(|b| b.split("</title>").next().expect("a title"))
+        .collect();
     assert_eq!(
-        s.matches(r#"<circle class="own" cx"#).count(),
-        1,
-        "a butterfly keeps no lane's own value (legend only)"
+        boxes,
+        [
+            "warp 0: what combined the values between step 1 and step 2:\npc 4: max.f32 %v, %v, %other",
+            "warp 0: what combined the values between step 2 and step 3:\npc 4: max.f32 %v, %v, %other",
+            "warp 0: what combined the values between step 3 and the end:\npc 4: max.f32 %v, %v, %other",
+        ]
     );
+    assert_eq!(s.matches(r#"text-anchor="middle">max</text></g>"#).count(), 3);
+    assert!(s.contains("what combined the values between exchanges"));
     snapshot("butterfly_max@w8.svg", "sim run butterfly_max --warp 8 --svg b.svg", &s);
 }
 
@@ -137,9 +158,39 @@ fn block_program_draws_shared_memory_exchanges_barriers_and_bank_maps() {
     // Through shared memory: warp 0's lanes 0..3 load the four warps' totals, stored by each warp's last lane
     // (warp 0's own lane 0 does not move data … lane 7 stored it); then every warp loads its offset from warp 0.
     let shared = arrows_by_column(&s, "arrow shared");
-    assert_eq!(shared.len(), 2 + 3, "{shared:?}");
+    // Two positions: warp 0's load of the totals, then the four warps' loads of their offsets side by side
+    // (they touch different lanes, so they share one position instead of four).
+    assert_eq!(shared.len(), 2, "{shared:?}");
     assert_eq!(shared[0].len(), 4);
     assert!(shared[0].iter().any(|t| t.starts_with("warp 3 lane 7 stored")));
+    let mut offsets = shared[1].clone();
+    offsets.sort();
+    let mut expected: Vec<String> = Vec::new();
+    for (warp, value) in [0u32, 0, 3, 11].into_iter().enumerate() {
+        for lane in 0..8 {
+            if (warp, lane) != (0, 0) {
+                expected.push(format!(
+                    "warp 0 lane {warp} stored {value} in offsets[{warp}]; warp {warp} lane {lane} loads it"
+                ));
+            }
+        }
+    }
+    expected.sort();
+    assert_eq!(offsets, expected);
+    // Each warp's part of that shared position is tagged with its step.
+    for step in 17..=20 {
+        assert!(s.contains(&format!(">step {step}<title>")), "step {step}");
+    }
+    assert!(s.contains(">steps 17–20</text>"));
+    // The picture fits a slide's width (it was 2,866 px wide when every column had a position of its own).
+    let width: i64 = s
+        .split(r#"width=""#)
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("width")
+        .parse()
+        .expect("a number");
+    assert!(width <= warpsim::render::svg::SLIDE.0 + 100, "{width}");
     assert_eq!(
         s.matches(r#"<g class="bankmap">"#).count(),
         4,
@@ -169,11 +220,21 @@ fn warps_and_steps_choose_what_is_drawn() {
     assert!(all.contains(">warp 3</text>"));
     assert!(some.contains(">warp 2</text>") && !some.contains(">warp 0</text>"));
     // Steps are numbered over the whole run: warp 2's among steps 5..=12, and nothing else.
+    // The steps drawn: a position's header `step N`, or the tag of each warp's part of a shared position.
     let numbers = |svg: &str| -> Vec<usize> {
-        svg.split(r#"class="h1" x=""#)
-            .filter_map(|part| part.split(">step ").nth(1))
-            .filter_map(|rest| rest.split('<').next()?.parse().ok())
-            .collect()
+        let texts = |open: &str| -> Vec<String> {
+            svg.split(open)
+                .skip(1)
+                .filter_map(|part| part.split_once('>')?.1.split('<').next().map(str::to_string))
+                .collect()
+        };
+        let mut n: Vec<usize> = texts(r#"<text class="h1""#)
+            .into_iter()
+            .chain(texts(r#"<text class="tag""#))
+            .filter_map(|t| t.strip_prefix("step ")?.parse().ok())
+            .collect();
+        n.sort_unstable();
+        n
     };
     let drawn = numbers(&some);
     assert!(

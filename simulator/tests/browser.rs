@@ -297,14 +297,31 @@ fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
         let c = connect(&driver, &chromium, &profile).await;
         open(&c, &file).await;
         let total: usize = text(&c, "#total").await.parse().expect("a count");
+        // Every event, forward with the ▶ button, in one script (a WebDriver round trip per click took 20 s): what
+        // each event panel said, and whether any warp was shown waiting at a barrier or stalled at that point.
+        let walk = c
+            .execute(
+                r##"const out = [];
+                   const next = document.getElementById("next");
+                   for (let k = 0; k < arguments[0]; k++) {
+                     next.click();
+                     const ev = document.getElementById("event");
+                     out.push([ev.dataset.kind || "", ev.textContent,
+                               document.querySelectorAll("#warps td.st-barrier").length > 0,
+                               document.querySelectorAll("#warps td.st-stall").length > 0]);
+                   }
+                   return out;"##,
+                vec![serde_json::json!(total)],
+            )
+            .await
+            .expect("script");
+        let walk = walk.as_array().expect("an array");
+        assert_eq!(walk.len(), total);
         let mut issued_by = std::collections::BTreeSet::new();
         let (mut arrivals, mut releases, mut seen_waiting, mut seen_stall) = (0, 0, false, false);
-        for k in 1..=total {
-            click(&c, "#next").await;
-            let ev = c.find(Locator::Css("#event")).await.expect("event");
-            let kind = ev.attr("data-kind").await.expect("attr").unwrap_or_default();
-            let what = ev.text().await.expect("text");
-            match kind.as_str() {
+        for step in walk {
+            let (kind, what) = (step[0].as_str().expect("kind"), step[1].as_str().expect("text"));
+            match kind {
                 "issue" => {
                     let warp = what
                         .split("warp ")
@@ -315,22 +332,12 @@ fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
                 }
                 "arrive" => {
                     arrivals += 1;
-                    seen_waiting |= !c
-                        .find_all(Locator::Css("#warps td.st-barrier"))
-                        .await
-                        .expect("warps")
-                        .is_empty();
+                    seen_waiting |= step[2] == true;
                 }
                 "release" => releases += 1,
                 _ => {}
             }
-            if k % 8 == 0 && !seen_stall {
-                seen_stall = !c
-                    .find_all(Locator::Css("#warps td.st-stall"))
-                    .await
-                    .expect("warps")
-                    .is_empty();
-            }
+            seen_stall |= step[3] == true;
         }
         assert_eq!(text(&c, "#position").await, total.to_string());
         assert!(

@@ -66,8 +66,14 @@ fn butterfly_trace_at_w8_shows_the_three_exchanges() {
 fn the_trace_keeps_within_its_width() {
     for (args, width) in [
         (&["run", "butterfly_max", "--warp", "32", "--trace"][..], 120),
-        (&["run", "butterfly_max", "--warp", "64", "--trace", "--width", "80"][..], 80),
-        (&["run", "histogram_bin", "--warp", "32", "--trace", "--width", "100"][..], 100),
+        (
+            &["run", "butterfly_max", "--warp", "64", "--trace", "--width", "80"][..],
+            80,
+        ),
+        (
+            &["run", "histogram_bin", "--warp", "32", "--trace", "--width", "100"][..],
+            100,
+        ),
     ] {
         let o = sim(args);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -78,10 +84,16 @@ fn the_trace_keeps_within_its_width() {
     let o = sim(&["run", "butterfly_max", "--warp", "64", "--trace", "--width", "80"]);
     let out = stdout(&o);
     // The mask of lane 0-63 in eight lines of eight lanes under the first issued instruction.
-    let issue = out.lines().position(|l| l.contains("mad.lo.u32")).expect("first instruction");
+    let issue = out
+        .lines()
+        .position(|l| l.contains("mad.lo.u32"))
+        .expect("first instruction");
     let masks: Vec<&str> = out.lines().skip(issue).take(8).map(|l| &l[26..34]).collect();
     assert_eq!(masks, vec!["########"; 8], "{out}");
-    assert!(!out.lines().nth(issue + 8).expect("a line")[26..34].contains('#'), "{out}");
+    assert!(
+        !out.lines().nth(issue + 8).expect("a line")[26..34].contains('#'),
+        "{out}"
+    );
     let o = sim(&["run", "butterfly_max", "--trace", "--width", "79"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -12,8 +12,19 @@
 //! - a **barrier** release: a bar across the block's drawn warps;
 //! - a **divergent branch** (lanes that take it ▶, lanes that fall through ○) and the **reconvergence**.
 //!
+//! Between two exchanges of a warp, a box across the warp's lanes names the instructions that combined the
+//! values (`max`, `add`, `add, sub`): those on the data path from the register the first exchange wrote to the
+//! register the next one sends (or stores to shared memory, or the last column shows), found from the trace's
+//! issues and the decoded code, for any program.
+//!
 //! Inactive lanes (split off by a branch, or exited) are drawn dashed. A last column shows the register the
 //! last exchange sent, as the run left it.
+//!
+//! **Layout**: columns of different warps that touch different lanes share a position (several warps'
+//! shuffles of one step side by side, vertically), so a picture of several warps is as wide as its busiest warp,
+//! not as the sum of them; such a position is headed by its steps (`steps 1–4`) and each warp's part by a tag
+//! (`step 3`). A picture still wider than a slide is cut into strips, one under the other, each with every
+//! lane. The legend lists only what the picture uses.
 //!
 //! **Bank maps**: for a shared-memory access, a lanes × banks grid: a cell for each lane in the bank it hit (lanes
 //! on one word share a colour: a broadcast), the number of distinct words under each bank, and the busiest
@@ -25,7 +36,7 @@
 use super::{shuffle_label, value};
 use crate::kernel::{DOp, Kernel, Src};
 use crate::trace::{Event, Issue};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// What to draw.
@@ -45,6 +56,9 @@ pub const DEFAULT_WARPS: usize = 4;
 pub const DEFAULT_STEPS: usize = 64;
 /// Bank maps drawn at most (one per shared-memory instruction, its worst execution).
 pub const MAX_BANK_MAPS: usize = 8;
+/// The slide a picture is laid out for (pixels): a diagram wider than this is cut into as many strips as make
+/// the whole picture fit it best (the fewest when two fit as well).
+pub const SLIDE: (i64, i64) = (1600, 1200);
 
 /// XML text escape.
 pub fn esc(s: &str) -> String {
@@ -59,6 +73,66 @@ pub fn esc(s: &str) -> String {
         }
     }
     o
+}
+
+/// The mnemonic of an instruction's text, without guard and type suffixes: `@%p add.u32 %a, …` → `add`.
+pub fn mnemonic(text: &str) -> &str {
+    let mut words = text.split_whitespace();
+    let mut first = words.next().unwrap_or("");
+    if first.starts_with('@') {
+        first = words.next().unwrap_or("");
+    }
+    first.split('.').next().unwrap_or(first)
+}
+
+/// The instructions of one warp between two of its exchanges that combined the values: on a data path from
+/// register `start` (what the first exchange wrote) to one of `targets` (what the next exchange sends, what the
+/// warp stores to shared memory for it, or what the last column shows). `window` is the warp's issues between
+/// the two, in order; the answer is their positions, arithmetic only (moves, memory, shuffles and compares carry
+/// values but do not combine them).
+pub fn combining(kernel: &Kernel, window: &[&Issue], start: u16, targets: &[u16]) -> Vec<usize> {
+    let n = window.len();
+    let mut forward = vec![false; n];
+    let mut tainted: BTreeSet<u16> = BTreeSet::from([start]);
+    for (k, i) in window.iter().enumerate() {
+        let d = &kernel.code[i.pc as usize];
+        let Some(dst) = d.write else { continue };
+        if i.exec == 0 {
+            continue;
+        }
+        if d.reads.iter().any(|r| tainted.contains(r)) {
+            tainted.insert(dst);
+            forward[k] = true;
+        } else if i.exec == i.active {
+            // Overwritten in every lane by a value that does not come from the exchange.
+            tainted.remove(&dst);
+        }
+    }
+    let mut needed: BTreeSet<u16> = targets.iter().copied().collect();
+    let mut backward = vec![false; n];
+    for k in (0..n).rev() {
+        let i = window[k];
+        let d = &kernel.code[i.pc as usize];
+        let Some(dst) = d.write else { continue };
+        if i.exec == 0 || !needed.contains(&dst) {
+            continue;
+        }
+        backward[k] = true;
+        if i.exec == i.active {
+            needed.remove(&dst);
+        }
+        needed.extend(d.reads.iter().copied());
+    }
+    (0..n)
+        .filter(|&k| {
+            forward[k]
+                && backward[k]
+                && matches!(
+                    kernel.code[window[k].pc as usize].op,
+                    DOp::Un { .. } | DOp::Bin { .. } | DOp::Tern { .. } | DOp::Selp { .. } | DOp::Cvt { .. }
+                )
+        })
+        .collect()
 }
 
 /// A value sent or received by a lane, as shown beside it.
@@ -76,6 +150,7 @@ struct Arrow {
     title: String,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// A shuffle or a shared-memory load that moved data: step number.
     Exchange(usize),
@@ -83,6 +158,26 @@ enum Kind {
     Branch,
     Merge,
     Final,
+}
+
+impl Kind {
+    /// Columns that may share a position: exchanges with exchanges, branches with branches, merges with merges.
+    fn class(self) -> u8 {
+        match self {
+            Kind::Exchange(_) => 0,
+            Kind::Barrier => 1,
+            Kind::Branch => 2,
+            Kind::Merge => 3,
+            Kind::Final => 4,
+        }
+    }
+}
+
+/// The instructions that combined a warp's values before a column.
+struct Combine {
+    warp: u32,
+    text: String,
+    title: String,
 }
 
 struct Column {
@@ -98,6 +193,96 @@ struct Column {
     active: Vec<u64>,
     /// Exchange steps of the run before this column (its own included for an exchange).
     ctx: usize,
+    /// The warp it belongs to (the one that shuffles, loads, branches or merges); none for a barrier or the end.
+    warp: Option<u32>,
+    /// Its event in the trace (the end: past the last).
+    event: usize,
+    cycle: u64,
+    /// A shared-memory load (its values sent are words stored earlier, not registers now), and the latest
+    /// event that stored one of the words it draws.
+    shared: bool,
+    stored: usize,
+    /// The register the exchange wrote, and for a shuffle the register it sent.
+    wrote: Option<u16>,
+    sends: Option<u16>,
+    /// Drawn in the gap before the column.
+    combine: Vec<Combine>,
+}
+
+impl Column {
+    /// The drawn rows (warps, by position) it covers, first to last.
+    fn rows(&self, row_of: &dyn Fn(u32) -> Option<usize>, all: usize) -> (usize, usize) {
+        if matches!(self.kind, Kind::Barrier | Kind::Final) {
+            return (0, all.saturating_sub(1));
+        }
+        let rows = self
+            .arrows
+            .iter()
+            .flat_map(|a| [a.from.0, a.to.0])
+            .chain(self.sent.iter().chain(&self.received).map(|l| l.warp))
+            .chain(self.marks.iter().map(|m| m.0))
+            .chain(self.warp)
+            .filter_map(row_of);
+        let (lo, hi) = rows.fold((usize::MAX, 0), |(lo, hi), r| (lo.min(r), hi.max(r)));
+        if lo == usize::MAX { (0, 0) } else { (lo, hi) }
+    }
+
+    fn cells<'a>(labels: &'a [Label]) -> impl Iterator<Item = ((u32, u32), &'a str)> + 'a {
+        labels.iter().map(|l| ((l.warp, l.lane), l.text.as_str()))
+    }
+
+    /// Can `self`, a shared-memory load, be drawn at the same position as `other`, one that came first,
+    /// although they share warps: `other` is a shared-memory load too, the words `self` loads were all stored
+    /// before it, no lane receives in both, and a lane sending in both sends the same word's value. (Left of a
+    /// position is before, right is after: this keeps it so.)
+    fn fits_beside(&self, other: &Column) -> bool {
+        if !self.shared || !other.shared || self.stored >= other.event {
+            return false;
+        }
+        let received: BTreeMap<(u32, u32), &str> = Column::cells(&other.received).collect();
+        let sent: BTreeMap<(u32, u32), &str> = Column::cells(&other.sent).collect();
+        Column::cells(&self.received).all(|(k, _)| !received.contains_key(&k))
+            && Column::cells(&self.sent).all(|(k, t)| sent.get(&k).is_none_or(|&s| s == t))
+    }
+}
+
+/// A position of the diagram: the columns drawn there (indices), its width and the gap before it.
+struct Slot {
+    cols: Vec<usize>,
+    width: i64,
+    gap: i64,
+    header: [String; 3],
+    title: String,
+    /// Strip and x, once laid out.
+    strip: usize,
+    x: i64,
+}
+
+/// `1–4, 7, 9–10` from sorted numbers.
+fn ranges(numbers: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < numbers.len() {
+        let mut j = k;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j == k {
+            numbers[k].to_string()
+        } else {
+            format!("{}–{}", numbers[k], numbers[j])
+        });
+        k = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// Text width estimates (monospace): 11 px (values, bold headers) and 10 px (second header lines).
+fn text_w(s: &str) -> i64 {
+    s.chars().count() as i64 * 7
+}
+fn small_w(s: &str) -> i64 {
+    (s.chars().count() as i64 * 61 + 9) / 10
 }
 
 /// The lane-exchange diagram (and bank maps) of a run, or why the choice of block, warps or steps is empty.
@@ -147,15 +332,25 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     let mut active: Vec<u64> = warps.iter().map(|&x| lanes_of(x)).collect();
     let mut columns: Vec<Column> = Vec::new();
     let mut shared_accesses: Vec<&Issue> = Vec::new();
-    // Per drawn warp: the register the last exchange sent, and its latest values.
+    // Per drawn warp: its issues (event index, issue), the register the last exchange sent, and its latest values.
+    let mut issues_of: Vec<Vec<(usize, &Issue)>> = vec![Vec::new(); warps.len()];
     let mut last_sent: Vec<Option<u16>> = vec![None; warps.len()];
     let mut latest: BTreeMap<(usize, u16), (Vec<u32>, u64)> = BTreeMap::new();
+    // The event that last stored each shared word of the block: (array, index) → event.
+    let mut stored_at: BTreeMap<(u16, u64), usize> = BTreeMap::new();
     // Exchange steps are numbered over the whole run (as the stepper numbers them).
     let exchanges = super::exchanges(events);
     let total_steps = exchanges.iter().flatten().map(|x| x.step).max().unwrap_or(0) as usize;
     // Exchanges so far, at each event.
     let mut seen = 0usize;
-    let new_column = |kind: Kind, header: [String; 3], title: String, active: &[u64], ctx: usize| Column {
+    let new_column = |kind: Kind,
+                      header: [String; 3],
+                      title: String,
+                      active: &[u64],
+                      ctx: usize,
+                      warp: Option<u32>,
+                      event: usize,
+                      cycle: u64| Column {
         ctx,
         kind,
         header,
@@ -165,8 +360,16 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         received: Vec::new(),
         marks: Vec::new(),
         active: active.to_vec(),
+        warp,
+        event,
+        cycle,
+        shared: false,
+        stored: 0,
+        wrote: None,
+        sends: None,
+        combine: Vec::new(),
     };
-    for (e, exchange) in events.iter().zip(&exchanges) {
+    for (k, (e, exchange)) in events.iter().zip(&exchanges).enumerate() {
         let step = exchange.as_ref().map_or(0, |x| x.step as usize);
         seen = seen.max(step);
         match e {
@@ -183,7 +386,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                             }
                             let c = col.get_or_insert_with(|| {
                                 let text = &kernel.program.instructions[i.pc as usize].text;
-                                new_column(
+                                let mut c = new_column(
                                     Kind::Exchange(step),
                                     [
                                         format!("step {step}"),
@@ -193,8 +396,16 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                                     format!("pc {}: {text} (warp {})", i.pc, i.warp),
                                     &active,
                                     step,
-                                )
+                                    Some(i.warp),
+                                    k,
+                                    i.cycle,
+                                );
+                                c.shared = true;
+                                c.wrote = i.write.as_ref().map(|(r, _)| *r);
+                                c
                             });
+                            let at = stored_at.get(&(m.buffer, m.index[lane as usize])).copied();
+                            c.stored = c.stored.max(at.unwrap_or(0));
                             // The value moved: what the load read.
                             let v = match &i.write {
                                 Some((r, vals)) => value(ty_of(*r), vals[lane as usize]),
@@ -229,10 +440,16 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         }
                     }
                 }
+                if let Some(m) = i.memory.as_ref().filter(|m| m.shared && m.store) {
+                    for lane in (0..w).filter(|l| i.exec >> l & 1 == 1) {
+                        stored_at.insert((m.buffer, m.index[lane as usize]), k);
+                    }
+                }
                 if i.memory.as_ref().is_some_and(|m| m.shared) && row_of(i.warp).is_some() {
                     shared_accesses.push(i);
                 }
                 let Some(row) = row_of(i.warp) else { continue };
+                issues_of[row].push((k, i));
                 active[row] = i.active;
                 if let (Some(s), DOp::Shfl { a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) {
                     let text = &kernel.program.instructions[i.pc as usize].text;
@@ -246,7 +463,15 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         format!("pc {}: {text} (warp {})", i.pc, i.warp),
                         &active,
                         step,
+                        Some(i.warp),
+                        k,
+                        i.cycle,
                     );
+                    c.wrote = i.write.as_ref().map(|(r, _)| *r);
+                    c.sends = match a {
+                        Src::Reg(r) => Some(r),
+                        _ => None,
+                    };
                     let ty = match a {
                         Src::Reg(r) => ty_of(r),
                         _ => warpsim_isa::Ty::U32,
@@ -344,6 +569,9 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                     ),
                     &active,
                     seen,
+                    Some(*warp),
+                    k,
+                    *cycle,
                 );
                 for lane in 0..w {
                     if taken >> lane & 1 == 1 {
@@ -369,6 +597,9 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                     format!("warp {warp}'s split lanes run together again at pc {pc}"),
                     &active,
                     seen,
+                    Some(*warp),
+                    k,
+                    *cycle,
                 );
                 for lane in 0..w {
                     if mask >> lane & 1 == 1 {
@@ -390,6 +621,9 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                     format!("barrier {id} releases warps {released:?} at cycle {cycle}"),
                     &active,
                     seen,
+                    None,
+                    k,
+                    *cycle,
                 ));
             }
             Event::WarpExit { block: b, warp, .. } if *b == block => {
@@ -417,12 +651,16 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     });
     let drawn_steps = columns.iter().filter(|c| matches!(c.kind, Kind::Exchange(_))).count();
     // The last column: the register each warp's last exchange sent, as the run left it.
+    let end_cycle = events.last().map_or(0, Event::cycle);
     let mut fin = new_column(
         Kind::Final,
         ["end".into(), String::new(), String::new()],
         "the register each warp's last exchange sent, at the end of the trace".into(),
         &active,
         seen,
+        None,
+        events.len(),
+        end_cycle,
     );
     let mut fin_regs = Vec::new();
     for (row, &warp) in warps.iter().enumerate() {
@@ -450,7 +688,84 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         columns.push(fin);
     }
 
-    // Layout.
+    // What combined each warp's values between its exchanges (and before the end column).
+    for (row, &warp) in warps.iter().enumerate() {
+        let mine: Vec<usize> = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c.kind, Kind::Exchange(_)) && c.warp == Some(warp))
+            .map(|(k, _)| k)
+            .collect();
+        let end = columns.iter().position(|c| c.kind == Kind::Final);
+        let mut pairs: Vec<(usize, usize)> = mine.windows(2).map(|p| (p[0], p[1])).collect();
+        if let (Some(&a), Some(end)) = (mine.last(), end)
+            && last_sent[row].is_some()
+        {
+            pairs.push((a, end));
+        }
+        for (a, b) in pairs {
+            let Some(start) = columns[a].wrote else { continue };
+            let (from, to) = (columns[a].event, columns[b].event);
+            let window: Vec<&Issue> = issues_of[row]
+                .iter()
+                .filter(|(k, _)| from < *k && *k < to)
+                .map(|&(_, i)| i)
+                .collect();
+            let targets: Vec<u16> = match columns[b].kind {
+                Kind::Final => last_sent[row].into_iter().collect(),
+                _ if columns[b].shared => window
+                    .iter()
+                    .filter_map(|i| match kernel.code[i.pc as usize].op {
+                        DOp::St { addr, a: Src::Reg(r) } if addr.shared && i.exec != 0 => Some(r),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => columns[b].sends.into_iter().collect(),
+            };
+            let ops = combining(kernel, &window, start, &targets);
+            if ops.is_empty() {
+                continue;
+            }
+            let mut names: Vec<&str> = Vec::new();
+            let mut lines: Vec<(u32, usize)> = Vec::new();
+            for &k in &ops {
+                let pc = window[k].pc;
+                let name = mnemonic(&kernel.program.instructions[pc as usize].text);
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+                match lines.iter_mut().find(|(p, _)| *p == pc) {
+                    Some((_, n)) => *n += 1,
+                    None => lines.push((pc, 1)),
+                }
+            }
+            let text = if names.len() > 3 {
+                format!("{}, …", names[..3].join(", "))
+            } else {
+                names.join(", ")
+            };
+            let step_name = |c: &Column| match c.kind {
+                Kind::Exchange(s) => format!("step {s}"),
+                _ => "the end".into(),
+            };
+            let mut title = format!(
+                "warp {warp}: what combined the values between {} and {}:",
+                step_name(&columns[a]),
+                step_name(&columns[b])
+            );
+            for (pc, n) in lines {
+                let _ = write!(
+                    title,
+                    "\npc {pc}: {}{}",
+                    kernel.program.instructions[pc as usize].text,
+                    if n > 1 { format!(" (×{n})") } else { String::new() }
+                );
+            }
+            columns[b].combine.push(Combine { warp, text, title });
+        }
+    }
+
+    // Sizes.
     let row_h: i64 = if w <= 16 { 20 } else { 14 };
     let char_w = 7i64;
     let max_chars = columns
@@ -461,30 +776,111 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         .unwrap_or(1)
         .max(2) as i64;
     let vw = max_chars * char_w + 6;
-    let arrow_w = 70i64;
+    let arrow_w = 56i64;
     let left = 84i64;
-    let top = 104i64;
     let gap = 14i64;
     let warp_gap = 18i64;
-    let y_of = |warp: u32, lane: u32| -> i64 {
-        let r = row_of(warp).unwrap_or(0) as i64;
-        top + r * (w as i64 * row_h + warp_gap) + lane as i64 * row_h + row_h / 2
+    let band_h = w as i64 * row_h + warp_gap;
+    let bands_h = warps.len() as i64 * band_h - warp_gap;
+    // Strip `s`'s first lane row starts at `top + s * strip_pitch`; its headers are above it.
+    let top = 104i64;
+    let strip_pitch = bands_h + 84;
+    let natural = |k: Kind| match k {
+        Kind::Exchange(_) => vw + arrow_w + vw,
+        Kind::Barrier => 24,
+        Kind::Branch | Kind::Merge => 52,
+        Kind::Final => vw + 20,
     };
-    let diagram_bottom = top + warps.len() as i64 * (w as i64 * row_h + warp_gap) - warp_gap;
-    let mut xs = Vec::with_capacity(columns.len());
-    let mut x = left + 8;
-    for c in &columns {
-        let width = match c.kind {
-            Kind::Exchange(_) => vw + arrow_w + vw,
-            Kind::Barrier => 24,
-            Kind::Branch | Kind::Merge => 64,
-            Kind::Final => vw + 20,
-        };
-        xs.push((x, width));
-        x += width + gap;
-    }
-    let diagram_right = x + 8;
 
+    // Positions: each column goes to the first position after the last one of every warp it covers (a position
+    // of its own kind); an exchange may join the position before if no lane's values clash.
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut slot_of: Vec<usize> = vec![0; columns.len()];
+    let mut next_free: Vec<usize> = vec![0; warps.len().max(1)];
+    for (ci, c) in columns.iter().enumerate() {
+        let (lo, hi) = c.rows(&row_of, warps.len());
+        let s = next_free[lo..=hi].iter().copied().max().unwrap_or(0);
+        let joins_previous = s > 0 && slots[s - 1].cols.iter().all(|&o| c.fits_beside(&columns[o]));
+        let mut target = if joins_previous { s - 1 } else { s };
+        while target < slots.len()
+            && slots[target]
+                .cols
+                .iter()
+                .any(|&o| columns[o].kind.class() != c.kind.class() || c.kind.class() == 4)
+        {
+            target += 1;
+        }
+        if target == slots.len() {
+            slots.push(Slot {
+                cols: Vec::new(),
+                width: 0,
+                gap,
+                header: Default::default(),
+                title: String::new(),
+                strip: 0,
+                x: 0,
+            });
+        }
+        slots[target].cols.push(ci);
+        slot_of[ci] = target;
+        for f in &mut next_free[lo..=hi] {
+            *f = target + 1;
+        }
+    }
+    // Headers, widths, and the gap before each position (room for the combining instructions' boxes).
+    for slot in &mut slots {
+        let cols: Vec<&Column> = slot.cols.iter().map(|&k| &columns[k]).collect();
+        let kind = cols[0].kind;
+        slot.header = if cols.len() == 1 {
+            cols[0].header.clone()
+        } else {
+            let mut ops: Vec<&str> = Vec::new();
+            for c in &cols {
+                if !ops.contains(&c.header[1].as_str()) {
+                    ops.push(&c.header[1]);
+                }
+            }
+            let lo = cols.iter().map(|c| c.cycle).min().unwrap_or(0);
+            let hi = cols.iter().map(|c| c.cycle).max().unwrap_or(0);
+            let mut steps: Vec<usize> = cols
+                .iter()
+                .filter_map(|c| match c.kind {
+                    Kind::Exchange(s) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            steps.sort_unstable();
+            [
+                match kind {
+                    Kind::Exchange(_) => format!("steps {}", ranges(&steps)),
+                    _ => cols[0].header[0].clone(),
+                },
+                ops.join(" / "),
+                if lo == hi {
+                    format!("cycle {lo}")
+                } else {
+                    format!("cycles {lo}–{hi}")
+                },
+            ]
+        };
+        slot.title = cols.iter().map(|c| c.title.as_str()).collect::<Vec<_>>().join("\n");
+        let header_w = slot
+            .header
+            .iter()
+            .enumerate()
+            .map(|(k, h)| if k == 0 { text_w(h) } else { small_w(h) } + 6)
+            .max()
+            .unwrap_or(0);
+        slot.width = natural(kind).max(header_w);
+        let boxes = cols.iter().flat_map(|c| &c.combine).map(|b| text_w(&b.text) + 8).max();
+        if let Some(b) = boxes {
+            slot.gap = gap.max(b + 8);
+        }
+    }
+
+    // Strips: as many as make the picture fit the slide best.
+    let banks = opts.banks.max(1) as i64;
+    let cell = if w <= 16 { 12i64 } else { 9i64 };
     // Bank maps: each shared-memory instruction of the drawn warps, its worst execution.
     let mut worst: BTreeMap<u32, &Issue> = BTreeMap::new();
     for i in &shared_accesses {
@@ -497,38 +893,71 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         }
     }
     let maps: Vec<&Issue> = worst.values().copied().take(MAX_BANK_MAPS).collect();
-    let banks = opts.banks.max(1) as i64;
-    let cell = if w <= 16 { 12i64 } else { 9i64 };
-    let map_w = 56 + banks * cell + 10;
+    let map_w = maps
+        .iter()
+        .map(|i| bank_map_width(kernel, i, banks as u32, cell))
+        .max()
+        .unwrap_or(0);
     let map_h = 58 + w as i64 * cell + 28;
-    let per_row = ((diagram_right.max(700) - 20) / (map_w + 20)).max(1);
-    let legend_y = diagram_bottom + 40;
-    let maps_y = legend_y + 60;
-    let map_rows = (maps.len() as i64 + per_row - 1) / per_row;
-    let height = if maps.is_empty() {
-        legend_y + 40
-    } else {
-        maps_y + 24 + map_rows * (map_h + 20)
+    // Lay the positions out in strips no wider than `limit`: each strip's positions, its right edge.
+    let lay_out = |slots: &mut [Slot], limit: i64| -> (usize, i64) {
+        let mut strip = 0usize;
+        let mut x = left - gap + 8;
+        let mut right = left + 16;
+        let mut empty = true;
+        for slot in slots.iter_mut() {
+            if !empty && x + slot.gap + slot.width + 8 > limit {
+                strip += 1;
+                x = left - gap + 8;
+            }
+            x += slot.gap;
+            slot.strip = strip;
+            slot.x = x;
+            x += slot.width;
+            right = right.max(x + 8);
+            empty = false;
+        }
+        (strip + 1, right)
     };
-    let width = diagram_right
-        .max(per_row.min(maps.len().max(1) as i64) * (map_w + 20) + 20)
-        .max(840);
-
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="11">"#
-    );
-    o.push_str(STYLE);
+    let picture = |strips: usize, right: i64| -> (i64, i64, i64) {
+        let per_row = ((right.max(700) - 20) / (map_w + 20)).max(1);
+        let map_rows = (maps.len() as i64 + per_row - 1) / per_row;
+        let width = right
+            .max(per_row.min(maps.len().max(1) as i64) * (map_w + 20) + 20)
+            .max(640);
+        let legend_y = top + (strips as i64 - 1) * strip_pitch + bands_h + 40;
+        let maps_y = legend_y + 20 * 2 + 20;
+        let height = if maps.is_empty() {
+            maps_y - 20
+        } else {
+            maps_y + 24 + map_rows * (map_h + 20)
+        };
+        (width, height, per_row)
+    };
+    let total: i64 = slots.iter().map(|s| s.gap + s.width).sum::<i64>() + left + 16;
+    let widest = slots.iter().map(|s| s.gap + s.width).max().unwrap_or(0) + left + 16;
+    let mut best: Option<(i64, usize, i64)> = None;
+    for k in 1..=slots.len().clamp(1, 16) {
+        let limit = ((total + k as i64 - 1) / k as i64).max(widest);
+        let (strips, right) = lay_out(&mut slots, limit);
+        let (width, height, _) = picture(strips, right);
+        let score = (width * SLIDE.1).max(height * SLIDE.0);
+        if best.is_none_or(|(b, n, _)| score < b || (score == b && strips < n)) {
+            best = Some((score, strips, limit));
+        }
+        if strips < k {
+            break;
+        }
+    }
+    let limit = best.map_or(i64::MAX, |b| b.2);
+    let (strips, diagram_right) = lay_out(&mut slots, limit);
+    let (width, _, per_row) = picture(strips, diagram_right);
     let title = format!(
         "{}: W={w}, block {block}, warp{} {}",
         kernel.program.name,
         if warps.len() == 1 { "" } else { "s" },
         list(&warps)
     );
-    let _ = writeln!(o, r#"<title>{}</title>"#, esc(&title));
-    let _ = writeln!(o, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
-    let _ = writeln!(o, r#"<text class="title" x="12" y="22">{}</text>"#, esc(&title));
     let subtitle = if drawn_steps == 0 {
         format!(
             "no step moves data between the lanes of block {block}, warp(s) {} (no shuffle, and no shared-memory load of another lane's store)",
@@ -539,19 +968,35 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     } else {
         format!("exchange steps {first} to {last} of {total_steps} (--steps chooses)")
     };
-    let _ = writeln!(o, r#"<text class="sub" x="12" y="40">{}</text>"#, esc(&subtitle));
+    let subtitle = if strips > 1 {
+        format!("{subtitle}, in {strips} strips (each continues the one above)")
+    } else {
+        subtitle
+    };
+    let width = width.max(text_w(&subtitle) + 24).max(text_w(&title) * 5 / 4 + 24);
+    let strip_top = |s: usize| top + s as i64 * strip_pitch;
+    let y_in = |s: usize, warp: u32, lane: u32| -> i64 {
+        let r = row_of(warp).unwrap_or(0) as i64;
+        strip_top(s) + r * band_h + lane as i64 * row_h + row_h / 2
+    };
+    let legend_y = strip_top(strips - 1) + bands_h + 40;
+    let mut o = String::new();
 
-    // Column headers.
-    for (c, &(cx, cw)) in columns.iter().zip(&xs) {
-        let mid = cx + cw / 2;
-        let _ = write!(o, r#"<g class="header"><title>{}</title>"#, esc(&c.title));
-        for (k, line) in c.header.iter().enumerate() {
+    // What the legend needs.
+    let mut used: BTreeSet<&'static str> = BTreeSet::new();
+
+    // Position headers.
+    for slot in &slots {
+        let mid = slot.x + slot.width / 2;
+        let base = strip_top(slot.strip);
+        let _ = write!(o, r#"<g class="header"><title>{}</title>"#, esc(&slot.title));
+        for (k, line) in slot.header.iter().enumerate() {
             if !line.is_empty() {
                 let class = if k == 0 { "h1" } else { "h2" };
                 let _ = write!(
                     o,
                     r#"<text class="{class}" x="{mid}" y="{}" text-anchor="middle">{}</text>"#,
-                    58 + 13 * k as i64,
+                    base - 46 + 13 * k as i64,
                     esc(line)
                 );
             }
@@ -560,57 +1005,120 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     }
 
     // Lane lines: solid while the lane is active, dashed while it is not, merged along the run; up to the last
-    // column (the values of the `end` column stand on their own).
-    let lines_end = match (columns.last(), xs.last()) {
-        (Some(c), Some(&(x, _))) if matches!(c.kind, Kind::Final) => x - 4,
-        (_, Some(&(x, w))) => x + w,
-        _ => left,
-    };
-    for (row, &warp) in warps.iter().enumerate() {
-        let exists = lanes_of(warp);
-        let wy = y_of(warp, 0) - row_h / 2;
-        let _ = writeln!(o, r#"<text class="warp" x="12" y="{}">warp {warp}</text>"#, wy - 3);
-        for lane in 0..w {
-            if exists >> lane & 1 == 0 {
-                continue;
-            }
-            let y = y_of(warp, lane);
-            let _ = writeln!(
-                o,
-                r#"<text class="lane" x="{}" y="{}" text-anchor="end">lane {lane}</text>"#,
-                left - 4,
-                y + 4
-            );
-            let mut seg_start = left;
-            let mut seg_active = columns.first().map(|c| c.active[row] >> lane & 1 == 1).unwrap_or(true);
-            for (c, &(cx, _)) in columns.iter().zip(&xs) {
-                let a = c.active[row] >> lane & 1 == 1;
-                if a != seg_active {
-                    line_segment(&mut o, seg_start, cx, y, seg_active);
-                    seg_start = cx;
-                    seg_active = a;
+    // column (the values of the `end` column stand on their own). A warp's activity is sampled at its own
+    // columns, and after its last one at any later position (where it may have exited).
+    let samples: Vec<Vec<(usize, u64)>> = (0..warps.len())
+        .map(|row| {
+            let mut own_last: Option<(usize, usize)> = None; // (column, slot)
+            let mut out: Vec<(usize, u64)> = Vec::new();
+            for (ci, c) in columns.iter().enumerate() {
+                let (lo, hi) = c.rows(&row_of, warps.len());
+                if (lo..=hi).contains(&row) && c.kind != Kind::Final {
+                    out.push((slot_of[ci], c.active[row]));
+                    own_last = Some((ci, slot_of[ci]));
                 }
             }
-            line_segment(&mut o, seg_start, lines_end, y, seg_active);
+            let (after, mut at) = own_last.map_or((0, 0), |(ci, s)| (ci + 1, s));
+            for (ci, c) in columns.iter().enumerate().skip(after) {
+                if slot_of[ci] > at || (own_last.is_none() && out.is_empty()) {
+                    at = slot_of[ci];
+                    out.push((at, c.active[row]));
+                }
+            }
+            out.sort_by_key(|s| s.0);
+            out
+        })
+        .collect();
+    let active_at = |row: usize, slot: usize| -> u64 {
+        let s = &samples[row];
+        s.iter()
+            .take_while(|x| x.0 <= slot)
+            .last()
+            .or(s.first())
+            .map_or(u64::MAX, |x| x.1)
+    };
+    for strip in 0..strips {
+        let in_strip: Vec<usize> = (0..slots.len()).filter(|&s| slots[s].strip == strip).collect();
+        let end = match in_strip.last() {
+            Some(&s) if slots[s].cols.iter().any(|&c| columns[c].kind == Kind::Final) => slots[s].x - 4,
+            Some(&s) => slots[s].x + slots[s].width,
+            None => left,
+        };
+        for (row, &warp) in warps.iter().enumerate() {
+            let exists = lanes_of(warp);
+            let wy = y_in(strip, warp, 0) - row_h / 2;
+            let _ = writeln!(o, r#"<text class="warp" x="12" y="{}">warp {warp}</text>"#, wy - 3);
+            for lane in 0..w {
+                if exists >> lane & 1 == 0 {
+                    continue;
+                }
+                let y = y_in(strip, warp, lane);
+                let _ = writeln!(
+                    o,
+                    r#"<text class="lane" x="{}" y="{}" text-anchor="end">lane {lane}</text>"#,
+                    left - 4,
+                    y + 4
+                );
+                let mut seg_start = left;
+                let mut seg_active = in_strip
+                    .first()
+                    .map(|&s| active_at(row, s) >> lane & 1 == 1)
+                    .unwrap_or(true);
+                for &s in &in_strip {
+                    let a = active_at(row, s) >> lane & 1 == 1;
+                    if a != seg_active {
+                        line_segment(&mut o, seg_start, slots[s].x, y, seg_active, &mut used);
+                        seg_start = slots[s].x;
+                        seg_active = a;
+                    }
+                }
+                line_segment(&mut o, seg_start, end, y, seg_active, &mut used);
+            }
         }
     }
 
     // Columns.
-    for (c, &(cx, cw)) in columns.iter().zip(&xs) {
+    for (ci, c) in columns.iter().enumerate() {
+        let slot = &slots[slot_of[ci]];
+        let (cx, cw, strip) = (slot.x, slot.width, slot.strip);
+        let y_of = |warp: u32, lane: u32| y_in(strip, warp, lane);
+        // The combining instructions, in the gap before the column, across each warp's lanes.
+        for b in &c.combine {
+            let bw = text_w(&b.text) + 8;
+            let x0 = cx - slot.gap + (slot.gap - bw) / 2;
+            let y0 = y_of(b.warp, 0) - row_h / 2 + 2;
+            let y1 = y_of(b.warp, w - 1) + row_h / 2 - 2;
+            let _ = writeln!(
+                o,
+                r#"<g class="combine"><title>{}</title><rect x="{x0}" y="{y0}" width="{bw}" height="{}" rx="4"/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
+                esc(&b.title),
+                y1 - y0,
+                x0 + bw / 2,
+                (y0 + y1) / 2 + 4,
+                esc(&b.text)
+            );
+            used.insert("combine");
+        }
         match c.kind {
             Kind::Barrier => {
-                let y0 = top - 6;
+                let y0 = strip_top(strip) - 6;
                 let _ = writeln!(
                     o,
                     r#"<rect class="barrier" x="{}" y="{y0}" width="8" height="{}"><title>{}</title></rect>"#,
                     cx + cw / 2 - 4,
-                    diagram_bottom - y0 + 6,
+                    bands_h + 12,
                     esc(&c.title)
                 );
+                used.insert("barrier");
             }
             Kind::Exchange(_) | Kind::Final => {
-                let xa = cx + vw;
-                let xb = cx + vw + arrow_w;
+                let pad = if c.kind == Kind::Final {
+                    0
+                } else {
+                    (cw - natural(c.kind)) / 2
+                };
+                let xa = cx + pad + vw;
+                let xb = cx + pad + vw + arrow_w;
                 for a in &c.arrows {
                     let (y0, y1) = (y_of(a.from.0, a.from.1), y_of(a.to.0, a.to.1));
                     let _ = writeln!(
@@ -627,6 +1135,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         },
                         esc(&a.title)
                     );
+                    used.insert(a.class);
                 }
                 for l in &c.sent {
                     let _ = writeln!(
@@ -638,7 +1147,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         esc(&l.text)
                     );
                 }
-                let rx = if matches!(c.kind, Kind::Final) { cx + 4 } else { xb + 4 };
+                let rx = if c.kind == Kind::Final { cx + 4 } else { xb + 4 };
                 for l in &c.received {
                     let _ = writeln!(
                         o,
@@ -655,6 +1164,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                         (xa + xb) / 2,
                         y_of(warp, lane)
                     );
+                    used.insert("own");
                 }
             }
             Kind::Branch | Kind::Merge => {
@@ -672,9 +1182,11 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                                 mx - 5,
                                 y + 6
                             );
+                            used.insert("branch");
                         }
                         "fallthrough" => {
                             let _ = writeln!(o, r#"<circle class="fallthrough" cx="{mx}" cy="{y}" r="5"/>"#);
+                            used.insert("branch");
                         }
                         _ => {
                             let _ = writeln!(
@@ -683,6 +1195,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                                 mx - 4,
                                 y - 4
                             );
+                            used.insert("merge");
                         }
                     }
                 }
@@ -690,47 +1203,48 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         }
     }
 
-    // Legend.
-    let ly = legend_y;
+    // Where a position holds several warps' columns, a tag above each warp's part (on top of the arrows).
+    for slot in &slots {
+        let mid = slot.x + slot.width / 2;
+        if slot.cols.len() > 1 {
+            for &ci in &slot.cols {
+                let c = &columns[ci];
+                if let (Kind::Exchange(s), Some(warp)) = (c.kind, c.warp) {
+                    let _ = writeln!(
+                        o,
+                        r#"<text class="tag" x="{mid}" y="{}" text-anchor="middle">step {s}<title>{}</title></text>"#,
+                        y_in(slot.strip, warp, 0) - row_h / 2 - 4,
+                        esc(&c.title)
+                    );
+                }
+            }
+        }
+    }
+
+    // The legend (the symbols this picture uses, left to right, wrapping at the picture's width) and the bank
+    // maps below it decide the height.
+    let rows = legend(&mut String::new(), &used, legend_y, width);
+    let maps_y = legend_y + 20 * rows + 20;
+    let map_rows = (maps.len() as i64 + per_row - 1) / per_row;
+    let height = if maps.is_empty() {
+        maps_y - 20
+    } else {
+        maps_y + 24 + map_rows * (map_h + 20)
+    };
+    let body = o;
+    let mut o = String::new();
     let _ = writeln!(
         o,
-        r#"<g class="legend"><line class="arrow key" x1="12" y1="{ly}" x2="48" y2="{ly}" marker-end="url(#head)"/><text x="54" y="{}">shuffle: lane reads lane</text>"#,
-        ly + 4
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="11">"#
     );
-    let _ = writeln!(
-        o,
-        r#"<line class="arrow shared key" x1="230" y1="{ly}" x2="266" y2="{ly}" marker-end="url(#head-green)"/><text x="272" y="{}">through shared memory</text>"#,
-        ly + 4
-    );
-    let _ = writeln!(
-        o,
-        r#"<line class="arrow undefined key" x1="440" y1="{ly}" x2="476" y2="{ly}" marker-end="url(#head-red)"/><text x="482" y="{}">undefined read</text>"#,
-        ly + 4
-    );
-    let ly2 = ly + 20;
-    let _ = writeln!(
-        o,
-        r#"<circle class="own" cx="18" cy="{ly2}" r="5"/><text x="30" y="{}">source out of range: keeps its own value</text>"#,
-        ly2 + 4
-    );
-    let _ = writeln!(
-        o,
-        r#"<line class="lane-off" x1="330" y1="{ly2}" x2="366" y2="{ly2}"/><text x="372" y="{}">inactive lane</text>"#,
-        ly2 + 4
-    );
-    let _ = writeln!(
-        o,
-        r#"<rect class="barrier" x="478" y="{}" width="8" height="14"/><text x="492" y="{}">barrier</text>"#,
-        ly2 - 7,
-        ly2 + 4
-    );
-    let _ = writeln!(
-        o,
-        r#"<path class="taken" d="M 556 {} L 567 {ly2} L 556 {} Z"/><circle class="fallthrough" cx="580" cy="{ly2}" r="5"/><text x="592" y="{}">branch taken / falls through</text></g>"#,
-        ly2 - 6,
-        ly2 + 6,
-        ly2 + 4
-    );
+    o.push_str(STYLE);
+    let _ = writeln!(o, r#"<title>{}</title>"#, esc(&title));
+    let _ = writeln!(o, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
+    let _ = writeln!(o, r#"<text class="title" x="12" y="22">{}</text>"#, esc(&title));
+    let _ = writeln!(o, r#"<text class="sub" x="12" y="40">{}</text>"#, esc(&subtitle));
+    o.push_str(&body);
+
+    legend(&mut o, &used, legend_y, width);
 
     // Bank maps.
     if !maps.is_empty() {
@@ -757,13 +1271,98 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     Ok(o)
 }
 
-fn line_segment(o: &mut String, x0: i64, x1: i64, y: i64, active: bool) {
+/// The legend's entries: (what the picture must use, the symbol's SVG at x = 0 and y = 0, its width, the text).
+const LEGEND: [(&str, &str, i64, &str); 9] = [
+    (
+        "arrow",
+        r#"<line class="arrow key" x1="0" y1="0" x2="36" y2="0" marker-end="url(#head)"/>"#,
+        42,
+        "shuffle: lane reads lane",
+    ),
+    (
+        "arrow shared",
+        r#"<line class="arrow shared key" x1="0" y1="0" x2="36" y2="0" marker-end="url(#head-green)"/>"#,
+        42,
+        "through shared memory",
+    ),
+    (
+        "arrow undefined",
+        r#"<line class="arrow undefined key" x1="0" y1="0" x2="36" y2="0" marker-end="url(#head-red)"/>"#,
+        42,
+        "undefined read",
+    ),
+    (
+        "combine",
+        r#"<rect class="combine key" x="0" y="-8" width="30" height="16" rx="4"/>"#,
+        36,
+        "what combined the values between exchanges",
+    ),
+    (
+        "own",
+        r#"<circle class="own" cx="6" cy="0" r="5"/>"#,
+        18,
+        "source out of range: keeps its own value",
+    ),
+    (
+        "lane-off",
+        r#"<line class="lane-off" x1="0" y1="0" x2="36" y2="0"/>"#,
+        42,
+        "inactive lane",
+    ),
+    (
+        "barrier",
+        r#"<rect class="barrier" x="0" y="-7" width="8" height="14"/>"#,
+        14,
+        "barrier",
+    ),
+    (
+        "branch",
+        r#"<path class="taken" d="M 0 -6 L 11 0 L 0 6 Z"/><circle class="fallthrough" cx="24" cy="0" r="5"/>"#,
+        36,
+        "branch taken / falls through",
+    ),
+    (
+        "merge",
+        r#"<rect class="merge" x="2" y="-4" width="8" height="8" transform="rotate(45 6 0)"/>"#,
+        18,
+        "split lanes merge",
+    ),
+];
+
+/// Writes the legend; returns its rows.
+fn legend(o: &mut String, used: &BTreeSet<&'static str>, y: i64, width: i64) -> i64 {
+    let entries: Vec<_> = LEGEND.iter().filter(|e| used.contains(e.0)).collect();
+    if entries.is_empty() {
+        return 0;
+    }
+    let top = y;
+    o.push_str(r#"<g class="legend">"#);
+    let (mut x, mut y) = (12i64, y);
+    for (_, symbol, sw, text) in entries {
+        let w = sw + text_w(text) + 28;
+        if x > 12 && x + w > width - 12 {
+            x = 12;
+            y += 20;
+        }
+        let _ = write!(
+            o,
+            r#"<g transform="translate({x} {y})">{symbol}<text x="{sw}" y="4">{text}</text></g>"#
+        );
+        x += w;
+    }
+    o.push_str("</g>\n");
+    (y - top) / 20 + 1
+}
+
+fn line_segment(o: &mut String, x0: i64, x1: i64, y: i64, active: bool, used: &mut BTreeSet<&'static str>) {
     if x1 > x0 {
         let class = if active { "lane-on" } else { "lane-off" };
+        if !active {
+            used.insert("lane-off");
+        }
         let _ = writeln!(o, r#"<line class="{class}" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}"/>"#);
     }
 }
-
 fn list(warps: &[u32]) -> String {
     warps.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -771,12 +1370,44 @@ fn list(warps: &[u32]) -> String {
 /// Fill colours for the distinct words under one bank (a broadcast shares a colour).
 const WORD_COLOURS: [&str; 6] = ["#4c8bf5", "#f28b30", "#34a853", "#a142f4", "#e8453c", "#12b5cb"];
 
+/// A bank map's two heading lines: the instruction, and what it did.
+fn bank_map_heading(kernel: &Kernel, i: &Issue) -> (String, String) {
+    let Some(m) = &i.memory else {
+        return Default::default();
+    };
+    let name = &kernel.shared[m.buffer as usize].name;
+    let text = &kernel.program.instructions[i.pc as usize].text;
+    (
+        format!("pc {} {text}", i.pc),
+        format!(
+            "block {} warp {}, cycle {}: {} of {name}, conflict degree {}",
+            i.block,
+            i.warp,
+            i.cycle,
+            if m.atomic {
+                "atomic"
+            } else if m.store {
+                "store"
+            } else {
+                "load"
+            },
+            m.degree
+        ),
+    )
+}
+
+/// The width a bank map takes: its grid, or its heading where that is wider.
+fn bank_map_width(kernel: &Kernel, i: &Issue, banks: u32, cell: i64) -> i64 {
+    let (a, b) = bank_map_heading(kernel, i);
+    (56 + banks as i64 * cell + 10).max(text_w(&a) + 8).max(text_w(&b) + 8)
+}
+
 /// One bank map: lanes as rows, banks as columns.
 pub fn bank_map(o: &mut String, kernel: &Kernel, i: &Issue, x: i64, y: i64, banks: u32, cell: i64) {
     let Some(m) = &i.memory else { return };
     let w = kernel.warp_size;
     let name = &kernel.shared[m.buffer as usize].name;
-    let text = &kernel.program.instructions[i.pc as usize].text;
+    let (line1, line2) = bank_map_heading(kernel, i);
     // Distinct words per bank, in lane order.
     let mut words: Vec<Vec<u64>> = vec![Vec::new(); banks as usize];
     for lane in 0..w {
@@ -793,27 +1424,11 @@ pub fn bank_map(o: &mut String, kernel: &Kernel, i: &Issue, x: i64, y: i64, bank
     let gy = y + 44;
     let _ = writeln!(
         o,
-        r#"<g class="bankmap"><text class="h1" x="{x}" y="{}">pc {} {}</text>"#,
+        r#"<g class="bankmap"><text class="h1" x="{x}" y="{}">{}</text>"#,
         y + 12,
-        i.pc,
-        esc(text)
+        esc(&line1)
     );
-    let _ = writeln!(
-        o,
-        r#"<text class="sub" x="{x}" y="{}">block {} warp {}, cycle {}: {} of {name}, conflict degree {}</text>"#,
-        y + 26,
-        i.block,
-        i.warp,
-        i.cycle,
-        if m.atomic {
-            "atomic"
-        } else if m.store {
-            "store"
-        } else {
-            "load"
-        },
-        m.degree
-    );
+    let _ = writeln!(o, r#"<text class="sub" x="{x}" y="{}">{}</text>"#, y + 26, esc(&line2));
     for b in (0..banks).step_by(4) {
         let _ = write!(
             o,
@@ -907,5 +1522,9 @@ const STYLE: &str = r##"<defs>
 .grid { fill: #f6f8fa; stroke: #d0d7de; stroke-width: 0.5; }
 .tick { fill: #57606a; font-size: 9px; }
 .tick.busiest { fill: #cf222e; font-weight: bold; }
+.tag { fill: #57606a; font-size: 9px; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }
+.combine rect { fill: #fff8c5; fill-opacity: 0.9; stroke: #d4a72c; stroke-width: 1; }
+.combine text { fill: #7d4e00; font-weight: bold; }
+.legend .combine { fill: #fff8c5; stroke: #d4a72c; }
 </style>
 "##;

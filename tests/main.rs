@@ -1,0 +1,16 @@
+//! warpsim's end-to-end tests as one test binary: each file is a module (`cargo test -p warpsim-tests
+//! traces::` runs one file's tests). One binary links the engine once; the files build and run together.
+
+mod block;
+mod crosscheck;
+mod diagnostics;
+mod differential;
+mod docs;
+mod fuzz_regressions;
+mod isa;
+mod parallel;
+mod pictures;
+mod programs;
+mod sanitizers;
+mod timing;
+mod traces;
