@@ -372,6 +372,48 @@ fn chrome_trace_has_a_slice_per_instruction_and_the_stalls() {
     );
 }
 
+/// A shared-memory store or atomic records each lane's word as the instruction left it (the stepper's shared
+/// memory panel replays these): for a store, the value of the highest lane that stored to the word; for an
+/// atomic, the word after every lane's update.
+#[test]
+fn shared_stores_and_atomics_record_the_words_they_left() {
+    let (_, events, _) = traced("histogram_bin", 32, &[]);
+    let mut stores = 0;
+    for e in &events {
+        let Event::Issue(i) = e else { continue };
+        let Some(m) = &i.memory else { continue };
+        if !(m.shared && m.store) {
+            assert!(
+                m.after.is_empty(),
+                "pc {}: loads and global accesses record nothing",
+                i.pc
+            );
+            continue;
+        }
+        for lane in (0..32).filter(|l| i.exec >> l & 1 == 1) {
+            let last = (0..32)
+                .filter(|&l| i.exec >> l & 1 == 1 && m.index[l] == m.index[lane])
+                .max()
+                .expect("the lane itself");
+            assert_eq!(m.after[lane], i.operands[0][last], "pc {} lane {lane}", i.pc);
+        }
+        stores += 1;
+    }
+    // Four warps store their total, then warp 0 stores the four offsets.
+    assert_eq!(stores, 5);
+    // Shared atomics: every lane adds 1 to one word; each lane's word ends at the total.
+    let text = ".kernel count\n.block W\n.shared hits u32[1]\n.buffer out u32[1]\n.reg %t\n  atom.shared.add.u32 %t, hits[0], 1\n  st.global.u32 out[0], %t\n";
+    let (_, events, _) = traced_source(text, 8);
+    let atom = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Issue(i) if i.memory.as_ref().is_some_and(|m| m.atomic) => Some(i),
+            _ => None,
+        })
+        .expect("the atomic");
+    assert_eq!(atom.memory.as_ref().expect("memory").after, vec![8; 8]);
+}
+
 /// The stepper page carries the whole trace, one entry per event, and nothing that could be fetched.
 #[test]
 fn stepper_page_embeds_every_event() {
@@ -412,6 +454,24 @@ fn stepper_page_embeds_every_event() {
         shuffles + 1 + 4,
         "warp 0's totals load, then each warp's offsets load"
     );
+    // The shared arrays' layout (the panel's banks), and each shared store's words as it left them.
+    assert_eq!(
+        data["shared"],
+        serde_json::json!([
+            {"name": "totals", "offset": 0, "len": 4, "ty": "u32"},
+            {"name": "offsets", "offset": 4, "len": 4, "ty": "u32"}
+        ])
+    );
+    let afters = data["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["mem"]["after"].is_array())
+        .count();
+    assert_eq!(afters, 5);
+    // The listing names each line by its file's name; the tooltip has the path.
+    assert_eq!(data["listing"][0]["loc"], "histogram_bin.s:30");
+    assert_eq!(data["listing"][0]["path"], "programs/histogram_bin.s:30");
     for needle in ["<link", "src=", "href=", "@import"] {
         assert!(!html.contains(needle), "{needle}");
     }

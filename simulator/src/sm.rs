@@ -1412,9 +1412,11 @@ impl<'k> Sm<'k> {
                     occupancy *= lines.max(1);
                 }
                 if let Some(e) = event.as_mut() {
-                    e.memory = Some(memory_trace(
-                        &words, exec, w, banks, addr, true, false, index, degree, 0,
-                    ));
+                    let mut m = memory_trace(&words, exec, w, banks, addr, true, false, index, degree, 0);
+                    if addr.shared {
+                        m.after = shared_after(&block.shared, &words, exec, w);
+                    }
+                    e.memory = Some(m);
                 }
             }
             DOp::Atom { f, d, addr, b, c } => {
@@ -1475,9 +1477,11 @@ impl<'k> Sm<'k> {
                 replays = conflict;
                 occupancy += serial + conflict;
                 if let Some(e) = event.as_mut() {
-                    e.memory = Some(memory_trace(
-                        &words, exec, w, banks, addr, true, true, index, degree, same,
-                    ));
+                    let mut m = memory_trace(&words, exec, w, banks, addr, true, true, index, degree, same);
+                    if addr.shared {
+                        m.after = shared_after(&block.shared, &words, exec, w);
+                    }
+                    e.memory = Some(m);
                 }
             }
             // A barrier no lane executes (guard false everywhere) is skipped, as in PTX.
@@ -2239,7 +2243,15 @@ fn memory_trace(
         },
         degree,
         same_address,
+        after: Vec::new(),
     }
+}
+
+/// Each executing lane's shared word as the instruction left it (for the trace of a store or atomic).
+fn shared_after(shared: &[u32], words: &[usize; 64], exec: u64, w: usize) -> Vec<u32> {
+    let mut after = vec![0u32; w];
+    for_lanes(exec, |lane| after[lane as usize] = shared[words[lane as usize]]);
+    after
 }
 
 /// Source operand values of every lane, for the trace.

@@ -99,6 +99,9 @@ pub struct MemoryTrace {
     pub degree: u32,
     /// Atomics: the most lanes that hit one address (they serialise).
     pub same_address: u32,
+    /// Shared-memory stores and atomics: the word each executing lane accessed, as the instruction left it (where
+    /// several lanes hit one word, the value after all of them); empty otherwise.
+    pub after: Vec<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -191,6 +191,17 @@ async fn open(c: &Client, file: &Path) {
     assert_eq!(fetched, serde_json::json!(0), "the page fetched resources");
 }
 
+/// `count[0]` of `sim run histogram_bin` (block 0's number of values in the target bin), from the library.
+fn histogram_count() -> u64 {
+    let program = warpsim::programs::assemble("histogram_bin")
+        .expect("shipped")
+        .expect("assembles");
+    let config = warpsim::Config::hopper();
+    let kernel = warpsim::instantiate(&program, &config, &warpsim::Launch::default()).expect("loads");
+    let out = warpsim::run(&kernel, &config, &warpsim::RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    out.buffer("count").expect("count").data[0] as u64
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -306,9 +317,9 @@ fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
                    for (let k = 0; k < arguments[0]; k++) {
                      next.click();
                      const ev = document.getElementById("event");
-                     out.push([ev.dataset.kind || "", ev.textContent,
-                               document.querySelectorAll("#warps td.st-barrier").length > 0,
-                               document.querySelectorAll("#warps td.st-stall").length > 0]);
+                     const n = (css) => document.querySelectorAll(css).length;
+                     out.push([ev.dataset.kind || "", ev.textContent, n("#warps td.st-barrier") > 0,
+                               n("#warps td.st-stall") > 0, n("#shared td.st"), n("#shared td.ld"), n("#shared td.at")]);
                    }
                    return out;"##,
                 vec![serde_json::json!(total)],
@@ -319,8 +330,23 @@ fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
         assert_eq!(walk.len(), total);
         let mut issued_by = std::collections::BTreeSet::new();
         let (mut arrivals, mut releases, mut seen_waiting, mut seen_stall) = (0, 0, false, false);
+        // The shared-memory panel outlines the words each shared access touched, by what it did: (store, load,
+        // atomic) cells outlined when this instruction is the current event.
+        let mut outlined: std::collections::BTreeMap<&str, std::collections::BTreeSet<(u64, u64, u64)>> =
+            Default::default();
         for step in walk {
             let (kind, what) = (step[0].as_str().expect("kind"), step[1].as_str().expect("text"));
+            for text in [
+                "st.shared.u32 totals[%warpid]",
+                "ld.shared.u32 %total, totals[%laneid]",
+                "st.shared.u32 offsets[%laneid]",
+                "ld.shared.u32 %offset, offsets[%warpid]",
+            ] {
+                if what.contains(text) {
+                    let n = |k: usize| step[k].as_u64().expect("a count");
+                    outlined.entry(text).or_default().insert((n(4), n(5), n(6)));
+                }
+            }
             match kind {
                 "issue" => {
                     let warp = what
@@ -354,6 +380,56 @@ fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
         assert_eq!((arrivals, releases), (8, 2));
         assert!(seen_waiting, "no warp was ever shown waiting at the barrier");
         assert!(seen_stall, "no warp was ever shown stalled");
+        // Each warp's last lane stores its total (one word); warp 0's lanes 0-3 load the four totals; its lanes
+        // 0-3 store the four offsets; each warp's 32 lanes load one offset (a broadcast: one word).
+        let expect = |st, ld| std::collections::BTreeSet::from([(st, ld, 0)]);
+        assert_eq!(outlined["st.shared.u32 totals[%warpid]"], expect(1, 0));
+        assert_eq!(outlined["ld.shared.u32 %total, totals[%laneid]"], expect(0, 4));
+        assert_eq!(outlined["st.shared.u32 offsets[%laneid]"], expect(4, 0));
+        assert_eq!(outlined["ld.shared.u32 %offset, offsets[%warpid]"], expect(0, 1));
+        // At the end the panel holds what the block left: the offsets are the exclusive scan of the totals.
+        let words = |array: &str| {
+            let c = &c;
+            let css = format!("#shared table[data-array='{array}'] td[data-index]");
+            async move {
+                let mut out = Vec::new();
+                for cell in c.find_all(Locator::Css(&css)).await.expect("cells") {
+                    out.push(cell.text().await.expect("cell").parse::<u64>().expect("a number"));
+                }
+                out
+            }
+        };
+        let totals = words("totals").await;
+        let offsets = words("offsets").await;
+        assert_eq!(totals.len(), 4);
+        // The four warps' totals add up to the block's count, as the same run without the page computes it.
+        assert_eq!(totals.iter().sum::<u64>(), histogram_count(), "{totals:?}");
+        let scan: Vec<u64> = (0..4).map(|k| totals[..k].iter().sum()).collect();
+        assert_eq!(offsets, scan);
+        // The timeline: a row per warp, a mark per issued instruction; a click goes to the first event at the
+        // clicked cycle or later.
+        let issues = walk.iter().filter(|s| s[0] == "issue").count();
+        let svg = c.find(Locator::Css("#timeline-svg")).await.expect("timeline");
+        assert_eq!(svg.attr("data-issues").await.expect("attr"), Some(issues.to_string()));
+        assert_eq!(c.find_all(Locator::Css("#timeline-svg g.tl-row")).await.expect("rows").len(), 4);
+        assert_eq!(
+            c.find_all(Locator::Css("#timeline-svg rect.tl-issue")).await.expect("marks").len(),
+            issues
+        );
+        svg.click().await.expect("click the timeline");
+        let at = c
+            .execute(
+                "return [Number(document.getElementById('timeline-svg').dataset.clicked), pos, EV[pos - 1].c, pos > 1 ? EV[pos - 2].c : -1]",
+                vec![],
+            )
+            .await
+            .expect("script");
+        let n = |k: usize| at[k].as_i64().expect("a number");
+        let (clicked, position, cycle, before) = (n(0), n(1), n(2), n(3));
+        assert!(clicked > 0 && position > 0, "{at:?}");
+        assert!(cycle >= clicked && before < clicked, "{at:?}");
+        assert_eq!(text(&c, "#position").await, position.to_string());
+        click(&c, "#last").await;
         let states = c
             .find_all(Locator::Css("#warps tbody tr td:nth-child(3)"))
             .await

@@ -14,6 +14,7 @@ use super::{lane_mask, value};
 use crate::kernel::Kernel;
 use crate::trace::Event;
 use serde_json::{Map, Value, json};
+use warpsim_isa::ElemTy;
 
 const TEMPLATE: &str = include_str!("stepper.html");
 const DATA_SLOT: &str = "/*WARPSIM_DATA*/null";
@@ -46,7 +47,11 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
         .enumerate()
         .map(|(pc, i)| {
             let loc = p.sources.location(i.span);
-            json!({"pc": pc, "text": i.text, "loc": format!("{}:{}", loc.file, loc.line)})
+            // The file's name beside the line (the whole path in the tooltip), so the column stays narrow.
+            let file = std::path::Path::new(&*loc.file)
+                .file_name()
+                .map_or_else(|| loc.file.to_string(), |f| f.to_string_lossy().into_owned());
+            json!({"pc": pc, "text": i.text, "loc": format!("{file}:{}", loc.line), "path": format!("{}:{}", loc.file, loc.line)})
         })
         .collect();
     let regs: Vec<String> = p.regs.iter().map(|r| format!("%{}", r.name)).collect();
@@ -78,7 +83,13 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
     m.insert("preds".into(), json!(preds));
     m.insert(
         "shared".into(),
-        json!(kernel.shared.iter().map(|s| s.name.clone()).collect::<Vec<_>>()),
+        Value::Array(
+            kernel
+                .shared
+                .iter()
+                .map(|s| json!({"name": s.name, "offset": s.offset, "len": s.len, "ty": elem_name(s.elem)}))
+                .collect(),
+        ),
     );
     m.insert(
         "buffers".into(),
@@ -86,6 +97,22 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
     );
     m.insert("events".into(), Value::Array(evs));
     Value::Object(m)
+}
+
+fn elem_ty(e: ElemTy) -> warpsim_isa::Ty {
+    match e {
+        ElemTy::F32 => warpsim_isa::Ty::F32,
+        ElemTy::S32 => warpsim_isa::Ty::S32,
+        ElemTy::U32 => warpsim_isa::Ty::U32,
+    }
+}
+
+fn elem_name(e: ElemTy) -> &'static str {
+    match e {
+        ElemTy::F32 => "f32",
+        ElemTy::S32 => "s32",
+        ElemTy::U32 => "u32",
+    }
 }
 
 fn waits_json(waits: &[crate::trace::Wait]) -> Value {
@@ -228,6 +255,10 @@ fn event(kernel: &Kernel, w: u32, e: &Event) -> Value {
                 if mem.shared {
                     o["bank"] = json!(mem.banks);
                     o["deg"] = json!(mem.degree);
+                    if !mem.after.is_empty() {
+                        let ty = elem_ty(kernel.shared[mem.buffer as usize].elem);
+                        o["after"] = cells(ty, &mem.after);
+                    }
                 }
                 m.insert("mem".into(), o);
             }
