@@ -48,7 +48,7 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
         .map(|(pc, i)| {
             let loc = p.sources.location(i.span);
             // The file's name beside the line (the whole path in the tooltip), so the column stays narrow.
-            let file = std::path::Path::new(&*loc.file)
+            let file = std::path::Path::new(loc.file)
                 .file_name()
                 .map_or_else(|| loc.file.to_string(), |f| f.to_string_lossy().into_owned());
             json!({"pc": pc, "text": i.text, "loc": format!("{file}:{}", loc.line), "path": format!("{}:{}", loc.file, loc.line)})
