@@ -104,6 +104,71 @@ fn race_check_finds_the_missing_barrier_in_block_reduce() {
     assert_eq!(checked(&k, race()).findings, vec![]);
 }
 
+/// Without any check, a run still notices the first read of a shared word that another warp wrote since their
+/// last barrier: the read the race check reports first, at the same cycle, on any number of threads.
+#[test]
+fn a_missing_barrier_is_pointed_out_without_any_check() {
+    let k = kernel_from(&block_reduce_without_barrier(), 32, &[]);
+    let out = run_with(&k, &RunOptions::default()).expect("runs");
+    // The default order gives the right sum: nothing else would tell the user.
+    assert_eq!(out.buffer("out").unwrap().data[0], 8128);
+    let u = out.unordered.clone().expect("the unordered read");
+    let store = pc_of(&k, "st.shared.u32 partial[%warpid]");
+    let load = pc_of(&k, "ld.shared.u32 %v, partial[%laneid]");
+    assert_eq!(
+        (
+            u.block,
+            u.warp,
+            u.lane,
+            u.pc,
+            u.writer_warp,
+            u.writer_pc,
+            u.array.as_str(),
+            u.index
+        ),
+        (0, 0, 1, load, 1, store, "partial", 1)
+    );
+    let finding = &checked(&k, race()).findings[0];
+    let FindingKind::Race { second, .. } = &finding.kind else {
+        panic!("a race")
+    };
+    assert_eq!(u.cycle, second.cycle);
+    let text = u.render(&k, false);
+    assert!(
+        text.starts_with("warning: warp 0 reads `partial[1]`, which warp 1 wrote since their last barrier")
+            && text.contains("block 0, warp 0, lane 1 reads it here at cycle")
+            && text.contains("note: warp 1 wrote it at pc 11: `@%lane0 st.shared.u32 partial[%warpid], %v`")
+            && text.contains("--check race"),
+        "{text}"
+    );
+    // With `--check race` the race check reports it, and the run does not look.
+    assert_eq!(checked(&k, race()).unordered, None);
+    // Many blocks on many SMs: the first in (cycle, SM) order, the same on 1, 2 and 4 threads.
+    let k = kernel_from(&block_reduce_without_barrier(), 32, &[("n", 128 * 300)]);
+    let on = |threads| {
+        let options = RunOptions {
+            threads,
+            ..RunOptions::default()
+        };
+        run_with(&k, &options).expect("runs").unordered
+    };
+    let first = on(1).expect("found");
+    // The race check's first occurrence of that race, in the same (cycle, SM) order, is the same read.
+    let finding = &checked(&k, race()).findings[0];
+    let FindingKind::Race { second, .. } = &finding.kind else {
+        panic!("a race")
+    };
+    assert_eq!(
+        (first.block, first.warp, first.lane, first.cycle),
+        (second.block, second.warp, second.lane, second.cycle)
+    );
+    assert_eq!(on(2), Some(first.clone()));
+    assert_eq!(on(4), Some(first));
+    // A barrier between the write and the read orders them: the shipped program has none.
+    let k = kernel_from(programs::source("block_reduce").unwrap(), 32, &[]);
+    assert_eq!(run_with(&k, &RunOptions::default()).expect("runs").unordered, None);
+}
+
 #[test]
 fn a_random_schedule_makes_the_missing_barrier_give_wrong_sums() {
     let k = kernel_from(&block_reduce_without_barrier(), 32, &[]);
@@ -173,6 +238,7 @@ fn every_schedule_gives_every_shipped_program_the_same_values() {
     for (name, w, set) in shipped_cases() {
         let k = shipped_kernel(&name, w, &set);
         let base = run_with(&k, &RunOptions::default()).expect("runs");
+        assert_eq!(base.unordered, None, "{name} W={w} {set:?}");
         let mut cycles = vec![base.cycles];
         let schedules = [Schedule::Reverse]
             .into_iter()
@@ -187,6 +253,8 @@ fn every_schedule_gives_every_shipped_program_the_same_values() {
                 out.buffers, base.buffers,
                 "{name} W={w} {set:?}: {schedule:?} changed the values"
             );
+            // No shipped program reads a word another warp wrote since their last barrier, in any order.
+            assert_eq!(out.unordered, None, "{name} W={w} {set:?} {schedule:?}");
             assert_eq!(out.stats.warp_instructions, base.stats.warp_instructions);
             cycles.push(out.cycles);
         }

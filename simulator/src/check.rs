@@ -876,6 +876,85 @@ pub fn shared_byte(kernel: &Kernel, array: &str, index: usize) -> Option<usize> 
         .map(|a| (a.offset + index) * 4)
 }
 
+/// A shared-memory load of a word that another warp of its block wrote (a store or an atomic) since the block's
+/// last barrier: nothing ordered the two warps, so the value read depends on which ran first, and the GPU's
+/// schedule may differ from warpsim's. The engine looks for the first one whenever `--check race` is off (which
+/// finds these and every other race, and says whether the order mattered); the CLI reports it as a warning.
+/// Barrier releases of any id count as ordering, and atomics reading such a word do not count: it can miss a
+/// race, and it reports a read that other means (a flag, a fence) ordered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnorderedRead {
+    pub cycle: u64,
+    pub sm: u32,
+    pub block: u32,
+    /// The load: its warp, first lane reading such a word, and pc.
+    pub warp: u32,
+    pub lane: u32,
+    pub pc: u32,
+    /// The write the load saw: its warp and pc.
+    pub writer_warp: u32,
+    pub writer_pc: u32,
+    pub array: String,
+    pub index: usize,
+}
+
+impl UnorderedRead {
+    pub(crate) fn new(
+        kernel: &Kernel,
+        (cycle, sm, block): (u64, u32, u32),
+        (warp, lane, pc): (u32, u32, u32),
+        (writer_warp, writer_pc): (u32, u32),
+        word: usize,
+    ) -> UnorderedRead {
+        let (array, index) = shared_element(kernel, word);
+        UnorderedRead {
+            cycle,
+            sm,
+            block,
+            warp,
+            lane,
+            pc,
+            writer_warp,
+            writer_pc,
+            array,
+            index,
+        }
+    }
+
+    /// A rustc-style warning at the load, the write in a note, and what to do.
+    pub fn render(&self, kernel: &Kernel, color: bool) -> String {
+        let code = &kernel.program.instructions;
+        let message = format!(
+            "warp {} reads `{}[{}]`, which warp {} wrote since their last barrier",
+            self.warp, self.array, self.index, self.writer_warp
+        );
+        let Some(load) = code.get(self.pc as usize) else {
+            return format!("warning: {message}\n");
+        };
+        let mut d = Diagnostic::error(load.span, message)
+            .with_label(format!(
+                "block {}, warp {}, lane {} reads it here at cycle {}",
+                self.block, self.warp, self.lane, self.cycle
+            ))
+            .with_help(
+                "nothing orders the two warps, so the value read depends on which one ran first: warpsim's schedule \
+                 gave this run's answer, a GPU's may give another. Put a barrier both warps reach between the write \
+                 and the read (`bar.sync 0`), or check with `--check race` and `--schedule random --seed N`",
+            );
+        d.severity = warpsim_isa::diagnostic::Severity::Warning;
+        if let Some(store) = code.get(self.writer_pc as usize) {
+            d = d.with_note(
+                format!(
+                    "warp {} wrote it at pc {}: `{}`",
+                    self.writer_warp, self.writer_pc, store.text
+                ),
+                Some(store.span),
+            );
+        }
+        d.render(&kernel.program.sources, color)
+    }
+}
+
 /// The shared array and element of a word of the block's shared memory.
 fn shared_element(kernel: &Kernel, word: usize) -> (String, usize) {
     kernel

@@ -365,11 +365,18 @@ impl<'k> Engine<'k> {
             ws.stalls.finished = end - ws.stalls.finished;
         }
         stats.warp_stalls.sort_by_key(|w| (w.block, w.warp));
+        // The first unordered shared read in (cycle, SM) order: the same on any number of threads.
+        let unordered = self
+            .sms
+            .iter()
+            .filter_map(|sm| sm.unordered.clone())
+            .min_by_key(|u| (u.cycle, u.sm));
         RunOutput {
             cycles: end,
             stats,
             buffers: self.memory,
             findings,
+            unordered,
         }
     }
 }

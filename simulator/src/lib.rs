@@ -37,7 +37,7 @@ pub mod simt_stack;
 pub mod sm;
 pub mod trace;
 
-pub use check::{Checks, Finding, FindingKind, Schedule};
+pub use check::{Checks, Finding, FindingKind, Schedule, UnorderedRead};
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};

@@ -22,7 +22,7 @@ use crate::barrier::{BARRIERS, Barrier, Waiter};
 use crate::cache::L1;
 use crate::check::{
     self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, Schedule, ShuffleReason, Space,
-    WarpSync,
+    UnorderedRead, WarpSync,
 };
 use crate::config::{Config, SchedulerPolicy};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
@@ -230,6 +230,9 @@ pub struct RunOutput {
     pub buffers: Vec<Buffer>,
     /// What the sanitizers found ([`RunOptions::checks`]), each distinct finding once, in the order first seen.
     pub findings: Vec<Finding>,
+    /// Without `--check race`: the first shared-memory read of a word another warp wrote since their block's last
+    /// barrier (a likely missing barrier), in (cycle, SM) order.
+    pub unordered: Option<UnorderedRead>,
 }
 
 impl RunOutput {
@@ -291,6 +294,35 @@ struct Block {
     barrier_free: u64,
     /// With `--check race` or `init`: the shadow of its shared memory and its warps' vector clocks.
     check: BlockCheck,
+    /// Barrier releases so far, and for each shared word who last wrote it in which of these generations
+    /// ([`writer_stamp`]; 0: not since the block started): what finds an unordered read ([`UnorderedRead`]).
+    generation: u32,
+    writers: Vec<u64>,
+}
+
+/// A shared word's last writer: the block's barrier generation, the store's pc and the warp (plus one).
+#[inline(always)]
+fn writer_stamp(generation: u32, pc: u32, warp_in_block: u32) -> u64 {
+    (generation as u64) << 32 | (pc as u64) << 12 | (warp_in_block as u64 + 1)
+}
+
+/// The first executing lane whose shared word another warp wrote in this barrier generation, with that stamp.
+#[inline(always)]
+fn unordered_lane(
+    writers: &[u64],
+    generation: u32,
+    warp_in_block: u32,
+    words: &[usize; 64],
+    exec: u64,
+) -> Option<(u32, u64)> {
+    let mut found = None;
+    for_lanes(exec, |lane| {
+        let s = writers[words[lane as usize]];
+        if found.is_none() && s != 0 && (s >> 32) as u32 == generation && (s & 0xfff) as u32 != warp_in_block + 1 {
+            found = Some((lane, s));
+        }
+    });
+    found
 }
 
 /// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
@@ -451,6 +483,10 @@ pub(crate) struct Sm<'k> {
     released: Vec<Waiter>,
     /// What the sanitizers found on this SM.
     pub findings: Findings,
+    /// The first shared-memory read of a word another warp wrote since the block's last barrier, while no
+    /// `--check race` runs (it finds these and more); `watch_unordered` stops looking once one is found.
+    pub unordered: Option<UnorderedRead>,
+    watch_unordered: bool,
     /// With `--check race`: this epoch's accesses to the global buffers the kernel writes, in issue order, for
     /// the check between blocks at the commit ([`check::GlobalCheck`]).
     pub global_log: Vec<GlobalAccess>,
@@ -593,6 +629,8 @@ impl<'k> Sm<'k> {
             spare_blocks: Vec::new(),
             released: Vec::new(),
             findings: Findings::default(),
+            unordered: None,
+            watch_unordered: !shared.checks.race && shared.kernel.shared_words > 0,
             global_log: Vec::new(),
         }
     }
@@ -671,12 +709,19 @@ impl<'k> Sm<'k> {
                 barriers: vec![Barrier::default(); BARRIERS],
                 barrier_free: 0,
                 check: BlockCheck::default(),
+                generation: 0,
+                writers: Vec::new(),
             });
             block.id = id;
             block.warps_left = per_block as u32;
             block.shared.clear();
             block.shared.resize(self.kernel.shared_words, 0);
             block.barrier_free = 0;
+            block.generation = 0;
+            block.writers.clear();
+            if self.watch_unordered {
+                block.writers.resize(self.kernel.shared_words, 0);
+            }
             let checks = self.shared.checks;
             if checks.race || checks.init {
                 block.check.reset(self.kernel.shared_words, per_block);
@@ -1330,6 +1375,19 @@ impl<'k> Sm<'k> {
                 let row = &mut warp.regs[d as usize * STRIDE..d as usize * STRIDE + w];
                 if addr.shared {
                     for_lanes(exec, |lane| row[lane as usize] = block.shared[words[lane as usize]]);
+                    if self.watch_unordered
+                        && let Some((lane, stamp)) =
+                            unordered_lane(&block.writers, block.generation, ctx.warp_in_block, &words, exec)
+                    {
+                        self.watch_unordered = false;
+                        self.unordered = Some(UnorderedRead::new(
+                            kernel,
+                            (cycle, self.id, ctx.block),
+                            (ctx.warp_in_block, lane, pc),
+                            ((stamp & 0xfff) as u32 - 1, (stamp >> 12 & 0xf_ffff) as u32),
+                            words[lane as usize],
+                        ));
+                    }
                 } else {
                     let overlay = self.shared.overlay[addr.buffer as usize] && !self.overlay.is_empty();
                     let data = &mem[addr.buffer as usize].data;
@@ -1394,6 +1452,10 @@ impl<'k> Sm<'k> {
                         });
                     }
                 });
+                if addr.shared && self.watch_unordered {
+                    let stamp = writer_stamp(block.generation, pc, ctx.warp_in_block);
+                    for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
+                }
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
                 if addr.shared {
                     latency += conflict;
@@ -1463,6 +1525,10 @@ impl<'k> Sm<'k> {
                         warp.regs[d as usize * STRIDE + lane as usize] = old;
                     }
                 });
+                if addr.shared && self.watch_unordered {
+                    let stamp = writer_stamp(block.generation, pc, ctx.warp_in_block);
+                    for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
+                }
                 let (compact, count) = compact_words(&words, exec);
                 let same = shared_memory::max_same_address(&compact[..count]);
                 let per_lane = if addr.shared {
@@ -1835,6 +1901,7 @@ impl<'k> Sm<'k> {
         let mut waiters = std::mem::take(&mut self.released);
         let (popc, all, any) = block.barriers[id as usize].release(&mut waiters);
         let resume = block.barrier_free.max(cycle) + self.config.timing.units.barrier.latency as u64;
+        block.generation = block.generation.wrapping_add(1);
         self.stats.barriers += 1;
         self.end = self.end.max(resume);
         if self.shared.checks.race {

@@ -1096,6 +1096,49 @@ fn block_reduce_without_barrier() -> std::path::PathBuf {
     temp_file("nobar.s", text.as_bytes())
 }
 
+/// Without `--check`, a missing barrier that happens to give the right answer is still pointed out: once, on
+/// stderr after the output, as a warning (exit status 0), with the way to check it.
+#[test]
+fn a_missing_barrier_is_pointed_out_without_any_check() {
+    let file = block_reduce_without_barrier();
+    let path = file.to_str().unwrap();
+    let o = sim(&["run", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("out u32[1] = [8128]"), "{}", stdout(&o));
+    let err = stderr(&o);
+    for needle in [
+        "warning: warp 0 reads `partial[1]`, which warp 1 wrote since their last barrier",
+        "nobar.s:33:9",
+        "block 0, warp 0, lane 1 reads it here at cycle",
+        "note: warp 1 wrote it at pc 11: `@%lane0 st.shared.u32 partial[%warpid], %v`",
+        "nobar.s:28:9",
+        "help: nothing orders the two warps",
+        "`--check race` and `--schedule random --seed N`",
+    ] {
+        assert!(err.contains(needle), "missing `{needle}` in:\n{err}");
+    }
+    assert_eq!(err.matches("warning:").count(), 1, "said once: {err}");
+    // JSON carries it too (and the same warning on stderr).
+    let o = sim(&["run", path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let u = &doc["unordered_read"];
+    assert_eq!((u["warp"].as_u64(), u["lane"].as_u64()), (Some(0), Some(1)));
+    assert_eq!((u["array"].as_str(), u["index"].as_u64()), (Some("partial"), Some(1)));
+    assert_eq!(
+        (u["writer_warp"].as_u64(), u["writer_pc"].as_u64()),
+        (Some(1), Some(11))
+    );
+    assert_eq!(u["writer_instruction"], "@%lane0 st.shared.u32 partial[%warpid], %v");
+    assert!(stderr(&o).contains("warning: warp 0 reads `partial[1]`"));
+    // With the race check, the finding says it (no warning besides).
+    let o = sim(&["run", path, "--check", "race"]);
+    assert!(!stderr(&o).contains("warning:"), "{}", stderr(&o));
+    // The shipped program, with its barrier: nothing.
+    let o = sim(&["run", "block_reduce"]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+}
+
 #[test]
 fn check_race_reports_the_missing_barrier_and_exits_1() {
     let file = block_reduce_without_barrier();

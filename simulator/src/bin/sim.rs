@@ -1493,6 +1493,18 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
         file_errors.push(e.message);
     }
     let events = args.trace.then_some(trace.events.as_slice());
+    // A likely missing barrier, said once on stderr after the run's output, whatever the format (with
+    // `--check race` the engine does not look: the race check reports it).
+    let unordered = result
+        .as_ref()
+        .ok()
+        .and_then(|o| o.unordered.as_ref())
+        .map(|u| u.render(&kernel, color));
+    let warn_unordered = || {
+        if let Some(warning) = &unordered {
+            eprint!("{warning}");
+        }
+    };
     let outcome = (|| match args.format {
         Format::Json => {
             let mut doc = render::json::Document::new(&kernel, result.as_ref(), events);
@@ -1511,6 +1523,7 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
                 doc.note_checks(checks);
             }
             emit_json(&doc)?;
+            warn_unordered();
             match result {
                 Ok(output) if output.findings.is_empty() => Ok(String::new()),
                 Ok(output) => Err(findings_failure(&kernel, &output.findings, checks, None, color)),
@@ -1552,7 +1565,12 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
                         out.push_str(&render::text::checks(checks, &output.findings));
                     }
                     if output.findings.is_empty() {
-                        return Ok(paint(out));
+                        if output.unordered.is_none() {
+                            return Ok(paint(out));
+                        }
+                        emit(&paint(out))?;
+                        warn_unordered();
+                        return Ok(String::new());
                     }
                     // The run's output, then the findings on stderr.
                     emit(&paint(out))?;

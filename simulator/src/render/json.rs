@@ -343,6 +343,26 @@ fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Ev
             Value::Array(found.iter().map(|f| finding(kernel, f)).collect()),
         );
     }
+    if let Ok(RunOutput { unordered: Some(u), .. }) = result {
+        let at = |pc: u32| {
+            kernel.program.instructions.get(pc as usize).map(|i| {
+                let loc = kernel.program.sources.location(i.span);
+                (i.text.clone(), format!("{}:{}:{}", loc.file, loc.line, loc.col))
+            })
+        };
+        let (load, load_at) = at(u.pc).unzip();
+        let (store, store_at) = at(u.writer_pc).unzip();
+        doc.insert(
+            "unordered_read".into(),
+            json!({
+                "block": u.block, "warp": u.warp, "lane": u.lane, "pc": u.pc, "cycle": u.cycle,
+                "instruction": load, "location": load_at,
+                "array": u.array, "index": u.index,
+                "writer_warp": u.writer_warp, "writer_pc": u.writer_pc,
+                "writer_instruction": store, "writer_location": store_at,
+            }),
+        );
+    }
     if let Some(events) = events {
         doc.insert(
             "trace".into(),
