@@ -81,50 +81,6 @@ impl Checks {
     }
 }
 
-/// The order in which warp schedulers pick among ready warps. Anything but [`Schedule::Policy`] is for
-/// testing programs: a correct program gives the same values under every schedule (only cycles change).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Schedule {
-    /// The configuration's policy (loose round robin or greedy-then-oldest).
-    #[default]
-    Policy,
-    /// Every scheduler prefers its youngest ready warp (highest slot) and the schedulers take turns in
-    /// reverse: the opposite of the default order.
-    Reverse,
-    /// A seeded pseudo-random schedule: each cycle the schedulers take turns in a random rotation, each picks a
-    /// random ready warp, and a scheduler is held back for random stretches (see `hold`), so that warps of
-    /// different schedulers interleave in ever different ways. The same seed gives the same run.
-    Random { seed: u64 },
-}
-
-impl Schedule {
-    /// Whether a random schedule holds scheduler `s` back at `cycle`: for stretches of 32 cycles at a time, a
-    /// scheduler is never held (half the stretches), held one cycle in two, or fifteen in sixteen, so that one
-    /// warp can run far ahead of another.
-    #[inline]
-    pub(crate) fn hold(seed: u64, sm: u32, cycle: u64, s: usize) -> bool {
-        let r = Schedule::draw(seed, sm, cycle, 1 << 20 | s as u64);
-        match Schedule::draw(seed, sm, cycle / 32, 2 << 20 | s as u64) % 4 {
-            0 | 1 => false,
-            2 => r.is_multiple_of(2),
-            _ => !r.is_multiple_of(16),
-        }
-    }
-
-    /// A random number from `(seed, sm, cycle, what)` alone (SplitMix64), so a run's choices do not depend on
-    /// how its cycles are split into steps.
-    #[inline]
-    pub(crate) fn draw(seed: u64, sm: u32, cycle: u64, what: u64) -> u64 {
-        let mut z = seed
-            ^ (sm as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ cycle.wrapping_mul(0xd1b5_4a32_d192_ed03)
-            ^ what.wrapping_mul(0xa24b_aed4_963e_e407);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 /// The three hazards (shared or global memory).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Hazard {
@@ -1021,15 +977,5 @@ mod tests {
         assert!(s.together_since(0, 0, 1));
         assert!(!s.together_since(0, 0, 2));
         assert!(!s.together_since(1, 0, 1));
-    }
-
-    #[test]
-    fn draws_depend_on_every_input() {
-        let a = Schedule::draw(1, 0, 5, 0);
-        assert_ne!(a, Schedule::draw(2, 0, 5, 0));
-        assert_ne!(a, Schedule::draw(1, 1, 5, 0));
-        assert_ne!(a, Schedule::draw(1, 0, 6, 0));
-        assert_ne!(a, Schedule::draw(1, 0, 5, 1));
-        assert_eq!(a, Schedule::draw(1, 0, 5, 0));
     }
 }

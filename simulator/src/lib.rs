@@ -26,9 +26,11 @@ pub mod emit_cuda;
 pub mod fault;
 pub mod gpu;
 pub mod kernel;
+pub(crate) mod lsu;
 pub mod programs;
 /// The seeded random-program generator (crate `warpsim-random`), re-exported so `warpsim::random` keeps its path.
 pub use warpsim_random as random;
+pub(crate) mod register_file;
 pub mod render;
 pub mod scoreboard;
 pub mod shared_memory;
@@ -36,8 +38,9 @@ pub mod shuffle;
 pub mod simt_stack;
 pub mod sm;
 pub mod trace;
+pub(crate) mod warp_scheduler;
 
-pub use check::{Checks, Finding, FindingKind, Schedule, UnorderedRead};
+pub use check::{Checks, Finding, FindingKind, UnorderedRead};
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
@@ -45,6 +48,7 @@ pub use kernel::{Buffer, Kernel, Launch, Limits, LoadError, instantiate, instant
 pub use sm::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
 pub use sm::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
+pub use warp_scheduler::Schedule;
 
 /// Why a simulation did not produce output.
 #[derive(Debug)]

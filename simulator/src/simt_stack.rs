@@ -87,6 +87,7 @@ impl SimtStack {
     /// past `end` (the program's length) stays: its lanes have finished the program and exit (the caller
     /// removes them), even where `end` is also their reconvergence pc, so that they stop counting as live for
     /// barriers and `bar.warp.sync` on the other paths.
+    #[inline]
     pub fn settle(&mut self, end: u32) -> Option<Merge> {
         let mut last_reconverge = None;
         while let Some(top) = self.entries.last().copied() {

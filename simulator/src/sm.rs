@@ -17,26 +17,32 @@
 //! This SM's `end` is the cycle at which its last result is complete; the run's cycles are the latest over all
 //! SMs. Every warp's cycles are accounted for ([`Stalls`]).
 
-use crate::alu::{self, Row};
+use crate::alu;
 use crate::barrier::{BARRIERS, Barrier, Waiter};
 use crate::cache::L1;
 use crate::check::{
-    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, Schedule, ShuffleReason, Space,
+    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, ShuffleReason, Space,
     UnorderedRead, WarpSync,
 };
-use crate::config::{Config, SchedulerPolicy};
+use crate::config::Config;
 use crate::fault::{Fault, FaultKind, WaitingWarp};
-use crate::kernel::{Buffer, DAddr, DBar, DInstr, DOp, Kernel, Pipe, Src, Unit};
+use crate::kernel::{Buffer, DBar, DInstr, DOp, Kernel, Pipe, Src, Unit};
+use crate::lsu::{
+    Effect, Return, compact_words, global_lines, global_word, l1_bytes, locate_lanes, memory_trace, overlay_key,
+    shared_after, shared_cost, unordered_lane, writer_stamp,
+};
+use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
 use crate::scoreboard::{Ready, Scoreboard};
 use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
-use crate::trace::{BarrierResult, EpochTrace, Event, Issue, MemoryTrace, ShuffleTrace, StallReason, TraceSink, Wait};
+use crate::trace::{BarrierResult, EpochTrace, Event, Issue, ShuffleTrace, StallReason, TraceSink, Wait};
+use crate::warp_scheduler::{Schedule, WarpScheduler};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;
-use warpsim_isa::{PredLogicOp, Special, VoteMode};
+use warpsim_isa::{PredLogicOp, VoteMode};
 
 /// How to run: limits (always finite), the sanitizers, the schedule, and host-side choices that never change
 /// the results.
@@ -241,9 +247,6 @@ impl RunOutput {
     }
 }
 
-/// Lanes per register row in the register file (the widest warp).
-const STRIDE: usize = 64;
-
 /// Why a warp's `next_issue` holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Hold {
@@ -259,11 +262,8 @@ struct Warp {
     /// Unique on this SM (warp slots are reused): a deferred atomic result finds its warp by it.
     uid: u64,
     stack: SimtStack,
-    /// Registers, structure of arrays: register `r` of lane `l` is `regs[r * STRIDE + l]` (a row per register, 64
-    /// lanes wide whatever W is, so rows move as fixed-size arrays; lanes past W are never read).
-    regs: Vec<u32>,
-    /// Predicates as lane masks.
-    preds: Vec<u64>,
+    /// Its registers and predicates.
+    rf: RegisterFile,
     scoreboard: Scoreboard,
     /// Earliest cycle this warp may issue again (one instruction per cycle; branch resolution; barrier
     /// release). `u64::MAX` while it waits at a barrier.
@@ -298,31 +298,6 @@ struct Block {
     /// ([`writer_stamp`]; 0: not since the block started): what finds an unordered read ([`UnorderedRead`]).
     generation: u32,
     writers: Vec<u64>,
-}
-
-/// A shared word's last writer: the block's barrier generation, the store's pc and the warp (plus one).
-#[inline(always)]
-fn writer_stamp(generation: u32, pc: u32, warp_in_block: u32) -> u64 {
-    (generation as u64) << 32 | (pc as u64) << 12 | (warp_in_block as u64 + 1)
-}
-
-/// The first executing lane whose shared word another warp wrote in this barrier generation, with that stamp.
-#[inline(always)]
-fn unordered_lane(
-    writers: &[u64],
-    generation: u32,
-    warp_in_block: u32,
-    words: &[usize; 64],
-    exec: u64,
-) -> Option<(u32, u64)> {
-    let mut found = None;
-    for_lanes(exec, |lane| {
-        let s = writers[words[lane as usize]];
-        if found.is_none() && s != 0 && (s >> 32) as u32 == generation && (s & 0xfff) as u32 != warp_in_block + 1 {
-            found = Some((lane, s));
-        }
-    });
-    found
 }
 
 /// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
@@ -393,36 +368,6 @@ pub(crate) struct Busiest {
     pub pc: u32,
 }
 
-/// A global-memory write an SM made in the current epoch, committed to global memory at the epoch's end.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Effect {
-    Store {
-        buffer: u16,
-        word: u32,
-        value: u32,
-    },
-    Atomic {
-        f: crate::kernel::Atom,
-        buffer: u16,
-        word: u32,
-        b: u32,
-        c: u32,
-        /// Where the old value goes: the lane's destination register.
-        ret: Option<Return>,
-    },
-}
-
-/// The destination of an atomic's old value, delivered when the atomic is committed.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Return {
-    slot: u32,
-    uid: u64,
-    reg: u16,
-    lane: u8,
-    /// With tracing: the index of the atomic's issue event in the SM's epoch trace.
-    event: u32,
-}
-
 /// One streaming multiprocessor: its resident blocks and warps, schedulers, pipes, L1, and its uncommitted
 /// global-memory writes. The engine ([`crate::gpu`]) runs every SM epoch by epoch.
 pub(crate) struct Sm<'k> {
@@ -438,15 +383,8 @@ pub(crate) struct Sm<'k> {
     /// Per warp slot: its warp's `stalls.issued` at the start of the previous epoch and of this one (moved on at
     /// each commit): what it issued lately, for naming the warp a limit stops ([`Sm::busiest_warp`]).
     issued_marks: Vec<[u64; 2]>,
-    /// The scheduler's view of each warp slot, kept up to date whenever the warp changes (`refresh`), so that a
-    /// search reads two numbers per warp. `ready`: when its next instruction's operands are ready and it is not
-    /// held (`u64::MAX` for an empty slot or a warp at a barrier), laid out scheduler by scheduler (slot
-    /// `s + schedulers × k` at `s × owned + k`, padded to a whole number per scheduler) so that a round-robin
-    /// search scans one contiguous array. `pipe_of`: the `pipe_free` entry that instruction needs. `ops`: the
-    /// operands' readiness behind `ready` (for the stall breakdown of the warp that issues).
-    ready: Vec<u64>,
-    pipe_of: Vec<u32>,
-    ops: Vec<Ready>,
+    /// The warp schedulers: which ready warp of each issues next ([`WarpScheduler`]).
+    scheduler: WarpScheduler,
     blocks: Vec<Option<Block>>,
     /// Blocks dealt to this SM and not yet placed, in order.
     pub queue: BlockQueue,
@@ -455,12 +393,6 @@ pub(crate) struct Sm<'k> {
     pub launched_this_epoch: u32,
     pub launched_last_epoch: u32,
     pub finished_blocks: u64,
-    /// Per scheduler: the slot it issued last (round robin starts after it; greedy tries it first).
-    last_issued: Vec<usize>,
-    /// Per scheduler: no warp of it can issue before this cycle (a lower bound; 0 when unknown).
-    sched_next: Vec<u64>,
-    /// Per scheduler: its live warps' slots, oldest (placed on the SM first) first.
-    by_age: Vec<Vec<usize>>,
     /// When each pipe accepts its next instruction: `Pipe::COUNT` per scheduler, then the SM-wide ones, then
     /// one that is always free (for a warp that only has to retire).
     pipe_free: Vec<u64>,
@@ -547,7 +479,7 @@ enum After {
 }
 
 /// Blocks of `kernel` one SM holds at once (at least one: a block that fits no SM runs alone).
-fn blocks_per_sm(kernel: &Kernel, config: &Config) -> u64 {
+pub(crate) fn blocks_per_sm(kernel: &Kernel, config: &Config) -> u64 {
     let per_block = kernel.shared_words as u64 * 4;
     let warps = kernel.warps_per_block().max(1) as u64;
     let slots = (config.max_warps_per_sm as u64).max(warps);
@@ -556,33 +488,6 @@ fn blocks_per_sm(kernel: &Kernel, config: &Config) -> u64 {
         blocks = blocks.min(fit.max(1));
     }
     blocks
-}
-
-/// L1 capacity for a kernel: what the smallest shared-memory carveout holding the resident blocks leaves.
-fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
-    let m = &config.timing.memory;
-    let per_block = kernel.shared_words as u64 * 4;
-    let blocks = blocks_per_sm(kernel, config).min(kernel.grid as u64).max(1);
-    let need = per_block * blocks;
-    let mut carveouts: Vec<u64> = m.shared_carveouts_kib.iter().map(|&k| k as u64 * 1024).collect();
-    carveouts.sort_unstable();
-    let carveout = carveouts.iter().copied().find(|&c| c >= need).unwrap_or(need);
-    (m.l1_shared_bytes as u64).saturating_sub(carveout)
-}
-
-/// A global word's value as this SM sees it: its own uncommitted write if it made one, else global memory as
-/// of the epoch's start.
-#[inline(always)]
-fn global_word(overlay: &FxHashMap<u64, u32>, use_overlay: bool, mem: &[Buffer], buffer: u16, word: usize) -> u32 {
-    if use_overlay && let Some(&v) = overlay.get(&overlay_key(buffer, word)) {
-        return v;
-    }
-    mem[buffer as usize].data[word]
-}
-
-#[inline(always)]
-fn overlay_key(buffer: u16, word: usize) -> u64 {
-    (buffer as u64) << 32 | word as u64
 }
 
 impl<'k> Sm<'k> {
@@ -600,21 +505,13 @@ impl<'k> Sm<'k> {
             l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
             issued_marks: vec![[0; 2]; slots],
-            ready: vec![u64::MAX; slots.div_ceil(schedulers) * schedulers],
-            pipe_of: vec![0; slots],
-            ops: vec![Ready::default(); slots],
+            scheduler: WarpScheduler::new(slots, schedulers),
             blocks: Vec::new(),
             queue: BlockQueue::default(),
             resident: 0,
             launched_this_epoch: 0,
             launched_last_epoch: 0,
             finished_blocks: 0,
-            // As if each scheduler had just issued its last slot, so the first search starts at its first one.
-            last_issued: (0..schedulers)
-                .map(|s| s + schedulers * (slots.div_ceil(schedulers) - 1))
-                .collect(),
-            sched_next: vec![u64::MAX; schedulers],
-            by_age: vec![Vec::new(); schedulers],
             pipe_free: vec![0; (schedulers + 1) * Pipe::COUNT + 1],
             stats: Stats::default(),
             exited: 0,
@@ -644,7 +541,7 @@ impl<'k> Sm<'k> {
     /// Index of `pipe`'s entry in `pipe_free` for scheduler `s`.
     #[inline]
     fn pipe_index(&self, s: usize, pipe: Pipe) -> usize {
-        let s = if pipe.per_sm() { self.by_age.len() } else { s };
+        let s = if pipe.per_sm() { self.scheduler.count() } else { s };
         s * Pipe::COUNT + pipe as usize
     }
 
@@ -681,7 +578,7 @@ impl<'k> Sm<'k> {
     fn launch_blocks<const ON: bool>(&mut self, cycle: u64, trace: &mut EpochTrace<ON>) {
         let per_block = self.kernel.warps_per_block() as usize;
         let shared_bytes = self.kernel.shared_words as u64 * 4;
-        let schedulers = self.by_age.len();
+        let schedulers = self.scheduler.count();
         while let Some(id) = self.queue.front() {
             let resident = self.resident as usize;
             let shared_used = resident as u64 * shared_bytes;
@@ -746,8 +643,7 @@ impl<'k> Sm<'k> {
                     warp_in_block: 0,
                     uid: 0,
                     stack: SimtStack::new(0),
-                    regs: Vec::new(),
-                    preds: Vec::new(),
+                    rf: RegisterFile::default(),
                     scoreboard: Scoreboard::new(nregs, npreds),
                     next_issue: 0,
                     hold: Hold::Control,
@@ -765,10 +661,7 @@ impl<'k> Sm<'k> {
                 warp.uid = self.warps_launched;
                 self.warps_launched += 1;
                 warp.stack = SimtStack::new(mask);
-                warp.regs.clear();
-                warp.regs.resize(nregs * STRIDE, 0);
-                warp.preds.clear();
-                warp.preds.resize(npreds, 0);
+                warp.rf.reset(nregs, npreds);
                 warp.scoreboard.clear();
                 warp.next_issue = cycle;
                 warp.hold = Hold::Control;
@@ -790,7 +683,7 @@ impl<'k> Sm<'k> {
                     warp.init_preds.resize(npreds, 0);
                 }
                 self.warps[warp_slot] = Some(warp);
-                self.by_age[warp_slot % schedulers].push(warp_slot);
+                self.scheduler.by_age[warp_slot % schedulers].push(warp_slot);
                 self.refresh(warp_slot);
                 self.stats.warps += 1;
                 k += 1;
@@ -810,14 +703,14 @@ impl<'k> Sm<'k> {
     /// operands' readiness and the pipe's.
     #[inline]
     fn readiness(&self, slot: usize) -> (Ready, u64) {
-        (self.ops[slot], self.pipe_free[self.pipe_of[slot] as usize])
+        self.scheduler.readiness(slot, &self.pipe_free)
     }
 
     /// Recompute the scheduler's view of the warp in `slot` after it changed (issued, arrived at or was
     /// released from a barrier, was placed or retired).
     #[inline]
     fn refresh(&mut self, slot: usize) {
-        let s = slot % self.by_age.len();
+        let s = slot % self.scheduler.count();
         let (ready, pipe, ops) = match self.warps[slot].as_ref() {
             None => (u64::MAX, 0, Ready::default()),
             Some(warp) => {
@@ -837,18 +730,7 @@ impl<'k> Sm<'k> {
                 }
             }
         };
-        let at = self.ready_index(slot);
-        self.ready[at] = ready;
-        self.pipe_of[slot] = pipe;
-        self.ops[slot] = ops;
-        self.sched_next[s] = self.sched_next[s].min(ready);
-    }
-
-    /// Where warp slot `slot`'s readiness lies in `ready`.
-    #[inline]
-    fn ready_index(&self, slot: usize) -> usize {
-        let schedulers = self.by_age.len();
-        (slot % schedulers) * (self.ready.len() / schedulers) + slot / schedulers
+        self.scheduler.set(slot, ready, pipe, ops);
     }
 
     /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
@@ -894,90 +776,9 @@ impl<'k> Sm<'k> {
         warp.accounted = cycle + issues as u64;
     }
 
-    /// The warp slot of scheduler `s` that the policy picks to issue at `cycle`, if any; lowers `earliest` to
-    /// when the others could.
-    #[inline]
-    fn pick(&self, s: usize, cycle: u64, earliest: &mut u64) -> Option<usize> {
-        let schedulers = self.by_age.len();
-        // Whether the warp in `slot`, ready at `ready`, can issue now (its pipe free too); if not, lower
-        // `earliest` to when it might. (An empty slot or a warp at a barrier has `ready` = MAX.)
-        let can = |slot: usize, ready: u64, earliest: &mut u64| {
-            if ready > cycle {
-                *earliest = (*earliest).min(ready);
-                return false;
-            }
-            let at = self.pipe_free[self.pipe_of[slot] as usize];
-            if at <= cycle {
-                return true;
-            }
-            *earliest = (*earliest).min(at);
-            false
-        };
-        let owned = self.ready.len() / schedulers;
-        let ready = &self.ready[s * owned..(s + 1) * owned];
-        match self.shared.schedule {
-            Schedule::Policy => {}
-            // The youngest ready warp first.
-            Schedule::Reverse => {
-                for k in (0..owned).rev() {
-                    if can(s + schedulers * k, ready[k], earliest) {
-                        return Some(s + schedulers * k);
-                    }
-                }
-                return None;
-            }
-            // A random one of the ready warps: count them, draw, find it.
-            Schedule::Random { seed } => {
-                let mut n = 0u64;
-                for (k, &r) in ready.iter().enumerate() {
-                    n += can(s + schedulers * k, r, earliest) as u64;
-                }
-                if n == 0 {
-                    return None;
-                }
-                let mut pick = Schedule::draw(seed, self.id, cycle, 1 + s as u64) % n;
-                for (k, &r) in ready.iter().enumerate() {
-                    if can(s + schedulers * k, r, earliest) {
-                        if pick == 0 {
-                            return Some(s + schedulers * k);
-                        }
-                        pick -= 1;
-                    }
-                }
-                return None;
-            }
-        }
-        match self.config.scheduler_policy {
-            SchedulerPolicy::LooseRoundRobin => {
-                let first = (self.last_issued[s] / schedulers + 1) % owned;
-                // The scheduler's warps' readiness lies contiguously: a tight scan in round-robin order.
-                for range in [first..owned, 0..first] {
-                    for (k, &r) in ready[range.clone()].iter().enumerate() {
-                        let slot = s + schedulers * (range.start + k);
-                        if can(slot, r, earliest) {
-                            return Some(slot);
-                        }
-                    }
-                }
-            }
-            SchedulerPolicy::GreedyThenOldest => {
-                let last = self.last_issued[s];
-                if last < self.warps.len() && can(last, self.ready[self.ready_index(last)], earliest) {
-                    return Some(last);
-                }
-                for &slot in &self.by_age[s] {
-                    if slot != last && can(slot, self.ready[self.ready_index(slot)], earliest) {
-                        return Some(slot);
-                    }
-                }
-            }
-        }
-        None
-    }
-
     /// Whether the warp in `slot` is past the last instruction (it only has to exit).
     fn at_end(&self, slot: usize) -> bool {
-        self.pipe_of[slot] == self.no_pipe()
+        self.scheduler.pipe_of[slot] == self.no_pipe()
     }
 
     /// Retire the lanes of the warp in `slot` that are past the last instruction, at `cycle`, without using an
@@ -1009,7 +810,7 @@ impl<'k> Sm<'k> {
     ) -> Result<(), Fault> {
         let mut cycle = self.cycle;
         self.launch_blocks(cycle, trace);
-        let schedulers = self.last_issued.len();
+        let schedulers = self.scheduler.count();
         while cycle < limit && self.resident > 0 {
             // (Checked when the cycle is reached, not when a jump aims past it: a jump may cross an epoch.)
             if cycle > options.max_cycles
@@ -1034,23 +835,20 @@ impl<'k> Sm<'k> {
             let mut finished_block = false;
             // The scheduler that looks first (and so gets the SM-wide pipes first) rotates every cycle (in
             // reverse, or in a random rotation, under those schedules).
-            let (first, step) = match self.shared.schedule {
-                Schedule::Policy => (cycle as usize, 1),
-                Schedule::Reverse => (cycle as usize + schedulers - 1, schedulers - 1),
-                Schedule::Random { seed } => {
-                    let r = Schedule::draw(seed, self.id, cycle, 0);
-                    (r as usize, if r >> 32 & 1 == 1 { 1 } else { schedulers - 1 })
-                }
-            };
+            let (first, step) = self.shared.schedule.turns(self.id, cycle, schedulers);
             for k in 0..schedulers {
                 let s = (first + k * step) % schedulers;
-                if self.sched_next[s] > cycle {
-                    earliest = earliest.min(self.sched_next[s]);
+                if self.scheduler.next[s] > cycle {
+                    earliest = earliest.min(self.scheduler.next[s]);
                     continue;
                 }
                 let mut next = u64::MAX;
                 let chosen = loop {
-                    match self.pick(s, cycle, &mut next) {
+                    let (policy, schedule) = (self.config.scheduler_policy, self.shared.schedule);
+                    match self
+                        .scheduler
+                        .pick(s, cycle, &self.pipe_free, policy, schedule, self.id, &mut next)
+                    {
                         Some(slot) if self.at_end(slot) => {
                             retired = true;
                             let (ops, unit) = self.readiness(slot);
@@ -1070,7 +868,7 @@ impl<'k> Sm<'k> {
                     }
                     Some(slot) => {
                         let (ops, unit) = self.readiness(slot);
-                        self.last_issued[s] = slot;
+                        self.scheduler.last_issued[s] = slot;
                         issued = true;
                         Self::account(
                             self.warps[slot].as_mut().expect("live warp"),
@@ -1087,7 +885,7 @@ impl<'k> Sm<'k> {
                         }
                     }
                     None => {
-                        self.sched_next[s] = next;
+                        self.scheduler.next[s] = next;
                         earliest = earliest.min(next);
                     }
                 }
@@ -1116,7 +914,7 @@ impl<'k> Sm<'k> {
     /// the atomic's issue event shows it.
     pub fn deliver(&mut self, ret: Return, old: u32, events: &mut [Event]) {
         if let Some(warp) = self.warps[ret.slot as usize].as_mut().filter(|x| x.uid == ret.uid) {
-            warp.regs[ret.reg as usize * STRIDE + ret.lane as usize] = old;
+            warp.rf.regs[ret.reg as usize * STRIDE + ret.lane as usize] = old;
         }
         if let Some(Event::Issue(e)) = events.get_mut(ret.event as usize)
             && let Some((_, row)) = e.write.as_mut()
@@ -1189,7 +987,7 @@ impl<'k> Sm<'k> {
         let timing = &self.config.timing;
         let banks = self.config.shared_banks;
         self.end = self.end.max(cycle + 1);
-        let per_sm = self.by_age.len();
+        let per_sm = self.scheduler.count();
         let pipe_index_of = |pipe: Pipe| if pipe.per_sm() { per_sm } else { scheduler } * Pipe::COUNT + pipe as usize;
         let warp = self.warps[slot].as_mut().expect("live warp");
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
@@ -1205,7 +1003,7 @@ impl<'k> Sm<'k> {
         let exec = match inst.guard {
             None => active,
             Some((p, neg)) => {
-                let v = warp.preds[p as usize];
+                let v = warp.rf.preds[p as usize];
                 active & if neg { !v } else { v }
             }
         };
@@ -1301,43 +1099,43 @@ impl<'k> Sm<'k> {
         match inst.op {
             DOp::Mov { d, a } => {
                 let mut x = [0u32; 64];
-                fetch(warp, a, &ctx, &mut x);
-                write_row(&mut warp.regs, d, w, exec, &x);
+                warp.rf.fetch(a, &ctx, &mut x);
+                warp.rf.write_row(d, w, exec, &x);
             }
             DOp::Un { f, d, a } => {
                 let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
-                fetch(warp, a, &ctx, &mut x);
+                warp.rf.fetch(a, &ctx, &mut x);
                 alu::unary_rows(f, &x, &mut r, w);
-                write_row(&mut warp.regs, d, w, exec, &r);
+                warp.rf.write_row(d, w, exec, &r);
             }
             DOp::Bin { f, d, a, b } => {
                 let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
-                fetch(warp, a, &ctx, &mut x);
-                fetch(warp, b, &ctx, &mut y);
+                warp.rf.fetch(a, &ctx, &mut x);
+                warp.rf.fetch(b, &ctx, &mut y);
                 if let Some(lane) = alu::divides_by_zero(f, &y, exec) {
                     return Err(fault(FaultKind::DivideByZero, Some(lane)));
                 }
                 alu::binary_rows(f, &x, &y, &mut r, w);
-                write_row(&mut warp.regs, d, w, exec, &r);
+                warp.rf.write_row(d, w, exec, &r);
             }
             DOp::Tern { f, d, a, b, c } => {
                 let (mut x, mut y, mut z, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
-                fetch(warp, a, &ctx, &mut x);
-                fetch(warp, b, &ctx, &mut y);
-                fetch(warp, c, &ctx, &mut z);
+                warp.rf.fetch(a, &ctx, &mut x);
+                warp.rf.fetch(b, &ctx, &mut y);
+                warp.rf.fetch(c, &ctx, &mut z);
                 alu::ternary_rows(f, &x, &y, &z, &mut r, w);
-                write_row(&mut warp.regs, d, w, exec, &r);
+                warp.rf.write_row(d, w, exec, &r);
             }
             DOp::Setp { cmp, class, p, a, b } => {
                 let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
-                fetch(warp, a, &ctx, &mut x);
-                fetch(warp, b, &ctx, &mut y);
+                warp.rf.fetch(a, &ctx, &mut x);
+                warp.rf.fetch(b, &ctx, &mut y);
                 let bits = alu::compare_rows(cmp, class, &x, &y, w) & exec;
-                warp.preds[p as usize] = (warp.preds[p as usize] & !exec) | bits;
+                warp.rf.preds[p as usize] = (warp.rf.preds[p as usize] & !exec) | bits;
             }
             DOp::PredLogic { op, d, a, b } => {
                 let get = |(p, neg): (u16, bool)| {
-                    let v = warp.preds[p as usize];
+                    let v = warp.rf.preds[p as usize];
                     if neg { !v } else { v }
                 };
                 let x = get(a);
@@ -1348,31 +1146,31 @@ impl<'k> Sm<'k> {
                     (PredLogicOp::Xor, Some(b)) => x ^ get(b),
                     (_, None) => x,
                 };
-                warp.preds[d as usize] = (warp.preds[d as usize] & !exec) | (v & exec);
+                warp.rf.preds[d as usize] = (warp.rf.preds[d as usize] & !exec) | (v & exec);
             }
             DOp::Selp { d, a, b, p } => {
                 let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
-                fetch(warp, a, &ctx, &mut x);
-                fetch(warp, b, &ctx, &mut y);
-                let pv = warp.preds[p as usize];
+                warp.rf.fetch(a, &ctx, &mut x);
+                warp.rf.fetch(b, &ctx, &mut y);
+                let pv = warp.rf.preds[p as usize];
                 for (lane, (t, &e)) in x[..w].iter_mut().zip(&y[..w]).enumerate() {
                     if pv >> lane & 1 == 0 {
                         *t = e;
                     }
                 }
-                write_row(&mut warp.regs, d, w, exec, &x);
+                warp.rf.write_row(d, w, exec, &x);
             }
             DOp::Cvt { f, d, a } => {
                 let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
-                fetch(warp, a, &ctx, &mut x);
+                warp.rf.fetch(a, &ctx, &mut x);
                 alu::convert_rows(f, &x, &mut r, w);
-                write_row(&mut warp.regs, d, w, exec, &r);
+                warp.rf.write_row(d, w, exec, &r);
             }
             DOp::Ld { d, addr } => {
-                let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, false)
+                let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, false)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 shadow!(addr, &words, AccessKind::Read);
-                let row = &mut warp.regs[d as usize * STRIDE..d as usize * STRIDE + w];
+                let row = &mut warp.rf.regs[d as usize * STRIDE..d as usize * STRIDE + w];
                 if addr.shared {
                     for_lanes(exec, |lane| row[lane as usize] = block.shared[words[lane as usize]]);
                     if self.watch_unordered
@@ -1430,13 +1228,13 @@ impl<'k> Sm<'k> {
             }
             DOp::St { addr, a } => {
                 // Every lane is checked before any writes, so a faulting store writes nothing.
-                let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
+                let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 shadow!(addr, &words, AccessKind::Write);
                 // Lanes storing to one address: the highest lane wins (one deterministic order).
                 let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize];
                 for_lanes(exec, |lane| {
-                    let v = read(warp, a, lane, &ctx);
+                    let v = warp.rf.read(a, lane, &ctx);
                     let word = words[lane as usize];
                     if addr.shared {
                         block.shared[word] = v;
@@ -1483,15 +1281,15 @@ impl<'k> Sm<'k> {
             }
             DOp::Atom { f, d, addr, b, c } => {
                 self.stats.atomics += (exec != 0) as u64;
-                let (words, index) = locate_lanes::<ON>(kernel, mem, warp, addr, exec, &ctx, true)
+                let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 shadow!(addr, &words, AccessKind::Atomic);
                 let event_index = trace.events.len() as u32;
                 // Lanes apply in lane order: deterministic, and one of the orders the hardware's serialisation gives.
                 for_lanes(exec, |lane| {
                     let word = words[lane as usize];
-                    let bv = read(warp, b, lane, &ctx);
-                    let cv = c.map(|c| read(warp, c, lane, &ctx)).unwrap_or(0);
+                    let bv = warp.rf.read(b, lane, &ctx);
+                    let cv = c.map(|c| warp.rf.read(c, lane, &ctx)).unwrap_or(0);
                     let old = if addr.shared {
                         let cell = &mut block.shared[word];
                         let old = *cell;
@@ -1522,7 +1320,7 @@ impl<'k> Sm<'k> {
                         old
                     };
                     if let Some(d) = d {
-                        warp.regs[d as usize * STRIDE + lane as usize] = old;
+                        warp.rf.regs[d as usize * STRIDE + lane as usize] = old;
                     }
                 });
                 if addr.shared && self.watch_unordered {
@@ -1564,7 +1362,7 @@ impl<'k> Sm<'k> {
                     ));
                 }
                 let first = exec.trailing_zeros();
-                let id = read(warp, id, first, &ctx);
+                let id = warp.rf.read(id, first, &ctx);
                 if id as usize >= BARRIERS {
                     return Err(fault(
                         FaultKind::BadBarrier {
@@ -1576,7 +1374,7 @@ impl<'k> Sm<'k> {
                 let expected = match count {
                     None => None,
                     Some(c) => {
-                        let threads = read(warp, c, first, &ctx);
+                        let threads = warp.rf.read(c, first, &ctx);
                         if threads == 0 || !threads.is_multiple_of(ctx.w) {
                             return Err(fault(
                                 FaultKind::BadBarrier {
@@ -1593,7 +1391,7 @@ impl<'k> Sm<'k> {
                 };
                 let predicate = match pred {
                     Some((p, neg)) => {
-                        let v = warp.preds[p as usize];
+                        let v = warp.rf.preds[p as usize];
                         if neg { !v } else { v }
                     }
                     None => 0,
@@ -1621,9 +1419,9 @@ impl<'k> Sm<'k> {
                 mask,
             } => {
                 let v = if neg {
-                    !warp.preds[p as usize]
+                    !warp.rf.preds[p as usize]
                 } else {
-                    warp.preds[p as usize]
+                    warp.rf.preds[p as usize]
                 };
                 let members = exec & mask;
                 let set = v & members;
@@ -1632,23 +1430,25 @@ impl<'k> Sm<'k> {
                     VoteMode::Any => set != 0,
                     VoteMode::Uni => set == members || set == 0,
                     VoteMode::Ballot => {
-                        for_lanes(exec, |lane| warp.regs[d as usize * STRIDE + lane as usize] = set as u32);
+                        for_lanes(exec, |lane| {
+                            warp.rf.regs[d as usize * STRIDE + lane as usize] = set as u32
+                        });
                         false
                     }
                 };
                 if mode != VoteMode::Ballot {
-                    warp.preds[d as usize] = (warp.preds[d as usize] & !exec) | if result { exec } else { 0 };
+                    warp.rf.preds[d as usize] = (warp.rf.preds[d as usize] & !exec) | if result { exec } else { 0 };
                 }
             }
             DOp::Activemask { d } => {
                 for_lanes(exec, |lane| {
-                    warp.regs[d as usize * STRIDE + lane as usize] = exec as u32
+                    warp.rf.regs[d as usize * STRIDE + lane as usize] = exec as u32
                 });
             }
             DOp::Match { all, d, p, a, mask } => {
                 let members = exec & mask;
                 let mut values = [0u32; 64];
-                for_lanes(members, |lane| values[lane as usize] = read(warp, a, lane, &ctx));
+                for_lanes(members, |lane| values[lane as usize] = warp.rf.read(a, lane, &ctx));
                 let first = members.trailing_zeros().min(63);
                 let mut same_everywhere = true;
                 for_lanes(members, |lane| {
@@ -1675,11 +1475,11 @@ impl<'k> Sm<'k> {
                     } else {
                         equal[lane as usize]
                     };
-                    warp.regs[d as usize * STRIDE + lane as usize] = r as u32;
+                    warp.rf.regs[d as usize * STRIDE + lane as usize] = r as u32;
                 });
                 if let Some(p) = p {
-                    warp.preds[p as usize] =
-                        (warp.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
+                    warp.rf.preds[p as usize] =
+                        (warp.rf.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
                 }
             }
             DOp::Shfl {
@@ -1695,13 +1495,13 @@ impl<'k> Sm<'k> {
                 self.stats.shuffles += 1;
                 // Every lane reads its source before any lane writes.
                 let (mut x, mut y, mut src, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
-                fetch(warp, a, &ctx, &mut x);
-                fetch(warp, b, &ctx, &mut y);
+                warp.rf.fetch(a, &ctx, &mut x);
+                warp.rf.fetch(b, &ctx, &mut y);
                 let in_range = shuffle::source_rows(mode, &y, clamp, segmask, w as u32, &mut src);
                 for (v, &s) in r[..w].iter_mut().zip(&src[..w]) {
                     *v = x[s as usize & 63];
                 }
-                write_row(&mut warp.regs, d, w, exec, &r);
+                warp.rf.write_row(d, w, exec, &r);
                 let everyone = ctx.full & exec == ctx.full && ctx.full & member == ctx.full;
                 let mut undefined = 0u64;
                 if !everyone {
@@ -1755,7 +1555,7 @@ impl<'k> Sm<'k> {
                     }
                 }
                 if let Some(p) = p {
-                    warp.preds[p as usize] = (warp.preds[p as usize] & !exec) | (in_range & exec);
+                    warp.rf.preds[p as usize] = (warp.rf.preds[p as usize] & !exec) | (in_range & exec);
                 }
                 if let Some(e) = event.as_mut() {
                     e.shuffle = Some(ShuffleTrace {
@@ -1809,11 +1609,10 @@ impl<'k> Sm<'k> {
         if let Some(e) = event.as_mut().filter(|_| inst.unit != Unit::Barrier) {
             // (A barrier's results are written at its release and traced there.)
             if let Some(d) = inst.write {
-                let row = &warp.regs[d as usize * STRIDE..d as usize * STRIDE + w];
-                e.write = Some((d, row.to_vec()));
+                e.write = Some((d, warp.rf.row(d, w).to_vec()));
             }
             if let Some(p) = inst.pred_write {
-                e.pred_write = Some((p, warp.preds[p as usize]));
+                e.pred_write = Some((p, warp.rf.preds[p as usize]));
             }
         }
         if let Some(e) = event {
@@ -1928,7 +1727,7 @@ impl<'k> Sm<'k> {
                     DBar::Popc(d) => {
                         result = BarrierResult::Popc(popc);
                         for_lanes(waiter.lanes, |lane| {
-                            warp.regs[d as usize * STRIDE + lane as usize] = popc
+                            warp.rf.regs[d as usize * STRIDE + lane as usize] = popc
                         })
                     }
                     DBar::And(p) | DBar::Or(p) => {
@@ -1938,8 +1737,8 @@ impl<'k> Sm<'k> {
                         } else {
                             BarrierResult::Or(v)
                         };
-                        warp.preds[p as usize] =
-                            (warp.preds[p as usize] & !waiter.lanes) | if v { waiter.lanes } else { 0 };
+                        warp.rf.preds[p as usize] =
+                            (warp.rf.preds[p as usize] & !waiter.lanes) | if v { waiter.lanes } else { 0 };
                     }
                 }
             }
@@ -2028,8 +1827,8 @@ impl<'k> Sm<'k> {
                 },
             });
         }
-        let schedulers = self.by_age.len();
-        self.by_age[slot % schedulers].retain(|&x| x != slot);
+        let schedulers = self.scheduler.count();
+        self.scheduler.by_age[slot % schedulers].retain(|&x| x != slot);
         if let Some(warp) = self.warps[slot].take() {
             self.spare_warps.push(warp);
         }
@@ -2052,275 +1851,6 @@ impl<'k> Sm<'k> {
     }
 }
 
-/// The distinct cache lines a global access touches; for a load (`l1` given with the cycle, the hit and the
-/// miss latency), also how many missed in L1 and when the last line's data arrives.
-fn global_lines(
-    global_base: &[u64],
-    buffer: u16,
-    words: &[usize; 64],
-    exec: u64,
-    line_bytes: u32,
-    l1: Option<(&mut L1, u64, u64, u64)>,
-) -> (u64, u64, u64) {
-    let base = global_base[buffer as usize];
-    let shift = line_bytes.trailing_zeros();
-    let mut lines = [0u64; 64];
-    let mut count = 0;
-    for_lanes(exec, |lane| {
-        lines[count] = (base + words[lane as usize] as u64 * 4) >> shift;
-        count += 1;
-    });
-    let lines = &mut lines[..count];
-    lines.sort_unstable();
-    let mut distinct = 0u64;
-    let mut misses = 0u64;
-    let mut arrival = 0u64;
-    let mut l1 = l1;
-    let mut prev = None;
-    for &line in lines.iter() {
-        if prev == Some(line) {
-            continue;
-        }
-        prev = Some(line);
-        distinct += 1;
-        if let Some((c, now, hit, miss)) = l1.as_mut() {
-            let (was_hit, at) = c.load(line, *now, *now + *miss);
-            misses += !was_hit as u64;
-            arrival = arrival.max(at.max(*now + *hit));
-        }
-    }
-    (distinct, misses, arrival)
-}
-
-/// Count a shared access and its bank conflict; returns the extra cycles it costs.
-fn shared_access(stats: &mut Stats, per_way: u32, degree: u32) -> u64 {
-    // A fully predicated-off access touches no bank.
-    if degree == 0 {
-        return 0;
-    }
-    stats.shared_accesses += 1;
-    let extra = degree.saturating_sub(1) as u64 * per_way as u64;
-    if degree > 1 {
-        stats.bank_conflicts += 1;
-        stats.bank_conflict_cycles += extra;
-    }
-    extra
-}
-
-/// What special registers read for a lane.
-struct LaneCtx {
-    w: u32,
-    /// Every lane of the warp, as a mask.
-    full: u64,
-    block: u32,
-    warp_in_block: u32,
-    ntid: u32,
-    nctaid: u32,
-    nwarps: u32,
-    cycle: u64,
-}
-
-#[inline]
-fn read(warp: &Warp, s: Src, lane: u32, ctx: &LaneCtx) -> u32 {
-    match s {
-        Src::Reg(r) => warp.regs[r as usize * STRIDE + lane as usize],
-        Src::Imm(v) => v,
-        Src::Special(sp) => match sp {
-            Special::LaneId => lane,
-            Special::TidX => ctx.warp_in_block * ctx.w + lane,
-            Special::NtidX => ctx.ntid,
-            Special::CtaidX => ctx.block,
-            Special::NctaidX => ctx.nctaid,
-            Special::WarpId => ctx.warp_in_block,
-            Special::NWarpId => ctx.nwarps,
-            Special::WarpSize => ctx.w,
-            Special::Clock => ctx.cycle as u32,
-            // 32-bit lane masks: lanes 32–63 of a 64-lane warp are not representable.
-            Special::LanemaskEq => 1u32.checked_shl(lane).unwrap_or(0),
-            Special::LanemaskLt => 1u32.checked_shl(lane).map(|b| b - 1).unwrap_or(u32::MAX),
-            Special::LanemaskLe => 1u32
-                .checked_shl(lane + 1)
-                .map(|b| b.wrapping_sub(1))
-                .unwrap_or(u32::MAX),
-            Special::LanemaskGt => u32::MAX.checked_shl(lane + 1).unwrap_or(0),
-            Special::LanemaskGe => u32::MAX.checked_shl(lane).unwrap_or(0),
-        },
-    }
-}
-
-/// Operand `s` of every lane of the warp, into `out` (lane `l` at `l`).
-#[inline(always)]
-fn fetch(warp: &Warp, s: Src, ctx: &LaneCtx, out: &mut Row) {
-    let w = ctx.w as usize;
-    match s {
-        Src::Reg(r) => out.copy_from_slice(&warp.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE]),
-        Src::Imm(v) => out[..w].fill(v),
-        Src::Special(_) => {
-            for (lane, o) in out[..w].iter_mut().enumerate() {
-                *o = read(warp, s, lane as u32, ctx);
-            }
-        }
-    }
-}
-
-/// Write `values` into register `d` of the lanes in `exec` (the whole row at once when every lane executes).
-#[inline(always)]
-fn write_row(regs: &mut [u32], d: u16, w: usize, exec: u64, values: &Row) {
-    let row = &mut regs[d as usize * STRIDE..(d as usize + 1) * STRIDE];
-    if exec.count_ones() as usize == w {
-        // (Lanes past W are never read.)
-        row.copy_from_slice(values);
-    } else {
-        for_lanes(exec, |lane| row[lane as usize] = values[lane as usize]);
-    }
-}
-
-#[inline]
-fn for_lanes(mask: u64, mut f: impl FnMut(u32)) {
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros();
-        m &= m - 1;
-        f(lane);
-    }
-}
-
-/// The word a lane accesses (in its buffer, or in the block's shared memory) and the element index in the
-/// array, bounds- and alignment-checked.
-#[inline]
-fn locate(
-    kernel: &Kernel,
-    memory: &[Buffer],
-    warp: &Warp,
-    addr: DAddr,
-    lane: u32,
-    ctx: &LaneCtx,
-    store: bool,
-) -> Result<(usize, usize), FaultKind> {
-    let (name, len, offset) = if addr.shared {
-        let a = &kernel.shared[addr.buffer as usize];
-        (&a.name, a.len, a.offset)
-    } else {
-        let b = &memory[addr.buffer as usize];
-        (&b.name, b.data.len(), 0)
-    };
-    let base = addr.base.map(|b| read(warp, b, lane, ctx) as i32 as i64).unwrap_or(0);
-    let offset_elems = base + addr.disp;
-    let index = if addr.byte {
-        if offset_elems.rem_euclid(4) != 0 {
-            return Err(FaultKind::Misaligned {
-                buffer: name.clone(),
-                shared: addr.shared,
-                byte_offset: offset_elems,
-                store,
-            });
-        }
-        offset_elems.div_euclid(4)
-    } else {
-        offset_elems
-    };
-    if index < 0 || index as usize >= len {
-        return Err(FaultKind::OutOfBounds {
-            buffer: name.clone(),
-            shared: addr.shared,
-            index,
-            len,
-            store,
-        });
-    }
-    Ok((offset + index as usize, index as usize))
-}
-
-/// Locate the word every executing lane accesses (indexed by lane), before any lane touches memory; with
-/// tracing, also the element index of each lane. A fault names the first faulting lane.
-#[allow(clippy::type_complexity)]
-fn locate_lanes<const ON: bool>(
-    kernel: &Kernel,
-    memory: &[Buffer],
-    warp: &Warp,
-    addr: DAddr,
-    exec: u64,
-    ctx: &LaneCtx,
-    store: bool,
-) -> Result<([usize; 64], Vec<u64>), (FaultKind, u32)> {
-    let mut words = [0usize; 64];
-    let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
-    let mut m = exec;
-    while m != 0 {
-        let lane = m.trailing_zeros();
-        m &= m - 1;
-        let (word, k) = locate(kernel, memory, warp, addr, lane, ctx, store).map_err(|kind| (kind, lane))?;
-        words[lane as usize] = word;
-        if ON {
-            index[lane as usize] = k as u64;
-        }
-    }
-    Ok((words, index))
-}
-
-/// A shared access's conflict degree and the extra cycles it costs (counted in the statistics); nothing for
-/// global memory.
-fn shared_cost(stats: &mut Stats, per_way: u32, banks: u32, addr: DAddr, words: &[usize; 64], exec: u64) -> (u32, u64) {
-    if !addr.shared {
-        return (0, 0);
-    }
-    let (compact, count) = compact_words(words, exec);
-    let degree = shared_memory::conflict_degree(&compact[..count], banks);
-    (degree, shared_access(stats, per_way, degree))
-}
-
-/// The words of the executing lanes, in lane order (from `words` indexed by lane).
-#[inline]
-fn compact_words(words: &[usize; 64], exec: u64) -> ([usize; 64], usize) {
-    let mut compact = [0usize; 64];
-    let mut count = 0;
-    for_lanes(exec, |lane| {
-        compact[count] = words[lane as usize];
-        count += 1;
-    });
-    (compact, count)
-}
-
-/// The trace record of a memory access (`words` indexed by lane); only built when tracing.
-#[allow(clippy::too_many_arguments)]
-fn memory_trace(
-    words: &[usize; 64],
-    exec: u64,
-    w: usize,
-    banks: u32,
-    addr: DAddr,
-    store: bool,
-    atomic: bool,
-    index: Vec<u64>,
-    degree: u32,
-    same_address: u32,
-) -> MemoryTrace {
-    let mut lane_words = vec![0usize; w];
-    for_lanes(exec, |lane| lane_words[lane as usize] = words[lane as usize]);
-    MemoryTrace {
-        shared: addr.shared,
-        buffer: addr.buffer,
-        store,
-        atomic,
-        index,
-        banks: if addr.shared {
-            lane_words.iter().map(|&wd| shared_memory::bank(wd, banks)).collect()
-        } else {
-            Vec::new()
-        },
-        degree,
-        same_address,
-        after: Vec::new(),
-    }
-}
-
-/// Each executing lane's shared word as the instruction left it (for the trace of a store or atomic).
-fn shared_after(shared: &[u32], words: &[usize; 64], exec: u64, w: usize) -> Vec<u32> {
-    let mut after = vec![0u32; w];
-    for_lanes(exec, |lane| after[lane as usize] = shared[words[lane as usize]]);
-    after
-}
-
 /// Source operand values of every lane, for the trace.
 fn operand_values(inst: &DInstr, warp: &Warp, ctx: &LaneCtx) -> Vec<Vec<u32>> {
     let srcs: Vec<Src> = match inst.op {
@@ -2338,7 +1868,7 @@ fn operand_values(inst: &DInstr, warp: &Warp, ctx: &LaneCtx) -> Vec<Vec<u32>> {
         _ => vec![],
     };
     srcs.into_iter()
-        .map(|s| (0..ctx.w).map(|lane| read(warp, s, lane, ctx)).collect())
+        .map(|s| (0..ctx.w).map(|lane| warp.rf.read(s, lane, ctx)).collect())
         .collect()
 }
 
@@ -2370,7 +1900,7 @@ fn check_init(
     let (skip, selp) = match inst.op {
         DOp::Shfl { a, b, .. } if reg(a) != reg(b) => (reg(a), None),
         DOp::Selp { a, b, p, .. } => {
-            let pv = warp.preds[p as usize];
+            let pv = warp.rf.preds[p as usize];
             (None, Some((reg(a), exec & pv, reg(b), exec & !pv)))
         }
         _ => (None, None),

@@ -1,0 +1,316 @@
+//! The load/store unit: address generation, shared-memory banks, the L1 and the global-memory write log.
+//!
+//! On hardware the LSU computes each lane's address, checks it, splits a warp's shared access into bank-conflict
+//! free wavefronts (replays) and its global access into cache-line requests through the L1 (write-through, no
+//! allocation on stores); global writes become visible to other SMs later. The model keeps:
+//!
+//! - **addresses** ([`locate_lanes`]): every executing lane's word, bounds and alignment checked before any lane
+//!   touches memory, so a faulting access changes nothing;
+//! - **shared memory banks** ([`shared_cost`]): the conflict degree (the busiest bank's distinct words) and the
+//!   replay cycles it costs, `Config::timing.bank_conflict` each;
+//! - **global lines** ([`global_lines`]): the distinct cache lines of an access and, for a load, which hit the
+//!   SM's L1 and when the last line's data arrives;
+//! - **the epoch's writes** ([`Effect`]): global stores and atomics are logged in issue order and committed to
+//!   global memory at the epoch's end (the engine, `gpu.rs`); an SM sees its own at once through its overlay
+//!   ([`global_word`]). An atomic's old value is delivered at the commit ([`Return`]);
+//! - **the trace of an access** ([`memory_trace`], [`shared_after`]), built only when tracing;
+//! - **the missing-barrier hint**: each shared word's last writer ([`writer_stamp`], [`unordered_lane`]).
+//!
+//! What it leaves out: coalescing into sectors, the L2 and DRAM as separate levels (a miss costs
+//! `l1_miss_latency`), memory-level parallelism limits, and store buffers.
+
+use crate::cache::L1;
+use crate::config::Config;
+use crate::fault::FaultKind;
+use crate::kernel::{Buffer, DAddr, Kernel};
+use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
+use crate::shared_memory;
+use crate::sm::{Stats, blocks_per_sm};
+use crate::trace::MemoryTrace;
+use rustc_hash::FxHashMap;
+
+/// A shared word's last writer: the block's barrier generation, the store's pc and the warp (plus one).
+#[inline(always)]
+pub(crate) fn writer_stamp(generation: u32, pc: u32, warp_in_block: u32) -> u64 {
+    (generation as u64) << 32 | (pc as u64) << 12 | (warp_in_block as u64 + 1)
+}
+
+/// The first executing lane whose shared word another warp wrote in this barrier generation, with that stamp.
+#[inline(always)]
+pub(crate) fn unordered_lane(
+    writers: &[u64],
+    generation: u32,
+    warp_in_block: u32,
+    words: &[usize; 64],
+    exec: u64,
+) -> Option<(u32, u64)> {
+    let mut found = None;
+    for_lanes(exec, |lane| {
+        let s = writers[words[lane as usize]];
+        if found.is_none() && s != 0 && (s >> 32) as u32 == generation && (s & 0xfff) as u32 != warp_in_block + 1 {
+            found = Some((lane, s));
+        }
+    });
+    found
+}
+
+/// A global-memory write an SM made in the current epoch, committed to global memory at the epoch's end.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Effect {
+    Store {
+        buffer: u16,
+        word: u32,
+        value: u32,
+    },
+    Atomic {
+        f: crate::kernel::Atom,
+        buffer: u16,
+        word: u32,
+        b: u32,
+        c: u32,
+        /// Where the old value goes: the lane's destination register.
+        ret: Option<Return>,
+    },
+}
+
+/// The destination of an atomic's old value, delivered when the atomic is committed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Return {
+    pub slot: u32,
+    pub uid: u64,
+    pub reg: u16,
+    pub lane: u8,
+    /// With tracing: the index of the atomic's issue event in the SM's epoch trace.
+    pub event: u32,
+}
+
+/// L1 capacity for a kernel: what the smallest shared-memory carveout holding the resident blocks leaves.
+pub(crate) fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
+    let m = &config.timing.memory;
+    let per_block = kernel.shared_words as u64 * 4;
+    let blocks = blocks_per_sm(kernel, config).min(kernel.grid as u64).max(1);
+    let need = per_block * blocks;
+    let mut carveouts: Vec<u64> = m.shared_carveouts_kib.iter().map(|&k| k as u64 * 1024).collect();
+    carveouts.sort_unstable();
+    let carveout = carveouts.iter().copied().find(|&c| c >= need).unwrap_or(need);
+    (m.l1_shared_bytes as u64).saturating_sub(carveout)
+}
+
+/// A global word's value as this SM sees it: its own uncommitted write if it made one, else global memory as
+/// of the epoch's start.
+#[inline(always)]
+pub(crate) fn global_word(
+    overlay: &FxHashMap<u64, u32>,
+    use_overlay: bool,
+    mem: &[Buffer],
+    buffer: u16,
+    word: usize,
+) -> u32 {
+    if use_overlay && let Some(&v) = overlay.get(&overlay_key(buffer, word)) {
+        return v;
+    }
+    mem[buffer as usize].data[word]
+}
+
+#[inline(always)]
+pub(crate) fn overlay_key(buffer: u16, word: usize) -> u64 {
+    (buffer as u64) << 32 | word as u64
+}
+
+/// The distinct cache lines a global access touches; for a load (`l1` given with the cycle, the hit and the
+/// miss latency), also how many missed in L1 and when the last line's data arrives.
+pub(crate) fn global_lines(
+    global_base: &[u64],
+    buffer: u16,
+    words: &[usize; 64],
+    exec: u64,
+    line_bytes: u32,
+    l1: Option<(&mut L1, u64, u64, u64)>,
+) -> (u64, u64, u64) {
+    let base = global_base[buffer as usize];
+    let shift = line_bytes.trailing_zeros();
+    let mut lines = [0u64; 64];
+    let mut count = 0;
+    for_lanes(exec, |lane| {
+        lines[count] = (base + words[lane as usize] as u64 * 4) >> shift;
+        count += 1;
+    });
+    let lines = &mut lines[..count];
+    lines.sort_unstable();
+    let mut distinct = 0u64;
+    let mut misses = 0u64;
+    let mut arrival = 0u64;
+    let mut l1 = l1;
+    let mut prev = None;
+    for &line in lines.iter() {
+        if prev == Some(line) {
+            continue;
+        }
+        prev = Some(line);
+        distinct += 1;
+        if let Some((c, now, hit, miss)) = l1.as_mut() {
+            let (was_hit, at) = c.load(line, *now, *now + *miss);
+            misses += !was_hit as u64;
+            arrival = arrival.max(at.max(*now + *hit));
+        }
+    }
+    (distinct, misses, arrival)
+}
+
+/// Count a shared access and its bank conflict; returns the extra cycles it costs.
+pub(crate) fn shared_access(stats: &mut Stats, per_way: u32, degree: u32) -> u64 {
+    // A fully predicated-off access touches no bank.
+    if degree == 0 {
+        return 0;
+    }
+    stats.shared_accesses += 1;
+    let extra = degree.saturating_sub(1) as u64 * per_way as u64;
+    if degree > 1 {
+        stats.bank_conflicts += 1;
+        stats.bank_conflict_cycles += extra;
+    }
+    extra
+}
+
+/// The word a lane accesses (in its buffer, or in the block's shared memory) and the element index in the
+/// array, bounds- and alignment-checked.
+#[inline]
+pub(crate) fn locate(
+    kernel: &Kernel,
+    memory: &[Buffer],
+    rf: &RegisterFile,
+    addr: DAddr,
+    lane: u32,
+    ctx: &LaneCtx,
+    store: bool,
+) -> Result<(usize, usize), FaultKind> {
+    let (name, len, offset) = if addr.shared {
+        let a = &kernel.shared[addr.buffer as usize];
+        (&a.name, a.len, a.offset)
+    } else {
+        let b = &memory[addr.buffer as usize];
+        (&b.name, b.data.len(), 0)
+    };
+    let base = addr.base.map(|b| rf.read(b, lane, ctx) as i32 as i64).unwrap_or(0);
+    let offset_elems = base + addr.disp;
+    let index = if addr.byte {
+        if offset_elems.rem_euclid(4) != 0 {
+            return Err(FaultKind::Misaligned {
+                buffer: name.clone(),
+                shared: addr.shared,
+                byte_offset: offset_elems,
+                store,
+            });
+        }
+        offset_elems.div_euclid(4)
+    } else {
+        offset_elems
+    };
+    if index < 0 || index as usize >= len {
+        return Err(FaultKind::OutOfBounds {
+            buffer: name.clone(),
+            shared: addr.shared,
+            index,
+            len,
+            store,
+        });
+    }
+    Ok((offset + index as usize, index as usize))
+}
+
+/// Locate the word every executing lane accesses (indexed by lane), before any lane touches memory; with
+/// tracing, also the element index of each lane. A fault names the first faulting lane.
+#[allow(clippy::type_complexity)]
+pub(crate) fn locate_lanes<const ON: bool>(
+    kernel: &Kernel,
+    memory: &[Buffer],
+    rf: &RegisterFile,
+    addr: DAddr,
+    exec: u64,
+    ctx: &LaneCtx,
+    store: bool,
+) -> Result<([usize; 64], Vec<u64>), (FaultKind, u32)> {
+    let mut words = [0usize; 64];
+    let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let (word, k) = locate(kernel, memory, rf, addr, lane, ctx, store).map_err(|kind| (kind, lane))?;
+        words[lane as usize] = word;
+        if ON {
+            index[lane as usize] = k as u64;
+        }
+    }
+    Ok((words, index))
+}
+
+/// A shared access's conflict degree and the extra cycles it costs (counted in the statistics); nothing for
+/// global memory.
+pub(crate) fn shared_cost(
+    stats: &mut Stats,
+    per_way: u32,
+    banks: u32,
+    addr: DAddr,
+    words: &[usize; 64],
+    exec: u64,
+) -> (u32, u64) {
+    if !addr.shared {
+        return (0, 0);
+    }
+    let (compact, count) = compact_words(words, exec);
+    let degree = shared_memory::conflict_degree(&compact[..count], banks);
+    (degree, shared_access(stats, per_way, degree))
+}
+
+/// The words of the executing lanes, in lane order (from `words` indexed by lane).
+#[inline]
+pub(crate) fn compact_words(words: &[usize; 64], exec: u64) -> ([usize; 64], usize) {
+    let mut compact = [0usize; 64];
+    let mut count = 0;
+    for_lanes(exec, |lane| {
+        compact[count] = words[lane as usize];
+        count += 1;
+    });
+    (compact, count)
+}
+
+/// The trace record of a memory access (`words` indexed by lane); only built when tracing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn memory_trace(
+    words: &[usize; 64],
+    exec: u64,
+    w: usize,
+    banks: u32,
+    addr: DAddr,
+    store: bool,
+    atomic: bool,
+    index: Vec<u64>,
+    degree: u32,
+    same_address: u32,
+) -> MemoryTrace {
+    let mut lane_words = vec![0usize; w];
+    for_lanes(exec, |lane| lane_words[lane as usize] = words[lane as usize]);
+    MemoryTrace {
+        shared: addr.shared,
+        buffer: addr.buffer,
+        store,
+        atomic,
+        index,
+        banks: if addr.shared {
+            lane_words.iter().map(|&wd| shared_memory::bank(wd, banks)).collect()
+        } else {
+            Vec::new()
+        },
+        degree,
+        same_address,
+        after: Vec::new(),
+    }
+}
+
+/// Each executing lane's shared word as the instruction left it (for the trace of a store or atomic).
+pub(crate) fn shared_after(shared: &[u32], words: &[usize; 64], exec: u64, w: usize) -> Vec<u32> {
+    let mut after = vec![0u32; w];
+    for_lanes(exec, |lane| after[lane as usize] = shared[words[lane as usize]]);
+    after
+}

@@ -1,0 +1,129 @@
+//! The register file and operand read: each warp's registers and predicates, and the special registers a lane
+//! reads (`%laneid`, `%tid.x`, `%clock`, the lane masks …).
+//!
+//! On hardware each SM sub-partition has a banked register file shared by its warps; an instruction's operands
+//! are read through collectors over a few cycles, and bank conflicts between operands can delay the read. The
+//! model keeps each warp's registers as its own rows (no banks, no collector: an operand read takes no time
+//! beyond the instruction's latency in `Config::timing`), and predicates as one lane mask per predicate.
+//!
+//! Layout: structure of arrays. Register `r` of lane `l` is `regs[r * STRIDE + l]`: a row per register, 64
+//! lanes wide whatever W is, so that a whole row moves as a fixed-size array (`alu::Row`) and the ALU works on
+//! rows; lanes past W are never read.
+
+use crate::alu::Row;
+use crate::kernel::Src;
+use warpsim_isa::Special;
+
+/// Lanes per register row (the widest warp).
+pub(crate) const STRIDE: usize = 64;
+
+/// One warp's registers and predicates.
+#[derive(Default)]
+pub(crate) struct RegisterFile {
+    /// Register `r` of lane `l` at `r * STRIDE + l`.
+    pub regs: Vec<u32>,
+    /// Predicate `p` as a lane mask.
+    pub preds: Vec<u64>,
+}
+
+/// What the special registers read for a lane of one warp at one cycle.
+pub(crate) struct LaneCtx {
+    pub w: u32,
+    /// Every lane of the warp, as a mask.
+    pub full: u64,
+    pub block: u32,
+    pub warp_in_block: u32,
+    pub ntid: u32,
+    pub nctaid: u32,
+    pub nwarps: u32,
+    pub cycle: u64,
+}
+
+impl RegisterFile {
+    /// Every register and predicate zeroed, for a warp that is placed (the storage is reused).
+    pub fn reset(&mut self, nregs: usize, npreds: usize) {
+        self.regs.clear();
+        self.regs.resize(nregs * STRIDE, 0);
+        self.preds.clear();
+        self.preds.resize(npreds, 0);
+    }
+
+    /// Operand `s` of one lane.
+    #[inline]
+    pub fn read(&self, s: Src, lane: u32, ctx: &LaneCtx) -> u32 {
+        match s {
+            Src::Reg(r) => self.regs[r as usize * STRIDE + lane as usize],
+            Src::Imm(v) => v,
+            Src::Special(sp) => special(sp, lane, ctx),
+        }
+    }
+
+    /// Operand `s` of every lane of the warp, into `out` (lane `l` at `l`).
+    #[inline(always)]
+    pub fn fetch(&self, s: Src, ctx: &LaneCtx, out: &mut Row) {
+        let w = ctx.w as usize;
+        match s {
+            Src::Reg(r) => out.copy_from_slice(&self.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE]),
+            Src::Imm(v) => out[..w].fill(v),
+            Src::Special(sp) => {
+                for (lane, o) in out[..w].iter_mut().enumerate() {
+                    *o = special(sp, lane as u32, ctx);
+                }
+            }
+        }
+    }
+
+    /// Write `values` into register `d` of the lanes in `exec` (the whole row at once when every lane executes).
+    #[inline(always)]
+    pub fn write_row(&mut self, d: u16, w: usize, exec: u64, values: &Row) {
+        let row = &mut self.regs[d as usize * STRIDE..(d as usize + 1) * STRIDE];
+        if exec.count_ones() as usize == w {
+            // (Lanes past W are never read.)
+            row.copy_from_slice(values);
+        } else {
+            for_lanes(exec, |lane| row[lane as usize] = values[lane as usize]);
+        }
+    }
+
+    /// Register `d` of the first `w` lanes.
+    #[inline]
+    pub fn row(&self, d: u16, w: usize) -> &[u32] {
+        &self.regs[d as usize * STRIDE..d as usize * STRIDE + w]
+    }
+}
+
+/// A special register as one lane reads it.
+#[inline]
+fn special(sp: Special, lane: u32, ctx: &LaneCtx) -> u32 {
+    match sp {
+        Special::LaneId => lane,
+        Special::TidX => ctx.warp_in_block * ctx.w + lane,
+        Special::NtidX => ctx.ntid,
+        Special::CtaidX => ctx.block,
+        Special::NctaidX => ctx.nctaid,
+        Special::WarpId => ctx.warp_in_block,
+        Special::NWarpId => ctx.nwarps,
+        Special::WarpSize => ctx.w,
+        Special::Clock => ctx.cycle as u32,
+        // 32-bit lane masks: lanes 32–63 of a 64-lane warp are not representable.
+        Special::LanemaskEq => 1u32.checked_shl(lane).unwrap_or(0),
+        Special::LanemaskLt => 1u32.checked_shl(lane).map(|b| b - 1).unwrap_or(u32::MAX),
+        Special::LanemaskLe => 1u32
+            .checked_shl(lane + 1)
+            .map(|b| b.wrapping_sub(1))
+            .unwrap_or(u32::MAX),
+        Special::LanemaskGt => u32::MAX.checked_shl(lane + 1).unwrap_or(0),
+        Special::LanemaskGe => u32::MAX.checked_shl(lane).unwrap_or(0),
+    }
+}
+
+/// `f(lane)` for each lane in `mask`, lowest first.
+#[inline]
+pub(crate) fn for_lanes(mask: u64, mut f: impl FnMut(u32)) {
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        f(lane);
+    }
+}
