@@ -402,3 +402,139 @@ mod tests {
         assert_eq!(binary(Bin::ShrS, 0x8000_0000, 40), Some(0xffff_ffff));
     }
 }
+
+/// The executors of the arithmetic and logic class: each reads its operands from the warp's register file as
+/// rows, computes with the row functions above, and writes the `exec` lanes of its destination.
+pub(crate) mod execute {
+    use super::*;
+    use crate::kernel::Src;
+    use crate::register_file::{LaneCtx, RegisterFile};
+
+    /// `mov d, a`.
+    #[inline(always)]
+    pub(crate) fn mov(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, d: u16, a: Src) {
+        let mut x = [0u32; 64];
+        rf.fetch(a, ctx, &mut x);
+        rf.write_row(d, ctx.w as usize, exec, &x);
+    }
+
+    /// A unary arithmetic instruction.
+    #[inline(always)]
+    pub(crate) fn unary(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, f: Un, d: u16, a: Src) {
+        let w = ctx.w as usize;
+        let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
+        rf.fetch(a, ctx, &mut x);
+        unary_rows(f, &x, &mut r, w);
+        rf.write_row(d, w, exec, &r);
+    }
+
+    /// A binary arithmetic or logic instruction; `Err` with the first lane that divides by zero, before anything
+    /// is written.
+    #[inline(always)]
+    pub(crate) fn binary(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        f: Bin,
+        d: u16,
+        a: Src,
+        b: Src,
+    ) -> Result<(), u32> {
+        let w = ctx.w as usize;
+        let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
+        rf.fetch(a, ctx, &mut x);
+        rf.fetch(b, ctx, &mut y);
+        if let Some(lane) = divides_by_zero(f, &y, exec) {
+            return Err(lane);
+        }
+        binary_rows(f, &x, &y, &mut r, w);
+        rf.write_row(d, w, exec, &r);
+        Ok(())
+    }
+
+    /// A ternary instruction (`mad`, `fma`, …).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn ternary(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, f: Tern, d: u16, a: Src, b: Src, c: Src) {
+        let w = ctx.w as usize;
+        let (mut x, mut y, mut z, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
+        rf.fetch(a, ctx, &mut x);
+        rf.fetch(b, ctx, &mut y);
+        rf.fetch(c, ctx, &mut z);
+        ternary_rows(f, &x, &y, &z, &mut r, w);
+        rf.write_row(d, w, exec, &r);
+    }
+
+    /// `setp.CMP.TYPE p, a, b`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn setp(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        cmp: Cmp,
+        class: CmpClass,
+        p: u16,
+        a: Src,
+        b: Src,
+    ) {
+        let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
+        rf.fetch(a, ctx, &mut x);
+        rf.fetch(b, ctx, &mut y);
+        let bits = compare_rows(cmp, class, &x, &y, ctx.w as usize) & exec;
+        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | bits;
+    }
+
+    /// Predicate logic: `not`, `and`, `or`, `xor` of (possibly negated) predicates.
+    #[inline(always)]
+    pub(crate) fn pred_logic(
+        rf: &mut RegisterFile,
+        exec: u64,
+        op: warpsim_isa::PredLogicOp,
+        d: u16,
+        a: (u16, bool),
+        b: Option<(u16, bool)>,
+    ) {
+        use warpsim_isa::PredLogicOp;
+        let get = |(p, neg): (u16, bool)| {
+            let v = rf.preds[p as usize];
+            if neg { !v } else { v }
+        };
+        let x = get(a);
+        let v = match (op, b) {
+            (PredLogicOp::Not, _) => !x,
+            (PredLogicOp::And, Some(b)) => x & get(b),
+            (PredLogicOp::Or, Some(b)) => x | get(b),
+            (PredLogicOp::Xor, Some(b)) => x ^ get(b),
+            (_, None) => x,
+        };
+        rf.preds[d as usize] = (rf.preds[d as usize] & !exec) | (v & exec);
+    }
+
+    /// `selp d, a, b, p`: `a` where `p` holds, else `b`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn selp(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, d: u16, a: Src, b: Src, p: u16) {
+        let w = ctx.w as usize;
+        let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
+        rf.fetch(a, ctx, &mut x);
+        rf.fetch(b, ctx, &mut y);
+        let pv = rf.preds[p as usize];
+        for (lane, (t, &e)) in x[..w].iter_mut().zip(&y[..w]).enumerate() {
+            if pv >> lane & 1 == 0 {
+                *t = e;
+            }
+        }
+        rf.write_row(d, w, exec, &x);
+    }
+
+    /// `cvt`: a conversion between integer and float, or a rounding.
+    #[inline(always)]
+    pub(crate) fn convert(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, f: Conv, d: u16, a: Src) {
+        let w = ctx.w as usize;
+        let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
+        rf.fetch(a, ctx, &mut x);
+        convert_rows(f, &x, &mut r, w);
+        rf.write_row(d, w, exec, &r);
+    }
+}

@@ -38,6 +38,7 @@ pub mod shuffle;
 pub mod simt_stack;
 pub mod sm;
 pub mod trace;
+pub(crate) mod vote;
 pub(crate) mod warp_scheduler;
 
 pub use check::{Checks, Finding, FindingKind, UnorderedRead};

@@ -17,6 +17,8 @@
 //! Reading a lane that does not execute the shuffle, or that is outside the member mask, is undefined on
 //! hardware; the model returns that lane's register value (deterministic) and flags the read.
 
+use crate::kernel::Src;
+use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 use warpsim_isa::ShflMode;
 
 /// Where one lane's shuffle result comes from.
@@ -138,4 +140,53 @@ pub fn read_is_undefined(lane: u32, src: u32, member: u64, exec: u64) -> bool {
     let lane_ok = member >> lane & 1 == 1;
     let src_ok = src == lane || (exec >> src & 1 == 1 && member >> src & 1 == 1);
     !(lane_ok && src_ok)
+}
+
+/// What one `shfl.sync` did across the warp: the exchange pattern the statistics, the sanitizers and the trace
+/// read.
+pub(crate) struct Exchange {
+    /// Each lane's source lane (itself when out of range); lanes past W are not meaningful.
+    pub sources: [u32; 64],
+    /// Lanes whose computed source was in range (all lanes, executing or not).
+    pub in_range: u64,
+    /// Executing lanes whose read was undefined on hardware ([`read_is_undefined`]).
+    pub undefined: u64,
+}
+
+/// Execute `shfl.sync.MODE d|p, a, b, clamp/segmask, member` for the `exec` lanes: every lane reads its source
+/// before any lane writes; `d` (and `p`, the in-range predicate) are written in the executing lanes.
+#[inline(always)]
+pub(crate) fn execute(
+    rf: &mut RegisterFile,
+    ctx: &LaneCtx,
+    (mode, d, p, a, b): (ShflMode, u16, Option<u16>, Src, Src),
+    (clamp, segmask, member): (u32, u32, u64),
+    exec: u64,
+) -> Exchange {
+    let w = ctx.w as usize;
+    let (mut x, mut y, mut sources, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
+    rf.fetch(a, ctx, &mut x);
+    rf.fetch(b, ctx, &mut y);
+    let in_range = source_rows(mode, &y, clamp, segmask, ctx.w, &mut sources);
+    for (v, &s) in r[..w].iter_mut().zip(&sources[..w]) {
+        *v = x[s as usize & 63];
+    }
+    rf.write_row(d, w, exec, &r);
+    let everyone = ctx.full & exec == ctx.full && ctx.full & member == ctx.full;
+    let mut undefined = 0u64;
+    if !everyone {
+        for_lanes(exec, |lane| {
+            if read_is_undefined(lane, sources[lane as usize], member, exec) {
+                undefined |= 1 << lane;
+            }
+        });
+    }
+    if let Some(p) = p {
+        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | (in_range & exec);
+    }
+    Exchange {
+        sources,
+        in_range,
+        undefined,
+    }
 }

@@ -37,12 +37,12 @@ use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
 use crate::trace::{BarrierResult, EpochTrace, Event, Issue, ShuffleTrace, StallReason, TraceSink, Wait};
+use crate::vote;
 use crate::warp_scheduler::{Schedule, WarpScheduler};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;
-use warpsim_isa::{PredLogicOp, VoteMode};
 
 /// How to run: limits (always finite), the sanitizers, the schedule, and host-side choices that never change
 /// the results.
@@ -1097,75 +1097,15 @@ impl<'k> Sm<'k> {
             };
         }
         match inst.op {
-            DOp::Mov { d, a } => {
-                let mut x = [0u32; 64];
-                warp.rf.fetch(a, &ctx, &mut x);
-                warp.rf.write_row(d, w, exec, &x);
-            }
-            DOp::Un { f, d, a } => {
-                let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
-                warp.rf.fetch(a, &ctx, &mut x);
-                alu::unary_rows(f, &x, &mut r, w);
-                warp.rf.write_row(d, w, exec, &r);
-            }
-            DOp::Bin { f, d, a, b } => {
-                let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
-                warp.rf.fetch(a, &ctx, &mut x);
-                warp.rf.fetch(b, &ctx, &mut y);
-                if let Some(lane) = alu::divides_by_zero(f, &y, exec) {
-                    return Err(fault(FaultKind::DivideByZero, Some(lane)));
-                }
-                alu::binary_rows(f, &x, &y, &mut r, w);
-                warp.rf.write_row(d, w, exec, &r);
-            }
-            DOp::Tern { f, d, a, b, c } => {
-                let (mut x, mut y, mut z, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
-                warp.rf.fetch(a, &ctx, &mut x);
-                warp.rf.fetch(b, &ctx, &mut y);
-                warp.rf.fetch(c, &ctx, &mut z);
-                alu::ternary_rows(f, &x, &y, &z, &mut r, w);
-                warp.rf.write_row(d, w, exec, &r);
-            }
-            DOp::Setp { cmp, class, p, a, b } => {
-                let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
-                warp.rf.fetch(a, &ctx, &mut x);
-                warp.rf.fetch(b, &ctx, &mut y);
-                let bits = alu::compare_rows(cmp, class, &x, &y, w) & exec;
-                warp.rf.preds[p as usize] = (warp.rf.preds[p as usize] & !exec) | bits;
-            }
-            DOp::PredLogic { op, d, a, b } => {
-                let get = |(p, neg): (u16, bool)| {
-                    let v = warp.rf.preds[p as usize];
-                    if neg { !v } else { v }
-                };
-                let x = get(a);
-                let v = match (op, b) {
-                    (PredLogicOp::Not, _) => !x,
-                    (PredLogicOp::And, Some(b)) => x & get(b),
-                    (PredLogicOp::Or, Some(b)) => x | get(b),
-                    (PredLogicOp::Xor, Some(b)) => x ^ get(b),
-                    (_, None) => x,
-                };
-                warp.rf.preds[d as usize] = (warp.rf.preds[d as usize] & !exec) | (v & exec);
-            }
-            DOp::Selp { d, a, b, p } => {
-                let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
-                warp.rf.fetch(a, &ctx, &mut x);
-                warp.rf.fetch(b, &ctx, &mut y);
-                let pv = warp.rf.preds[p as usize];
-                for (lane, (t, &e)) in x[..w].iter_mut().zip(&y[..w]).enumerate() {
-                    if pv >> lane & 1 == 0 {
-                        *t = e;
-                    }
-                }
-                warp.rf.write_row(d, w, exec, &x);
-            }
-            DOp::Cvt { f, d, a } => {
-                let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
-                warp.rf.fetch(a, &ctx, &mut x);
-                alu::convert_rows(f, &x, &mut r, w);
-                warp.rf.write_row(d, w, exec, &r);
-            }
+            DOp::Mov { d, a } => alu::execute::mov(&mut warp.rf, &ctx, exec, d, a),
+            DOp::Un { f, d, a } => alu::execute::unary(&mut warp.rf, &ctx, exec, f, d, a),
+            DOp::Bin { f, d, a, b } => alu::execute::binary(&mut warp.rf, &ctx, exec, f, d, a, b)
+                .map_err(|lane| fault(FaultKind::DivideByZero, Some(lane)))?,
+            DOp::Tern { f, d, a, b, c } => alu::execute::ternary(&mut warp.rf, &ctx, exec, f, d, a, b, c),
+            DOp::Setp { cmp, class, p, a, b } => alu::execute::setp(&mut warp.rf, &ctx, exec, cmp, class, p, a, b),
+            DOp::PredLogic { op, d, a, b } => alu::execute::pred_logic(&mut warp.rf, exec, op, d, a, b),
+            DOp::Selp { d, a, b, p } => alu::execute::selp(&mut warp.rf, &ctx, exec, d, a, b, p),
+            DOp::Cvt { f, d, a } => alu::execute::convert(&mut warp.rf, &ctx, exec, f, d, a),
             DOp::Ld { d, addr } => {
                 let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, false)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
@@ -1412,76 +1352,9 @@ impl<'k> Sm<'k> {
                     warp.sync.sync(mask & exec);
                 }
             }
-            DOp::Vote {
-                mode,
-                d,
-                a: (p, neg),
-                mask,
-            } => {
-                let v = if neg {
-                    !warp.rf.preds[p as usize]
-                } else {
-                    warp.rf.preds[p as usize]
-                };
-                let members = exec & mask;
-                let set = v & members;
-                let result = match mode {
-                    VoteMode::All => set == members,
-                    VoteMode::Any => set != 0,
-                    VoteMode::Uni => set == members || set == 0,
-                    VoteMode::Ballot => {
-                        for_lanes(exec, |lane| {
-                            warp.rf.regs[d as usize * STRIDE + lane as usize] = set as u32
-                        });
-                        false
-                    }
-                };
-                if mode != VoteMode::Ballot {
-                    warp.rf.preds[d as usize] = (warp.rf.preds[d as usize] & !exec) | if result { exec } else { 0 };
-                }
-            }
-            DOp::Activemask { d } => {
-                for_lanes(exec, |lane| {
-                    warp.rf.regs[d as usize * STRIDE + lane as usize] = exec as u32
-                });
-            }
-            DOp::Match { all, d, p, a, mask } => {
-                let members = exec & mask;
-                let mut values = [0u32; 64];
-                for_lanes(members, |lane| values[lane as usize] = warp.rf.read(a, lane, &ctx));
-                let first = members.trailing_zeros().min(63);
-                let mut same_everywhere = true;
-                for_lanes(members, |lane| {
-                    same_everywhere &= values[lane as usize] == values[first as usize]
-                });
-                let mut equal = [0u64; 64];
-                for_lanes(members, |lane| {
-                    let mut bits = 0u64;
-                    for_lanes(members, |other| {
-                        if values[other as usize] == values[lane as usize] {
-                            bits |= 1 << other;
-                        }
-                    });
-                    equal[lane as usize] = bits;
-                });
-                // Lanes outside the mask take part in nothing: they get 0 (and false).
-                for_lanes(exec, |lane| {
-                    let r = if all {
-                        if same_everywhere && members >> lane & 1 == 1 {
-                            members
-                        } else {
-                            0
-                        }
-                    } else {
-                        equal[lane as usize]
-                    };
-                    warp.rf.regs[d as usize * STRIDE + lane as usize] = r as u32;
-                });
-                if let Some(p) = p {
-                    warp.rf.preds[p as usize] =
-                        (warp.rf.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
-                }
-            }
+            DOp::Vote { mode, d, a, mask } => vote::vote(&mut warp.rf, mode, d, a, mask, exec),
+            DOp::Activemask { d } => vote::activemask(&mut warp.rf, d, exec),
+            DOp::Match { all, d, p, a, mask } => vote::match_sync(&mut warp.rf, &ctx, all, d, p, a, mask, exec),
             DOp::Shfl {
                 mode,
                 d,
@@ -1493,24 +1366,8 @@ impl<'k> Sm<'k> {
                 member,
             } => {
                 self.stats.shuffles += 1;
-                // Every lane reads its source before any lane writes.
-                let (mut x, mut y, mut src, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
-                warp.rf.fetch(a, &ctx, &mut x);
-                warp.rf.fetch(b, &ctx, &mut y);
-                let in_range = shuffle::source_rows(mode, &y, clamp, segmask, w as u32, &mut src);
-                for (v, &s) in r[..w].iter_mut().zip(&src[..w]) {
-                    *v = x[s as usize & 63];
-                }
-                warp.rf.write_row(d, w, exec, &r);
-                let everyone = ctx.full & exec == ctx.full && ctx.full & member == ctx.full;
-                let mut undefined = 0u64;
-                if !everyone {
-                    for_lanes(exec, |lane| {
-                        if shuffle::read_is_undefined(lane, src[lane as usize], member, exec) {
-                            undefined |= 1 << lane;
-                        }
-                    });
-                }
+                let x = shuffle::execute(&mut warp.rf, &ctx, (mode, d, p, a, b), (clamp, segmask, member), exec);
+                let (src, in_range, undefined) = (&x.sources, x.in_range, x.undefined);
                 self.stats.undefined_shuffle_reads += undefined.count_ones() as u64;
                 if checks.shfl && undefined != 0 {
                     let lane = undefined.trailing_zeros();
@@ -1553,9 +1410,6 @@ impl<'k> Sm<'k> {
                     if unwritten != 0 {
                         uninit(&mut self.findings, self.id, kernel, &ctx, pc, Some(r), None, unwritten);
                     }
-                }
-                if let Some(p) = p {
-                    warp.rf.preds[p as usize] = (warp.rf.preds[p as usize] & !exec) | (in_range & exec);
                 }
                 if let Some(e) = event.as_mut() {
                     e.shuffle = Some(ShuffleTrace {
@@ -1690,6 +1544,7 @@ impl<'k> Sm<'k> {
     }
 
     /// Release barrier `id` of the block in `block_slot` if every expected warp is there.
+    #[inline(always)]
     fn try_release<const ON: bool>(&mut self, block_slot: usize, id: u32, cycle: u64, trace: &mut EpochTrace<ON>) {
         let block = self.blocks[block_slot].as_mut().expect("resident block");
         let live = block.warps_left;

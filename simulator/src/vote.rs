@@ -1,0 +1,90 @@
+//! The vote and match unit: warp-wide `vote.sync` (all, any, uni, ballot), `activemask` and `match.sync`
+//! (any, all).
+//!
+//! On hardware these instructions combine a value from every lane named in the member mask and give each
+//! executing lane the result in one pass, like a reduction over the warp's lanes. The model computes over the
+//! executing lanes that are also members (`exec & mask`); lanes outside the mask take part in nothing.
+
+use crate::kernel::Src;
+use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
+use warpsim_isa::VoteMode;
+
+/// `vote.sync.MODE d, {!}p, mask`: a predicate (all, any, uni) or a lane mask in a register (ballot).
+#[inline]
+pub(crate) fn vote(rf: &mut RegisterFile, mode: VoteMode, d: u16, (p, neg): (u16, bool), mask: u64, exec: u64) {
+    let v = if neg {
+        !rf.preds[p as usize]
+    } else {
+        rf.preds[p as usize]
+    };
+    let members = exec & mask;
+    let set = v & members;
+    let result = match mode {
+        VoteMode::All => set == members,
+        VoteMode::Any => set != 0,
+        VoteMode::Uni => set == members || set == 0,
+        VoteMode::Ballot => {
+            for_lanes(exec, |lane| rf.regs[d as usize * STRIDE + lane as usize] = set as u32);
+            false
+        }
+    };
+    if mode != VoteMode::Ballot {
+        rf.preds[d as usize] = (rf.preds[d as usize] & !exec) | if result { exec } else { 0 };
+    }
+}
+
+/// `activemask.b32 d`: the executing lanes as a mask, in every executing lane.
+#[inline]
+pub(crate) fn activemask(rf: &mut RegisterFile, d: u16, exec: u64) {
+    for_lanes(exec, |lane| rf.regs[d as usize * STRIDE + lane as usize] = exec as u32);
+}
+
+/// `match.{any,all}.sync.b32 d{|p}, a, mask`: for `any`, the members holding the lane's value; for `all`, the
+/// members if every member holds the same value (and `p` says whether they do), else 0.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn match_sync(
+    rf: &mut RegisterFile,
+    ctx: &LaneCtx,
+    all: bool,
+    d: u16,
+    p: Option<u16>,
+    a: Src,
+    mask: u64,
+    exec: u64,
+) {
+    let members = exec & mask;
+    let mut values = [0u32; 64];
+    for_lanes(members, |lane| values[lane as usize] = rf.read(a, lane, ctx));
+    let first = members.trailing_zeros().min(63);
+    let mut same_everywhere = true;
+    for_lanes(members, |lane| {
+        same_everywhere &= values[lane as usize] == values[first as usize]
+    });
+    let mut equal = [0u64; 64];
+    for_lanes(members, |lane| {
+        let mut bits = 0u64;
+        for_lanes(members, |other| {
+            if values[other as usize] == values[lane as usize] {
+                bits |= 1 << other;
+            }
+        });
+        equal[lane as usize] = bits;
+    });
+    // Lanes outside the mask take part in nothing: they get 0 (and false).
+    for_lanes(exec, |lane| {
+        let r = if all {
+            if same_everywhere && members >> lane & 1 == 1 {
+                members
+            } else {
+                0
+            }
+        } else {
+            equal[lane as usize]
+        };
+        rf.regs[d as usize * STRIDE + lane as usize] = r as u32;
+    });
+    if let Some(p) = p {
+        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
+    }
+}
