@@ -19,11 +19,12 @@
 //! What it leaves out: coalescing into sectors, the L2 and DRAM as separate levels (a miss costs
 //! `l1_miss_latency`), memory-level parallelism limits, and store buffers.
 
+use crate::alu;
 use crate::cache::L1;
 use crate::config::Config;
 use crate::fault::FaultKind;
-use crate::kernel::{Buffer, DAddr, Kernel};
-use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
+use crate::kernel::{Atom, Buffer, DAddr, Kernel, Src};
+use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
 use crate::shared_memory;
 use crate::sm::{Stats, blocks_per_sm};
 use crate::trace::MemoryTrace;
@@ -313,4 +314,125 @@ pub(crate) fn shared_after(shared: &[u32], words: &[usize; 64], exec: u64, w: us
     let mut after = vec![0u32; w];
     for_lanes(exec, |lane| after[lane as usize] = shared[words[lane as usize]]);
     after
+}
+
+/// The memory a store or atomic writes: the block's shared memory, this SM's view of its own uncommitted global
+/// writes (for the buffers the kernel both reads and writes), and the epoch's log of global writes.
+pub(crate) type WriteLog<'a> = (&'a mut [u32], &'a mut FxHashMap<u64, u32>, &'a mut Vec<Effect>);
+
+/// `ld d, addr` for the `exec` lanes, their words located (`words`): from the block's shared memory, or from
+/// global memory as committed at the epoch's start, through this SM's overlay when `overlay` (its own writes).
+#[inline(always)]
+pub(crate) fn load(
+    rf: &mut RegisterFile,
+    (shared, global, own): (&[u32], &[Buffer], &FxHashMap<u64, u32>),
+    addr: DAddr,
+    overlay: bool,
+    d: u16,
+    words: &[usize; 64],
+    exec: u64,
+) {
+    let row = &mut rf.regs[d as usize * STRIDE..(d as usize + 1) * STRIDE];
+    if addr.shared {
+        for_lanes(exec, |lane| row[lane as usize] = shared[words[lane as usize]]);
+    } else {
+        let data = &global[addr.buffer as usize].data;
+        for_lanes(exec, |lane| {
+            let word = words[lane as usize];
+            row[lane as usize] = if overlay {
+                global_word(own, true, global, addr.buffer, word)
+            } else {
+                data[word]
+            };
+        });
+    }
+}
+
+/// `st addr, a` for the `exec` lanes: into shared memory at once; into global memory through the epoch's log
+/// (and this SM's overlay when `overlay`). Lanes storing to one word: the highest lane wins (one
+/// deterministic order).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn store(
+    rf: &RegisterFile,
+    ctx: &LaneCtx,
+    (shared, own, effects): WriteLog<'_>,
+    addr: DAddr,
+    overlay: bool,
+    a: Src,
+    words: &[usize; 64],
+    exec: u64,
+) {
+    for_lanes(exec, |lane| {
+        let v = rf.read(a, lane, ctx);
+        let word = words[lane as usize];
+        if addr.shared {
+            shared[word] = v;
+        } else {
+            // Global memory sees the store when the epoch is committed; this SM sees it now.
+            if overlay {
+                own.insert(overlay_key(addr.buffer, word), v);
+            }
+            effects.push(Effect::Store {
+                buffer: addr.buffer,
+                word: word as u32,
+                value: v,
+            });
+        }
+    });
+}
+
+/// `atom.OP d, addr, b(, c)` for the `exec` lanes, in lane order (deterministic, and one of the orders the
+/// hardware's serialisation gives). In shared memory each lane's old value is written to `d` at once. In global
+/// memory the atomic is logged and performed when the epoch is committed, in a fixed order across SMs, and its
+/// old value is delivered then to `to` (the warp's slot and id, and its issue event) (the destination is busy
+/// until later: the epoch is no longer than the atomic's latency); meanwhile this SM sees its own atomics
+/// applied. Returns whether an old value is to be delivered.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn atomic(
+    rf: &mut RegisterFile,
+    ctx: &LaneCtx,
+    (shared, own, effects): WriteLog<'_>,
+    global: &[Buffer],
+    (f, d, addr, b, c): (Atom, Option<u16>, DAddr, Src, Option<Src>),
+    (slot, uid, event): (u32, u64, u32),
+    words: &[usize; 64],
+    exec: u64,
+) -> bool {
+    let mut pending = false;
+    for_lanes(exec, |lane| {
+        let word = words[lane as usize];
+        let bv = rf.read(b, lane, ctx);
+        let cv = c.map(|c| rf.read(c, lane, ctx)).unwrap_or(0);
+        let old = if addr.shared {
+            let cell = &mut shared[word];
+            let old = *cell;
+            *cell = alu::atomic(f, true, old, bv, cv);
+            old
+        } else {
+            let old = global_word(own, true, global, addr.buffer, word);
+            pending |= d.is_some();
+            own.insert(overlay_key(addr.buffer, word), alu::atomic(f, false, old, bv, cv));
+            effects.push(Effect::Atomic {
+                f,
+                buffer: addr.buffer,
+                word: word as u32,
+                b: bv,
+                c: cv,
+                ret: d.map(|reg| Return {
+                    slot,
+                    uid,
+                    reg,
+                    lane: lane as u8,
+                    event,
+                }),
+            });
+            old
+        };
+        if let Some(d) = d {
+            rf.regs[d as usize * STRIDE + lane as usize] = old;
+        }
+    });
+    pending
 }

@@ -28,8 +28,8 @@ use crate::config::Config;
 use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::kernel::{Buffer, DBar, DInstr, DOp, Kernel, Pipe, Src, Unit};
 use crate::lsu::{
-    Effect, Return, compact_words, global_lines, global_word, l1_bytes, locate_lanes, memory_trace, overlay_key,
-    shared_after, shared_cost, unordered_lane, writer_stamp,
+    self, Effect, Return, compact_words, global_lines, l1_bytes, locate_lanes, memory_trace, shared_after, shared_cost,
+    unordered_lane, writer_stamp,
 };
 use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
 use crate::scoreboard::{Ready, Scoreboard};
@@ -1110,33 +1110,30 @@ impl<'k> Sm<'k> {
                 let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, false)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 shadow!(addr, &words, AccessKind::Read);
-                let row = &mut warp.rf.regs[d as usize * STRIDE..d as usize * STRIDE + w];
-                if addr.shared {
-                    for_lanes(exec, |lane| row[lane as usize] = block.shared[words[lane as usize]]);
-                    if self.watch_unordered
-                        && let Some((lane, stamp)) =
-                            unordered_lane(&block.writers, block.generation, ctx.warp_in_block, &words, exec)
-                    {
-                        self.watch_unordered = false;
-                        self.unordered = Some(UnorderedRead::new(
-                            kernel,
-                            (cycle, self.id, ctx.block),
-                            (ctx.warp_in_block, lane, pc),
-                            ((stamp & 0xfff) as u32 - 1, (stamp >> 12 & 0xf_ffff) as u32),
-                            words[lane as usize],
-                        ));
-                    }
-                } else {
-                    let overlay = self.shared.overlay[addr.buffer as usize] && !self.overlay.is_empty();
-                    let data = &mem[addr.buffer as usize].data;
-                    for_lanes(exec, |lane| {
-                        let word = words[lane as usize];
-                        row[lane as usize] = if overlay {
-                            global_word(&self.overlay, true, mem, addr.buffer, word)
-                        } else {
-                            data[word]
-                        };
-                    });
+                let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize] && !self.overlay.is_empty();
+                lsu::load(
+                    &mut warp.rf,
+                    (&block.shared, mem, &self.overlay),
+                    addr,
+                    overlay,
+                    d,
+                    &words,
+                    exec,
+                );
+                // The missing-barrier hint observes a shared load.
+                if addr.shared
+                    && self.watch_unordered
+                    && let Some((lane, stamp)) =
+                        unordered_lane(&block.writers, block.generation, ctx.warp_in_block, &words, exec)
+                {
+                    self.watch_unordered = false;
+                    self.unordered = Some(UnorderedRead::new(
+                        kernel,
+                        (cycle, self.id, ctx.block),
+                        (ctx.warp_in_block, lane, pc),
+                        ((stamp & 0xfff) as u32 - 1, (stamp >> 12 & 0xf_ffff) as u32),
+                        words[lane as usize],
+                    ));
                 }
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
                 if addr.shared {
@@ -1171,25 +1168,9 @@ impl<'k> Sm<'k> {
                 let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 shadow!(addr, &words, AccessKind::Write);
-                // Lanes storing to one address: the highest lane wins (one deterministic order).
                 let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize];
-                for_lanes(exec, |lane| {
-                    let v = warp.rf.read(a, lane, &ctx);
-                    let word = words[lane as usize];
-                    if addr.shared {
-                        block.shared[word] = v;
-                    } else {
-                        // Global memory sees the store when the epoch is committed; this SM sees it now.
-                        if overlay {
-                            self.overlay.insert(overlay_key(addr.buffer, word), v);
-                        }
-                        self.effects.push(Effect::Store {
-                            buffer: addr.buffer,
-                            word: word as u32,
-                            value: v,
-                        });
-                    }
-                });
+                let log = (&mut block.shared[..], &mut self.overlay, &mut self.effects);
+                lsu::store(&warp.rf, &ctx, log, addr, overlay, a, &words, exec);
                 if addr.shared && self.watch_unordered {
                     let stamp = writer_stamp(block.generation, pc, ctx.warp_in_block);
                     for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
@@ -1224,45 +1205,10 @@ impl<'k> Sm<'k> {
                 let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, true)
                     .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
                 shadow!(addr, &words, AccessKind::Atomic);
-                let event_index = trace.events.len() as u32;
-                // Lanes apply in lane order: deterministic, and one of the orders the hardware's serialisation gives.
-                for_lanes(exec, |lane| {
-                    let word = words[lane as usize];
-                    let bv = warp.rf.read(b, lane, &ctx);
-                    let cv = c.map(|c| warp.rf.read(c, lane, &ctx)).unwrap_or(0);
-                    let old = if addr.shared {
-                        let cell = &mut block.shared[word];
-                        let old = *cell;
-                        *cell = alu::atomic(f, true, old, bv, cv);
-                        old
-                    } else {
-                        // Global atomics are performed when the epoch is committed, in a fixed order across SMs; the
-                        // old value is delivered then (the destination is busy until later: the epoch is no longer
-                        // than the atomic's latency). Meanwhile this SM sees its own atomics applied.
-                        let old = global_word(&self.overlay, true, mem, addr.buffer, word);
-                        self.returns_pending |= d.is_some();
-                        self.overlay
-                            .insert(overlay_key(addr.buffer, word), alu::atomic(f, false, old, bv, cv));
-                        self.effects.push(Effect::Atomic {
-                            f,
-                            buffer: addr.buffer,
-                            word: word as u32,
-                            b: bv,
-                            c: cv,
-                            ret: d.map(|reg| Return {
-                                slot: slot as u32,
-                                uid: warp.uid,
-                                reg,
-                                lane: lane as u8,
-                                event: event_index,
-                            }),
-                        });
-                        old
-                    };
-                    if let Some(d) = d {
-                        warp.rf.regs[d as usize * STRIDE + lane as usize] = old;
-                    }
-                });
+                // A global atomic's old value comes back at the commit: to this warp's slot, lane and register.
+                let to = (slot as u32, warp.uid, trace.events.len() as u32);
+                let log = (&mut block.shared[..], &mut self.overlay, &mut self.effects);
+                self.returns_pending |= lsu::atomic(&mut warp.rf, &ctx, log, mem, (f, d, addr, b, c), to, &words, exec);
                 if addr.shared && self.watch_unordered {
                     let stamp = writer_stamp(block.generation, pc, ctx.warp_in_block);
                     for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
