@@ -3,13 +3,13 @@
 //! comparison and reports. `gpu_agrees_with_warpsim` runs on a GPU: it skips itself, with a message, unless the
 //! build has the `cuda` feature and a GPU is there, or `WARPSIM_REQUIRE_GPU=1` demands it.
 
-use warpsim::crosscheck::{self, GpuRun};
 use warpsim::{Launch, programs};
+use warpsim_tools::crosscheck::{self, GpuRun};
 
 fn cuda_of(name: &str) -> String {
     let program = programs::assemble(name).expect("shipped").expect("assembles");
     let case = crosscheck::prepare(&program, &Launch::default(), name).expect("prepares");
-    warpsim::emit_cuda::translation_unit(&case.cuda)
+    warpsim_tools::emit_cuda::translation_unit(&case.cuda)
 }
 
 #[test]
@@ -65,12 +65,12 @@ fn clock_buffers_are_found_through_registers() {
 
 #[test]
 fn random_programs_are_reproducible() {
-    let a = warpsim::random::generate(7, 3);
-    let b = warpsim::random::generate(7, 3);
+    let a = warpsim_tools::random::generate(7, 3);
+    let b = warpsim_tools::random::generate(7, 3);
     assert_eq!(a.source, b.source);
     assert_eq!(a.name, "random_7_3");
-    assert_ne!(a.source, warpsim::random::generate(7, 4).source);
-    assert_ne!(a.source, warpsim::random::generate(8, 3).source);
+    assert_ne!(a.source, warpsim_tools::random::generate(7, 4).source);
+    assert_ne!(a.source, warpsim_tools::random::generate(8, 3).source);
 }
 
 /// Every generated program assembles, runs without a fault, reads no lane the hardware leaves undefined, and
@@ -88,7 +88,7 @@ fn random_programs_are_well_defined_and_cover_every_instruction() {
         divergent += case.sim.stats.divergent_branches;
         warps += case.sim.stats.warps;
         f32_ops += case.cuda.body.matches("F(").count();
-        let source = warpsim::random::generate(11, index).source;
+        let source = warpsim_tools::random::generate(11, index).source;
         let program = warpsim_isa::parse("r.s", &source, &programs::Resolver).expect("assembles");
         for i in &program.instructions {
             let op = warpsim_isa::print::op(&program, &i.op);
@@ -252,7 +252,7 @@ fn gpu_agrees_with_warpsim() {
     }
     #[cfg(feature = "cuda")]
     {
-        let mut gpu = match warpsim::crosscheck::gpu::CudaGpu::open() {
+        let mut gpu = match warpsim_tools::crosscheck::gpu::CudaGpu::open() {
             Ok(g) => g,
             Err(e) => {
                 assert!(!required, "WARPSIM_REQUIRE_GPU=1, but: {e}");
@@ -312,7 +312,7 @@ done
 #[test]
 fn a_kernel_that_hangs_or_kills_its_worker_is_reported_by_name_and_the_batch_goes_on() {
     use std::time::Duration;
-    use warpsim::crosscheck::isolated::Workers;
+    use warpsim_tools::crosscheck::isolated::Workers;
     let dir = std::env::temp_dir().join(format!("warpsim-fake-worker-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -397,7 +397,7 @@ proptest! {
 /// and a byte of machine and nothing else is still a program that runs.
 #[test]
 fn generated_inputs_are_programs() {
-    use warpsim::random::{Target, from_bytes};
+    use warpsim_tools::random::{Target, from_bytes};
     let bytes: Vec<u8> = (0..600u32).map(|k| (k * 37 % 251) as u8).collect();
     assert_eq!(
         from_bytes(Target::Reference, &bytes).source(),

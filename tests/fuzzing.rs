@@ -133,7 +133,7 @@ pub fn run(bytes: &[u8]) -> Outcome {
 }
 
 /// The `generated` target: the first byte picks the machine as for [`run`] (but for the warp size, which is the
-/// program's), the rest choose a program of the random-program generator ([`warpsim::random::from_bytes`], the
+/// program's), the rest choose a program of the random-program generator ([`warpsim_tools::random::from_bytes`], the
 /// reference target, seeded with a hash of the bytes). Every input is thus a well-formed program, which must
 /// assemble and launch: the fuzzer explores the simulator rather than the assembler's errors. A fault may
 /// happen (the generator writes a few on purpose); a panic may not.
@@ -141,7 +141,7 @@ pub fn generated(bytes: &[u8]) -> Outcome {
     let Some((&first, choices)) = bytes.split_first() else {
         return Outcome::Empty;
     };
-    let case = warpsim::random::from_bytes(warpsim::random::Target::Reference, choices);
+    let case = warpsim_tools::random::from_bytes(warpsim_tools::random::Target::Reference, choices);
     let mut machine = Machine::from_byte(first);
     machine.warp_size = case.w;
     let source = case.source();

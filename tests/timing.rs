@@ -10,8 +10,8 @@ fn run_with(name: &str, config: &Config) -> Result<RunOutput, warpsim::SimError>
 
 #[test]
 fn every_calibration_row_is_within_ten_percent_of_the_h200() {
-    let table = warpsim::calibrate::table();
-    let rows = warpsim::calibrate::run_table(&table, &Config::hopper()).expect("every microbenchmark runs");
+    let table = warpsim_tools::calibrate::table();
+    let rows = warpsim_tools::calibrate::run_table(&table, &Config::hopper()).expect("every microbenchmark runs");
     assert_eq!(rows.len(), table.rows.len());
     let bad: Vec<String> = rows
         .iter()
@@ -28,7 +28,7 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
 #[test]
 fn the_calibration_table_lists_every_row_of_timing_h200() {
     // The rows of `timing-h200.md`, in its order: 28 of them.
-    let table = warpsim::calibrate::table();
+    let table = warpsim_tools::calibrate::table();
     let from_reference: Vec<&str> = table
         .rows
         .iter()

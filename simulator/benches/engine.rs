@@ -1,4 +1,4 @@
-//! `cargo bench`: the whole-GPU engine on the workloads of `sim bench`, at sizes that take about a tenth of a
+//! `cargo bench -p warpsim`: the whole-GPU engine on the workloads of `sim bench`, at sizes that take about a tenth of a
 //! second each, on every core and on one. Throughput is in lane instructions (active lanes summed over warp
 //! instructions), the figure `sim bench` reports; the full-size runs are `sim bench` commands (README).
 

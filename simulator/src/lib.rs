@@ -18,18 +18,13 @@
 pub mod alu;
 pub mod barrier;
 pub mod cache;
-pub mod calibrate;
 pub mod check;
 pub mod config;
-pub mod crosscheck;
-pub mod emit_cuda;
 pub mod fault;
 pub mod gpu;
 pub mod kernel;
 pub(crate) mod lsu;
 pub mod programs;
-/// The seeded random-program generator (crate `warpsim-random`), re-exported so `warpsim::random` keeps its path.
-pub use warpsim_random as random;
 pub(crate) mod register_file;
 pub mod render;
 pub mod scoreboard;

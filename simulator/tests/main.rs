@@ -1,7 +1,3 @@
-//! The `sim` binary and the engine from outside, as one test binary: each file is a module (`cargo test -p
-//! warpsim --test integration cli::` runs one file's tests).
+//! The engine's units from outside, as one test binary: each file is a module.
 
-mod browser;
-mod cli;
-mod hostile;
 mod shuffle;

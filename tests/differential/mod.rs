@@ -2,11 +2,11 @@
 //! reference interpreter ([`interp`], written from `docs/ISA.md`) must leave the same memory, bit for bit, and
 //! fault alike; and the printer must round-trip them.
 //!
-//! * The random-program generator (crate `warpsim-random`, `warpsim::random`) generates programs as
+//! * The random-program generator (crate `warpsim-random`, `warpsim_tools::random`) generates programs as
 //!   structured values (proptest shrinks a failing one to a minimal program): for the reference
 //!   ([`Target::Reference`]) at every warp size, with one or two warps per block (sometimes a partial last
 //!   warp) and one or two blocks, faults on purpose included.
-//! * The same generator's cross-check programs ([`Target::Gpu`], `warpsim::random::generate`) are run through
+//! * The same generator's cross-check programs ([`Target::Gpu`], `warpsim_tools::random::generate`) are run through
 //!   the reference too, and so are the shipped programs that the reference can run (no barriers, no
 //!   `%clock`).
 //! * `branching_to_the_end_is_an_exit` pins the one disagreement found so far, a simulator bug now fixed:
@@ -14,7 +14,7 @@
 
 mod interp;
 
-use warpsim::random::{self as generate, Target};
+use warpsim_tools::random::{self as generate, Target};
 
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
@@ -221,7 +221,7 @@ fn reference_agrees_on_crosscheck_random_programs() {
     let mut checked = 0;
     for seed in [1, 0x5eed] {
         for index in 0..60 {
-            let r = warpsim::random::generate(seed, index);
+            let r = warpsim_tools::random::generate(seed, index);
             let program = assemble(&r.source).unwrap_or_else(|e| panic!("{}: {e}", r.name));
             if outside_the_reference(&program) {
                 continue;
@@ -238,7 +238,7 @@ fn reference_agrees_on_crosscheck_random_programs() {
 #[test]
 fn printer_round_trips_crosscheck_random_programs() {
     for index in 0..100 {
-        let r = warpsim::random::generate(7, index);
+        let r = warpsim_tools::random::generate(7, index);
         if let Err(e) = round_trip(&r.source) {
             panic!("{}: {e}\n--- program ---\n{}", r.name, r.source);
         }

@@ -742,34 +742,3 @@ pub fn stats(out: &RunOutput) -> String {
     }
     s
 }
-
-/// `sim calibrate`: simulated against measured cycles, row by row.
-pub fn calibration(machine: &str, gpu: &str, rows: &[crate::calibrate::RowResult]) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "machine `{machine}` against {gpu} (cycles per operation):");
-    let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0);
-    let _ = writeln!(
-        s,
-        "  {:<width$}  {:>9}  {:>9}  {:>7}",
-        "row", "simulated", "measured", "error"
-    );
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "  {:<width$}  {:>9.2}  {:>9.2}  {:>+6.1}%",
-            r.name,
-            r.simulated,
-            r.measured,
-            100.0 * r.error
-        );
-    }
-    let worst = rows.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
-    let within = rows.iter().filter(|r| r.error.abs() <= 0.10).count();
-    let _ = writeln!(
-        s,
-        "{within} of {} rows within 10%; largest error {:.1}%",
-        rows.len(),
-        100.0 * worst
-    );
-    s
-}

@@ -12,9 +12,9 @@
 //! The kernel takes one extra parameter, `warpsim_clocks`: two `unsigned long long` per block, the block's
 //! earliest start and latest exit `clock64()`, from which `sim crosscheck` reports the GPU's cycles.
 
-use crate::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Src, Tern, Un};
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
+use warpsim::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Src, Tern, Un};
 use warpsim_isa::ast::{Cmp, PredLogicOp, Rounding, ShflMode, Special, VoteMode};
 
 /// CUDA runs warps of 32 lanes: the only warp size a program can be translated at.

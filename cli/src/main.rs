@@ -522,7 +522,7 @@ fn main() -> ExitCode {
         Command::EmitCuda { program, shape } => emit_cuda(&program, &shape, color),
         Command::Crosscheck(args) => crosscheck(args, color),
         Command::CrosscheckWorker => return crosscheck_worker(),
-        Command::Random { seed, index } => Ok(warpsim::random::generate(seed, index).source),
+        Command::Random { seed, index } => Ok(warpsim_tools::random::generate(seed, index).source),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
     };
     match result.and_then(|text| emit(&text)) {
@@ -757,8 +757,8 @@ fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) ->
 
 fn calibrate(format: Format, config: Option<&str>, policy: Option<Policy>) -> Result<String, Failure> {
     let config = load_config(config, None, policy)?;
-    let table = warpsim::calibrate::table();
-    let rows = warpsim::calibrate::run_table(&table, &config).map_err(|e| Failure {
+    let table = warpsim_tools::calibrate::table();
+    let rows = warpsim_tools::calibrate::run_table(&table, &config).map_err(|e| Failure {
         message: format!("error: {e}"),
         code: 1,
     })?;
@@ -767,13 +767,13 @@ fn calibrate(format: Format, config: Option<&str>, policy: Option<Policy>) -> Re
             let doc = serde_json::json!({ "machine": config.name, "gpu": table.gpu, "rows": rows });
             serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
         }
-        Format::Text => render::text::calibration(&config.name, &table.gpu, &rows),
+        Format::Text => warpsim_tools::calibrate::report(&config.name, &table.gpu, &rows),
     })
 }
 
 /// The GPU side of `sim crosscheck`: worker processes of this same binary (`sim crosscheck-worker`), so that a
 /// kernel that hangs costs one program, not the batch.
-fn gpu_workers(parallel: usize) -> Result<warpsim::crosscheck::isolated::Workers, Failure> {
+fn gpu_workers(parallel: usize) -> Result<warpsim_tools::crosscheck::isolated::Workers, Failure> {
     if !cfg!(feature = "cuda") {
         return Err(Failure::input(
             "error: no GPU support in this build of sim: rebuild with `cargo build --release --features cuda` (no CUDA is needed to build)",
@@ -784,7 +784,7 @@ fn gpu_workers(parallel: usize) -> Result<warpsim::crosscheck::isolated::Workers
             "error: cannot find the sim executable to start GPU workers: {e}"
         ))
     })?;
-    Ok(warpsim::crosscheck::isolated::Workers {
+    Ok(warpsim_tools::crosscheck::isolated::Workers {
         command: vec![exe.into_os_string(), "crosscheck-worker".into()],
         parallel,
         compile_timeout: std::time::Duration::from_secs(600),
@@ -796,7 +796,7 @@ fn gpu_workers(parallel: usize) -> Result<warpsim::crosscheck::isolated::Workers
 fn crosscheck_worker() -> ExitCode {
     #[cfg(feature = "cuda")]
     {
-        let code = warpsim::crosscheck::gpu::serve(std::io::stdin().lock(), std::io::stdout().lock());
+        let code = warpsim_tools::crosscheck::gpu::serve(std::io::stdin().lock(), std::io::stdout().lock());
         ExitCode::from(code.clamp(0, 255) as u8)
     }
     #[cfg(not(feature = "cuda"))]
@@ -808,7 +808,7 @@ fn crosscheck_worker() -> ExitCode {
 
 fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
     use rayon::prelude::*;
-    use warpsim::crosscheck::{self as xc, ProgramReport};
+    use warpsim_tools::crosscheck::{self as xc, ProgramReport};
     if args.programs.is_empty() && !args.all && args.random.is_none() {
         return Err(Failure::input(
             "error: nothing to cross-check\n  help: name programs, or use --all and/or --random N",
@@ -837,7 +837,7 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
         .par_iter()
         .enumerate()
         .map(|(k, (_, program, launch))| {
-            let cname = format!("{}_{k}", warpsim::emit_cuda::kernel_name(&program.name));
+            let cname = format!("{}_{k}", warpsim_tools::emit_cuda::kernel_name(&program.name));
             xc::prepare(program, launch, &cname).map_err(|e| Box::new(ProgramReport::failed(&program.name, e)))
         })
         .collect();
@@ -1264,9 +1264,9 @@ fn emit_cuda(program: &str, shape: &ShapeArgs, color: bool) -> Result<String, Fa
     let config = Config::hopper().with_warp_size(32);
     let kernel =
         warpsim::instantiate(&p, &config, &shape.launch()?).map_err(|e| Failure::input(e.render(&p, color)))?;
-    let cuda = warpsim::emit_cuda::emit(&kernel, &warpsim::emit_cuda::kernel_name(&p.name))
+    let cuda = warpsim_tools::emit_cuda::emit(&kernel, &warpsim_tools::emit_cuda::kernel_name(&p.name))
         .map_err(|e| Failure::input(format!("error: {}", e.0)))?;
-    Ok(warpsim::emit_cuda::translation_unit(&cuda))
+    Ok(warpsim_tools::emit_cuda::translation_unit(&cuda))
 }
 
 /// A progress bar on stderr for a run longer than about a second: only when stderr is a terminal and `show`

@@ -10,12 +10,12 @@ pub mod gpu;
 pub mod isolated;
 
 use crate::emit_cuda::{self, CudaKernel, Helpers};
-use crate::kernel::{Kernel, Launch};
-use crate::sm::RunOutput;
-use crate::trace::{Event, TraceSink};
-use crate::{Config, RunOptions};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use warpsim::RunOutput;
+use warpsim::kernel::{Kernel, Launch};
+use warpsim::{Config, RunOptions};
+use warpsim::{Event, TraceSink};
 use warpsim_isa::{ElemTy, Program};
 
 /// NVRTC options: no multiply-add contraction (bit-exact floats), IEEE division, no flush to zero.
@@ -58,17 +58,17 @@ pub fn prepare(program: &Program, launch: &Launch, name: &str) -> Result<Case, S
         ));
     }
     let config = Config::hopper().with_warp_size(emit_cuda::CUDA_WARP);
-    let kernel = crate::instantiate(program, &config, launch).map_err(|e| first_line(&e.render(program, false)))?;
+    let kernel = warpsim::instantiate(program, &config, launch).map_err(|e| first_line(&e.render(program, false)))?;
     let mut spans = Spans::default();
     let options = RunOptions {
         max_cycles: SIM_MAX_CYCLES,
         threads: 1,
         ..RunOptions::default()
     };
-    let sim = crate::run(&kernel, &config, &options, &mut spans).map_err(|f| {
+    let sim = warpsim::run(&kernel, &config, &options, &mut spans).map_err(|f| {
         let what = if matches!(
             f.kind,
-            crate::fault::FaultKind::CycleLimit { .. } | crate::fault::FaultKind::InstructionLimit { .. }
+            warpsim::fault::FaultKind::CycleLimit { .. } | warpsim::fault::FaultKind::InstructionLimit { .. }
         ) {
             "hangs in warpsim"
         } else {
@@ -680,7 +680,7 @@ pub fn run_cases(gpu: &mut dyn Gpu, cases: &[Case]) -> Vec<ProgramReport> {
 pub fn random_case(seed: u64, index: u64) -> Result<Case, Box<ProgramReport>> {
     let r = crate::random::generate(seed, index);
     let failed = |e: String| Box::new(ProgramReport::failed(&r.name, e));
-    let program = warpsim_isa::parse(&format!("{}.s", r.name), &r.source, &crate::programs::Resolver)
+    let program = warpsim_isa::parse(&format!("{}.s", r.name), &r.source, &warpsim::programs::Resolver)
         .map_err(|e| failed(format!("does not assemble: {}", first_line(&e.render(false)))))?;
     prepare(&program, &Launch::default(), &r.name).map_err(failed)
 }

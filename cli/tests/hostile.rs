@@ -119,7 +119,7 @@ fn errors_md() -> String {
 }
 
 /// With `WARPSIM_PRINT_ERRORS` set, the tests print docs/errors.md's rows from what `sim` said, instead of
-/// checking that the page shows it: `WARPSIM_PRINT_ERRORS=1 cargo test -p warpsim --test hostile -- --nocapture
+/// checking that the page shows it: `WARPSIM_PRINT_ERRORS=1 cargo test -p warpsim-cli hostile:: -- --nocapture
 /// --test-threads 1`.
 fn printing() -> bool {
     std::env::var_os("WARPSIM_PRINT_ERRORS").is_some()

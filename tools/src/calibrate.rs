@@ -5,14 +5,15 @@
 //! Each program times its region with `%clock` exactly as the CUDA microbenchmark does with `clock64()` and
 //! stores the cycles in `cyc[0]`; the row's simulated figure is that divided by `per` (the operations timed).
 
-use crate::config::Config;
-use crate::gpu::run;
-use crate::kernel::{Launch, instantiate};
-use crate::programs;
-use crate::sm::RunOptions;
-use crate::trace::NoTrace;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use warpsim::Config;
+use warpsim::NoTrace;
+use warpsim::RunOptions;
+use warpsim::programs;
+use warpsim::run;
+use warpsim::{Launch, instantiate};
 use warpsim_isa::Value;
 
 /// One measured row.
@@ -92,4 +93,35 @@ fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
         program: row.program.clone(),
         source: row.source.clone(),
     })
+}
+
+/// `sim calibrate`: simulated against measured cycles, row by row.
+pub fn report(machine: &str, gpu: &str, rows: &[RowResult]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "machine `{machine}` against {gpu} (cycles per operation):");
+    let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0);
+    let _ = writeln!(
+        s,
+        "  {:<width$}  {:>9}  {:>9}  {:>7}",
+        "row", "simulated", "measured", "error"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "  {:<width$}  {:>9.2}  {:>9.2}  {:>+6.1}%",
+            r.name,
+            r.simulated,
+            r.measured,
+            100.0 * r.error
+        );
+    }
+    let worst = rows.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
+    let within = rows.iter().filter(|r| r.error.abs() <= 0.10).count();
+    let _ = writeln!(
+        s,
+        "{within} of {} rows within 10%; largest error {:.1}%",
+        rows.len(),
+        100.0 * worst
+    );
+    s
 }

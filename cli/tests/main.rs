@@ -1,0 +1,6 @@
+//! The `sim` binary from outside, as one test binary: each file is a module (`cargo test -p warpsim-cli cli::`
+//! runs one file's tests).
+
+mod browser;
+mod cli;
+mod hostile;
