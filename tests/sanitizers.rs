@@ -2,7 +2,7 @@
 //! instruction limit: what each finds in wrong programs, exactly, and that none of them finds anything in a
 //! shipped program or changes its values.
 
-use warpsim::check::{AccessKind, Hazard, ShuffleReason};
+use warpsim::{AccessKind, Hazard, ShuffleReason};
 use warpsim::{Checks, Config, FindingKind, Kernel, Launch, RunOptions, RunOutput, Schedule, programs};
 use warpsim_isa::Value;
 

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use warpsim::render;
 use warpsim::{
-    Checks, Config, Launch, NoTrace, Progress, ProgressFn, RunOptions, Schedule, SchedulerPolicy, TraceBuffer, programs,
+    Checks, Config, Launch, Machine, NoTrace, Progress, ProgressFn, RunOptions, Schedule, SchedulerPolicy, TraceBuffer,
+    programs,
 };
 use warpsim_isa::{AssembleError, Program};
 
@@ -342,15 +343,16 @@ struct MachineArgs {
 }
 
 impl MachineArgs {
-    fn config(&self) -> Result<Config, Failure> {
-        let mut config = load_config(self.config.as_deref(), self.warp, self.policy)?;
-        if let Some(sms) = self.sms {
-            config.sms = sms;
-            config
-                .validate()
-                .map_err(|e| Failure::input(format!("error: --sms {sms}: {e}")))?;
+    fn machine(&self) -> Result<Machine, Failure> {
+        let machine = load_config(self.config.as_deref(), self.warp, self.policy)?;
+        match self.sms {
+            None => Ok(machine),
+            Some(sms) => Machine::new(Config {
+                sms,
+                ..machine.config().clone()
+            })
+            .map_err(|e| Failure::input(format!("error: --sms {sms}: {e}"))),
         }
-        Ok(config)
     }
 
     /// The `threads` of [`RunOptions`]: 0 for every core.
@@ -608,9 +610,11 @@ fn assemble_failure(e: &AssembleError, color: bool) -> Failure {
 fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failure> {
     let p = load(program, color)?;
     let warp = warp.unwrap_or(32u32.clamp(p.warp_sizes.0, p.warp_sizes.1));
-    let config = Config::hopper().with_warp_size(warp);
-    let kernel =
-        warpsim::instantiate(&p, &config, &Launch::default()).map_err(|e| Failure::input(e.render(&p, color)))?;
+    let machine =
+        Machine::new(Config::hopper().with_warp_size(warp)).map_err(|e| Failure::input(format!("error: {e}")))?;
+    let kernel = machine
+        .load(&p, &Launch::default())
+        .map_err(|e| Failure::input(e.render(&p, color)))?;
     let cfg = warpsim_isa::cfg::analyse(&p);
     const SHOWN: usize = 16;
     let all_branches: Vec<String> = p
@@ -728,7 +732,7 @@ fn warp_size(s: &str) -> Result<u32, String> {
     }
 }
 
-fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) -> Result<Config, Failure> {
+fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) -> Result<Machine, Failure> {
     let mut config = match path {
         None => Config::hopper(),
         Some(path) => {
@@ -746,19 +750,19 @@ fn load_config(path: Option<&str>, warp: Option<u32>, policy: Option<Policy>) ->
     if let Some(p) = policy {
         config.scheduler_policy = p.into();
     }
-    config.validate().map_err(|e| {
+    Machine::new(config).map_err(|e| {
         let source = path.map(|p| format!("{p}: ")).unwrap_or_default();
         Failure::input(format!(
             "error: {source}{e}\n  help: `sim config` prints a valid configuration"
         ))
-    })?;
-    Ok(config)
+    })
 }
 
 fn calibrate(format: Format, config: Option<&str>, policy: Option<Policy>) -> Result<String, Failure> {
-    let config = load_config(config, None, policy)?;
+    let machine = load_config(config, None, policy)?;
+    let config = machine.config();
     let table = warpsim_tools::calibrate::table();
-    let rows = warpsim_tools::calibrate::run_table(&table, &config).map_err(|e| Failure {
+    let rows = warpsim_tools::calibrate::run_table(&table, config).map_err(|e| Failure {
         message: format!("error: {e}"),
         code: 1,
     })?;
@@ -1261,9 +1265,11 @@ fn emit_cuda(program: &str, shape: &ShapeArgs, color: bool) -> Result<String, Fa
             p.name, p.warp_sizes.0, p.warp_sizes.1
         )));
     }
-    let config = Config::hopper().with_warp_size(32);
-    let kernel =
-        warpsim::instantiate(&p, &config, &shape.launch()?).map_err(|e| Failure::input(e.render(&p, color)))?;
+    let machine =
+        Machine::new(Config::hopper().with_warp_size(32)).map_err(|e| Failure::input(format!("error: {e}")))?;
+    let kernel = machine
+        .load(&p, &shape.launch()?)
+        .map_err(|e| Failure::input(e.render(&p, color)))?;
     let cuda = warpsim_tools::emit_cuda::emit(&kernel, &warpsim_tools::emit_cuda::kernel_name(&p.name))
         .map_err(|e| Failure::input(format!("error: {}", e.0)))?;
     Ok(warpsim_tools::emit_cuda::translation_unit(&cuda))
@@ -1313,10 +1319,12 @@ fn peak_memory() -> Option<u64> {
 
 fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
     let setup = Instant::now();
-    let config = args.machine.config()?;
+    let machine = args.machine.machine()?;
+    let config = machine.config();
     let threads = args.machine.threads()?;
     let program = load(&args.program, color)?;
-    let mut kernel = warpsim::instantiate(&program, &config, &args.shape.launch()?)
+    let mut kernel = machine
+        .load(&program, &args.shape.launch()?)
         .map_err(|e| Failure::input(e.render(&program, color)))?;
     // The run consumes the buffers: no second copy.
     let memory = kernel.take_buffers();
@@ -1332,7 +1340,7 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
         ..RunOptions::default()
     };
     let start = Instant::now();
-    let result = warpsim::run_with(&kernel, memory, &config, &options, &mut NoTrace);
+    let result = machine.run_on(&kernel, memory, &options, &mut NoTrace);
     let wall = start.elapsed().as_secs_f64();
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -1436,11 +1444,13 @@ fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failur
 }
 
 fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
-    let config = args.machine.config()?;
+    let machine = args.machine.machine()?;
+    let config = machine.config();
     let program = load(&args.program, color)?;
     let launch = args.shape.launch()?;
-    let mut kernel =
-        warpsim::instantiate(&program, &config, &launch).map_err(|e| Failure::input(e.render(&program, color)))?;
+    let mut kernel = machine
+        .load(&program, &launch)
+        .map_err(|e| Failure::input(e.render(&program, color)))?;
     // The run consumes the initial buffers (the renderers need only their names and types): no second copy.
     let memory = kernel.take_buffers();
     let schedule = match (args.schedule, args.seed) {
@@ -1472,23 +1482,17 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     let in_memory = args.trace || files.any();
     let mut stream = args.trace_file.as_deref().map(TraceFile::create).transpose()?;
     let result = match (&mut stream, in_memory) {
-        (Some(file), true) => warpsim::run_with(
-            &kernel,
-            memory,
-            &config,
-            &options,
-            &mut Tee(&mut file.sink(&kernel), &mut trace),
-        ),
-        (Some(file), false) => warpsim::run_with(&kernel, memory, &config, &options, &mut file.sink(&kernel)),
-        (None, true) => warpsim::run_with(&kernel, memory, &config, &options, &mut trace),
-        (None, false) => warpsim::run_with(&kernel, memory, &config, &options, &mut NoTrace),
+        (Some(file), true) => machine.run_on(&kernel, memory, &options, &mut Tee(&mut file.sink(&kernel), &mut trace)),
+        (Some(file), false) => machine.run_on(&kernel, memory, &options, &mut file.sink(&kernel)),
+        (None, true) => machine.run_on(&kernel, memory, &options, &mut trace),
+        (None, false) => machine.run_on(&kernel, memory, &options, &mut NoTrace),
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     let dropped = trace.dropped;
     // The pictures are drawn from the trace up to a fault, too; each file on its own.
-    let mut file_errors = files.write(&kernel, &config, &trace.events, &result, dropped);
+    let mut file_errors = files.write(&kernel, config, &trace.events, &result, dropped);
     if let Some(Err(e)) = stream.map(TraceFile::finish) {
         file_errors.push(e.message);
     }

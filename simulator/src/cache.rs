@@ -57,6 +57,7 @@ impl L1 {
     }
 
     /// Capacity in lines.
+    #[cfg(test)]
     pub fn lines(&self) -> usize {
         self.sets * self.ways
     }

@@ -1,11 +1,22 @@
 //! # warpsim
 //!
-//! A cycle-level model of a GPU of `config.sms` streaming multiprocessors ([`gpu`]; 132 on the default
-//! `hopper`), simulated in parallel with results independent of the host's threads, running warpsim's SIMT
-//! assembly: lanes grouped into
-//! warps with a register file per lane, the `shfl.sync` network, SIMT divergence with a reconvergence stack,
-//! global memory, warp schedulers and a scoreboard, driven cycle by cycle. Semantics ([`alu`], [`shuffle`]) are
-//! kept apart from timing ([`config::Timing`], [`scoreboard`], [`sm`]).
+//! A cycle-level model of a GPU of `config.sms` streaming multiprocessors (132 on the default `hopper`),
+//! simulated in parallel with results independent of the host's threads, running warpsim's SIMT assembly:
+//! lanes grouped into warps with a register file per lane, the `shfl.sync` network, SIMT divergence with a
+//! reconvergence stack, shared memory with banks, barriers, atomics and global memory, warp schedulers and a
+//! scoreboard, driven cycle by cycle.
+//!
+//! The library is a small front door; the hardware units behind it are private and free to change:
+//!
+//! - [`Machine`]: a validated [`Config`]; it [`Machine::load`]s a program for a [`Launch`] into a [`Kernel`]
+//!   (the program representation: code decoded, buffers made) and [`Machine::run`]s it with [`RunOptions`],
+//!   sending [`Event`]s to a [`TraceSink`]; a run gives a [`RunOutput`] (buffers, cycles, [`Stats`], the
+//!   sanitizers' [`Finding`]s) or a [`Fault`];
+//! - [`programs`]: the shipped programs and the include resolver;
+//! - [`render`]: text, JSON, SVG, HTML and Chrome-trace renderers, which read events and the kernel only;
+//! - [`kernel`] and [`trace`]: the program representation and the events, for tools that read them (the CUDA
+//!   emitter, the cross-check); [`shuffle`]: the shuffle network's rule, PTX's pseudo-code for `W` lanes;
+//! - [`instantiate`], [`run`] and [`simulate`]: the same steps as free functions, for tests.
 //!
 //! ```
 //! use warpsim::{programs, simulate, Config, Launch};
@@ -15,32 +26,34 @@
 //! assert_eq!(values, vec![1000.0; 8]);
 //! ```
 
-pub mod alu;
-pub mod barrier;
-pub mod cache;
-pub mod check;
+pub(crate) mod alu;
+pub(crate) mod barrier;
+pub(crate) mod cache;
+pub(crate) mod check;
 pub mod config;
-pub mod fault;
-pub mod gpu;
+pub(crate) mod fault;
+pub(crate) mod gpu;
 pub mod kernel;
 pub(crate) mod lsu;
+mod machine;
 pub mod programs;
 pub(crate) mod register_file;
 pub mod render;
-pub mod scoreboard;
-pub mod shared_memory;
+pub(crate) mod scoreboard;
+pub(crate) mod shared_memory;
 pub mod shuffle;
-pub mod simt_stack;
-pub mod sm;
+pub(crate) mod simt_stack;
+pub(crate) mod sm;
 pub mod trace;
 pub(crate) mod vote;
 pub(crate) mod warp_scheduler;
 
-pub use check::{Checks, Finding, FindingKind, UnorderedRead};
+pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, ShuffleReason, UnorderedRead};
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
+pub use machine::Machine;
 pub use sm::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
 pub use sm::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};

@@ -53,10 +53,6 @@ impl SimtStack {
         self.entries.first().map(|e| e.mask).unwrap_or(0)
     }
 
-    pub fn depth(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Split at a divergent branch: the current entry waits at `reconverge`; `taken` lanes go to `target`,
     /// `fallthrough` lanes continue at `next` (and run first).
     pub fn diverge(&mut self, taken: u64, target: u32, fallthrough: u64, next: u32, reconverge: u32) {

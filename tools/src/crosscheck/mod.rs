@@ -68,7 +68,7 @@ pub fn prepare(program: &Program, launch: &Launch, name: &str) -> Result<Case, S
     let sim = warpsim::run(&kernel, &config, &options, &mut spans).map_err(|f| {
         let what = if matches!(
             f.kind,
-            warpsim::fault::FaultKind::CycleLimit { .. } | warpsim::fault::FaultKind::InstructionLimit { .. }
+            warpsim::FaultKind::CycleLimit { .. } | warpsim::FaultKind::InstructionLimit { .. }
         ) {
             "hangs in warpsim"
         } else {
