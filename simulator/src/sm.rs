@@ -18,7 +18,7 @@
 //! SMs. Every warp's cycles are accounted for ([`Stalls`]).
 
 use crate::alu;
-use crate::barrier::{BARRIERS, Barrier, Waiter};
+use crate::barrier::{self, BARRIERS, BarrierUnit, Waiter};
 use crate::cache::L1;
 use crate::check::{
     self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, ShuffleReason, Space,
@@ -26,7 +26,7 @@ use crate::check::{
 };
 use crate::config::Config;
 use crate::fault::{Fault, FaultKind, WaitingWarp};
-use crate::kernel::{Buffer, DBar, DInstr, DOp, Kernel, Pipe, Src, Unit};
+use crate::kernel::{Buffer, DInstr, DOp, Kernel, Pipe, Src, Unit};
 use crate::lsu::{
     self, Effect, Return, compact_words, global_lines, l1_bytes, locate_lanes, memory_trace, shared_after, shared_cost,
     unordered_lane, writer_stamp,
@@ -289,14 +289,12 @@ struct Block {
     /// Warps with live lanes (a warp whose lanes have all exited no longer counts).
     warps_left: u32,
     shared: Vec<u32>,
-    barriers: Vec<Barrier>,
-    /// When the block's barrier unit has processed every arrival so far.
-    barrier_free: u64,
+    /// Its barriers, their pacing and their releases so far (the generation).
+    barrier: BarrierUnit,
     /// With `--check race` or `init`: the shadow of its shared memory and its warps' vector clocks.
     check: BlockCheck,
-    /// Barrier releases so far, and for each shared word who last wrote it in which of these generations
-    /// ([`writer_stamp`]; 0: not since the block started): what finds an unordered read ([`UnorderedRead`]).
-    generation: u32,
+    /// For each shared word who last wrote it in which barrier generation ([`writer_stamp`]; 0: not since the
+    /// block started): what finds an unordered read ([`UnorderedRead`]).
     writers: Vec<u64>,
 }
 
@@ -603,18 +601,15 @@ impl<'k> Sm<'k> {
                 id,
                 warps_left: 0,
                 shared: Vec::new(),
-                barriers: vec![Barrier::default(); BARRIERS],
-                barrier_free: 0,
+                barrier: BarrierUnit::default(),
                 check: BlockCheck::default(),
-                generation: 0,
                 writers: Vec::new(),
             });
             block.id = id;
             block.warps_left = per_block as u32;
             block.shared.clear();
             block.shared.resize(self.kernel.shared_words, 0);
-            block.barrier_free = 0;
-            block.generation = 0;
+            block.barrier.reset();
             block.writers.clear();
             if self.watch_unordered {
                 block.writers.resize(self.kernel.shared_words, 0);
@@ -947,7 +942,7 @@ impl<'k> Sm<'k> {
         for warp in self.warps.iter().flatten() {
             let block = self.blocks[warp.block_slot].as_ref().expect("block of a live warp");
             let (id, pc) = warp.waiting.unwrap_or((0, 0));
-            let b = &block.barriers[id as usize];
+            let b = &block.barrier.barriers[id as usize];
             waiting.push(WaitingWarp {
                 block: warp.block_id,
                 warp: warp.warp_in_block,
@@ -1123,8 +1118,13 @@ impl<'k> Sm<'k> {
                 // The missing-barrier hint observes a shared load.
                 if addr.shared
                     && self.watch_unordered
-                    && let Some((lane, stamp)) =
-                        unordered_lane(&block.writers, block.generation, ctx.warp_in_block, &words, exec)
+                    && let Some((lane, stamp)) = unordered_lane(
+                        &block.writers,
+                        block.barrier.generation,
+                        ctx.warp_in_block,
+                        &words,
+                        exec,
+                    )
                 {
                     self.watch_unordered = false;
                     self.unordered = Some(UnorderedRead::new(
@@ -1172,7 +1172,7 @@ impl<'k> Sm<'k> {
                 let log = (&mut block.shared[..], &mut self.overlay, &mut self.effects);
                 lsu::store(&warp.rf, &ctx, log, addr, overlay, a, &words, exec);
                 if addr.shared && self.watch_unordered {
-                    let stamp = writer_stamp(block.generation, pc, ctx.warp_in_block);
+                    let stamp = writer_stamp(block.barrier.generation, pc, ctx.warp_in_block);
                     for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
                 }
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
@@ -1210,7 +1210,7 @@ impl<'k> Sm<'k> {
                 let log = (&mut block.shared[..], &mut self.overlay, &mut self.effects);
                 self.returns_pending |= lsu::atomic(&mut warp.rf, &ctx, log, mem, (f, d, addr, b, c), to, &words, exec);
                 if addr.shared && self.watch_unordered {
-                    let stamp = writer_stamp(block.generation, pc, ctx.warp_in_block);
+                    let stamp = writer_stamp(block.barrier.generation, pc, ctx.warp_in_block);
                     for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
                 }
                 let (compact, count) = compact_words(&words, exec);
@@ -1236,57 +1236,13 @@ impl<'k> Sm<'k> {
             }
             // A barrier no lane executes (guard false everywhere) is skipped, as in PTX.
             DOp::Bar { .. } if exec == 0 => {}
-            DOp::Bar { kind, id, count, pred } => {
-                let live = warp.stack.live();
-                if exec != live {
-                    return Err(fault(
-                        FaultKind::BarrierDivergence {
-                            arrived: exec,
-                            missing: live & !exec,
-                        },
-                        None,
-                    ));
-                }
-                let first = exec.trailing_zeros();
-                let id = warp.rf.read(id, first, &ctx);
-                if id as usize >= BARRIERS {
-                    return Err(fault(
-                        FaultKind::BadBarrier {
-                            what: format!("barrier id {id} is out of range (0 to {})", BARRIERS - 1),
-                        },
-                        Some(first),
-                    ));
-                }
-                let expected = match count {
-                    None => None,
-                    Some(c) => {
-                        let threads = warp.rf.read(c, first, &ctx);
-                        if threads == 0 || !threads.is_multiple_of(ctx.w) {
-                            return Err(fault(
-                                FaultKind::BadBarrier {
-                                    what: format!(
-                                        "barrier thread count {threads} is not a positive multiple of the warp size ({})",
-                                        ctx.w
-                                    ),
-                                },
-                                Some(first),
-                            ));
-                        }
-                        Some(threads / ctx.w)
-                    }
-                };
-                let predicate = match pred {
-                    Some((p, neg)) => {
-                        let v = warp.rf.preds[p as usize];
-                        if neg { !v } else { v }
-                    }
-                    None => 0,
-                };
-                let _ = kind;
+            DOp::Bar { id, count, pred, .. } => {
+                let a = barrier::arrival(&warp.rf, &ctx, (id, count, pred), exec, warp.stack.live())
+                    .map_err(|(kind, lane)| fault(kind, lane))?;
                 after = After::Barrier {
-                    id,
-                    expected,
-                    predicate,
+                    id: a.id,
+                    expected: a.expected,
+                    predicate: a.predicate,
                 };
             }
             DOp::BarWarp { mask } => {
@@ -1472,9 +1428,15 @@ impl<'k> Sm<'k> {
         let (block_slot, block_id, warp_in_block) = (warp.block_slot, warp.block_id, warp.warp_in_block);
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
         // The block's barrier unit takes each arrival in turn.
-        block.barrier_free = block.barrier_free.max(cycle) + self.config.timing.units.barrier.interval as u64;
-        let barrier = &mut block.barriers[id as usize];
-        barrier.arrive(Waiter { slot, lanes }, expected, predicate);
+        let interval = self.config.timing.units.barrier.interval as u64;
+        let (arrived, expected) = block.barrier.arrive(
+            id,
+            Waiter { slot, lanes },
+            (expected, predicate),
+            block.warps_left,
+            cycle,
+            interval,
+        );
         if ON {
             trace.event(Event::BarrierArrive {
                 cycle,
@@ -1482,8 +1444,8 @@ impl<'k> Sm<'k> {
                 warp: warp_in_block,
                 pc,
                 id,
-                arrived: barrier.waiting.len() as u32,
-                expected: barrier.expected_warps(block.warps_left),
+                arrived,
+                expected,
             });
         }
         self.try_release(block_slot, id, cycle, trace);
@@ -1493,15 +1455,16 @@ impl<'k> Sm<'k> {
     #[inline(always)]
     fn try_release<const ON: bool>(&mut self, block_slot: usize, id: u32, cycle: u64, trace: &mut EpochTrace<ON>) {
         let block = self.blocks[block_slot].as_mut().expect("resident block");
-        let live = block.warps_left;
-        if !block.barriers[id as usize].complete(live) {
+        let latency = self.config.timing.units.barrier.latency as u64;
+        let Some(release) = block
+            .barrier
+            .try_release(id, block.warps_left, cycle, latency, &mut self.released)
+        else {
             return;
-        }
+        };
         let block_id = block.id;
-        let mut waiters = std::mem::take(&mut self.released);
-        let (popc, all, any) = block.barriers[id as usize].release(&mut waiters);
-        let resume = block.barrier_free.max(cycle) + self.config.timing.units.barrier.latency as u64;
-        block.generation = block.generation.wrapping_add(1);
+        let waiters = std::mem::take(&mut self.released);
+        let resume = release.resume;
         self.stats.barriers += 1;
         self.end = self.end.max(resume);
         if self.shared.checks.race {
@@ -1523,24 +1486,9 @@ impl<'k> Sm<'k> {
             warp.next_issue = resume;
             warp.hold = Hold::Barrier;
             if let Some(DOp::Bar { kind, .. }) = self.kernel.code.get(pc as usize).map(|i| i.op) {
-                match kind {
-                    DBar::Sync => {}
-                    DBar::Popc(d) => {
-                        result = BarrierResult::Popc(popc);
-                        for_lanes(waiter.lanes, |lane| {
-                            warp.rf.regs[d as usize * STRIDE + lane as usize] = popc
-                        })
-                    }
-                    DBar::And(p) | DBar::Or(p) => {
-                        let v = if matches!(kind, DBar::And(_)) { all } else { any };
-                        result = if matches!(kind, DBar::And(_)) {
-                            BarrierResult::And(v)
-                        } else {
-                            BarrierResult::Or(v)
-                        };
-                        warp.rf.preds[p as usize] =
-                            (warp.rf.preds[p as usize] & !waiter.lanes) | if v { waiter.lanes } else { 0 };
-                    }
+                let r = barrier::reduction(&mut warp.rf, kind, waiter.lanes, &release);
+                if r != BarrierResult::None {
+                    result = r;
                 }
             }
             if ON {
@@ -1550,6 +1498,7 @@ impl<'k> Sm<'k> {
         for waiter in &waiters {
             self.refresh(waiter.slot);
         }
+        let mut waiters = waiters;
         waiters.clear();
         self.released = waiters;
         if ON {
@@ -1636,8 +1585,8 @@ impl<'k> Sm<'k> {
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
         block.warps_left -= 1;
         if block.warps_left == 0 {
-            if let Some(mut block) = self.blocks[block_slot].take() {
-                block.barriers.iter_mut().for_each(Barrier::reset);
+            if let Some(block) = self.blocks[block_slot].take() {
+                // (Its barrier unit is reset when the storage is next placed.)
                 self.spare_blocks.push(block);
             }
             self.resident -= 1;
