@@ -44,6 +44,7 @@ pub(crate) mod shared_memory;
 pub mod shuffle;
 pub(crate) mod simt_stack;
 pub(crate) mod sm;
+pub(crate) mod timing;
 pub mod trace;
 pub(crate) mod vote;
 pub(crate) mod warp_scheduler;

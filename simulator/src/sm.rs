@@ -36,6 +36,7 @@ use crate::scoreboard::{Ready, Scoreboard};
 use crate::shared_memory;
 use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
+use crate::timing::Cost;
 use crate::trace::{BarrierResult, EpochTrace, Event, Issue, ShuffleTrace, StallReason, TraceSink, Wait};
 use crate::vote;
 use crate::warp_scheduler::{Schedule, WarpScheduler};
@@ -1052,10 +1053,8 @@ impl<'k> Sm<'k> {
         let mut branch: Option<(u64, u32)> = None;
         let unit = inst.unit.timing(&timing.units);
         let pipe = inst.unit.pipe();
-        // The result's latency, how long the pipe stays busy, and the bank-conflict replays in the latency.
-        let mut latency = unit.latency as u64;
-        let mut occupancy = unit.interval as u64;
-        let mut replays = 0u64;
+        // What it costs (`timing.rs`): by its unit class, unless what it did says otherwise.
+        let mut cost = Cost::of(unit);
         let mut after = After::Nothing;
         // `--check race` / `init` on a shared access of the executing lanes (`words` by lane), before it is made.
         macro_rules! shadow {
@@ -1137,9 +1136,7 @@ impl<'k> Sm<'k> {
                 }
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
                 if addr.shared {
-                    latency += conflict;
-                    replays = conflict;
-                    occupancy *= degree.max(1) as u64;
+                    cost = Cost::shared(unit, degree, conflict);
                 } else {
                     let (lines, misses, arrival) = global_lines(
                         &self.shared.global_base,
@@ -1147,15 +1144,11 @@ impl<'k> Sm<'k> {
                         &words,
                         exec,
                         timing.memory.line_bytes,
-                        Some((&mut self.l1, cycle, latency, timing.memory.l1_miss_latency as u64)),
+                        Some((&mut self.l1, cycle, cost.latency, timing.memory.l1_miss_latency as u64)),
                     );
                     self.stats.l1_hits += lines - misses;
                     self.stats.l1_misses += misses;
-                    // The last line's data arrives last; each further line takes the pipe another interval.
-                    if lines > 0 {
-                        latency = arrival - cycle + (lines - 1) * unit.interval as u64;
-                    }
-                    occupancy *= lines.max(1);
+                    cost = Cost::global_load(unit, cycle, lines, arrival);
                 }
                 if let Some(e) = event.as_mut() {
                     e.memory = Some(memory_trace(
@@ -1177,9 +1170,7 @@ impl<'k> Sm<'k> {
                 }
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
                 if addr.shared {
-                    latency += conflict;
-                    replays = conflict;
-                    occupancy *= degree.max(1) as u64;
+                    cost = Cost::shared(unit, degree, conflict);
                 } else {
                     // Write-through, no allocation: the L1 is not consulted.
                     let (lines, _, _) = global_lines(
@@ -1190,7 +1181,7 @@ impl<'k> Sm<'k> {
                         timing.memory.line_bytes,
                         None,
                     );
-                    occupancy *= lines.max(1);
+                    cost = Cost::global_store(unit, lines);
                 }
                 if let Some(e) = event.as_mut() {
                     let mut m = memory_trace(&words, exec, w, banks, addr, true, false, index, degree, 0);
@@ -1222,10 +1213,7 @@ impl<'k> Sm<'k> {
                 };
                 // Lanes on one word serialise; distinct words in one bank also replay.
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
-                let serial = same.saturating_sub(1) as u64 * per_lane as u64;
-                latency += serial + conflict;
-                replays = conflict;
-                occupancy += serial + conflict;
+                cost = Cost::atomic(unit, same, per_lane, conflict);
                 if let Some(e) = event.as_mut() {
                     let mut m = memory_trace(&words, exec, w, banks, addr, true, true, index, degree, same);
                     if addr.shared {
@@ -1346,21 +1334,20 @@ impl<'k> Sm<'k> {
         }
         // Scoreboard, pipe and timing. The run lasts until the last result (register, predicate or memory) is
         // complete.
-        let done = cycle + latency;
+        if pipe == Pipe::Barrier {
+            cost = cost.barrier();
+        }
+        let done = cycle + cost.latency;
         if let Some(e) = event.as_mut() {
             e.complete = done;
         }
-        warp.scoreboard.reserve(inst, pipe, done, replays as u32);
+        warp.scoreboard.reserve(inst, pipe, done, cost.replays as u32);
         if inst.write.is_some() || inst.pred_write.is_some() || matches!(inst.op, DOp::St { .. } | DOp::Atom { .. }) {
             self.end = self.end.max(done);
         }
-        if pipe == Pipe::Barrier {
-            // The block's barrier unit paces arrivals (`arrive`); the issue slot is all a warp's pipe gives.
-            occupancy = 1;
-        }
-        self.pipe_free[pipe_index] = cycle + occupancy;
+        self.pipe_free[pipe_index] = cycle + cost.occupancy;
         let redirect = branch.is_some() || next_pc != pc + 1;
-        warp.next_issue = cycle + if redirect { latency.max(1) } else { 1 };
+        warp.next_issue = cycle + cost.next_issue(redirect);
         warp.hold = Hold::Control;
         if let Some(e) = event.as_mut().filter(|_| inst.unit != Unit::Barrier) {
             // (A barrier's results are written at its release and traced there.)

@@ -1,0 +1,166 @@
+//! The timing model: what an issued instruction costs, from what it did and `Config::timing`.
+//!
+//! An executor says what happened (how many distinct words a shared access put in its busiest bank, how many
+//! cache lines a global access touched and when the last one's data arrives, how many lanes of an atomic hit
+//! one word); these functions turn that into a [`Cost`]. No latency or interval is written anywhere else: they
+//! all come from the configuration (`Config::timing`: per functional-unit class a latency and an issue
+//! interval, the bank-conflict replay cost, the atomics' serialisation, the L1's miss latency).
+//!
+//! A [`Cost`] feeds three things: the scoreboard (the result is ready `latency` cycles after issue; `replays`
+//! of those are bank-conflict replays, for the stall breakdown), the pipe (busy for `occupancy` cycles), and the
+//! warp (after a taken branch it waits for the branch's latency).
+
+use crate::config::Unit;
+
+/// What one issued instruction costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cost {
+    /// Cycles from issue until its result (register, predicate or memory) is complete.
+    pub latency: u64,
+    /// Cycles its pipe is busy: the pipe's next instruction issues no sooner.
+    pub occupancy: u64,
+    /// Bank-conflict replay cycles within the latency.
+    pub replays: u64,
+}
+
+impl Cost {
+    /// An instruction of unit class `unit` that does nothing out of the ordinary.
+    #[inline(always)]
+    pub fn of(unit: Unit) -> Cost {
+        Cost {
+            latency: unit.latency as u64,
+            occupancy: unit.interval as u64,
+            replays: 0,
+        }
+    }
+
+    /// A shared-memory load or store whose busiest bank holds `degree` distinct words: `conflict` replay cycles
+    /// (`timing.bank_conflict` per extra word) on the latency; the pipe is busy once per wavefront.
+    #[inline(always)]
+    pub fn shared(unit: Unit, degree: u32, conflict: u64) -> Cost {
+        let c = Cost::of(unit);
+        Cost {
+            latency: c.latency + conflict,
+            occupancy: c.occupancy * degree.max(1) as u64,
+            replays: conflict,
+        }
+    }
+
+    /// A global load of `lines` cache lines whose last data arrives at cycle `arrival` (issued at `cycle`): the
+    /// result waits for the last line, and each further line takes the pipe another interval.
+    #[inline(always)]
+    pub fn global_load(unit: Unit, cycle: u64, lines: u64, arrival: u64) -> Cost {
+        let c = Cost::of(unit);
+        Cost {
+            latency: if lines > 0 {
+                arrival - cycle + (lines - 1) * unit.interval as u64
+            } else {
+                c.latency
+            },
+            occupancy: c.occupancy * lines.max(1),
+            replays: 0,
+        }
+    }
+
+    /// A global store of `lines` cache lines (write-through, no allocation: the L1 is not consulted).
+    #[inline(always)]
+    pub fn global_store(unit: Unit, lines: u64) -> Cost {
+        let c = Cost::of(unit);
+        Cost {
+            occupancy: c.occupancy * lines.max(1),
+            ..c
+        }
+    }
+
+    /// An atomic in which at most `same` lanes hit one word (they serialise, `per_lane` cycles each after the
+    /// first) and distinct words in one bank cost `conflict` replay cycles.
+    #[inline(always)]
+    pub fn atomic(unit: Unit, same: u32, per_lane: u32, conflict: u64) -> Cost {
+        let c = Cost::of(unit);
+        let serial = same.saturating_sub(1) as u64 * per_lane as u64;
+        Cost {
+            latency: c.latency + serial + conflict,
+            occupancy: c.occupancy + serial + conflict,
+            replays: conflict,
+        }
+    }
+
+    /// A barrier arrival: the block's barrier unit paces arrivals (`barrier::BarrierUnit::arrive`); the issue
+    /// slot is all the warp's pipe gives.
+    #[inline(always)]
+    pub fn barrier(self) -> Cost {
+        Cost { occupancy: 1, ..self }
+    }
+
+    /// Cycles until the warp may issue again: the next cycle, or after a redirect (a branch or a jump) the
+    /// branch's latency.
+    #[inline(always)]
+    pub fn next_issue(self, redirect: bool) -> u64 {
+        if redirect { self.latency.max(1) } else { 1 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LSU: Unit = Unit {
+        latency: 23,
+        interval: 2,
+    };
+
+    #[test]
+    fn a_bank_conflict_adds_its_replays_and_a_wavefront_per_word() {
+        assert_eq!(
+            Cost::shared(LSU, 3, 4),
+            Cost {
+                latency: 27,
+                occupancy: 6,
+                replays: 4
+            }
+        );
+        assert_eq!(Cost::shared(LSU, 1, 0), Cost::of(LSU));
+        // A broadcast or an empty access is one wavefront.
+        assert_eq!(Cost::shared(LSU, 0, 0).occupancy, 2);
+    }
+
+    #[test]
+    fn a_global_load_waits_for_its_last_line() {
+        // Two lines, the last one's data at cycle 100 + 300: the second line takes the pipe one more interval.
+        assert_eq!(
+            Cost::global_load(LSU, 100, 2, 400),
+            Cost {
+                latency: 302,
+                occupancy: 4,
+                replays: 0
+            }
+        );
+        // No lane executed: nothing was fetched.
+        assert_eq!(Cost::global_load(LSU, 100, 0, 0), Cost::of(LSU));
+        assert_eq!(Cost::global_store(LSU, 3).occupancy, 6);
+        assert_eq!(Cost::global_store(LSU, 3).latency, 23);
+    }
+
+    #[test]
+    fn atomics_on_one_word_serialise() {
+        // 32 lanes on one word, 2 cycles each after the first, and 1 replay cycle.
+        assert_eq!(
+            Cost::atomic(LSU, 32, 2, 1),
+            Cost {
+                latency: 23 + 62 + 1,
+                occupancy: 2 + 62 + 1,
+                replays: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_redirect_waits_for_the_branch_and_a_barrier_takes_one_issue_slot() {
+        let bra = Cost::of(Unit {
+            latency: 9,
+            interval: 1,
+        });
+        assert_eq!((bra.next_issue(true), bra.next_issue(false)), (9, 1));
+        assert_eq!(Cost::of(LSU).barrier().occupancy, 1);
+    }
+}
