@@ -229,6 +229,20 @@ fn no_check_finds_anything_in_a_shipped_program_under_any_schedule() {
                 "{name} W={w} {set:?} {schedule:?}: {}",
                 out.findings.iter().map(|f| f.render(&k, false)).collect::<String>()
             );
+            // The checks only observe: the same values, cycles and statistics as the same schedule unchecked.
+            let plain = run_with(
+                &k,
+                &RunOptions {
+                    schedule,
+                    ..RunOptions::default()
+                },
+            )
+            .expect("runs");
+            assert_eq!(
+                (&out.buffers, out.cycles, &out.stats),
+                (&plain.buffers, plain.cycles, &plain.stats),
+                "{name} W={w} {set:?} {schedule:?}: the checks changed the run"
+            );
         }
     }
 }
