@@ -689,81 +689,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     }
 
     // What combined each warp's values between its exchanges (and before the end column).
-    for (row, &warp) in warps.iter().enumerate() {
-        let mine: Vec<usize> = columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| matches!(c.kind, Kind::Exchange(_)) && c.warp == Some(warp))
-            .map(|(k, _)| k)
-            .collect();
-        let end = columns.iter().position(|c| c.kind == Kind::Final);
-        let mut pairs: Vec<(usize, usize)> = mine.windows(2).map(|p| (p[0], p[1])).collect();
-        if let (Some(&a), Some(end)) = (mine.last(), end)
-            && last_sent[row].is_some()
-        {
-            pairs.push((a, end));
-        }
-        for (a, b) in pairs {
-            let Some(start) = columns[a].wrote else { continue };
-            let (from, to) = (columns[a].event, columns[b].event);
-            let window: Vec<&Issue> = issues_of[row]
-                .iter()
-                .filter(|(k, _)| from < *k && *k < to)
-                .map(|&(_, i)| i)
-                .collect();
-            let targets: Vec<u16> = match columns[b].kind {
-                Kind::Final => last_sent[row].into_iter().collect(),
-                _ if columns[b].shared => window
-                    .iter()
-                    .filter_map(|i| match kernel.code[i.pc as usize].op {
-                        DOp::St { addr, a: Src::Reg(r) } if addr.shared && i.exec != 0 => Some(r),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => columns[b].sends.into_iter().collect(),
-            };
-            let ops = combining(kernel, &window, start, &targets);
-            if ops.is_empty() {
-                continue;
-            }
-            let mut names: Vec<&str> = Vec::new();
-            let mut lines: Vec<(u32, usize)> = Vec::new();
-            for &k in &ops {
-                let pc = window[k].pc;
-                let name = mnemonic(&kernel.program.instructions[pc as usize].text);
-                if !names.contains(&name) {
-                    names.push(name);
-                }
-                match lines.iter_mut().find(|(p, _)| *p == pc) {
-                    Some((_, n)) => *n += 1,
-                    None => lines.push((pc, 1)),
-                }
-            }
-            let text = if names.len() > 3 {
-                format!("{}, …", names[..3].join(", "))
-            } else {
-                names.join(", ")
-            };
-            let step_name = |c: &Column| match c.kind {
-                Kind::Exchange(s) => format!("step {s}"),
-                _ => "the end".into(),
-            };
-            let mut title = format!(
-                "warp {warp}: what combined the values between {} and {}:",
-                step_name(&columns[a]),
-                step_name(&columns[b])
-            );
-            for (pc, n) in lines {
-                let _ = write!(
-                    title,
-                    "\npc {pc}: {}{}",
-                    kernel.program.instructions[pc as usize].text,
-                    if n > 1 { format!(" (×{n})") } else { String::new() }
-                );
-            }
-            columns[b].combine.push(Combine { warp, text, title });
-        }
-    }
+    combine_boxes(kernel, &mut columns, &warps, &issues_of, &last_sent);
 
     // Sizes.
     let row_h: i64 = if w <= 16 { 20 } else { 14 };
@@ -792,91 +718,9 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         Kind::Final => vw + 20,
     };
 
-    // Positions: each column goes to the first position after the last one of every warp it covers (a position
-    // of its own kind); an exchange may join the position before if no lane's values clash.
-    let mut slots: Vec<Slot> = Vec::new();
-    let mut slot_of: Vec<usize> = vec![0; columns.len()];
-    let mut next_free: Vec<usize> = vec![0; warps.len().max(1)];
-    for (ci, c) in columns.iter().enumerate() {
-        let (lo, hi) = c.rows(&row_of, warps.len());
-        let s = next_free[lo..=hi].iter().copied().max().unwrap_or(0);
-        let joins_previous = s > 0 && slots[s - 1].cols.iter().all(|&o| c.fits_beside(&columns[o]));
-        let mut target = if joins_previous { s - 1 } else { s };
-        while target < slots.len()
-            && slots[target]
-                .cols
-                .iter()
-                .any(|&o| columns[o].kind.class() != c.kind.class() || c.kind.class() == 4)
-        {
-            target += 1;
-        }
-        if target == slots.len() {
-            slots.push(Slot {
-                cols: Vec::new(),
-                width: 0,
-                gap,
-                header: Default::default(),
-                title: String::new(),
-                strip: 0,
-                x: 0,
-            });
-        }
-        slots[target].cols.push(ci);
-        slot_of[ci] = target;
-        for f in &mut next_free[lo..=hi] {
-            *f = target + 1;
-        }
-    }
-    // Headers, widths, and the gap before each position (room for the combining instructions' boxes).
-    for slot in &mut slots {
-        let cols: Vec<&Column> = slot.cols.iter().map(|&k| &columns[k]).collect();
-        let kind = cols[0].kind;
-        slot.header = if cols.len() == 1 {
-            cols[0].header.clone()
-        } else {
-            let mut ops: Vec<&str> = Vec::new();
-            for c in &cols {
-                if !ops.contains(&c.header[1].as_str()) {
-                    ops.push(&c.header[1]);
-                }
-            }
-            let lo = cols.iter().map(|c| c.cycle).min().unwrap_or(0);
-            let hi = cols.iter().map(|c| c.cycle).max().unwrap_or(0);
-            let mut steps: Vec<usize> = cols
-                .iter()
-                .filter_map(|c| match c.kind {
-                    Kind::Exchange(s) => Some(s),
-                    _ => None,
-                })
-                .collect();
-            steps.sort_unstable();
-            [
-                match kind {
-                    Kind::Exchange(_) => format!("steps {}", ranges(&steps)),
-                    _ => cols[0].header[0].clone(),
-                },
-                ops.join(" / "),
-                if lo == hi {
-                    format!("cycle {lo}")
-                } else {
-                    format!("cycles {lo}–{hi}")
-                },
-            ]
-        };
-        slot.title = cols.iter().map(|c| c.title.as_str()).collect::<Vec<_>>().join("\n");
-        let header_w = slot
-            .header
-            .iter()
-            .enumerate()
-            .map(|(k, h)| if k == 0 { text_w(h) } else { small_w(h) } + 6)
-            .max()
-            .unwrap_or(0);
-        slot.width = natural(kind).max(header_w);
-        let boxes = cols.iter().flat_map(|c| &c.combine).map(|b| text_w(&b.text) + 8).max();
-        if let Some(b) = boxes {
-            slot.gap = gap.max(b + 8);
-        }
-    }
+    // Positions, and their headers, widths and gaps.
+    let (mut slots, slot_of) = positions(&columns, &row_of, warps.len(), gap);
+    size_positions(&mut slots, &columns, gap, natural);
 
     // Strips: as many as make the picture fit the slide best.
     let banks = opts.banks.max(1) as i64;
@@ -1078,129 +922,26 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     }
 
     // Columns.
+    let geometry = Geometry {
+        row_h,
+        w,
+        vw,
+        arrow_w,
+        bands_h,
+    };
     for (ci, c) in columns.iter().enumerate() {
         let slot = &slots[slot_of[ci]];
-        let (cx, cw, strip) = (slot.x, slot.width, slot.strip);
-        let y_of = |warp: u32, lane: u32| y_in(strip, warp, lane);
-        // The combining instructions, in the gap before the column, across each warp's lanes.
-        for b in &c.combine {
-            let bw = text_w(&b.text) + 8;
-            let x0 = cx - slot.gap + (slot.gap - bw) / 2;
-            let y0 = y_of(b.warp, 0) - row_h / 2 + 2;
-            let y1 = y_of(b.warp, w - 1) + row_h / 2 - 2;
-            let _ = writeln!(
-                o,
-                r#"<g class="combine"><title>{}</title><rect x="{x0}" y="{y0}" width="{bw}" height="{}" rx="4"/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
-                esc(&b.title),
-                y1 - y0,
-                x0 + bw / 2,
-                (y0 + y1) / 2 + 4,
-                esc(&b.text)
-            );
-            used.insert("combine");
-        }
-        match c.kind {
-            Kind::Barrier => {
-                let y0 = strip_top(strip) - 6;
-                let _ = writeln!(
-                    o,
-                    r#"<rect class="barrier" x="{}" y="{y0}" width="8" height="{}"><title>{}</title></rect>"#,
-                    cx + cw / 2 - 4,
-                    bands_h + 12,
-                    esc(&c.title)
-                );
-                used.insert("barrier");
-            }
-            Kind::Exchange(_) | Kind::Final => {
-                let pad = if c.kind == Kind::Final {
-                    0
-                } else {
-                    (cw - natural(c.kind)) / 2
-                };
-                let xa = cx + pad + vw;
-                let xb = cx + pad + vw + arrow_w;
-                for a in &c.arrows {
-                    let (y0, y1) = (y_of(a.from.0, a.from.1), y_of(a.to.0, a.to.1));
-                    let _ = writeln!(
-                        o,
-                        r#"<line class="{}" x1="{xa}" y1="{y0}" x2="{}" y2="{y1}" marker-end="url(#{})"><title>{}</title></line>"#,
-                        a.class,
-                        xb - 2,
-                        if a.class == "arrow undefined" {
-                            "head-red"
-                        } else if a.class == "arrow shared" {
-                            "head-green"
-                        } else {
-                            "head"
-                        },
-                        esc(&a.title)
-                    );
-                    used.insert(a.class);
-                }
-                for l in &c.sent {
-                    let _ = writeln!(
-                        o,
-                        r#"<text class="{}" x="{}" y="{}" text-anchor="end">{}</text>"#,
-                        l.class,
-                        xa - 4,
-                        y_of(l.warp, l.lane) - 3,
-                        esc(&l.text)
-                    );
-                }
-                let rx = if c.kind == Kind::Final { cx + 4 } else { xb + 4 };
-                for l in &c.received {
-                    let _ = writeln!(
-                        o,
-                        r#"<text class="{}" x="{rx}" y="{}">{}</text>"#,
-                        l.class,
-                        y_of(l.warp, l.lane) - 3,
-                        esc(&l.text)
-                    );
-                }
-                for &(warp, lane, class) in &c.marks {
-                    let _ = writeln!(
-                        o,
-                        r#"<circle class="{class}" cx="{}" cy="{}" r="5"><title>lane {lane}: source out of range, keeps its own value</title></circle>"#,
-                        (xa + xb) / 2,
-                        y_of(warp, lane)
-                    );
-                    used.insert("own");
-                }
-            }
-            Kind::Branch | Kind::Merge => {
-                let mx = cx + cw / 2;
-                for &(warp, lane, class) in &c.marks {
-                    let y = y_of(warp, lane);
-                    match class {
-                        "taken" => {
-                            let _ = writeln!(
-                                o,
-                                r#"<path class="taken" d="M {} {} L {} {y} L {} {} Z"/>"#,
-                                mx - 5,
-                                y - 6,
-                                mx + 6,
-                                mx - 5,
-                                y + 6
-                            );
-                            used.insert("branch");
-                        }
-                        "fallthrough" => {
-                            let _ = writeln!(o, r#"<circle class="fallthrough" cx="{mx}" cy="{y}" r="5"/>"#);
-                            used.insert("branch");
-                        }
-                        _ => {
-                            let _ = writeln!(
-                                o,
-                                r#"<rect class="merge" x="{}" y="{}" width="8" height="8" transform="rotate(45 {mx} {y})"/>"#,
-                                mx - 4,
-                                y - 4
-                            );
-                            used.insert("merge");
-                        }
-                    }
-                }
-            }
-        }
+        let strip = slot.strip;
+        draw_column(
+            &mut o,
+            c,
+            slot,
+            &geometry,
+            &natural,
+            &|warp, lane| y_in(strip, warp, lane),
+            strip_top(strip),
+            &mut used,
+        );
     }
 
     // Where a position holds several warps' columns, a tag above each warp's part (on top of the arrows).
@@ -1269,6 +1010,345 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     }
     o.push_str("</svg>\n");
     Ok(o)
+}
+
+/// Each column's position: the first after the last position of every drawn warp (row) it covers, among
+/// positions of its own kind; an exchange may join the position before if no lane's values clash
+/// ([`Column::fits_beside`]). The positions (columns in each) and each column's position.
+fn positions(
+    columns: &[Column],
+    row_of: &dyn Fn(u32) -> Option<usize>,
+    rows: usize,
+    gap: i64,
+) -> (Vec<Slot>, Vec<usize>) {
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut slot_of: Vec<usize> = vec![0; columns.len()];
+    let mut next_free: Vec<usize> = vec![0; rows.max(1)];
+    for (ci, c) in columns.iter().enumerate() {
+        let (lo, hi) = c.rows(row_of, rows);
+        let s = next_free[lo..=hi].iter().copied().max().unwrap_or(0);
+        let joins_previous = s > 0 && slots[s - 1].cols.iter().all(|&o| c.fits_beside(&columns[o]));
+        let mut target = if joins_previous { s - 1 } else { s };
+        while target < slots.len()
+            && slots[target]
+                .cols
+                .iter()
+                .any(|&o| columns[o].kind.class() != c.kind.class() || c.kind.class() == 4)
+        {
+            target += 1;
+        }
+        if target == slots.len() {
+            slots.push(Slot {
+                cols: Vec::new(),
+                width: 0,
+                gap,
+                header: Default::default(),
+                title: String::new(),
+                strip: 0,
+                x: 0,
+            });
+        }
+        slots[target].cols.push(ci);
+        slot_of[ci] = target;
+        for f in &mut next_free[lo..=hi] {
+            *f = target + 1;
+        }
+    }
+    (slots, slot_of)
+}
+
+/// Each position's headers (one column's, or the steps, operations and cycles of several), tooltip, width (its
+/// columns' `natural` width, or its headers') and the gap before it (room for the combining boxes).
+fn size_positions(slots: &mut [Slot], columns: &[Column], gap: i64, natural: impl Fn(Kind) -> i64) {
+    for slot in slots.iter_mut() {
+        let cols: Vec<&Column> = slot.cols.iter().map(|&k| &columns[k]).collect();
+        let kind = cols[0].kind;
+        slot.header = if cols.len() == 1 {
+            cols[0].header.clone()
+        } else {
+            let mut ops: Vec<&str> = Vec::new();
+            for c in &cols {
+                if !ops.contains(&c.header[1].as_str()) {
+                    ops.push(&c.header[1]);
+                }
+            }
+            let lo = cols.iter().map(|c| c.cycle).min().unwrap_or(0);
+            let hi = cols.iter().map(|c| c.cycle).max().unwrap_or(0);
+            let mut steps: Vec<usize> = cols
+                .iter()
+                .filter_map(|c| match c.kind {
+                    Kind::Exchange(s) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            steps.sort_unstable();
+            [
+                match kind {
+                    Kind::Exchange(_) => format!("steps {}", ranges(&steps)),
+                    _ => cols[0].header[0].clone(),
+                },
+                ops.join(" / "),
+                if lo == hi {
+                    format!("cycle {lo}")
+                } else {
+                    format!("cycles {lo}–{hi}")
+                },
+            ]
+        };
+        slot.title = cols.iter().map(|c| c.title.as_str()).collect::<Vec<_>>().join("\n");
+        let header_w = slot
+            .header
+            .iter()
+            .enumerate()
+            .map(|(k, h)| if k == 0 { text_w(h) } else { small_w(h) } + 6)
+            .max()
+            .unwrap_or(0);
+        slot.width = natural(kind).max(header_w);
+        let boxes = cols.iter().flat_map(|c| &c.combine).map(|b| text_w(&b.text) + 8).max();
+        if let Some(b) = boxes {
+            slot.gap = gap.max(b + 8);
+        }
+    }
+}
+
+/// The sizes a column is drawn with: a lane row's height, the lanes per warp, a value's width, an arrow's width,
+/// and the height of the drawn warps' bands.
+struct Geometry {
+    row_h: i64,
+    w: u32,
+    vw: i64,
+    arrow_w: i64,
+    bands_h: i64,
+}
+
+/// Draw column `c` at its position `slot`: the combining boxes in the gap before it, then the barrier bar, the
+/// arrows and values of an exchange (or the end column's values), or the branch and merge marks. `y_of` is a
+/// lane's row in the column's strip, which starts at `strip_top`; `used` collects the legend's entries.
+#[allow(clippy::too_many_arguments)]
+fn draw_column(
+    o: &mut String,
+    c: &Column,
+    slot: &Slot,
+    g: &Geometry,
+    natural: &dyn Fn(Kind) -> i64,
+    y_of: &dyn Fn(u32, u32) -> i64,
+    strip_top: i64,
+    used: &mut BTreeSet<&'static str>,
+) {
+    let Geometry {
+        row_h,
+        w,
+        vw,
+        arrow_w,
+        bands_h,
+    } = *g;
+    let (cx, cw) = (slot.x, slot.width);
+    // The combining instructions, in the gap before the column, across each warp's lanes.
+    for b in &c.combine {
+        let bw = text_w(&b.text) + 8;
+        let x0 = cx - slot.gap + (slot.gap - bw) / 2;
+        let y0 = y_of(b.warp, 0) - row_h / 2 + 2;
+        let y1 = y_of(b.warp, w - 1) + row_h / 2 - 2;
+        let _ = writeln!(
+            o,
+            r#"<g class="combine"><title>{}</title><rect x="{x0}" y="{y0}" width="{bw}" height="{}" rx="4"/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
+            esc(&b.title),
+            y1 - y0,
+            x0 + bw / 2,
+            (y0 + y1) / 2 + 4,
+            esc(&b.text)
+        );
+        used.insert("combine");
+    }
+    match c.kind {
+        Kind::Barrier => {
+            let y0 = strip_top - 6;
+            let _ = writeln!(
+                o,
+                r#"<rect class="barrier" x="{}" y="{y0}" width="8" height="{}"><title>{}</title></rect>"#,
+                cx + cw / 2 - 4,
+                bands_h + 12,
+                esc(&c.title)
+            );
+            used.insert("barrier");
+        }
+        Kind::Exchange(_) | Kind::Final => {
+            let pad = if c.kind == Kind::Final {
+                0
+            } else {
+                (cw - natural(c.kind)) / 2
+            };
+            let xa = cx + pad + vw;
+            let xb = cx + pad + vw + arrow_w;
+            for a in &c.arrows {
+                let (y0, y1) = (y_of(a.from.0, a.from.1), y_of(a.to.0, a.to.1));
+                let _ = writeln!(
+                    o,
+                    r#"<line class="{}" x1="{xa}" y1="{y0}" x2="{}" y2="{y1}" marker-end="url(#{})"><title>{}</title></line>"#,
+                    a.class,
+                    xb - 2,
+                    if a.class == "arrow undefined" {
+                        "head-red"
+                    } else if a.class == "arrow shared" {
+                        "head-green"
+                    } else {
+                        "head"
+                    },
+                    esc(&a.title)
+                );
+                used.insert(a.class);
+            }
+            for l in &c.sent {
+                let _ = writeln!(
+                    o,
+                    r#"<text class="{}" x="{}" y="{}" text-anchor="end">{}</text>"#,
+                    l.class,
+                    xa - 4,
+                    y_of(l.warp, l.lane) - 3,
+                    esc(&l.text)
+                );
+            }
+            let rx = if c.kind == Kind::Final { cx + 4 } else { xb + 4 };
+            for l in &c.received {
+                let _ = writeln!(
+                    o,
+                    r#"<text class="{}" x="{rx}" y="{}">{}</text>"#,
+                    l.class,
+                    y_of(l.warp, l.lane) - 3,
+                    esc(&l.text)
+                );
+            }
+            for &(warp, lane, class) in &c.marks {
+                let _ = writeln!(
+                    o,
+                    r#"<circle class="{class}" cx="{}" cy="{}" r="5"><title>lane {lane}: source out of range, keeps its own value</title></circle>"#,
+                    (xa + xb) / 2,
+                    y_of(warp, lane)
+                );
+                used.insert("own");
+            }
+        }
+        Kind::Branch | Kind::Merge => {
+            let mx = cx + cw / 2;
+            for &(warp, lane, class) in &c.marks {
+                let y = y_of(warp, lane);
+                match class {
+                    "taken" => {
+                        let _ = writeln!(
+                            o,
+                            r#"<path class="taken" d="M {} {} L {} {y} L {} {} Z"/>"#,
+                            mx - 5,
+                            y - 6,
+                            mx + 6,
+                            mx - 5,
+                            y + 6
+                        );
+                        used.insert("branch");
+                    }
+                    "fallthrough" => {
+                        let _ = writeln!(o, r#"<circle class="fallthrough" cx="{mx}" cy="{y}" r="5"/>"#);
+                        used.insert("branch");
+                    }
+                    _ => {
+                        let _ = writeln!(
+                            o,
+                            r#"<rect class="merge" x="{}" y="{}" width="8" height="8" transform="rotate(45 {mx} {y})"/>"#,
+                            mx - 4,
+                            y - 4
+                        );
+                        used.insert("merge");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The boxes of "what combined the values": for each drawn warp, between two of its exchange columns (and
+/// between its last exchange and the end column), the arithmetic on the data path ([`combining`]) among its
+/// issues in between, named in the later column's `combine`.
+fn combine_boxes(
+    kernel: &Kernel,
+    columns: &mut [Column],
+    warps: &[u32],
+    issues_of: &[Vec<(usize, &Issue)>],
+    last_sent: &[Option<u16>],
+) {
+    for (row, &warp) in warps.iter().enumerate() {
+        let mine: Vec<usize> = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c.kind, Kind::Exchange(_)) && c.warp == Some(warp))
+            .map(|(k, _)| k)
+            .collect();
+        let end = columns.iter().position(|c| c.kind == Kind::Final);
+        let mut pairs: Vec<(usize, usize)> = mine.windows(2).map(|p| (p[0], p[1])).collect();
+        if let (Some(&a), Some(end)) = (mine.last(), end)
+            && last_sent[row].is_some()
+        {
+            pairs.push((a, end));
+        }
+        for (a, b) in pairs {
+            let Some(start) = columns[a].wrote else { continue };
+            let (from, to) = (columns[a].event, columns[b].event);
+            let window: Vec<&Issue> = issues_of[row]
+                .iter()
+                .filter(|(k, _)| from < *k && *k < to)
+                .map(|&(_, i)| i)
+                .collect();
+            let targets: Vec<u16> = match columns[b].kind {
+                Kind::Final => last_sent[row].into_iter().collect(),
+                _ if columns[b].shared => window
+                    .iter()
+                    .filter_map(|i| match kernel.code[i.pc as usize].op {
+                        DOp::St { addr, a: Src::Reg(r) } if addr.shared && i.exec != 0 => Some(r),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => columns[b].sends.into_iter().collect(),
+            };
+            let ops = combining(kernel, &window, start, &targets);
+            if ops.is_empty() {
+                continue;
+            }
+            let mut names: Vec<&str> = Vec::new();
+            let mut lines: Vec<(u32, usize)> = Vec::new();
+            for &k in &ops {
+                let pc = window[k].pc;
+                let name = mnemonic(&kernel.program.instructions[pc as usize].text);
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+                match lines.iter_mut().find(|(p, _)| *p == pc) {
+                    Some((_, n)) => *n += 1,
+                    None => lines.push((pc, 1)),
+                }
+            }
+            let text = if names.len() > 3 {
+                format!("{}, …", names[..3].join(", "))
+            } else {
+                names.join(", ")
+            };
+            let step_name = |c: &Column| match c.kind {
+                Kind::Exchange(s) => format!("step {s}"),
+                _ => "the end".into(),
+            };
+            let mut title = format!(
+                "warp {warp}: what combined the values between {} and {}:",
+                step_name(&columns[a]),
+                step_name(&columns[b])
+            );
+            for (pc, n) in lines {
+                let _ = write!(
+                    title,
+                    "\npc {pc}: {}{}",
+                    kernel.program.instructions[pc as usize].text,
+                    if n > 1 { format!(" (×{n})") } else { String::new() }
+                );
+            }
+            columns[b].combine.push(Combine { warp, text, title });
+        }
+    }
 }
 
 /// The legend's entries: (what the picture must use, the symbol's SVG at x = 0 and y = 0, its width, the text).
