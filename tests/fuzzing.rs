@@ -178,6 +178,19 @@ fn run_on(machine: Machine, source: &[u8]) -> Outcome {
         let result = warpsim::run(&kernel, &config, &options, &mut trace);
         let _ = text::trace(&kernel, &trace.events, warpsim::render::MIN_WIDTH);
         let _ = warpsim::render::grid::grid(&kernel, &trace.events, warpsim::render::MIN_WIDTH);
+        // The pictures too (a run up to its fault included): an error for a choice that draws nothing is
+        // fine, a panic is not.
+        let opts = warpsim::render::svg::SvgOptions {
+            banks: config.shared_banks,
+            ..Default::default()
+        };
+        let _ = warpsim::render::svg::diagram(&kernel, &trace.events, &opts);
+        let outcome = match &result {
+            Ok(out) => Ok(out.cycles),
+            Err(f) => Err(f.message()),
+        };
+        let _ = warpsim::render::html::stepper(&kernel, &trace.events, outcome, trace.dropped, config.shared_banks);
+        let _ = warpsim::render::chrome::chrome_trace(&kernel, &trace.events);
         result
     } else {
         warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace)
