@@ -1242,197 +1242,24 @@ impl Ctx<'_> {
                 Op::Mov { ty, d, a }
             }
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
-                if matches!(m, "and" | "or" | "xor") && parts.optional(&["pred"]).is_some() {
-                    return self.pred_logic(m, c);
-                }
-                let lo = if m == "mul" { parts.optional(&["lo"]) } else { None };
-                let rn = if matches!(m, "add" | "sub" | "mul" | "div") {
-                    parts.optional(&["rn"])
-                } else {
-                    None
-                };
-                let ty = match m {
-                    "rem" => parts.ty(&INT_TYS)?,
-                    "and" | "or" | "xor" | "shl" | "shr" => parts.ty(&BIT_TYS)?,
-                    _ => parts.ty(&ARITH_TYS)?,
-                };
-                check_rounding_modifiers(parts, lo, rn, ty)?;
-                let op = match m {
-                    "add" => BinaryOp::Add,
-                    "sub" => BinaryOp::Sub,
-                    "mul" => BinaryOp::Mul,
-                    "div" => BinaryOp::Div,
-                    "rem" => BinaryOp::Rem,
-                    "min" => BinaryOp::Min,
-                    "max" => BinaryOp::Max,
-                    "and" => BinaryOp::And,
-                    "or" => BinaryOp::Or,
-                    "xor" => BinaryOp::Xor,
-                    "shl" => BinaryOp::Shl,
-                    _ => BinaryOp::Shr,
-                };
-                let d = self.dst(c)?;
-                c.comma()?;
-                let a = self.src(c, ty)?;
-                c.comma()?;
-                // The shift amount is always an unsigned integer.
-                let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-                    Ty::U32
-                } else {
-                    ty
-                };
-                let b = self.src(c, bty)?;
-                Op::Binary { op, ty, d, a, b }
+                self.binary(m, parts, c)?
             }
-            "neg" | "abs" | "not" => {
-                if m == "not" && parts.optional(&["pred"]).is_some() {
-                    return self.pred_logic(m, c);
-                }
-                let ty = if m == "not" {
-                    parts.ty(&BIT_TYS)?
-                } else {
-                    parts.ty(&[Ty::S32, Ty::F32])?
-                };
-                let op = match m {
-                    "neg" => UnaryOp::Neg,
-                    "abs" => UnaryOp::Abs,
-                    _ => UnaryOp::Not,
-                };
-                let d = self.dst(c)?;
-                c.comma()?;
-                let a = self.src(c, ty)?;
-                Op::Unary { op, ty, d, a }
-            }
-            "mad" | "fma" => {
-                let ty = if m == "fma" {
-                    parts.optional(&["rn"]);
-                    parts.ty(&[Ty::F32])?
-                } else {
-                    let lo = parts.optional(&["lo"]);
-                    let rn = parts.optional(&["rn"]);
-                    let ty = parts.ty(&ARITH_TYS)?;
-                    check_rounding_modifiers(parts, lo, rn, ty)?;
-                    ty
-                };
-                let d = self.dst(c)?;
-                c.comma()?;
-                let a = self.src(c, ty)?;
-                c.comma()?;
-                let b = self.src(c, ty)?;
-                c.comma()?;
-                let cc = self.src(c, ty)?;
-                let op = if m == "fma" { TernaryOp::Fma } else { TernaryOp::Mad };
-                Op::Ternary { op, ty, d, a, b, c: cc }
-            }
-            "setp" => {
-                let names: Vec<&str> = Cmp::ALL.iter().map(|c| c.name()).collect();
-                let cmp_name = parts.required(&names, "a comparison")?;
-                let cmp = Cmp::ALL.into_iter().find(|c| c.name() == cmp_name).expect("cmp");
-                let ty = parts.ty(&ALL_TYS)?;
-                if ty == Ty::B32 && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
-                    return Err(Diagnostic::error(parts.span, "`.b32` compares only for equality")
-                        .with_label("ordering needs a type")
-                        .with_help(format!("write `setp.{}.u32` or `setp.{}.s32`", cmp.name(), cmp.name())));
-                }
-                let p = self.pred(c)?;
-                c.comma()?;
-                let a = self.src(c, ty)?;
-                c.comma()?;
-                let b = self.src(c, ty)?;
-                Op::Setp { cmp, ty, p, a, b }
-            }
-            "selp" => {
-                let ty = parts.ty(&ALL_TYS)?;
-                let d = self.dst(c)?;
-                c.comma()?;
-                let a = self.src(c, ty)?;
-                c.comma()?;
-                let b = self.src(c, ty)?;
-                c.comma()?;
-                let p = self.pred(c)?;
-                Op::Selp { ty, d, a, b, p }
-            }
+            "neg" | "abs" | "not" => self.unary(m, parts, c)?,
+            "mad" | "fma" => self.ternary(m, parts, c)?,
+            "setp" => self.setp(parts, c)?,
+            "selp" => self.selp(parts, c)?,
             "cvt" => self.cvt(parts, c)?,
-            "ld" | "st" => {
-                let space = space(parts)?;
-                let ty = parts.ty(&ALL_TYS)?;
-                if m == "ld" {
-                    let d = self.dst(c)?;
-                    c.comma()?;
-                    let addr = self.address(c, ty, space)?;
-                    Op::Ld { ty, d, addr }
-                } else {
-                    let addr = self.address(c, ty, space)?;
-                    c.comma()?;
-                    let a = self.src(c, ty)?;
-                    Op::St { ty, addr, a }
-                }
-            }
+            "ld" | "st" => self.memory(m, parts, c)?,
             "shfl" => self.shfl(parts, c)?,
             "atom" | "red" => self.atom(m == "atom", parts, c)?,
             "bar" | "barrier" => self.bar(parts, c)?,
-            "vote" => {
-                parts.optional(&["sync"]);
-                let names = ["all", "any", "uni", "ballot"];
-                let mode = match parts.required(&names, "a vote mode (all, any, uni, ballot)")? {
-                    "all" => VoteMode::All,
-                    "any" => VoteMode::Any,
-                    "uni" => VoteMode::Uni,
-                    _ => VoteMode::Ballot,
-                };
-                let (d_pred, d_reg) = if mode == VoteMode::Ballot {
-                    parts.required(&["b32"], "`.b32` (a ballot is a lane mask)")?;
-                    (None, Some(self.dst(c)?))
-                } else {
-                    parts.required(&["pred"], "`.pred`")?;
-                    (Some(self.pred(c)?), None)
-                };
-                c.comma()?;
-                let a = self.pred_operand(c)?;
-                let mask = self.optional_mask(c)?;
-                Op::Vote {
-                    mode,
-                    d_pred,
-                    d_reg,
-                    a,
-                    mask,
-                }
-            }
+            "vote" => self.vote(parts, c)?,
             "activemask" => {
                 parts.required(&["b32"], "`.b32`")?;
                 Op::Activemask { d: self.dst(c)? }
             }
-            "match" => {
-                parts.optional(&["sync"]);
-                let all = parts.required(&["any", "all"], "a match mode (any, all)")? == "all";
-                parts.required(&["b32"], "`.b32`")?;
-                let d = self.dst(c)?;
-                let p = if all && c.eat(&Tok::Pipe) {
-                    Some(self.pred(c)?)
-                } else {
-                    None
-                };
-                c.comma()?;
-                let a = self.src(c, Ty::B32)?;
-                let mask = self.optional_mask(c)?;
-                Op::Match { all, d, p, a, mask }
-            }
-            "bra" => {
-                parts.optional(&["uni"]);
-                let (name, span) = c.ident("a label")?;
-                match self.labels.get(name.as_str()) {
-                    Some(&target) => Op::Bra { target },
-                    None => {
-                        let d = Diagnostic::error(span, format!("unknown label `{name}`")).with_label("no such label");
-                        return Err(
-                            match closest(&name, self.labels.keys().copied().filter(|l| !l.contains('$'))) {
-                                Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                                None => d.with_help("define it with a line `name:` before the instruction it names"),
-                            },
-                        );
-                    }
-                }
-            }
+            "match" => self.match_sync(parts, c)?,
+            "bra" => self.branch(parts, c)?,
             "exit" => Op::Exit,
             "nop" => Op::Nop,
             _ if self.macros.contains(parts.opcode) => {
@@ -1455,6 +1282,208 @@ impl Ctx<'_> {
                 });
             }
         })
+    }
+
+    /// `add`, `sub`, `mul`, `div`, `rem`, `min`, `max`, `and`, `or`, `xor`, `shl`, `shr` (and predicate logic).
+    fn binary(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        if matches!(m, "and" | "or" | "xor") && parts.optional(&["pred"]).is_some() {
+            return self.pred_logic(m, c);
+        }
+        let lo = if m == "mul" { parts.optional(&["lo"]) } else { None };
+        let rn = if matches!(m, "add" | "sub" | "mul" | "div") {
+            parts.optional(&["rn"])
+        } else {
+            None
+        };
+        let ty = match m {
+            "rem" => parts.ty(&INT_TYS)?,
+            "and" | "or" | "xor" | "shl" | "shr" => parts.ty(&BIT_TYS)?,
+            _ => parts.ty(&ARITH_TYS)?,
+        };
+        check_rounding_modifiers(parts, lo, rn, ty)?;
+        let op = match m {
+            "add" => BinaryOp::Add,
+            "sub" => BinaryOp::Sub,
+            "mul" => BinaryOp::Mul,
+            "div" => BinaryOp::Div,
+            "rem" => BinaryOp::Rem,
+            "min" => BinaryOp::Min,
+            "max" => BinaryOp::Max,
+            "and" => BinaryOp::And,
+            "or" => BinaryOp::Or,
+            "xor" => BinaryOp::Xor,
+            "shl" => BinaryOp::Shl,
+            _ => BinaryOp::Shr,
+        };
+        let d = self.dst(c)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        c.comma()?;
+        // The shift amount is always an unsigned integer.
+        let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+            Ty::U32
+        } else {
+            ty
+        };
+        let b = self.src(c, bty)?;
+        Ok(Op::Binary { op, ty, d, a, b })
+    }
+
+    /// `neg`, `abs`, `not` (and `not.pred`).
+    fn unary(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        if m == "not" && parts.optional(&["pred"]).is_some() {
+            return self.pred_logic(m, c);
+        }
+        let ty = if m == "not" {
+            parts.ty(&BIT_TYS)?
+        } else {
+            parts.ty(&[Ty::S32, Ty::F32])?
+        };
+        let op = match m {
+            "neg" => UnaryOp::Neg,
+            "abs" => UnaryOp::Abs,
+            _ => UnaryOp::Not,
+        };
+        let d = self.dst(c)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        Ok(Op::Unary { op, ty, d, a })
+    }
+
+    /// `mad` and `fma`.
+    fn ternary(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let ty = if m == "fma" {
+            parts.optional(&["rn"]);
+            parts.ty(&[Ty::F32])?
+        } else {
+            let lo = parts.optional(&["lo"]);
+            let rn = parts.optional(&["rn"]);
+            let ty = parts.ty(&ARITH_TYS)?;
+            check_rounding_modifiers(parts, lo, rn, ty)?;
+            ty
+        };
+        let d = self.dst(c)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        c.comma()?;
+        let b = self.src(c, ty)?;
+        c.comma()?;
+        let cc = self.src(c, ty)?;
+        let op = if m == "fma" { TernaryOp::Fma } else { TernaryOp::Mad };
+        Ok(Op::Ternary { op, ty, d, a, b, c: cc })
+    }
+
+    /// `setp.CMP.TYPE`: only equality for `.b32`.
+    fn setp(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let names: Vec<&str> = Cmp::ALL.iter().map(|c| c.name()).collect();
+        let cmp_name = parts.required(&names, "a comparison")?;
+        let cmp = Cmp::ALL.into_iter().find(|c| c.name() == cmp_name).expect("cmp");
+        let ty = parts.ty(&ALL_TYS)?;
+        if ty == Ty::B32 && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
+            return Err(Diagnostic::error(parts.span, "`.b32` compares only for equality")
+                .with_label("ordering needs a type")
+                .with_help(format!("write `setp.{}.u32` or `setp.{}.s32`", cmp.name(), cmp.name())));
+        }
+        let p = self.pred(c)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        c.comma()?;
+        let b = self.src(c, ty)?;
+        Ok(Op::Setp { cmp, ty, p, a, b })
+    }
+
+    /// `selp.TYPE d, a, b, p`.
+    fn selp(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let ty = parts.ty(&ALL_TYS)?;
+        let d = self.dst(c)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        c.comma()?;
+        let b = self.src(c, ty)?;
+        c.comma()?;
+        let p = self.pred(c)?;
+        Ok(Op::Selp { ty, d, a, b, p })
+    }
+
+    /// `ld` and `st` in the global or shared space.
+    fn memory(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let space = space(parts)?;
+        let ty = parts.ty(&ALL_TYS)?;
+        if m == "ld" {
+            let d = self.dst(c)?;
+            c.comma()?;
+            let addr = self.address(c, ty, space)?;
+            Ok(Op::Ld { ty, d, addr })
+        } else {
+            let addr = self.address(c, ty, space)?;
+            c.comma()?;
+            let a = self.src(c, ty)?;
+            Ok(Op::St { ty, addr, a })
+        }
+    }
+
+    /// `vote.sync.MODE`: a predicate (all, any, uni) or a lane mask (ballot).
+    fn vote(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        parts.optional(&["sync"]);
+        let names = ["all", "any", "uni", "ballot"];
+        let mode = match parts.required(&names, "a vote mode (all, any, uni, ballot)")? {
+            "all" => VoteMode::All,
+            "any" => VoteMode::Any,
+            "uni" => VoteMode::Uni,
+            _ => VoteMode::Ballot,
+        };
+        let (d_pred, d_reg) = if mode == VoteMode::Ballot {
+            parts.required(&["b32"], "`.b32` (a ballot is a lane mask)")?;
+            (None, Some(self.dst(c)?))
+        } else {
+            parts.required(&["pred"], "`.pred`")?;
+            (Some(self.pred(c)?), None)
+        };
+        c.comma()?;
+        let a = self.pred_operand(c)?;
+        let mask = self.optional_mask(c)?;
+        Ok(Op::Vote {
+            mode,
+            d_pred,
+            d_reg,
+            a,
+            mask,
+        })
+    }
+
+    /// `match.{any,all}.sync.b32 d{|p}, a{, mask}`.
+    fn match_sync(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        parts.optional(&["sync"]);
+        let all = parts.required(&["any", "all"], "a match mode (any, all)")? == "all";
+        parts.required(&["b32"], "`.b32`")?;
+        let d = self.dst(c)?;
+        let p = if all && c.eat(&Tok::Pipe) {
+            Some(self.pred(c)?)
+        } else {
+            None
+        };
+        c.comma()?;
+        let a = self.src(c, Ty::B32)?;
+        let mask = self.optional_mask(c)?;
+        Ok(Op::Match { all, d, p, a, mask })
+    }
+
+    /// `bra{.uni} LABEL`: a label defined anywhere in the program, with a suggestion for a misspelt one.
+    fn branch(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        parts.optional(&["uni"]);
+        let (name, span) = c.ident("a label")?;
+        match self.labels.get(name.as_str()) {
+            Some(&target) => Ok(Op::Bra { target }),
+            None => {
+                let d = Diagnostic::error(span, format!("unknown label `{name}`")).with_label("no such label");
+                Err(
+                    match closest(&name, self.labels.keys().copied().filter(|l| !l.contains('$'))) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help("define it with a line `name:` before the instruction it names"),
+                    },
+                )
+            }
+        }
     }
 
     fn atom(&self, returns: bool, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
