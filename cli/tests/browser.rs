@@ -283,6 +283,17 @@ fn butterfly_stepper_shows_the_end_of_step_2() {
             let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/stepper-butterfly_max-w8.png");
             std::fs::write(docs, &png).expect("update docs/");
         }
+        // The timeline's cycle axis: whole cycles from 0, each tick a new one, reaching the run's end.
+        let mut ticks = Vec::new();
+        for t in c
+            .find_all(Locator::Css("#timeline-svg text.tl-tick"))
+            .await
+            .expect("ticks")
+        {
+            ticks.push(t.text().await.expect("tick").parse::<u64>().expect("a whole number"));
+        }
+        assert_eq!(ticks.first(), Some(&0), "{ticks:?}");
+        assert!(ticks.windows(2).all(|p| p[0] < p[1]) && ticks.len() >= 4, "{ticks:?}");
         // Right arrow goes forward again; Home and End go to the ends.
         press(&c, Key::Right).await;
         assert_eq!(text(&c, "#exchanges").await, "3");
@@ -291,6 +302,23 @@ fn butterfly_stepper_shows_the_end_of_step_2() {
         assert_eq!(row(&c, "%v").await, vec!["1000"; 8]);
         press(&c, Key::Home).await;
         assert_eq!(text(&c, "#position").await, "0");
+        // A run of one cycle: the axis still counts whole cycles, each tick once (a fractional step once
+        // labelled them 0, 1, 1).
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+        let tiny = dir.join("tiny.s");
+        std::fs::write(&tiny, ".kernel tiny\n.block W\n  exit\n").expect("write");
+        let page = write_page("tiny", &[tiny.to_str().expect("a path"), "--warp", "8"]);
+        open(&c, &page).await;
+        let mut ticks = Vec::new();
+        for t in c
+            .find_all(Locator::Css("#timeline-svg text.tl-tick"))
+            .await
+            .expect("ticks")
+        {
+            ticks.push(t.text().await.expect("tick").parse::<u64>().expect("a whole number"));
+        }
+        assert_eq!(ticks.first(), Some(&0), "{ticks:?}");
+        assert!(ticks.windows(2).all(|p| p[0] < p[1]) && ticks.len() >= 2, "{ticks:?}");
         c.close().await.expect("close");
     });
 }
