@@ -320,373 +320,21 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         None => (0..wpb.min(DEFAULT_WARPS as u32)).collect(),
     };
     // Lanes that exist in each warp (the last warp of a block may be partial).
-    let lanes_of = |warp: u32| -> u64 {
-        let n = kernel.block.saturating_sub(warp * w).min(w);
-        if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-    };
+    let lanes_of = |warp: u32| lanes_in(kernel, warp);
     let row_of = |warp: u32| warps.iter().position(|&x| x == warp);
-    let reg = |r: u16| format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(r)));
-    let ty_of = |r: u16| kernel.reg_types[r as usize];
 
-    // Walk the trace once: the columns, and the shared-memory accesses for the bank maps.
-    let mut active: Vec<u64> = warps.iter().map(|&x| lanes_of(x)).collect();
-    let mut columns: Vec<Column> = Vec::new();
-    let mut shared_accesses: Vec<&Issue> = Vec::new();
-    // Per drawn warp: its issues (event index, issue), the register the last exchange sent, and its latest values.
-    let mut issues_of: Vec<Vec<(usize, &Issue)>> = vec![Vec::new(); warps.len()];
-    let mut last_sent: Vec<Option<u16>> = vec![None; warps.len()];
-    let mut latest: BTreeMap<(usize, u16), (Vec<u32>, u64)> = BTreeMap::new();
-    // The event that last stored each shared word of the block: (array, index) → event.
-    let mut stored_at: BTreeMap<(u16, u64), usize> = BTreeMap::new();
-    // Exchange steps are numbered over the whole run (as the stepper numbers them).
-    let exchanges = super::exchanges(events);
-    let total_steps = exchanges.iter().flatten().map(|x| x.step).max().unwrap_or(0) as usize;
-    // Exchanges so far, at each event.
-    let mut seen = 0usize;
-    let new_column = |kind: Kind,
-                      header: [String; 3],
-                      title: String,
-                      active: &[u64],
-                      ctx: usize,
-                      warp: Option<u32>,
-                      event: usize,
-                      cycle: u64| Column {
-        ctx,
-        kind,
-        header,
-        title,
-        arrows: Vec::new(),
-        sent: Vec::new(),
-        received: Vec::new(),
-        marks: Vec::new(),
-        active: active.to_vec(),
-        warp,
-        event,
-        cycle,
-        shared: false,
-        stored: 0,
-        wrote: None,
-        sends: None,
-        combine: Vec::new(),
-    };
-    for (k, (e, exchange)) in events.iter().zip(&exchanges).enumerate() {
-        let step = exchange.as_ref().map_or(0, |x| x.step as usize);
-        seen = seen.max(step);
-        match e {
-            Event::Issue(i) if i.block == block => {
-                if let (Some(m), Some(x)) = (&i.memory, exchange)
-                    && m.shared
-                {
-                    // A load that reads other lanes' stores: from the drawn ones, arrows.
-                    if row_of(i.warp).is_some() {
-                        let mut col = None::<Column>;
-                        for &(lane, sw, sl) in &x.from {
-                            if row_of(sw).is_none() {
-                                continue;
-                            }
-                            let c = col.get_or_insert_with(|| {
-                                let text = &kernel.program.instructions[i.pc as usize].text;
-                                let mut c = new_column(
-                                    Kind::Exchange(step),
-                                    [
-                                        format!("step {step}"),
-                                        format!("ld.shared {}", kernel.shared[m.buffer as usize].name),
-                                        format!("cycle {}", i.cycle),
-                                    ],
-                                    format!("pc {}: {text} (warp {})", i.pc, i.warp),
-                                    &active,
-                                    step,
-                                    Some(i.warp),
-                                    k,
-                                    i.cycle,
-                                );
-                                c.shared = true;
-                                c.wrote = i.write.as_ref().map(|(r, _)| *r);
-                                c
-                            });
-                            let at = stored_at.get(&(m.buffer, m.index[lane as usize])).copied();
-                            c.stored = c.stored.max(at.unwrap_or(0));
-                            // The value moved: what the load read.
-                            let v = match &i.write {
-                                Some((r, vals)) => value(ty_of(*r), vals[lane as usize]),
-                                None => String::new(),
-                            };
-                            c.arrows.push(Arrow {
-                                from: (sw, sl),
-                                to: (i.warp, lane),
-                                class: "arrow shared",
-                                title: format!(
-                                    "warp {sw} lane {sl} stored {v} in {}[{}]; warp {} lane {lane} loads it",
-                                    kernel.shared[m.buffer as usize].name, m.index[lane as usize], i.warp
-                                ),
-                            });
-                            if !c.sent.iter().any(|l| (l.warp, l.lane) == (sw, sl)) {
-                                c.sent.push(Label {
-                                    warp: sw,
-                                    lane: sl,
-                                    text: v.clone(),
-                                    class: "val",
-                                });
-                            }
-                            c.received.push(Label {
-                                warp: i.warp,
-                                lane,
-                                text: v,
-                                class: "val",
-                            });
-                        }
-                        if let Some(c) = col {
-                            columns.push(c);
-                        }
-                    }
-                }
-                if let Some(m) = i.memory.as_ref().filter(|m| m.shared && m.store) {
-                    for lane in (0..w).filter(|l| i.exec >> l & 1 == 1) {
-                        stored_at.insert((m.buffer, m.index[lane as usize]), k);
-                    }
-                }
-                if i.memory.as_ref().is_some_and(|m| m.shared) && row_of(i.warp).is_some() {
-                    shared_accesses.push(i);
-                }
-                let Some(row) = row_of(i.warp) else { continue };
-                issues_of[row].push((k, i));
-                active[row] = i.active;
-                if let (Some(s), DOp::Shfl { a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) {
-                    let text = &kernel.program.instructions[i.pc as usize].text;
-                    let mut c = new_column(
-                        Kind::Exchange(step),
-                        [
-                            format!("step {step}"),
-                            format!("shfl.{}", shuffle_label(kernel, i)),
-                            format!("cycle {}", i.cycle),
-                        ],
-                        format!("pc {}: {text} (warp {})", i.pc, i.warp),
-                        &active,
-                        step,
-                        Some(i.warp),
-                        k,
-                        i.cycle,
-                    );
-                    c.wrote = i.write.as_ref().map(|(r, _)| *r);
-                    c.sends = match a {
-                        Src::Reg(r) => Some(r),
-                        _ => None,
-                    };
-                    let ty = match a {
-                        Src::Reg(r) => ty_of(r),
-                        _ => warpsim_isa::Ty::U32,
-                    };
-                    let received = i.write.as_ref().map(|(_, v)| v.as_slice());
-                    for lane in 0..w {
-                        if i.exec >> lane & 1 == 0 {
-                            continue;
-                        }
-                        let src = s.sources[lane as usize];
-                        let got = received.map(|v| value(ty, v[lane as usize])).unwrap_or_default();
-                        if s.in_range >> lane & 1 == 0 {
-                            c.marks.push((i.warp, lane, "own"));
-                            c.received.push(Label {
-                                warp: i.warp,
-                                lane,
-                                text: got,
-                                class: "val own",
-                            });
-                            continue;
-                        }
-                        let undefined = s.undefined >> lane & 1 == 1;
-                        if lanes_of(i.warp) >> src & 1 == 0 {
-                            // A lane past the end of a partial warp: no line to draw from.
-                            c.received.push(Label {
-                                warp: i.warp,
-                                lane,
-                                text: got,
-                                class: "val undefined",
-                            });
-                            continue;
-                        }
-                        c.arrows.push(Arrow {
-                            from: (i.warp, src),
-                            to: (i.warp, lane),
-                            class: if undefined { "arrow undefined" } else { "arrow" },
-                            title: format!(
-                                "lane {lane} reads lane {src}: {got}{}",
-                                if undefined {
-                                    " (undefined on hardware: the source lane is inactive or outside the member mask)"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        });
-                        if !c.sent.iter().any(|l| l.lane == src) {
-                            c.sent.push(Label {
-                                warp: i.warp,
-                                lane: src,
-                                text: value(ty, i.operands[0][src as usize]),
-                                class: "val",
-                            });
-                        }
-                        c.received.push(Label {
-                            warp: i.warp,
-                            lane,
-                            text: got,
-                            class: if undefined { "val undefined" } else { "val" },
-                        });
-                    }
-                    if let Src::Reg(r) = a {
-                        last_sent[row] = Some(r);
-                        latest.insert((row, r), (i.operands[0].clone(), i.active));
-                    }
-                    columns.push(c);
-                }
-                if let Some((r, vals)) = &i.write {
-                    let entry = latest.entry((row, *r)).or_insert_with(|| (vals.clone(), 0));
-                    for (lane, (dst, &v)) in entry.0.iter_mut().zip(vals).enumerate() {
-                        if i.exec >> lane & 1 == 1 {
-                            *dst = v;
-                        }
-                    }
-                    entry.1 |= i.exec;
-                }
-            }
-            Event::Diverge {
-                block: b,
-                warp,
-                pc,
-                taken,
-                fallthrough,
-                target,
-                reconverge,
-                cycle,
-            } if *b == block => {
-                if row_of(*warp).is_none() {
-                    continue;
-                }
-                let mut c = new_column(
-                    Kind::Branch,
-                    ["branch".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
-                    format!(
-                        "warp {warp} splits at pc {pc}: ▶ lanes take the branch to pc {target}, ○ lanes fall through; they meet again at pc {reconverge}"
-                    ),
-                    &active,
-                    seen,
-                    Some(*warp),
-                    k,
-                    *cycle,
-                );
-                for lane in 0..w {
-                    if taken >> lane & 1 == 1 {
-                        c.marks.push((*warp, lane, "taken"));
-                    } else if fallthrough >> lane & 1 == 1 {
-                        c.marks.push((*warp, lane, "fallthrough"));
-                    }
-                }
-                columns.push(c);
-            }
-            Event::Reconverge {
-                block: b,
-                warp,
-                pc,
-                mask,
-                cycle,
-            } if *b == block => {
-                let Some(row) = row_of(*warp) else { continue };
-                active[row] = *mask;
-                let mut c = new_column(
-                    Kind::Merge,
-                    ["merge".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
-                    format!("warp {warp}'s split lanes run together again at pc {pc}"),
-                    &active,
-                    seen,
-                    Some(*warp),
-                    k,
-                    *cycle,
-                );
-                for lane in 0..w {
-                    if mask >> lane & 1 == 1 {
-                        c.marks.push((*warp, lane, "merge"));
-                    }
-                }
-                columns.push(c);
-            }
-            Event::BarrierRelease {
-                block: b,
-                id,
-                warps: released,
-                cycle,
-                ..
-            } if *b == block => {
-                columns.push(new_column(
-                    Kind::Barrier,
-                    ["barrier".into(), format!("bar {id}"), format!("cycle {cycle}")],
-                    format!("barrier {id} releases warps {released:?} at cycle {cycle}"),
-                    &active,
-                    seen,
-                    None,
-                    k,
-                    *cycle,
-                ));
-            }
-            Event::WarpExit { block: b, warp, .. } if *b == block => {
-                if let Some(row) = row_of(*warp) {
-                    active[row] = 0;
-                }
-            }
-            _ => {}
-        }
-    }
-    // The chosen steps, with the barriers, branches and merges between them.
-    let (first, last) = match opts.steps {
-        Some((first, last)) if first == 0 || first > last || first > total_steps => {
-            return Err(format!(
-                "--steps {first}-{last}: the run has {total_steps} exchange step(s), numbered from 1"
-            ));
-        }
-        Some(range) => range,
-        None => (1, DEFAULT_STEPS),
-    };
-    let last = last.min(total_steps);
-    columns.retain(|c| match c.kind {
-        Kind::Exchange(s) => (first..=last).contains(&s),
-        _ => first - 1 <= c.ctx && c.ctx <= last,
-    });
-    let drawn_steps = columns.iter().filter(|c| matches!(c.kind, Kind::Exchange(_))).count();
-    // The last column: the register each warp's last exchange sent, as the run left it.
-    let end_cycle = events.last().map_or(0, Event::cycle);
-    let mut fin = new_column(
-        Kind::Final,
-        ["end".into(), String::new(), String::new()],
-        "the register each warp's last exchange sent, at the end of the trace".into(),
-        &active,
-        seen,
-        None,
-        events.len(),
-        end_cycle,
-    );
-    let mut fin_regs = Vec::new();
-    for (row, &warp) in warps.iter().enumerate() {
-        if let Some(r) = last_sent[row]
-            && let Some((vals, seen)) = latest.get(&(row, r))
-        {
-            if !fin_regs.contains(&reg(r)) {
-                fin_regs.push(reg(r));
-            }
-            for lane in 0..w {
-                if seen >> lane & 1 == 1 {
-                    fin.received.push(Label {
-                        warp,
-                        lane,
-                        text: value(ty_of(r), vals[lane as usize]),
-                        class: "val",
-                    });
-                }
-            }
-        }
-    }
-    fin.header[1] = fin_regs.join(" ");
-    let all_steps_shown = first == 1 && last == total_steps;
-    if all_steps_shown && drawn_steps > 0 && !fin.received.is_empty() {
-        columns.push(fin);
-    }
+    // Walk the trace once: the columns of the chosen steps, and what the rest needs.
+    let Walk {
+        mut columns,
+        shared_accesses,
+        issues_of,
+        last_sent,
+        total_steps,
+        drawn_steps,
+        all_steps_shown,
+        first,
+        last,
+    } = walk(kernel, events, block, &warps, opts.steps)?;
 
     // What combined each warp's values between its exchanges (and before the end column).
     combine_boxes(kernel, &mut columns, &warps, &issues_of, &last_sent);
@@ -1010,6 +658,417 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     }
     o.push_str("</svg>\n");
     Ok(o)
+}
+
+/// Lanes that exist in warp `warp` of a block (the last warp of a block may be partial).
+fn lanes_in(kernel: &Kernel, warp: u32) -> u64 {
+    let w = kernel.warp_size;
+    let n = kernel.block.saturating_sub(warp * w).min(w);
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// What walking the trace gives the diagram.
+struct Walk<'e> {
+    /// The columns of the chosen steps, with the barriers, branches and merges between them, and the end column
+    /// when every step is shown.
+    columns: Vec<Column>,
+    /// The drawn warps' shared-memory accesses (for the bank maps).
+    shared_accesses: Vec<&'e Issue>,
+    /// Per drawn warp: its issues (event index, issue) and the register its last exchange sent.
+    issues_of: Vec<Vec<(usize, &'e Issue)>>,
+    last_sent: Vec<Option<u16>>,
+    total_steps: usize,
+    drawn_steps: usize,
+    all_steps_shown: bool,
+    first: usize,
+    last: usize,
+}
+
+/// Walk the trace once for block `block`'s drawn `warps`: a column for every exchange (a shuffle, or a shared
+/// load of words other lanes stored), barrier release, divergent branch and reconvergence, each with every drawn
+/// warp's active lanes at that moment; keep the `steps` chosen (exchange steps are numbered over the whole run,
+/// as the stepper numbers them).
+fn walk<'e>(
+    kernel: &Kernel,
+    events: &'e [Event],
+    block: u32,
+    warps: &[u32],
+    steps: Option<(usize, usize)>,
+) -> Result<Walk<'e>, String> {
+    let w = kernel.warp_size;
+    let lanes_of = |warp: u32| lanes_in(kernel, warp);
+    let row_of = |warp: u32| warps.iter().position(|&x| x == warp);
+    let reg = |r: u16| format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(r)));
+    let ty_of = |r: u16| kernel.reg_types[r as usize];
+    let mut active: Vec<u64> = warps.iter().map(|&x| lanes_of(x)).collect();
+    let mut columns: Vec<Column> = Vec::new();
+    let mut shared_accesses: Vec<&Issue> = Vec::new();
+    // Per drawn warp: its issues (event index, issue), the register the last exchange sent, and its latest values.
+    let mut issues_of: Vec<Vec<(usize, &Issue)>> = vec![Vec::new(); warps.len()];
+    let mut last_sent: Vec<Option<u16>> = vec![None; warps.len()];
+    let mut latest: BTreeMap<(usize, u16), (Vec<u32>, u64)> = BTreeMap::new();
+    // The event that last stored each shared word of the block: (array, index) → event.
+    let mut stored_at: BTreeMap<(u16, u64), usize> = BTreeMap::new();
+    // Exchange steps are numbered over the whole run (as the stepper numbers them).
+    let exchanges = super::exchanges(events);
+    let total_steps = exchanges.iter().flatten().map(|x| x.step).max().unwrap_or(0) as usize;
+    // Exchanges so far, at each event.
+    let mut seen = 0usize;
+    let new_column = |kind: Kind,
+                      header: [String; 3],
+                      title: String,
+                      active: &[u64],
+                      ctx: usize,
+                      warp: Option<u32>,
+                      event: usize,
+                      cycle: u64| Column {
+        ctx,
+        kind,
+        header,
+        title,
+        arrows: Vec::new(),
+        sent: Vec::new(),
+        received: Vec::new(),
+        marks: Vec::new(),
+        active: active.to_vec(),
+        warp,
+        event,
+        cycle,
+        shared: false,
+        stored: 0,
+        wrote: None,
+        sends: None,
+        combine: Vec::new(),
+    };
+    for (k, (e, exchange)) in events.iter().zip(&exchanges).enumerate() {
+        let step = exchange.as_ref().map_or(0, |x| x.step as usize);
+        seen = seen.max(step);
+        match e {
+            Event::Issue(i) if i.block == block => {
+                if let (Some(m), Some(x)) = (&i.memory, exchange)
+                    && m.shared
+                {
+                    // A load that reads other lanes' stores: from the drawn ones, arrows.
+                    if row_of(i.warp).is_some() {
+                        let mut col = None::<Column>;
+                        for &(lane, sw, sl) in &x.from {
+                            if row_of(sw).is_none() {
+                                continue;
+                            }
+                            let c = col.get_or_insert_with(|| {
+                                let text = &kernel.program.instructions[i.pc as usize].text;
+                                let mut c = new_column(
+                                    Kind::Exchange(step),
+                                    [
+                                        format!("step {step}"),
+                                        format!("ld.shared {}", kernel.shared[m.buffer as usize].name),
+                                        format!("cycle {}", i.cycle),
+                                    ],
+                                    format!("pc {}: {text} (warp {})", i.pc, i.warp),
+                                    &active,
+                                    step,
+                                    Some(i.warp),
+                                    k,
+                                    i.cycle,
+                                );
+                                c.shared = true;
+                                c.wrote = i.write.as_ref().map(|(r, _)| *r);
+                                c
+                            });
+                            let at = stored_at.get(&(m.buffer, m.index[lane as usize])).copied();
+                            c.stored = c.stored.max(at.unwrap_or(0));
+                            // The value moved: what the load read.
+                            let v = match &i.write {
+                                Some((r, vals)) => value(ty_of(*r), vals[lane as usize]),
+                                None => String::new(),
+                            };
+                            c.arrows.push(Arrow {
+                                from: (sw, sl),
+                                to: (i.warp, lane),
+                                class: "arrow shared",
+                                title: format!(
+                                    "warp {sw} lane {sl} stored {v} in {}[{}]; warp {} lane {lane} loads it",
+                                    kernel.shared[m.buffer as usize].name, m.index[lane as usize], i.warp
+                                ),
+                            });
+                            if !c.sent.iter().any(|l| (l.warp, l.lane) == (sw, sl)) {
+                                c.sent.push(Label {
+                                    warp: sw,
+                                    lane: sl,
+                                    text: v.clone(),
+                                    class: "val",
+                                });
+                            }
+                            c.received.push(Label {
+                                warp: i.warp,
+                                lane,
+                                text: v,
+                                class: "val",
+                            });
+                        }
+                        if let Some(c) = col {
+                            columns.push(c);
+                        }
+                    }
+                }
+                if let Some(m) = i.memory.as_ref().filter(|m| m.shared && m.store) {
+                    for lane in (0..w).filter(|l| i.exec >> l & 1 == 1) {
+                        stored_at.insert((m.buffer, m.index[lane as usize]), k);
+                    }
+                }
+                if i.memory.as_ref().is_some_and(|m| m.shared) && row_of(i.warp).is_some() {
+                    shared_accesses.push(i);
+                }
+                let Some(row) = row_of(i.warp) else { continue };
+                issues_of[row].push((k, i));
+                active[row] = i.active;
+                if let (Some(s), DOp::Shfl { a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) {
+                    let text = &kernel.program.instructions[i.pc as usize].text;
+                    let mut c = new_column(
+                        Kind::Exchange(step),
+                        [
+                            format!("step {step}"),
+                            format!("shfl.{}", shuffle_label(kernel, i)),
+                            format!("cycle {}", i.cycle),
+                        ],
+                        format!("pc {}: {text} (warp {})", i.pc, i.warp),
+                        &active,
+                        step,
+                        Some(i.warp),
+                        k,
+                        i.cycle,
+                    );
+                    c.wrote = i.write.as_ref().map(|(r, _)| *r);
+                    c.sends = match a {
+                        Src::Reg(r) => Some(r),
+                        _ => None,
+                    };
+                    let ty = match a {
+                        Src::Reg(r) => ty_of(r),
+                        _ => warpsim_isa::Ty::U32,
+                    };
+                    let received = i.write.as_ref().map(|(_, v)| v.as_slice());
+                    for lane in 0..w {
+                        if i.exec >> lane & 1 == 0 {
+                            continue;
+                        }
+                        let src = s.sources[lane as usize];
+                        let got = received.map(|v| value(ty, v[lane as usize])).unwrap_or_default();
+                        if s.in_range >> lane & 1 == 0 {
+                            c.marks.push((i.warp, lane, "own"));
+                            c.received.push(Label {
+                                warp: i.warp,
+                                lane,
+                                text: got,
+                                class: "val own",
+                            });
+                            continue;
+                        }
+                        let undefined = s.undefined >> lane & 1 == 1;
+                        if lanes_of(i.warp) >> src & 1 == 0 {
+                            // A lane past the end of a partial warp: no line to draw from.
+                            c.received.push(Label {
+                                warp: i.warp,
+                                lane,
+                                text: got,
+                                class: "val undefined",
+                            });
+                            continue;
+                        }
+                        c.arrows.push(Arrow {
+                            from: (i.warp, src),
+                            to: (i.warp, lane),
+                            class: if undefined { "arrow undefined" } else { "arrow" },
+                            title: format!(
+                                "lane {lane} reads lane {src}: {got}{}",
+                                if undefined {
+                                    " (undefined on hardware: the source lane is inactive or outside the member mask)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        });
+                        if !c.sent.iter().any(|l| l.lane == src) {
+                            c.sent.push(Label {
+                                warp: i.warp,
+                                lane: src,
+                                text: value(ty, i.operands[0][src as usize]),
+                                class: "val",
+                            });
+                        }
+                        c.received.push(Label {
+                            warp: i.warp,
+                            lane,
+                            text: got,
+                            class: if undefined { "val undefined" } else { "val" },
+                        });
+                    }
+                    if let Src::Reg(r) = a {
+                        last_sent[row] = Some(r);
+                        latest.insert((row, r), (i.operands[0].clone(), i.active));
+                    }
+                    columns.push(c);
+                }
+                if let Some((r, vals)) = &i.write {
+                    let entry = latest.entry((row, *r)).or_insert_with(|| (vals.clone(), 0));
+                    for (lane, (dst, &v)) in entry.0.iter_mut().zip(vals).enumerate() {
+                        if i.exec >> lane & 1 == 1 {
+                            *dst = v;
+                        }
+                    }
+                    entry.1 |= i.exec;
+                }
+            }
+            Event::Diverge {
+                block: b,
+                warp,
+                pc,
+                taken,
+                fallthrough,
+                target,
+                reconverge,
+                cycle,
+            } if *b == block => {
+                if row_of(*warp).is_none() {
+                    continue;
+                }
+                let mut c = new_column(
+                    Kind::Branch,
+                    ["branch".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
+                    format!(
+                        "warp {warp} splits at pc {pc}: ▶ lanes take the branch to pc {target}, ○ lanes fall through; they meet again at pc {reconverge}"
+                    ),
+                    &active,
+                    seen,
+                    Some(*warp),
+                    k,
+                    *cycle,
+                );
+                for lane in 0..w {
+                    if taken >> lane & 1 == 1 {
+                        c.marks.push((*warp, lane, "taken"));
+                    } else if fallthrough >> lane & 1 == 1 {
+                        c.marks.push((*warp, lane, "fallthrough"));
+                    }
+                }
+                columns.push(c);
+            }
+            Event::Reconverge {
+                block: b,
+                warp,
+                pc,
+                mask,
+                cycle,
+            } if *b == block => {
+                let Some(row) = row_of(*warp) else { continue };
+                active[row] = *mask;
+                let mut c = new_column(
+                    Kind::Merge,
+                    ["merge".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
+                    format!("warp {warp}'s split lanes run together again at pc {pc}"),
+                    &active,
+                    seen,
+                    Some(*warp),
+                    k,
+                    *cycle,
+                );
+                for lane in 0..w {
+                    if mask >> lane & 1 == 1 {
+                        c.marks.push((*warp, lane, "merge"));
+                    }
+                }
+                columns.push(c);
+            }
+            Event::BarrierRelease {
+                block: b,
+                id,
+                warps: released,
+                cycle,
+                ..
+            } if *b == block => {
+                columns.push(new_column(
+                    Kind::Barrier,
+                    ["barrier".into(), format!("bar {id}"), format!("cycle {cycle}")],
+                    format!("barrier {id} releases warps {released:?} at cycle {cycle}"),
+                    &active,
+                    seen,
+                    None,
+                    k,
+                    *cycle,
+                ));
+            }
+            Event::WarpExit { block: b, warp, .. } if *b == block => {
+                if let Some(row) = row_of(*warp) {
+                    active[row] = 0;
+                }
+            }
+            _ => {}
+        }
+    }
+    // The chosen steps, with the barriers, branches and merges between them.
+    let (first, last) = match steps {
+        Some((first, last)) if first == 0 || first > last || first > total_steps => {
+            return Err(format!(
+                "--steps {first}-{last}: the run has {total_steps} exchange step(s), numbered from 1"
+            ));
+        }
+        Some(range) => range,
+        None => (1, DEFAULT_STEPS),
+    };
+    let last = last.min(total_steps);
+    columns.retain(|c| match c.kind {
+        Kind::Exchange(s) => (first..=last).contains(&s),
+        _ => first - 1 <= c.ctx && c.ctx <= last,
+    });
+    let drawn_steps = columns.iter().filter(|c| matches!(c.kind, Kind::Exchange(_))).count();
+    // The last column: the register each warp's last exchange sent, as the run left it.
+    let end_cycle = events.last().map_or(0, Event::cycle);
+    let mut fin = new_column(
+        Kind::Final,
+        ["end".into(), String::new(), String::new()],
+        "the register each warp's last exchange sent, at the end of the trace".into(),
+        &active,
+        seen,
+        None,
+        events.len(),
+        end_cycle,
+    );
+    let mut fin_regs = Vec::new();
+    for (row, &warp) in warps.iter().enumerate() {
+        if let Some(r) = last_sent[row]
+            && let Some((vals, seen)) = latest.get(&(row, r))
+        {
+            if !fin_regs.contains(&reg(r)) {
+                fin_regs.push(reg(r));
+            }
+            for lane in 0..w {
+                if seen >> lane & 1 == 1 {
+                    fin.received.push(Label {
+                        warp,
+                        lane,
+                        text: value(ty_of(r), vals[lane as usize]),
+                        class: "val",
+                    });
+                }
+            }
+        }
+    }
+    fin.header[1] = fin_regs.join(" ");
+    let all_steps_shown = first == 1 && last == total_steps;
+    if all_steps_shown && drawn_steps > 0 && !fin.received.is_empty() {
+        columns.push(fin);
+    }
+    Ok(Walk {
+        columns,
+        shared_accesses,
+        issues_of,
+        last_sent,
+        total_steps,
+        drawn_steps,
+        all_steps_shown,
+        first,
+        last,
+    })
 }
 
 /// Each column's position: the first after the last position of every drawn warp (row) it covers, among
