@@ -162,6 +162,19 @@ async fn press(c: &Client, key: Key) {
     c.perform_actions(actions).await.expect("key press");
 }
 
+/// The timeline's cycle-axis labels, as numbers.
+async fn axis_ticks(c: &Client) -> Vec<u64> {
+    let mut out = Vec::new();
+    for t in c
+        .find_all(Locator::Css("#timeline-svg text.tl-tick"))
+        .await
+        .expect("ticks")
+    {
+        out.push(t.text().await.expect("tick").parse::<u64>().expect("a whole number"));
+    }
+    out
+}
+
 async fn row(c: &Client, reg: &str) -> Vec<String> {
     let cells = c
         .find_all(Locator::Css(&format!("tr[data-reg='{reg}'] td")))
@@ -284,14 +297,7 @@ fn butterfly_stepper_shows_the_end_of_step_2() {
             std::fs::write(docs, &png).expect("update docs/");
         }
         // The timeline's cycle axis: whole cycles from 0, each tick a new one, reaching the run's end.
-        let mut ticks = Vec::new();
-        for t in c
-            .find_all(Locator::Css("#timeline-svg text.tl-tick"))
-            .await
-            .expect("ticks")
-        {
-            ticks.push(t.text().await.expect("tick").parse::<u64>().expect("a whole number"));
-        }
+        let ticks = axis_ticks(&c).await;
         assert_eq!(ticks.first(), Some(&0), "{ticks:?}");
         assert!(ticks.windows(2).all(|p| p[0] < p[1]) && ticks.len() >= 4, "{ticks:?}");
         // Right arrow goes forward again; Home and End go to the ends.
@@ -309,14 +315,7 @@ fn butterfly_stepper_shows_the_end_of_step_2() {
         std::fs::write(&tiny, ".kernel tiny\n.block W\n  exit\n").expect("write");
         let page = write_page("tiny", &[tiny.to_str().expect("a path"), "--warp", "8"]);
         open(&c, &page).await;
-        let mut ticks = Vec::new();
-        for t in c
-            .find_all(Locator::Css("#timeline-svg text.tl-tick"))
-            .await
-            .expect("ticks")
-        {
-            ticks.push(t.text().await.expect("tick").parse::<u64>().expect("a whole number"));
-        }
+        let ticks = axis_ticks(&c).await;
         assert_eq!(ticks.first(), Some(&0), "{ticks:?}");
         assert!(ticks.windows(2).all(|p| p[0] < p[1]) && ticks.len() >= 2, "{ticks:?}");
         c.close().await.expect("close");
