@@ -35,7 +35,7 @@
 
 use super::{shuffle_label, value};
 use crate::kernel::{DOp, Kernel, Src};
-use crate::trace::{Event, Issue};
+use crate::trace::{Event, Issue, MemoryTrace, ShuffleTrace};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -210,6 +210,40 @@ struct Column {
 }
 
 impl Column {
+    /// An empty column of `kind` at event `event` (cycle `cycle`) of `warp`, after `ctx` exchange steps, with
+    /// the drawn warps' `active` lanes.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        kind: Kind,
+        header: [String; 3],
+        title: String,
+        active: &[u64],
+        ctx: usize,
+        warp: Option<u32>,
+        event: usize,
+        cycle: u64,
+    ) -> Column {
+        Column {
+            ctx,
+            kind,
+            header,
+            title,
+            arrows: Vec::new(),
+            sent: Vec::new(),
+            received: Vec::new(),
+            marks: Vec::new(),
+            active: active.to_vec(),
+            warp,
+            event,
+            cycle,
+            shared: false,
+            stored: 0,
+            wrote: None,
+            sends: None,
+            combine: Vec::new(),
+        }
+    }
+
     /// The drawn rows (warps, by position) it covers, first to last.
     fn rows(&self, row_of: &dyn Fn(u32) -> Option<usize>, all: usize) -> (usize, usize) {
         if matches!(self.kind, Kind::Barrier | Kind::Final) {
@@ -667,6 +701,174 @@ fn lanes_in(kernel: &Kernel, warp: u32) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
+/// The column of a shared-memory load in which lanes read words other lanes stored (`x`), with an arrow from
+/// each drawn storing lane (the store event of each word in `stored_at`); none if no storing lane is drawn.
+#[allow(clippy::too_many_arguments)]
+fn shared_load_column(
+    kernel: &Kernel,
+    (k, i): (usize, &Issue),
+    m: &MemoryTrace,
+    x: &super::Exchange,
+    step: usize,
+    active: &[u64],
+    row_of: &dyn Fn(u32) -> Option<usize>,
+    stored_at: &BTreeMap<(u16, u64), usize>,
+) -> Option<Column> {
+    let ty_of = |r: u16| kernel.reg_types[r as usize];
+    let mut col = None::<Column>;
+    for &(lane, sw, sl) in &x.from {
+        if row_of(sw).is_none() {
+            continue;
+        }
+        let c = col.get_or_insert_with(|| {
+            let text = &kernel.program.instructions[i.pc as usize].text;
+            let mut c = Column::new(
+                Kind::Exchange(step),
+                [
+                    format!("step {step}"),
+                    format!("ld.shared {}", kernel.shared[m.buffer as usize].name),
+                    format!("cycle {}", i.cycle),
+                ],
+                format!("pc {}: {text} (warp {})", i.pc, i.warp),
+                active,
+                step,
+                Some(i.warp),
+                k,
+                i.cycle,
+            );
+            c.shared = true;
+            c.wrote = i.write.as_ref().map(|(r, _)| *r);
+            c
+        });
+        let at = stored_at.get(&(m.buffer, m.index[lane as usize])).copied();
+        c.stored = c.stored.max(at.unwrap_or(0));
+        // The value moved: what the load read.
+        let v = match &i.write {
+            Some((r, vals)) => value(ty_of(*r), vals[lane as usize]),
+            None => String::new(),
+        };
+        c.arrows.push(Arrow {
+            from: (sw, sl),
+            to: (i.warp, lane),
+            class: "arrow shared",
+            title: format!(
+                "warp {sw} lane {sl} stored {v} in {}[{}]; warp {} lane {lane} loads it",
+                kernel.shared[m.buffer as usize].name, m.index[lane as usize], i.warp
+            ),
+        });
+        if !c.sent.iter().any(|l| (l.warp, l.lane) == (sw, sl)) {
+            c.sent.push(Label {
+                warp: sw,
+                lane: sl,
+                text: v.clone(),
+                class: "val",
+            });
+        }
+        c.received.push(Label {
+            warp: i.warp,
+            lane,
+            text: v,
+            class: "val",
+        });
+    }
+    col
+}
+
+/// The column of a shuffle: an arrow from each executing lane's source, the values sent and received, a ring
+/// for a lane whose source is out of range, a red arrow for an undefined read.
+fn shuffle_column(
+    kernel: &Kernel,
+    (k, i): (usize, &Issue),
+    s: &ShuffleTrace,
+    a: Src,
+    step: usize,
+    active: &[u64],
+) -> Column {
+    let w = kernel.warp_size;
+    let ty_of = |r: u16| kernel.reg_types[r as usize];
+    let text = &kernel.program.instructions[i.pc as usize].text;
+    let mut c = Column::new(
+        Kind::Exchange(step),
+        [
+            format!("step {step}"),
+            format!("shfl.{}", shuffle_label(kernel, i)),
+            format!("cycle {}", i.cycle),
+        ],
+        format!("pc {}: {text} (warp {})", i.pc, i.warp),
+        active,
+        step,
+        Some(i.warp),
+        k,
+        i.cycle,
+    );
+    c.wrote = i.write.as_ref().map(|(r, _)| *r);
+    c.sends = match a {
+        Src::Reg(r) => Some(r),
+        _ => None,
+    };
+    let ty = match a {
+        Src::Reg(r) => ty_of(r),
+        _ => warpsim_isa::Ty::U32,
+    };
+    let received = i.write.as_ref().map(|(_, v)| v.as_slice());
+    for lane in 0..w {
+        if i.exec >> lane & 1 == 0 {
+            continue;
+        }
+        let src = s.sources[lane as usize];
+        let got = received.map(|v| value(ty, v[lane as usize])).unwrap_or_default();
+        if s.in_range >> lane & 1 == 0 {
+            c.marks.push((i.warp, lane, "own"));
+            c.received.push(Label {
+                warp: i.warp,
+                lane,
+                text: got,
+                class: "val own",
+            });
+            continue;
+        }
+        let undefined = s.undefined >> lane & 1 == 1;
+        if lanes_in(kernel, i.warp) >> src & 1 == 0 {
+            // A lane past the end of a partial warp: no line to draw from.
+            c.received.push(Label {
+                warp: i.warp,
+                lane,
+                text: got,
+                class: "val undefined",
+            });
+            continue;
+        }
+        c.arrows.push(Arrow {
+            from: (i.warp, src),
+            to: (i.warp, lane),
+            class: if undefined { "arrow undefined" } else { "arrow" },
+            title: format!(
+                "lane {lane} reads lane {src}: {got}{}",
+                if undefined {
+                    " (undefined on hardware: the source lane is inactive or outside the member mask)"
+                } else {
+                    ""
+                }
+            ),
+        });
+        if !c.sent.iter().any(|l| l.lane == src) {
+            c.sent.push(Label {
+                warp: i.warp,
+                lane: src,
+                text: value(ty, i.operands[0][src as usize]),
+                class: "val",
+            });
+        }
+        c.received.push(Label {
+            warp: i.warp,
+            lane,
+            text: got,
+            class: if undefined { "val undefined" } else { "val" },
+        });
+    }
+    c
+}
+
 /// What walking the trace gives the diagram.
 struct Walk<'e> {
     /// The columns of the chosen steps, with the barriers, branches and merges between them, and the end column
@@ -714,32 +916,6 @@ fn walk<'e>(
     let total_steps = exchanges.iter().flatten().map(|x| x.step).max().unwrap_or(0) as usize;
     // Exchanges so far, at each event.
     let mut seen = 0usize;
-    let new_column = |kind: Kind,
-                      header: [String; 3],
-                      title: String,
-                      active: &[u64],
-                      ctx: usize,
-                      warp: Option<u32>,
-                      event: usize,
-                      cycle: u64| Column {
-        ctx,
-        kind,
-        header,
-        title,
-        arrows: Vec::new(),
-        sent: Vec::new(),
-        received: Vec::new(),
-        marks: Vec::new(),
-        active: active.to_vec(),
-        warp,
-        event,
-        cycle,
-        shared: false,
-        stored: 0,
-        wrote: None,
-        sends: None,
-        combine: Vec::new(),
-    };
     for (k, (e, exchange)) in events.iter().zip(&exchanges).enumerate() {
         let step = exchange.as_ref().map_or(0, |x| x.step as usize);
         seen = seen.max(step);
@@ -749,66 +925,10 @@ fn walk<'e>(
                     && m.shared
                 {
                     // A load that reads other lanes' stores: from the drawn ones, arrows.
-                    if row_of(i.warp).is_some() {
-                        let mut col = None::<Column>;
-                        for &(lane, sw, sl) in &x.from {
-                            if row_of(sw).is_none() {
-                                continue;
-                            }
-                            let c = col.get_or_insert_with(|| {
-                                let text = &kernel.program.instructions[i.pc as usize].text;
-                                let mut c = new_column(
-                                    Kind::Exchange(step),
-                                    [
-                                        format!("step {step}"),
-                                        format!("ld.shared {}", kernel.shared[m.buffer as usize].name),
-                                        format!("cycle {}", i.cycle),
-                                    ],
-                                    format!("pc {}: {text} (warp {})", i.pc, i.warp),
-                                    &active,
-                                    step,
-                                    Some(i.warp),
-                                    k,
-                                    i.cycle,
-                                );
-                                c.shared = true;
-                                c.wrote = i.write.as_ref().map(|(r, _)| *r);
-                                c
-                            });
-                            let at = stored_at.get(&(m.buffer, m.index[lane as usize])).copied();
-                            c.stored = c.stored.max(at.unwrap_or(0));
-                            // The value moved: what the load read.
-                            let v = match &i.write {
-                                Some((r, vals)) => value(ty_of(*r), vals[lane as usize]),
-                                None => String::new(),
-                            };
-                            c.arrows.push(Arrow {
-                                from: (sw, sl),
-                                to: (i.warp, lane),
-                                class: "arrow shared",
-                                title: format!(
-                                    "warp {sw} lane {sl} stored {v} in {}[{}]; warp {} lane {lane} loads it",
-                                    kernel.shared[m.buffer as usize].name, m.index[lane as usize], i.warp
-                                ),
-                            });
-                            if !c.sent.iter().any(|l| (l.warp, l.lane) == (sw, sl)) {
-                                c.sent.push(Label {
-                                    warp: sw,
-                                    lane: sl,
-                                    text: v.clone(),
-                                    class: "val",
-                                });
-                            }
-                            c.received.push(Label {
-                                warp: i.warp,
-                                lane,
-                                text: v,
-                                class: "val",
-                            });
-                        }
-                        if let Some(c) = col {
-                            columns.push(c);
-                        }
+                    if row_of(i.warp).is_some()
+                        && let Some(c) = shared_load_column(kernel, (k, i), m, x, step, &active, &row_of, &stored_at)
+                    {
+                        columns.push(c);
                     }
                 }
                 if let Some(m) = i.memory.as_ref().filter(|m| m.shared && m.store) {
@@ -823,91 +943,11 @@ fn walk<'e>(
                 issues_of[row].push((k, i));
                 active[row] = i.active;
                 if let (Some(s), DOp::Shfl { a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) {
-                    let text = &kernel.program.instructions[i.pc as usize].text;
-                    let mut c = new_column(
-                        Kind::Exchange(step),
-                        [
-                            format!("step {step}"),
-                            format!("shfl.{}", shuffle_label(kernel, i)),
-                            format!("cycle {}", i.cycle),
-                        ],
-                        format!("pc {}: {text} (warp {})", i.pc, i.warp),
-                        &active,
-                        step,
-                        Some(i.warp),
-                        k,
-                        i.cycle,
-                    );
-                    c.wrote = i.write.as_ref().map(|(r, _)| *r);
-                    c.sends = match a {
-                        Src::Reg(r) => Some(r),
-                        _ => None,
-                    };
-                    let ty = match a {
-                        Src::Reg(r) => ty_of(r),
-                        _ => warpsim_isa::Ty::U32,
-                    };
-                    let received = i.write.as_ref().map(|(_, v)| v.as_slice());
-                    for lane in 0..w {
-                        if i.exec >> lane & 1 == 0 {
-                            continue;
-                        }
-                        let src = s.sources[lane as usize];
-                        let got = received.map(|v| value(ty, v[lane as usize])).unwrap_or_default();
-                        if s.in_range >> lane & 1 == 0 {
-                            c.marks.push((i.warp, lane, "own"));
-                            c.received.push(Label {
-                                warp: i.warp,
-                                lane,
-                                text: got,
-                                class: "val own",
-                            });
-                            continue;
-                        }
-                        let undefined = s.undefined >> lane & 1 == 1;
-                        if lanes_of(i.warp) >> src & 1 == 0 {
-                            // A lane past the end of a partial warp: no line to draw from.
-                            c.received.push(Label {
-                                warp: i.warp,
-                                lane,
-                                text: got,
-                                class: "val undefined",
-                            });
-                            continue;
-                        }
-                        c.arrows.push(Arrow {
-                            from: (i.warp, src),
-                            to: (i.warp, lane),
-                            class: if undefined { "arrow undefined" } else { "arrow" },
-                            title: format!(
-                                "lane {lane} reads lane {src}: {got}{}",
-                                if undefined {
-                                    " (undefined on hardware: the source lane is inactive or outside the member mask)"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        });
-                        if !c.sent.iter().any(|l| l.lane == src) {
-                            c.sent.push(Label {
-                                warp: i.warp,
-                                lane: src,
-                                text: value(ty, i.operands[0][src as usize]),
-                                class: "val",
-                            });
-                        }
-                        c.received.push(Label {
-                            warp: i.warp,
-                            lane,
-                            text: got,
-                            class: if undefined { "val undefined" } else { "val" },
-                        });
-                    }
+                    columns.push(shuffle_column(kernel, (k, i), s, a, step, &active));
                     if let Src::Reg(r) = a {
                         last_sent[row] = Some(r);
                         latest.insert((row, r), (i.operands[0].clone(), i.active));
                     }
-                    columns.push(c);
                 }
                 if let Some((r, vals)) = &i.write {
                     let entry = latest.entry((row, *r)).or_insert_with(|| (vals.clone(), 0));
@@ -932,7 +972,7 @@ fn walk<'e>(
                 if row_of(*warp).is_none() {
                     continue;
                 }
-                let mut c = new_column(
+                let mut c = Column::new(
                     Kind::Branch,
                     ["branch".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
                     format!(
@@ -962,7 +1002,7 @@ fn walk<'e>(
             } if *b == block => {
                 let Some(row) = row_of(*warp) else { continue };
                 active[row] = *mask;
-                let mut c = new_column(
+                let mut c = Column::new(
                     Kind::Merge,
                     ["merge".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
                     format!("warp {warp}'s split lanes run together again at pc {pc}"),
@@ -986,7 +1026,7 @@ fn walk<'e>(
                 cycle,
                 ..
             } if *b == block => {
-                columns.push(new_column(
+                columns.push(Column::new(
                     Kind::Barrier,
                     ["barrier".into(), format!("bar {id}"), format!("cycle {cycle}")],
                     format!("barrier {id} releases warps {released:?} at cycle {cycle}"),
@@ -1023,7 +1063,7 @@ fn walk<'e>(
     let drawn_steps = columns.iter().filter(|c| matches!(c.kind, Kind::Exchange(_))).count();
     // The last column: the register each warp's last exchange sent, as the run left it.
     let end_cycle = events.last().map_or(0, Event::cycle);
-    let mut fin = new_column(
+    let mut fin = Column::new(
         Kind::Final,
         ["end".into(), String::new(), String::new()],
         "the register each warp's last exchange sent, at the end of the trace".into(),
