@@ -37,6 +37,14 @@ impl Diagnostic {
         }
     }
 
+    /// A warning: something that works but is likely wrong (rendered `warning: …`).
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = label.into();
         self

@@ -887,7 +887,7 @@ impl UnorderedRead {
         let Some(load) = code.get(self.pc as usize) else {
             return format!("warning: {message}\n");
         };
-        let mut d = Diagnostic::error(load.span, message)
+        let mut d = Diagnostic::warning(load.span, message)
             .with_label(format!(
                 "block {}, warp {}, lane {} reads it here at cycle {}",
                 self.block, self.warp, self.lane, self.cycle
@@ -897,7 +897,6 @@ impl UnorderedRead {
                  gave this run's answer, a GPU's may give another. Put a barrier both warps reach between the write \
                  and the read (`bar.sync 0`), or check with `--check race` and `--schedule random --seed N`",
             );
-        d.severity = warpsim_isa::diagnostic::Severity::Warning;
         if let Some(store) = code.get(self.writer_pc as usize) {
             d = d.with_note(
                 format!(

@@ -36,7 +36,14 @@ pub(crate) fn writer_stamp(generation: u32, pc: u32, warp_in_block: u32) -> u64 
     (generation as u64) << 32 | (pc as u64) << 12 | (warp_in_block as u64 + 1)
 }
 
-/// The first executing lane whose shared word another warp wrote in this barrier generation, with that stamp.
+/// Stamp the shared word of every executing lane with its writer (a store or an atomic).
+#[inline(always)]
+pub(crate) fn stamp_words(writers: &mut [u64], stamp: u64, words: &[usize; 64], exec: u64) {
+    for_lanes(exec, |lane| writers[words[lane as usize]] = stamp);
+}
+
+/// The first executing lane whose shared word another warp wrote in this barrier generation, with that writer's
+/// warp and pc.
 #[inline(always)]
 pub(crate) fn unordered_lane(
     writers: &[u64],
@@ -44,15 +51,17 @@ pub(crate) fn unordered_lane(
     warp_in_block: u32,
     words: &[usize; 64],
     exec: u64,
-) -> Option<(u32, u64)> {
-    let mut found = None;
-    for_lanes(exec, |lane| {
+) -> Option<(u32, u32, u32)> {
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
         let s = writers[words[lane as usize]];
-        if found.is_none() && s != 0 && (s >> 32) as u32 == generation && (s & 0xfff) as u32 != warp_in_block + 1 {
-            found = Some((lane, s));
+        if s != 0 && (s >> 32) as u32 == generation && (s & 0xfff) as u32 != warp_in_block + 1 {
+            return Some((lane, (s & 0xfff) as u32 - 1, (s >> 12 & 0xf_ffff) as u32));
         }
-    });
-    found
+    }
+    None
 }
 
 /// A global-memory write an SM made in the current epoch, committed to global memory at the epoch's end.

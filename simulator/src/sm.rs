@@ -29,7 +29,7 @@ use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::kernel::{Buffer, DInstr, DOp, Kernel, Pipe, Src, Unit};
 use crate::lsu::{
     self, Effect, Return, compact_words, global_lines, l1_bytes, locate_lanes, memory_trace, shared_after, shared_cost,
-    unordered_lane, writer_stamp,
+    stamp_words, unordered_lane, writer_stamp,
 };
 use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
 use crate::scoreboard::{Ready, Scoreboard};
@@ -1117,7 +1117,7 @@ impl<'k> Sm<'k> {
                 // The missing-barrier hint observes a shared load.
                 if addr.shared
                     && self.watch_unordered
-                    && let Some((lane, stamp)) = unordered_lane(
+                    && let Some((lane, writer_warp, writer_pc)) = unordered_lane(
                         &block.writers,
                         block.barrier.generation,
                         ctx.warp_in_block,
@@ -1130,7 +1130,7 @@ impl<'k> Sm<'k> {
                         kernel,
                         (cycle, self.id, ctx.block),
                         (ctx.warp_in_block, lane, pc),
-                        ((stamp & 0xfff) as u32 - 1, (stamp >> 12 & 0xf_ffff) as u32),
+                        (writer_warp, writer_pc),
                         words[lane as usize],
                     ));
                 }
@@ -1166,7 +1166,7 @@ impl<'k> Sm<'k> {
                 lsu::store(&warp.rf, &ctx, log, addr, overlay, a, &words, exec);
                 if addr.shared && self.watch_unordered {
                     let stamp = writer_stamp(block.barrier.generation, pc, ctx.warp_in_block);
-                    for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
+                    stamp_words(&mut block.writers, stamp, &words, exec);
                 }
                 let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
                 if addr.shared {
@@ -1202,7 +1202,7 @@ impl<'k> Sm<'k> {
                 self.returns_pending |= lsu::atomic(&mut warp.rf, &ctx, log, mem, (f, d, addr, b, c), to, &words, exec);
                 if addr.shared && self.watch_unordered {
                     let stamp = writer_stamp(block.barrier.generation, pc, ctx.warp_in_block);
-                    for_lanes(exec, |lane| block.writers[words[lane as usize]] = stamp);
+                    stamp_words(&mut block.writers, stamp, &words, exec);
                 }
                 let (compact, count) = compact_words(&words, exec);
                 let same = shared_memory::max_same_address(&compact[..count]);
