@@ -107,6 +107,7 @@ fn assert_in_cycle_then_sm_order(events: &[Event], name: &str) {
             | Event::Reconverge { block, .. }
             | Event::WarpExit { block, .. }
             | Event::BarrierArrive { block, .. }
+            | Event::AtomicReturn { block, .. }
             | Event::BarrierRelease { block, .. } => *block,
         };
         let at = (e.cycle(), sm_of[&block]);
@@ -309,12 +310,9 @@ zero:
     assert_eq!(seen[0], seen[1]);
 }
 
-/// A traced run that faults shows its atomics' old values as the epoch's commit gives them: blocks 0 and 1 (on
-/// SMs 0 and 1) each add 1 to c[0] from 32 lanes in one epoch; SM 0 commits first, so block 1's lanes see 32..63.
-#[test]
-fn atomics_traced_before_a_fault_show_committed_old_values() {
-    let text = "\
-.grid 3
+/// Blocks 0 and 1 (on SMs 0 and 1) each add 1 to c[0] from 32 lanes in one epoch; block 2, when `.grid 3`,
+/// stores out of bounds soon after.
+const TWO_ATOMICS: &str = "\
 .block 32
 .buffer c u32[1]
 .buffer out u32[32]
@@ -336,13 +334,89 @@ bad:
         add.u32             %x, %x, 1
         st.global.u32       out[100], %x
 ";
-    let (_, trace) = fault_of(text, &RunOptions::default(), true);
-    let olds: Vec<serde_json::Value> = trace
+
+/// A global atomic's old values are their own event, at the cycle the atomic completes, with the values the
+/// epoch's commit gives them (SM 0 commits first, so block 1's lanes see 32..63); the atomic's issue event shows
+/// no value for the register, and no event is changed after it was made. The same on 1, 2 and 4 threads.
+#[test]
+fn a_global_atomics_old_values_arrive_as_their_own_event_at_its_completion() {
+    let config = Config::hopper();
+    let program = warpsim_tests::assemble(&format!(".grid 2\n{TWO_ATOMICS}"));
+    let k = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let (_, events) = run(&k, &config, 1);
+    for threads in [2, 4] {
+        assert_eq!(run(&k, &config, threads).1, events, "{threads} threads");
+    }
+    assert_in_cycle_then_sm_order(&events, "two atomics");
+    let issues: Vec<&warpsim::trace::Issue> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Issue(i) if i.pc == 3 => Some(&**i),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(issues.len(), 2);
+    assert!(
+        issues.iter().all(|i| i.write.is_none()),
+        "the atomics' issues show no value"
+    );
+    let returns: Vec<(u64, u32, u32, u16, u64, Vec<u32>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AtomicReturn {
+                cycle,
+                block,
+                pc,
+                reg,
+                lanes,
+                values,
+                ..
+            } => Some((*cycle, *block, *pc, *reg, *lanes, values.clone())),
+            _ => None,
+        })
+        .collect();
+    let t = program.regs.iter().position(|r| r.name == "t").expect("%t") as u16;
+    let expected: Vec<(u64, u32, u32, u16, u64, Vec<u32>)> = issues
+        .iter()
+        .map(|i| {
+            let from = i.block * 32;
+            (i.complete, i.block, 3, t, u32::MAX as u64, (from..from + 32).collect())
+        })
+        .collect();
+    assert_eq!(returns, expected);
+    // The values arrive when the atomic completes, after its issue.
+    assert!(issues.iter().all(|i| i.complete > i.cycle));
+    // JSON Lines: one record of the schema's `atomic_return`.
+    let first = events
+        .iter()
+        .find(|e| matches!(e, Event::AtomicReturn { .. }))
+        .expect("a return");
+    let line: serde_json::Value = serde_json::from_str(&json::event_line(&k, first)).expect("JSON");
+    assert_eq!(line["event"], "atomic_return");
+    assert_eq!(line["register"], "%t");
+    assert_eq!(line["lanes"], "0xffffffff");
+    assert_eq!(line["values"], serde_json::json!((0..32).collect::<Vec<u32>>()));
+}
+
+/// A traced run that faults before its atomics complete shows them issued and no value arriving: block 2's
+/// out-of-bounds store ends the run while the atomics of blocks 0 and 1 are still in flight.
+#[test]
+fn atomics_still_in_flight_at_a_fault_return_nothing() {
+    let (fault, trace) = fault_of(&format!(".grid 3\n{TWO_ATOMICS}"), &RunOptions::default(), true);
+    let events: Vec<serde_json::Value> = trace
         .iter()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
-        .filter(|e| e["instruction"].as_str().is_some_and(|i| i.starts_with("atom")))
-        .map(|e| e["write"]["values"].clone())
         .collect();
-    let block = |from: u32| serde_json::Value::from((from..from + 32).collect::<Vec<u32>>());
-    assert_eq!(olds, vec![block(0), block(32)]);
+    let atomics: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["instruction"].as_str().is_some_and(|i| i.starts_with("atom")))
+        .collect();
+    assert_eq!(atomics.len(), 2);
+    assert!(atomics.iter().all(|e| e.get("write").is_none()));
+    assert!(
+        atomics
+            .iter()
+            .all(|e| e["complete"].as_u64().expect("complete") > fault.cycle)
+    );
+    assert!(!events.iter().any(|e| e["event"] == "atomic_return"));
 }

@@ -471,3 +471,71 @@ fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
         c.close().await.expect("close");
     });
 }
+
+/// A global atomic's old values arrive as their own event: stepping onto it fills the register row of its warp
+/// (block 0 commits first, so its lanes get 0..7), marked as written; stepping back empties it again (the
+/// atomic's issue wrote nothing the page shows).
+#[test]
+fn stepper_shows_a_global_atomics_old_values_when_they_arrive() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let source = dir.join("atomic_return.s");
+    std::fs::write(
+        &source,
+        ".grid 2\n.block 8\n.buffer c u32[1]\n.reg %t\n        atom.global.add.u32 %t, c[0], 1\n        exit\n",
+    )
+    .expect("write the program");
+    let file = write_page(
+        "atomic_return",
+        &[source.to_str().expect("a UTF-8 path"), "--warp", "8"],
+    );
+    let driver = start_driver(&chromedriver);
+    let profile = dir.join("profile-atomic-return");
+    let _ = std::fs::remove_dir_all(&profile);
+    runtime().block_on(async {
+        let c = connect(&driver, &chromium, &profile).await;
+        open(&c, &file).await;
+        let total: usize = text(&c, "#total").await.parse().expect("a count");
+        let kind = |c: Client| async move {
+            c.find(Locator::Css("#event"))
+                .await
+                .expect("#event")
+                .attr("data-kind")
+                .await
+                .expect("attribute")
+                .unwrap_or_default()
+        };
+        let mut returns = 0;
+        for _ in 0..total {
+            click(&c, "#next").await;
+            if kind(c.clone()).await != "return" {
+                continue;
+            }
+            returns += 1;
+            let event = text(&c, "#event").await;
+            if event.contains("block 0 warp 0") {
+                assert!(event.contains("old values of the atomic at pc 0"), "{event}");
+                assert_eq!(row(&c, "%t").await, ["0", "1", "2", "3", "4", "5", "6", "7"]);
+                let class = c
+                    .find(Locator::Css("tr[data-reg='%t']"))
+                    .await
+                    .expect("row")
+                    .attr("class")
+                    .await
+                    .expect("attribute");
+                assert_eq!(class.as_deref(), Some("written"));
+                press(&c, Key::Left).await;
+                assert_eq!(row(&c, "%t").await, ["", "", "", "", "", "", "", ""]);
+                press(&c, Key::Right).await;
+            } else {
+                assert!(event.contains("block 1 warp 0"), "{event}");
+                assert_eq!(row(&c, "%t").await, ["8", "9", "10", "11", "12", "13", "14", "15"]);
+            }
+        }
+        assert_eq!(returns, 2);
+        c.close().await.expect("close the browser");
+    });
+}

@@ -188,7 +188,7 @@ impl<'k> Engine<'k> {
                     self.check_global(fault.cycle);
                     fault.findings = self.findings(Some(fault.cycle));
                     if ON {
-                        // (The atomics' old values in the trace are those the epoch's commit gives.)
+                        // (The atomics' old values that arrive up to the fault are those the epoch's commit gives.)
                         self.commit(&mut locals);
                         merge(&mut locals, fault.cycle + 1, trace);
                     }
@@ -232,8 +232,7 @@ impl<'k> Engine<'k> {
                     }
                 }
                 // The events before `at` go on (a block placed at `at` waits for the other SMs' events at `at`).
-                // An atomic's issue event shows its old value, known at the commit: the events wait for it.
-                if ON && (at == limit || !self.sms.iter().any(Sm::returns_pending)) {
+                if ON {
                     merge(&mut locals, at, trace);
                 }
             }
@@ -249,6 +248,10 @@ impl<'k> Engine<'k> {
             if finished == grid || (self.next_block as u64 >= grid && self.sms.iter().all(Sm::idle)) {
                 break;
             }
+        }
+        if ON {
+            // The last atomics' old values arrive after the last epoch's other events.
+            merge(&mut locals, u64::MAX, trace);
         }
         Ok(self.finish())
     }
@@ -275,10 +278,13 @@ impl<'k> Engine<'k> {
                         let old = *cell;
                         *cell = alu::atomic(f, false, old, b, c);
                         if let Some(ret) = ret {
-                            sm.deliver(ret, old, &mut local.events);
+                            sm.deliver(ret, old);
                         }
                     }
                 }
+            }
+            if ON {
+                sm.returned(&mut local.later);
             }
             sm.end_epoch();
         }
@@ -383,13 +389,21 @@ impl<'k> Engine<'k> {
 }
 
 /// Send the SMs' events before cycle `upto` to `trace` in cycle order (SM order within a cycle, each SM's own
-/// order kept); later ones stay for the next merge (an SM's events are in cycle order).
+/// order kept, an atomic's return after the SM's other events of its cycle); later ones stay for the next merge
+/// (an SM's events are in cycle order, and so are its returns).
 fn merge<const ON: bool, T: TraceSink>(locals: &mut [EpochTrace<ON>], upto: u64, trace: &mut T) {
-    let mut streams: Vec<std::iter::Peekable<std::vec::Drain<'_, Event>>> = locals
+    let mut streams: Vec<std::iter::Peekable<std::vec::IntoIter<Event>>> = locals
         .iter_mut()
         .map(|l| {
             let n = l.events.partition_point(|e| e.cycle() < upto);
-            l.events.drain(..n).peekable()
+            let mut batch: Vec<Event> = l.events.drain(..n).collect();
+            let returns = l.later.partition_point(|e| e.cycle() < upto);
+            if returns > 0 {
+                batch.extend(l.later.drain(..returns));
+                // (Stable: each SM's own order within a cycle is kept.)
+                batch.sort_by_key(Event::cycle);
+            }
+            batch.into_iter().peekable()
         })
         .collect();
     let mut heap = BinaryHeap::new();

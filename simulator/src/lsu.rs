@@ -90,7 +90,7 @@ pub(crate) struct Return {
     pub uid: u64,
     pub reg: u16,
     pub lane: u8,
-    /// With tracing: the index of the atomic's issue event in the SM's epoch trace.
+    /// With tracing: the index of the atomic's return event among the SM's of the epoch.
     pub event: u32,
 }
 
@@ -228,9 +228,9 @@ pub(crate) fn locate(
     Ok((offset + index as usize, index as usize))
 }
 
-/// Locate the word every executing lane accesses (indexed by lane), before any lane touches memory; with
-/// tracing, also the element index of each lane. A fault names the first faulting lane.
-#[allow(clippy::type_complexity)]
+/// Locate the word every executing lane accesses into `words` (indexed by lane), before any lane touches
+/// memory; with tracing, also return the element index of each lane. A fault names the first faulting lane.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn locate_lanes<const ON: bool>(
     kernel: &Kernel,
     memory: &[Buffer],
@@ -239,8 +239,8 @@ pub(crate) fn locate_lanes<const ON: bool>(
     exec: u64,
     ctx: &LaneCtx,
     store: bool,
-) -> Result<([usize; 64], Vec<u64>), (FaultKind, u32)> {
-    let mut words = [0usize; 64];
+    words: &mut [usize; 64],
+) -> Result<Vec<u64>, (FaultKind, u32)> {
     let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
     let mut m = exec;
     while m != 0 {
@@ -252,11 +252,12 @@ pub(crate) fn locate_lanes<const ON: bool>(
             index[lane as usize] = k as u64;
         }
     }
-    Ok((words, index))
+    Ok(index)
 }
 
 /// A shared access's conflict degree and the extra cycles it costs (counted in the statistics); nothing for
 /// global memory.
+#[inline(always)]
 pub(crate) fn shared_cost(
     stats: &mut Stats,
     per_way: u32,
@@ -394,9 +395,9 @@ pub(crate) fn store(
 /// `atom.OP d, addr, b(, c)` for the `exec` lanes, in lane order (deterministic, and one of the orders the
 /// hardware's serialisation gives). In shared memory each lane's old value is written to `d` at once. In global
 /// memory the atomic is logged and performed when the epoch is committed, in a fixed order across SMs, and its
-/// old value is delivered then to `to` (the warp's slot and id, and its issue event) (the destination is busy
+/// old value is delivered then to `to` (the warp's slot and id, and its return event) (the destination is busy
 /// until later: the epoch is no longer than the atomic's latency); meanwhile this SM sees its own atomics
-/// applied. Returns whether an old value is to be delivered.
+/// applied.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn atomic(
@@ -408,8 +409,7 @@ pub(crate) fn atomic(
     (slot, uid, event): (u32, u64, u32),
     words: &[usize; 64],
     exec: u64,
-) -> bool {
-    let mut pending = false;
+) {
     for_lanes(exec, |lane| {
         let word = words[lane as usize];
         let bv = rf.read(b, lane, ctx);
@@ -421,7 +421,6 @@ pub(crate) fn atomic(
             old
         } else {
             let old = global_word(own, true, global, addr.buffer, word);
-            pending |= d.is_some();
             own.insert(overlay_key(addr.buffer, word), alu::atomic(f, false, old, bv, cv));
             effects.push(Effect::Atomic {
                 f,
@@ -443,5 +442,4 @@ pub(crate) fn atomic(
             rf.regs[d as usize * STRIDE + lane as usize] = old;
         }
     });
-    pending
 }

@@ -11,7 +11,8 @@
 //! rows; lanes past W are never read.
 
 use crate::alu::Row;
-use crate::kernel::Src;
+use crate::kernel::{DInstr, DOp, Src};
+use smallvec::{SmallVec, smallvec};
 use warpsim_isa::Special;
 
 /// Lanes per register row (the widest warp).
@@ -89,6 +90,29 @@ impl RegisterFile {
     #[inline]
     pub fn row(&self, d: u16, w: usize) -> &[u32] {
         &self.regs[d as usize * STRIDE..d as usize * STRIDE + w]
+    }
+
+    /// Every source operand of `inst` in every lane, as its operand read sees them (before it writes): for the
+    /// trace only.
+    pub fn operand_rows(&self, inst: &DInstr, ctx: &LaneCtx) -> Vec<Vec<u32>> {
+        let srcs: SmallVec<[Src; 3]> = match inst.op {
+            DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } | DOp::St { a, .. } | DOp::Match { a, .. } => {
+                smallvec![a]
+            }
+            DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } | DOp::Shfl { a, b, .. } => {
+                smallvec![a, b]
+            }
+            DOp::Tern { a, b, c, .. } => smallvec![a, b, c],
+            DOp::Atom { b, c, .. } => {
+                let mut v = smallvec![b];
+                v.extend(c);
+                v
+            }
+            _ => SmallVec::new(),
+        };
+        srcs.into_iter()
+            .map(|s| (0..ctx.w).map(|lane| self.read(s, lane, ctx)).collect())
+            .collect()
     }
 }
 

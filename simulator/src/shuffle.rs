@@ -144,9 +144,9 @@ pub fn read_is_undefined(lane: u32, src: u32, member: u64, exec: u64) -> bool {
 
 /// What one `shfl.sync` did across the warp: the exchange pattern the statistics, the sanitizers and the trace
 /// read.
-pub(crate) struct Exchange {
+pub(crate) struct Exchange<'a> {
     /// Each lane's source lane (itself when out of range); lanes past W are not meaningful.
-    pub sources: [u32; 64],
+    pub sources: &'a [u32; 64],
     /// Lanes whose computed source was in range (all lanes, executing or not).
     pub in_range: u64,
     /// Executing lanes whose read was undefined on hardware ([`read_is_undefined`]).
@@ -154,20 +154,22 @@ pub(crate) struct Exchange {
 }
 
 /// Execute `shfl.sync.MODE d|p, a, b, clamp/segmask, member` for the `exec` lanes: every lane reads its source
-/// before any lane writes; `d` (and `p`, the in-range predicate) are written in the executing lanes.
+/// before any lane writes; `d` (and `p`, the in-range predicate) are written in the executing lanes. Each lane's
+/// source goes into `sources`.
 #[inline(always)]
-pub(crate) fn execute(
+pub(crate) fn execute<'a>(
     rf: &mut RegisterFile,
     ctx: &LaneCtx,
     (mode, d, p, a, b): (ShflMode, u16, Option<u16>, Src, Src),
     (clamp, segmask, member): (u32, u32, u64),
     exec: u64,
-) -> Exchange {
+    sources: &'a mut [u32; 64],
+) -> Exchange<'a> {
     let w = ctx.w as usize;
-    let (mut x, mut y, mut sources, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
+    let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
     rf.fetch(a, ctx, &mut x);
     rf.fetch(b, ctx, &mut y);
-    let in_range = source_rows(mode, &y, clamp, segmask, ctx.w, &mut sources);
+    let in_range = source_rows(mode, &y, clamp, segmask, ctx.w, sources);
     for (v, &s) in r[..w].iter_mut().zip(&sources[..w]) {
         *v = x[s as usize & 63];
     }

@@ -17,28 +17,20 @@
 //! This SM's `end` is the cycle at which its last result is complete; the run's cycles are the latest over all
 //! SMs. Every warp's cycles are accounted for ([`Stalls`]).
 
-use crate::alu;
-use crate::barrier::{self, BARRIERS, BarrierUnit, Waiter};
+use crate::barrier::{self, Arrival, BARRIERS, BarrierUnit, Waiter};
 use crate::cache::L1;
-use crate::check::{
-    self, AccessKind, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, ShuffleReason, Space,
-    UnorderedRead, WarpSync,
-};
+use crate::check::{AccessKind, BlockCheck, Checks, Finding, Findings, GlobalAccess, UnorderedRead};
 use crate::config::Config;
+use crate::execute::{LaneScratch, Memory, Outcome, execute};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
-use crate::kernel::{Buffer, DInstr, DOp, Kernel, Pipe, Src, Unit};
-use crate::lsu::{
-    self, Effect, Return, compact_words, global_lines, l1_bytes, locate_lanes, memory_trace, shared_after, shared_cost,
-    stamp_words, unordered_lane, writer_stamp,
-};
-use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
+use crate::kernel::{Buffer, DOp, Kernel, Pipe};
+use crate::lsu::{Effect, Return, l1_bytes};
+use crate::register_file::{LaneCtx, RegisterFile, STRIDE};
+use crate::sanitizers::{self, Site, SmChecks, WarpShadow, missing_barrier_hint};
 use crate::scoreboard::{Ready, Scoreboard};
-use crate::shared_memory;
-use crate::shuffle;
 use crate::simt_stack::{Merge, SimtStack};
-use crate::timing::Cost;
-use crate::trace::{BarrierResult, EpochTrace, Event, Issue, ShuffleTrace, StallReason, TraceSink, Wait};
-use crate::vote;
+use crate::timing::{MemoryTiming, price};
+use crate::trace::{BarrierResult, EpochTrace, Event, Issue, StallReason, TraceSink, Wait};
 use crate::warp_scheduler::{Schedule, WarpScheduler};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -277,11 +269,8 @@ struct Warp {
     stalls: Stalls,
     /// With tracing: the waits before the instruction being issued (see `account`).
     waits: Vec<Wait>,
-    /// With `--check`: its lanes' synchronisations (race), and per register and predicate the lanes that wrote
-    /// it (init). Empty otherwise.
-    sync: WarpSync,
-    init_regs: Vec<u64>,
-    init_preds: Vec<u64>,
+    /// The sanitizers' state of the warp (empty unless `--check race` or `init` runs).
+    shadow: WarpShadow,
 }
 
 /// A resident block: its shared memory and barriers.
@@ -315,6 +304,8 @@ pub(crate) struct Shared<'k> {
     /// Blocks of this kernel that fit on one SM at once.
     pub capacity: u32,
     pub checks: Checks,
+    /// Whether any check runs (`checks.any()`, looked up once).
+    pub sanitize: bool,
     pub schedule: Schedule,
 }
 
@@ -350,6 +341,7 @@ impl<'k> Shared<'k> {
             l1_bytes: l1_bytes(kernel, config),
             capacity: blocks_per_sm(kernel, config) as u32,
             checks: options.checks,
+            sanitize: options.checks.any(),
             schedule: options.schedule,
         }
     }
@@ -407,7 +399,11 @@ pub(crate) struct Sm<'k> {
     /// This epoch's global-memory writes, in issue order, and the values of those to overlay buffers.
     pub effects: Vec<Effect>,
     overlay: FxHashMap<u64, u32>,
-    returns_pending: bool,
+    /// With tracing: this epoch's global atomics that return old values, as the events their values arrive in
+    /// (filled at the commit, [`Sm::deliver`]).
+    returning: Vec<Event>,
+    /// The lanes' words and shuffle sources an instruction's outcome points into.
+    scratch: LaneScratch,
     /// Storage of retired warps and blocks, reused by the next ones (no allocation per block).
     spare_warps: Vec<Warp>,
     spare_blocks: Vec<Block>,
@@ -466,17 +462,6 @@ impl BlockQueue {
     }
 }
 
-/// What an issued instruction asks of the SM after its lane work.
-enum After {
-    Nothing,
-    /// The warp arrived at a barrier.
-    Barrier {
-        id: u32,
-        expected: Option<u32>,
-        predicate: u64,
-    },
-}
-
 /// Blocks of `kernel` one SM holds at once (at least one: a block that fits no SM runs alone).
 pub(crate) fn blocks_per_sm(kernel: &Kernel, config: &Config) -> u64 {
     let per_block = kernel.shared_words as u64 * 4;
@@ -520,7 +505,8 @@ impl<'k> Sm<'k> {
             warps_launched: 0,
             effects: Vec::new(),
             overlay: FxHashMap::default(),
-            returns_pending: false,
+            returning: Vec::new(),
+            scratch: LaneScratch::default(),
             spare_warps: Vec::new(),
             spare_blocks: Vec::new(),
             released: Vec::new(),
@@ -647,9 +633,7 @@ impl<'k> Sm<'k> {
                     accounted: 0,
                     stalls: Stalls::default(),
                     waits: Vec::new(),
-                    sync: WarpSync::default(),
-                    init_regs: Vec::new(),
-                    init_preds: Vec::new(),
+                    shadow: WarpShadow::default(),
                 });
                 warp.block_slot = slot;
                 warp.block_id = id;
@@ -669,15 +653,7 @@ impl<'k> Sm<'k> {
                 };
                 self.issued_marks[warp_slot] = [0; 2];
                 warp.waits.clear();
-                if checks.race {
-                    warp.sync.reset();
-                }
-                if checks.init {
-                    warp.init_regs.clear();
-                    warp.init_regs.resize(nregs, 0);
-                    warp.init_preds.clear();
-                    warp.init_preds.resize(npreds, 0);
-                }
+                warp.shadow.reset(checks, nregs, npreds);
                 self.warps[warp_slot] = Some(warp);
                 self.scheduler.by_age[warp_slot % schedulers].push(warp_slot);
                 self.refresh(warp_slot);
@@ -906,22 +882,29 @@ impl<'k> Sm<'k> {
         Ok(())
     }
 
-    /// Commit-time delivery of an atomic's old value to its lane, if the warp is still there; with tracing,
-    /// the atomic's issue event shows it.
-    pub fn deliver(&mut self, ret: Return, old: u32, events: &mut [Event]) {
+    /// Commit-time delivery of an atomic's old value to its lane, if the warp is still there; with tracing, the
+    /// value joins its atomic's return event.
+    pub fn deliver(&mut self, ret: Return, old: u32) {
         if let Some(warp) = self.warps[ret.slot as usize].as_mut().filter(|x| x.uid == ret.uid) {
             warp.rf.regs[ret.reg as usize * STRIDE + ret.lane as usize] = old;
         }
-        if let Some(Event::Issue(e)) = events.get_mut(ret.event as usize)
-            && let Some((_, row)) = e.write.as_mut()
-        {
-            row[ret.lane as usize] = old;
+        // (The memory system returns the value even to a warp that has exited meanwhile.)
+        if let Some(Event::AtomicReturn { lanes, values, .. }) = self.returning.get_mut(ret.event as usize) {
+            *lanes |= 1 << ret.lane;
+            values[ret.lane as usize] = old;
         }
     }
 
-    /// Whether an atomic of this epoch still has to deliver its old value (at the commit).
-    pub fn returns_pending(&self) -> bool {
-        self.returns_pending
+    /// With tracing, after the commit: the return events of this epoch's global atomics (in cycle order) go to
+    /// `later`, to be merged into the trace at their cycle.
+    pub fn returned(&mut self, later: &mut Vec<Event>) {
+        if self.returning.is_empty() {
+            return;
+        }
+        // (Stable: atomics completing in one cycle stay in issue order.)
+        self.returning.sort_by_key(Event::cycle);
+        later.append(&mut self.returning);
+        later.sort_by_key(Event::cycle);
     }
 
     /// Forget this epoch's overlay once its writes are committed.
@@ -931,7 +914,6 @@ impl<'k> Sm<'k> {
                 *marks = [marks[1], warp.stalls.issued];
             }
         }
-        self.returns_pending = false;
         self.effects.clear();
         self.overlay.clear();
         self.launched_last_epoch = std::mem::take(&mut self.launched_this_epoch);
@@ -966,7 +948,9 @@ impl<'k> Sm<'k> {
         }
     }
 
-    /// Issue the next instruction of the warp in `slot`. Returns whether its block finished.
+    /// Issue the next instruction of the warp in `slot`: read its operands, execute it, let the sanitizers and the
+    /// trace observe what it did, price that, and commit it (the scoreboard, the pipe, the warp's control flow, a
+    /// barrier arrival). Returns whether its block finished.
     // (Inlined into the issue loop, as its one caller: the checks made it large enough for LLVM to stop.)
     #[inline(always)]
     fn issue<const ON: bool>(
@@ -979,22 +963,18 @@ impl<'k> Sm<'k> {
     ) -> Result<bool, Fault> {
         let kernel = self.kernel;
         let w = self.w;
-        let n = kernel.code.len() as u32;
-        let timing = &self.config.timing;
-        let banks = self.config.shared_banks;
         self.end = self.end.max(cycle + 1);
         let per_sm = self.scheduler.count();
-        let pipe_index_of = |pipe: Pipe| if pipe.per_sm() { per_sm } else { scheduler } * Pipe::COUNT + pipe as usize;
+        let pipe_index = |pipe: Pipe| if pipe.per_sm() { per_sm } else { scheduler } * Pipe::COUNT + pipe as usize;
         let warp = self.warps[slot].as_mut().expect("live warp");
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
         let pc = top.pc;
-        if pc >= n {
+        let Some(inst) = kernel.code.get(pc as usize) else {
             // Past the end (only when placed there at launch: an empty program): those lanes exit.
             warp.stack.remove_lanes(top.mask);
             return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
-        }
-        let inst: &DInstr = &kernel.code[pc as usize];
-        let pipe_index = pipe_index_of(inst.unit.pipe());
+        };
+        let pipe_index = pipe_index(inst.unit.pipe());
         let active = top.mask;
         let exec = match inst.guard {
             None => active,
@@ -1013,10 +993,17 @@ impl<'k> Sm<'k> {
             nwarps: kernel.warps_per_block(),
             cycle,
         };
+        let at = Site {
+            sm: self.id,
+            pc,
+            active,
+            exec,
+        };
         self.stats.warp_instructions += 1;
         self.stats.lane_instructions += exec.count_ones() as u64;
-        let mut event = if ON {
-            Some(Box::new(Issue {
+        // Operand read: the trace keeps the sources, `--check init` looks for unwritten ones.
+        let mut event = ON.then(|| {
+            Box::new(Issue {
                 cycle,
                 scheduler: scheduler as u32,
                 block: warp.block_id,
@@ -1024,346 +1011,136 @@ impl<'k> Sm<'k> {
                 pc,
                 active,
                 exec,
-                operands: operand_values(inst, warp, &ctx),
+                operands: warp.rf.operand_rows(inst, &ctx),
                 write: None,
                 pred_write: None,
                 shuffle: None,
                 memory: None,
                 complete: cycle,
                 waits: std::mem::take(&mut warp.waits),
-            }))
-        } else {
-            None
-        };
-        let fault = |kind: FaultKind, lane: Option<u32>| Fault {
-            kind,
-            cycle,
-            block: ctx.block,
-            warp: ctx.warp_in_block,
-            lane,
-            pc,
-            findings: Vec::new(),
-        };
-        let block = self.blocks[warp.block_slot].as_mut().expect("block of a live warp");
+            })
+        });
         let checks = self.shared.checks;
-        if checks.init {
-            check_init(&mut self.findings, self.id, kernel, inst, warp, &ctx, pc, active, exec);
-        }
-        let mut next_pc = pc + 1;
-        let mut branch: Option<(u64, u32)> = None;
-        let unit = inst.unit.timing(&timing.units);
-        let pipe = inst.unit.pipe();
-        // What it costs (`timing.rs`): by its unit class, unless what it did says otherwise.
-        let mut cost = Cost::of(unit);
-        let mut after = After::Nothing;
-        // `--check race` / `init` on a shared access of the executing lanes (`words` by lane), before it is made.
-        macro_rules! shadow {
-            ($addr:expr, $words:expr, $kind:expr) => {
-                if checks.race || checks.init {
-                    let who = check::Who {
-                        sm: self.id,
-                        block: ctx.block,
-                        warp: ctx.warp_in_block,
-                        pc,
-                        cycle,
-                        active,
-                        sync: &warp.sync,
-                    };
-                    let space = if $addr.shared {
-                        Space::Shared
-                    } else {
-                        Space::Global($addr.buffer)
-                    };
-                    check::access(
-                        checks,
-                        &mut block.check,
-                        kernel,
-                        &who,
-                        $words,
-                        exec,
-                        $kind,
-                        space,
-                        &mut self.findings,
-                        &mut self.global_log,
-                        &self.shared.race_global,
-                    );
+        // (Built only where a check runs: the issue loop with the checks off pays one test.)
+        macro_rules! sanitizers {
+            () => {
+                &mut SmChecks {
+                    checks,
+                    kernel,
+                    findings: &mut self.findings,
+                    global_log: &mut self.global_log,
+                    race_global: &self.shared.race_global,
                 }
             };
         }
-        match inst.op {
-            DOp::Mov { d, a } => alu::execute::mov(&mut warp.rf, &ctx, exec, d, a),
-            DOp::Un { f, d, a } => alu::execute::unary(&mut warp.rf, &ctx, exec, f, d, a),
-            DOp::Bin { f, d, a, b } => alu::execute::binary(&mut warp.rf, &ctx, exec, f, d, a, b)
-                .map_err(|lane| fault(FaultKind::DivideByZero, Some(lane)))?,
-            DOp::Tern { f, d, a, b, c } => alu::execute::ternary(&mut warp.rf, &ctx, exec, f, d, a, b, c),
-            DOp::Setp { cmp, class, p, a, b } => alu::execute::setp(&mut warp.rf, &ctx, exec, cmp, class, p, a, b),
-            DOp::PredLogic { op, d, a, b } => alu::execute::pred_logic(&mut warp.rf, exec, op, d, a, b),
-            DOp::Selp { d, a, b, p } => alu::execute::selp(&mut warp.rf, &ctx, exec, d, a, b, p),
-            DOp::Cvt { f, d, a } => alu::execute::convert(&mut warp.rf, &ctx, exec, f, d, a),
-            DOp::Ld { d, addr } => {
-                let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, false)
-                    .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
-                shadow!(addr, &words, AccessKind::Read);
-                let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize] && !self.overlay.is_empty();
-                lsu::load(
-                    &mut warp.rf,
-                    (&block.shared, mem, &self.overlay),
-                    addr,
-                    overlay,
-                    d,
-                    &words,
-                    exec,
-                );
-                // The missing-barrier hint observes a shared load.
-                if addr.shared
-                    && self.watch_unordered
-                    && let Some((lane, writer_warp, writer_pc)) = unordered_lane(
-                        &block.writers,
-                        block.barrier.generation,
-                        ctx.warp_in_block,
-                        &words,
-                        exec,
-                    )
-                {
-                    self.watch_unordered = false;
-                    self.unordered = Some(UnorderedRead::new(
-                        kernel,
-                        (cycle, self.id, ctx.block),
-                        (ctx.warp_in_block, lane, pc),
-                        (writer_warp, writer_pc),
-                        words[lane as usize],
-                    ));
-                }
-                let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
-                if addr.shared {
-                    cost = Cost::shared(unit, degree, conflict);
-                } else {
-                    let (lines, misses, arrival) = global_lines(
-                        &self.shared.global_base,
-                        addr.buffer,
-                        &words,
-                        exec,
-                        timing.memory.line_bytes,
-                        Some((&mut self.l1, cycle, cost.latency, timing.memory.l1_miss_latency as u64)),
-                    );
-                    self.stats.l1_hits += lines - misses;
-                    self.stats.l1_misses += misses;
-                    cost = Cost::global_load(unit, cycle, lines, arrival);
-                }
-                if let Some(e) = event.as_mut() {
-                    e.memory = Some(memory_trace(
-                        &words, exec, w, banks, addr, false, false, index, degree, 0,
-                    ));
-                }
-            }
-            DOp::St { addr, a } => {
-                // Every lane is checked before any writes, so a faulting store writes nothing.
-                let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, true)
-                    .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
-                shadow!(addr, &words, AccessKind::Write);
-                let overlay = !addr.shared && self.shared.overlay[addr.buffer as usize];
-                let log = (&mut block.shared[..], &mut self.overlay, &mut self.effects);
-                lsu::store(&warp.rf, &ctx, log, addr, overlay, a, &words, exec);
-                if addr.shared && self.watch_unordered {
-                    let stamp = writer_stamp(block.barrier.generation, pc, ctx.warp_in_block);
-                    stamp_words(&mut block.writers, stamp, &words, exec);
-                }
-                let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
-                if addr.shared {
-                    cost = Cost::shared(unit, degree, conflict);
-                } else {
-                    // Write-through, no allocation: the L1 is not consulted.
-                    let (lines, _, _) = global_lines(
-                        &self.shared.global_base,
-                        addr.buffer,
-                        &words,
-                        exec,
-                        timing.memory.line_bytes,
-                        None,
-                    );
-                    cost = Cost::global_store(unit, lines);
-                }
-                if let Some(e) = event.as_mut() {
-                    let mut m = memory_trace(&words, exec, w, banks, addr, true, false, index, degree, 0);
-                    if addr.shared {
-                        m.after = shared_after(&block.shared, &words, exec, w);
-                    }
-                    e.memory = Some(m);
-                }
-            }
-            DOp::Atom { f, d, addr, b, c } => {
-                self.stats.atomics += (exec != 0) as u64;
-                let (words, index) = locate_lanes::<ON>(kernel, mem, &warp.rf, addr, exec, &ctx, true)
-                    .map_err(|(kind, lane)| fault(kind, Some(lane)))?;
-                shadow!(addr, &words, AccessKind::Atomic);
-                // A global atomic's old value comes back at the commit: to this warp's slot, lane and register.
-                let to = (slot as u32, warp.uid, trace.events.len() as u32);
-                let log = (&mut block.shared[..], &mut self.overlay, &mut self.effects);
-                self.returns_pending |= lsu::atomic(&mut warp.rf, &ctx, log, mem, (f, d, addr, b, c), to, &words, exec);
-                if addr.shared && self.watch_unordered {
-                    let stamp = writer_stamp(block.barrier.generation, pc, ctx.warp_in_block);
-                    stamp_words(&mut block.writers, stamp, &words, exec);
-                }
-                let (compact, count) = compact_words(&words, exec);
-                let same = shared_memory::max_same_address(&compact[..count]);
-                let per_lane = if addr.shared {
-                    timing.shared_atomic_serialize
-                } else {
-                    timing.global_atomic_serialize
-                };
-                // Lanes on one word serialise; distinct words in one bank also replay.
-                let (degree, conflict) = shared_cost(&mut self.stats, timing.bank_conflict, banks, addr, &words, exec);
-                cost = Cost::atomic(unit, same, per_lane, conflict);
-                if let Some(e) = event.as_mut() {
-                    let mut m = memory_trace(&words, exec, w, banks, addr, true, true, index, degree, same);
-                    if addr.shared {
-                        m.after = shared_after(&block.shared, &words, exec, w);
-                    }
-                    e.memory = Some(m);
-                }
-            }
-            // A barrier no lane executes (guard false everywhere) is skipped, as in PTX.
-            DOp::Bar { .. } if exec == 0 => {}
-            DOp::Bar { id, count, pred, .. } => {
-                let a = barrier::arrival(&warp.rf, &ctx, (id, count, pred), exec, warp.stack.live())
-                    .map_err(|(kind, lane)| fault(kind, lane))?;
-                after = After::Barrier {
-                    id: a.id,
-                    expected: a.expected,
-                    predicate: a.predicate,
-                };
-            }
-            DOp::BarWarp { mask } => {
-                let missing = mask & warp.stack.live() & !exec;
-                if missing != 0 {
-                    return Err(fault(FaultKind::WarpSyncDivergence { missing }, None));
-                }
-                if checks.race {
-                    warp.sync.sync(mask & exec);
-                }
-            }
-            DOp::Vote { mode, d, a, mask } => vote::vote(&mut warp.rf, mode, d, a, mask, exec),
-            DOp::Activemask { d } => vote::activemask(&mut warp.rf, d, exec),
-            DOp::Match { all, d, p, a, mask } => vote::match_sync(&mut warp.rf, &ctx, all, d, p, a, mask, exec),
-            DOp::Shfl {
-                mode,
-                d,
-                p,
-                a,
-                b,
-                clamp,
-                segmask,
-                member,
-            } => {
-                self.stats.shuffles += 1;
-                let x = shuffle::execute(&mut warp.rf, &ctx, (mode, d, p, a, b), (clamp, segmask, member), exec);
-                let (src, in_range, undefined) = (&x.sources, x.in_range, x.undefined);
-                self.stats.undefined_shuffle_reads += undefined.count_ones() as u64;
-                if checks.shfl && undefined != 0 {
-                    let lane = undefined.trailing_zeros();
-                    let source = src[lane as usize] & 63;
-                    let reason = if member >> lane & 1 == 0 {
-                        ShuffleReason::ReaderNotMember
-                    } else if exec >> source & 1 == 0 {
-                        ShuffleReason::SourceInactive
-                    } else {
-                        ShuffleReason::SourceNotMember
-                    };
-                    self.findings.add(Finding {
-                        kind: FindingKind::UndefinedShuffle {
-                            lanes: undefined,
-                            lane,
-                            source,
-                            reason,
-                        },
-                        cycle,
-                        sm: self.id,
-                        block: ctx.block,
-                        warp: ctx.warp_in_block,
-                        lane: Some(lane),
-                        pc,
-                        count: undefined.count_ones() as u64,
-                    });
-                }
-                if checks.init
-                    && let Src::Reg(r) = a
-                {
-                    // The shuffled register is read in the source lanes.
-                    let written = warp.init_regs[r as usize];
-                    let mut unwritten = 0u64;
-                    for_lanes(exec, |lane| {
-                        let from = src[lane as usize] & 63;
-                        if (from as usize) < w && written >> from & 1 == 0 {
-                            unwritten |= 1 << lane;
-                        }
-                    });
-                    if unwritten != 0 {
-                        uninit(&mut self.findings, self.id, kernel, &ctx, pc, Some(r), None, unwritten);
-                    }
-                }
-                if let Some(e) = event.as_mut() {
-                    e.shuffle = Some(ShuffleTrace {
-                        sources: src[..w].to_vec(),
-                        in_range: in_range & exec,
-                        undefined,
-                    });
-                }
-            }
-            DOp::Bra { target } => {
-                let fallthrough = active & !exec;
-                if exec == 0 {
-                    // No lane takes it.
-                } else if fallthrough == 0 {
-                    next_pc = target;
-                } else {
-                    branch = Some((exec, target));
-                }
-            }
-            DOp::Exit => {
-                warp.stack.remove_lanes(exec);
-            }
-            DOp::Nop => {}
-        }
         if checks.init {
-            if let Some(d) = inst.write {
-                warp.init_regs[d as usize] |= exec;
-            }
-            if let Some(p) = inst.pred_write {
-                warp.init_preds[p as usize] |= exec;
-            }
+            sanitizers::operands(sanitizers!(), &at, inst, &warp.shadow, &warp.rf, &ctx);
         }
-        // Scoreboard, pipe and timing. The run lasts until the last result (register, predicate or memory) is
-        // complete.
-        if pipe == Pipe::Barrier {
-            cost = cost.barrier();
+        // Execute.
+        let block = self.blocks[warp.block_slot].as_mut().expect("block of a live warp");
+        let memory = Memory {
+            global: mem,
+            shared: &mut block.shared,
+            own: &mut self.overlay,
+            overlaid: &self.shared.overlay,
+            effects: &mut self.effects,
+            returns: (slot as u32, warp.uid, self.returning.len() as u32),
+        };
+        let scratch = &mut self.scratch;
+        let outcome = execute::<ON>(kernel, inst, &mut warp.rf, &warp.stack, memory, scratch, &ctx, exec).map_err(
+            |(kind, lane)| Fault {
+                kind,
+                cycle,
+                block: ctx.block,
+                warp: ctx.warp_in_block,
+                lane,
+                pc,
+                findings: Vec::new(),
+            },
+        )?;
+        // The sanitizers and the statistics observe what it did.
+        if self.shared.sanitize {
+            sanitizers::observe(
+                sanitizers!(),
+                &at,
+                inst,
+                &outcome,
+                &mut warp.shadow,
+                &mut block.check,
+                &ctx,
+            );
         }
+        match &outcome {
+            Outcome::Access(m) => {
+                self.stats.atomics += (m.kind == AccessKind::Atomic && exec != 0) as u64;
+                if self.watch_unordered {
+                    let generation = block.barrier.generation;
+                    self.unordered = missing_barrier_hint(kernel, &mut block.writers, generation, &at, m, &ctx);
+                    self.watch_unordered = self.unordered.is_none();
+                }
+            }
+            Outcome::Exchange(x) => {
+                self.stats.shuffles += 1;
+                self.stats.undefined_shuffle_reads += x.undefined.count_ones() as u64;
+            }
+            _ => {}
+        }
+        // Price it.
+        let banks = self.config.shared_banks;
+        let lsu = MemoryTiming {
+            banks,
+            l1: &mut self.l1,
+            global_base: &self.shared.global_base,
+        };
+        let priced = price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, cycle, exec);
+        let cost = priced.cost;
+        if let Some(mut e) = event.take() {
+            e.observe(inst, &outcome, &priced, &warp.rf, &block.shared, w, banks);
+            if let DOp::Atom { d: Some(reg), addr, .. } = inst.op
+                && !addr.shared
+                && exec != 0
+            {
+                // Its old values arrive at the commit ([`Sm::deliver`]).
+                self.returning.push(Event::AtomicReturn {
+                    cycle: e.complete,
+                    block: e.block,
+                    warp: e.warp,
+                    pc,
+                    reg,
+                    lanes: 0,
+                    values: vec![0; w],
+                });
+            }
+            trace.event(Event::Issue(e));
+        }
+        // Commit: the scoreboard, the pipe and the warp's next issue. The run lasts until the last result
+        // (register, predicate or memory) is complete.
         let done = cycle + cost.latency;
-        if let Some(e) = event.as_mut() {
-            e.complete = done;
-        }
-        warp.scoreboard.reserve(inst, pipe, done, cost.replays as u32);
+        warp.scoreboard
+            .reserve(inst, inst.unit.pipe(), done, cost.replays as u32);
         if inst.write.is_some() || inst.pred_write.is_some() || matches!(inst.op, DOp::St { .. } | DOp::Atom { .. }) {
             self.end = self.end.max(done);
         }
         self.pipe_free[pipe_index] = cycle + cost.occupancy;
-        let redirect = branch.is_some() || next_pc != pc + 1;
-        warp.next_issue = cycle + cost.next_issue(redirect);
+        // Control flow: the SIMT stack follows a branch (splitting the warp when its lanes disagree), exits, and
+        // moves on to the next instruction.
+        let mut next_pc = pc + 1;
+        let mut diverged = None;
+        match outcome {
+            Outcome::Branch { taken, target } if taken != 0 => {
+                if taken == active {
+                    next_pc = target;
+                } else {
+                    diverged = Some((taken, target));
+                }
+            }
+            Outcome::Exit { lanes } => warp.stack.remove_lanes(lanes),
+            Outcome::WarpSync { .. } | Outcome::Barrier(_) | Outcome::Branch { .. } => {}
+            Outcome::Lanes | Outcome::Access(_) | Outcome::Exchange(_) => {}
+        }
+        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1);
         warp.hold = Hold::Control;
-        if let Some(e) = event.as_mut().filter(|_| inst.unit != Unit::Barrier) {
-            // (A barrier's results are written at its release and traced there.)
-            if let Some(d) = inst.write {
-                e.write = Some((d, warp.rf.row(d, w).to_vec()));
-            }
-            if let Some(p) = inst.pred_write {
-                e.pred_write = Some((p, warp.rf.preds[p as usize]));
-            }
-        }
-        if let Some(e) = event {
-            trace.event(Event::Issue(e));
-        }
-        // Control flow.
-        let warp = self.warps[slot].as_mut().expect("live warp");
-        if let Some((taken, target)) = branch {
+        if let Some((taken, target)) = diverged {
             let fallthrough = active & !taken;
             self.stats.divergent_branches += 1;
             warp.stack.diverge(taken, target, fallthrough, pc + 1, inst.reconverge);
@@ -1384,30 +1161,27 @@ impl<'k> Sm<'k> {
         {
             top.pc = next_pc;
         }
-        if let After::Barrier {
-            id,
-            expected,
-            predicate,
-        } = after
-        {
-            self.arrive(slot, pc, id, expected, exec, predicate, cycle, trace);
+        if let Outcome::Barrier(a) = outcome {
+            self.arrive(slot, pc, a, exec, cycle, trace);
         }
         Ok(self.after_issue(slot, cycle, cycle + 1, trace))
     }
 
-    /// The warp in `slot` arrives at barrier `id` with `lanes`.
-    #[allow(clippy::too_many_arguments)]
+    /// The warp in `slot` arrives at a barrier (`arrival`) with `lanes`.
     fn arrive<const ON: bool>(
         &mut self,
         slot: usize,
         pc: u32,
-        id: u32,
-        expected: Option<u32>,
+        arrival: Arrival,
         lanes: u64,
-        predicate: u64,
         cycle: u64,
         trace: &mut EpochTrace<ON>,
     ) {
+        let Arrival {
+            id,
+            expected,
+            predicate,
+        } = arrival;
         let warp = self.warps[slot].as_mut().expect("live warp");
         warp.waiting = Some((id, pc));
         warp.next_issue = u64::MAX;
@@ -1468,7 +1242,7 @@ impl<'k> Sm<'k> {
             let warp = self.warps[waiter.slot].as_mut().expect("waiting warp");
             let pc = warp.waiting.take().map(|(_, pc)| pc).unwrap_or(0);
             if self.shared.checks.race {
-                warp.sync.sync(waiter.lanes);
+                warp.shadow.sync.sync(waiter.lanes);
             }
             warp.next_issue = resume;
             warp.hold = Hold::Barrier;
@@ -1515,7 +1289,7 @@ impl<'k> Sm<'k> {
         loop {
             if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle(n) {
                 if self.shared.checks.race {
-                    warp.sync.sync(mask);
+                    warp.shadow.sync.sync(mask);
                 }
                 if ON {
                     trace.event(Event::Reconverge {
@@ -1586,115 +1360,4 @@ impl<'k> Sm<'k> {
         }
         false
     }
-}
-
-/// Source operand values of every lane, for the trace.
-fn operand_values(inst: &DInstr, warp: &Warp, ctx: &LaneCtx) -> Vec<Vec<u32>> {
-    let srcs: Vec<Src> = match inst.op {
-        DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } => vec![a],
-        DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } => vec![a, b],
-        DOp::Tern { a, b, c, .. } => vec![a, b, c],
-        DOp::St { a, .. } => vec![a],
-        DOp::Shfl { a, b, .. } => vec![a, b],
-        DOp::Atom { b, c, .. } => {
-            let mut v = vec![b];
-            v.extend(c);
-            v
-        }
-        DOp::Match { a, .. } => vec![a],
-        _ => vec![],
-    };
-    srcs.into_iter()
-        .map(|s| (0..ctx.w).map(|lane| warp.rf.read(s, lane, ctx)).collect())
-        .collect()
-}
-
-/// `--check init`: report the registers and predicates that `inst` reads in lanes that never wrote them (the
-/// guard in the active lanes, the rest in the executing ones; a shuffle's shuffled register is checked in its
-/// source lanes, where it is read, and `selp` reads only the operand it selects).
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-fn check_init(
-    findings: &mut Findings,
-    sm: u32,
-    kernel: &Kernel,
-    inst: &DInstr,
-    warp: &Warp,
-    ctx: &LaneCtx,
-    pc: u32,
-    active: u64,
-    exec: u64,
-) {
-    let guard = inst.guard.map(|(p, _)| p);
-    for &p in &inst.pred_reads {
-        let need = if Some(p) == guard { active } else { exec };
-        let unwritten = need & !warp.init_preds[p as usize];
-        if unwritten != 0 {
-            uninit(findings, sm, kernel, ctx, pc, None, Some(p), unwritten);
-        }
-    }
-    let reg = |s: Src| if let Src::Reg(r) = s { Some(r) } else { None };
-    let (skip, selp) = match inst.op {
-        DOp::Shfl { a, b, .. } if reg(a) != reg(b) => (reg(a), None),
-        DOp::Selp { a, b, p, .. } => {
-            let pv = warp.rf.preds[p as usize];
-            (None, Some((reg(a), exec & pv, reg(b), exec & !pv)))
-        }
-        _ => (None, None),
-    };
-    let mut check = |r: u16, need: u64| {
-        let unwritten = need & !warp.init_regs[r as usize];
-        if unwritten != 0 {
-            uninit(findings, sm, kernel, ctx, pc, Some(r), None, unwritten);
-        }
-    };
-    match selp {
-        Some((a, lanes_a, b, lanes_b)) => {
-            if let Some(a) = a {
-                check(a, lanes_a);
-            }
-            if let Some(b) = b {
-                check(b, lanes_b);
-            }
-        }
-        None => {
-            for &r in inst.reads.iter().filter(|&&r| Some(r) != skip) {
-                check(r, exec);
-            }
-        }
-    }
-}
-
-/// Record an uninitialised read of register `reg` or predicate `pred` by `lanes`.
-#[allow(clippy::too_many_arguments)]
-fn uninit(
-    findings: &mut Findings,
-    sm: u32,
-    kernel: &Kernel,
-    ctx: &LaneCtx,
-    pc: u32,
-    reg: Option<u16>,
-    pred: Option<u16>,
-    lanes: u64,
-) {
-    let kind = match (reg, pred) {
-        (Some(r), _) => FindingKind::UninitRegister {
-            reg: kernel.program.regs[r as usize].name.clone(),
-            lanes,
-        },
-        (None, p) => FindingKind::UninitPredicate {
-            pred: kernel.program.preds[p.unwrap_or(0) as usize].name.clone(),
-            lanes,
-        },
-    };
-    findings.add(Finding {
-        kind,
-        cycle: ctx.cycle,
-        sm,
-        block: ctx.block,
-        warp: ctx.warp_in_block,
-        lane: Some(lanes.trailing_zeros()),
-        pc,
-        count: lanes.count_ones() as u64,
-    });
 }

@@ -6,11 +6,103 @@
 //! all come from the configuration (`Config::timing`: per functional-unit class a latency and an issue
 //! interval, the bank-conflict replay cost, the atomics' serialisation, the L1's miss latency).
 //!
+//! [`price`] is the model's one entry: it reads an instruction's [`Outcome`] (what it did, from the execute stage)
+//! and asks the load/store unit what that access meant for the hardware (bank conflicts, cache lines and L1 hits,
+//! atomics on one word), counting those in the statistics.
+//!
 //! A [`Cost`] feeds three things: the scoreboard (the result is ready `latency` cycles after issue; `replays`
 //! of those are bank-conflict replays, for the stall breakdown), the pipe (busy for `occupancy` cycles), and the
 //! warp (after a taken branch it waits for the branch's latency).
 
-use crate::config::Unit;
+use crate::cache::L1;
+use crate::check::AccessKind;
+use crate::config::{Timing, Unit};
+use crate::execute::Outcome;
+use crate::kernel::{DInstr, Pipe};
+use crate::lsu::{compact_words, global_lines, shared_cost};
+use crate::shared_memory;
+use crate::sm::Stats;
+
+/// An instruction's cost, and what pricing found that the trace shows: a shared access's conflict degree (the
+/// busiest bank's distinct words) and an atomic's most lanes on one word.
+pub(crate) struct Priced {
+    pub cost: Cost,
+    pub degree: u32,
+    pub same_address: u32,
+}
+
+/// The SM's memory system as timing sees it: the shared-memory banks, the L1 (its state moves on with every
+/// global load) and where each global buffer lies (for cache lines).
+pub(crate) struct MemoryTiming<'a> {
+    pub banks: u32,
+    pub l1: &'a mut L1,
+    pub global_base: &'a [u64],
+}
+
+/// Price what `inst` did (`outcome`) in its `exec` lanes, issued at `cycle`: by its unit class, unless its memory
+/// access says otherwise (bank conflicts, lines and L1 misses, atomics' serialisation); a barrier takes only its
+/// issue slot of the pipe.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn price(
+    outcome: &Outcome,
+    inst: &DInstr,
+    timing: &Timing,
+    mem: MemoryTiming<'_>,
+    stats: &mut Stats,
+    cycle: u64,
+    exec: u64,
+) -> Priced {
+    let unit = inst.unit.timing(&timing.units);
+    let mut p = Priced {
+        cost: Cost::of(unit),
+        degree: 0,
+        same_address: 0,
+    };
+    if let Outcome::Access(m) = outcome {
+        let (degree, conflict) = shared_cost(stats, timing.bank_conflict, mem.banks, m.addr, m.words, exec);
+        p.degree = degree;
+        p.cost = match m.kind {
+            AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(unit, degree, conflict),
+            AccessKind::Read => {
+                let miss = timing.memory.l1_miss_latency as u64;
+                let l1 = Some((mem.l1, cycle, p.cost.latency, miss));
+                let (lines, misses, arrival) = global_lines(
+                    mem.global_base,
+                    m.addr.buffer,
+                    m.words,
+                    exec,
+                    timing.memory.line_bytes,
+                    l1,
+                );
+                stats.l1_hits += lines - misses;
+                stats.l1_misses += misses;
+                Cost::global_load(unit, cycle, lines, arrival)
+            }
+            AccessKind::Write => {
+                // Write-through, no allocation: the L1 is not consulted.
+                let line_bytes = timing.memory.line_bytes;
+                let (lines, _, _) = global_lines(mem.global_base, m.addr.buffer, m.words, exec, line_bytes, None);
+                Cost::global_store(unit, lines)
+            }
+            AccessKind::Atomic => {
+                // Lanes on one word serialise; distinct words in one bank also replay.
+                let (compact, count) = compact_words(m.words, exec);
+                p.same_address = shared_memory::max_same_address(&compact[..count]);
+                let per_lane = if m.addr.shared {
+                    timing.shared_atomic_serialize
+                } else {
+                    timing.global_atomic_serialize
+                };
+                Cost::atomic(unit, p.same_address, per_lane, conflict)
+            }
+        };
+    }
+    if inst.unit.pipe() == Pipe::Barrier {
+        p.cost = p.cost.barrier();
+    }
+    p
+}
 
 /// What one issued instruction costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

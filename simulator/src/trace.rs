@@ -4,6 +4,13 @@
 //! The executor is generic over a [`TraceSink`]; with [`NoTrace`] every trace statement compiles away, so a run
 //! without tracing pays nothing for it.
 
+use crate::check::AccessKind;
+use crate::execute::Outcome;
+use crate::kernel::{DInstr, DOp, Unit};
+use crate::lsu::{memory_trace, shared_after};
+use crate::register_file::RegisterFile;
+use crate::timing::Priced;
+
 /// One issued warp instruction and its effect on the lanes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Issue {
@@ -31,6 +38,70 @@ pub struct Issue {
     /// Why the warp did not issue this instruction sooner: the cycles since its previous issue, in order, each
     /// with one reason (empty when it issued on the next cycle).
     pub waits: Vec<Wait>,
+}
+
+impl Issue {
+    /// The trace observes what the instruction did (`outcome`, priced as `priced`), once it has executed: the
+    /// register and predicate it wrote as they are now (a barrier's results are written, and traced, at its
+    /// release; a global atomic's old values at the commit, [`Event::AtomicReturn`]), a shuffle's exchange, a memory access's lanes (and, in shared memory, the words a store or an
+    /// atomic left), and when its result is complete.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn observe(
+        &mut self,
+        inst: &DInstr,
+        outcome: &Outcome,
+        priced: &Priced,
+        rf: &RegisterFile,
+        shared: &[u32],
+        w: usize,
+        banks: u32,
+    ) {
+        let exec = self.exec;
+        self.complete = self.cycle + priced.cost.latency;
+        match outcome {
+            Outcome::Exchange(x) => {
+                self.shuffle = Some(ShuffleTrace {
+                    sources: x.sources[..w].to_vec(),
+                    in_range: x.in_range & exec,
+                    undefined: x.undefined,
+                })
+            }
+            Outcome::Access(m) => {
+                let (store, atomic) = (m.kind != AccessKind::Read, m.kind == AccessKind::Atomic);
+                let (degree, same) = (priced.degree, priced.same_address);
+                let mut t = memory_trace(
+                    m.words,
+                    exec,
+                    w,
+                    banks,
+                    m.addr,
+                    store,
+                    atomic,
+                    m.index.clone(),
+                    degree,
+                    same,
+                );
+                if m.addr.shared && store {
+                    t.after = shared_after(shared, m.words, exec, w);
+                }
+                self.memory = Some(t);
+            }
+            _ => {}
+        }
+        // A barrier's results are written at its release, a global atomic's at the commit: each is its own event.
+        let later = match inst.op {
+            DOp::Atom { addr, .. } => !addr.shared,
+            _ => inst.unit == Unit::Barrier,
+        };
+        if !later {
+            if let Some(d) = inst.write {
+                self.write = Some((d, rf.row(d, w).to_vec()));
+            }
+            if let Some(p) = inst.pred_write {
+                self.pred_write = Some((p, rf.preds[p as usize]));
+            }
+        }
+    }
 }
 
 /// Cycles `from..to` in which a warp did not issue, and why.
@@ -151,6 +222,19 @@ pub enum Event {
         arrived: u32,
         expected: u32,
     },
+    /// A global atomic's old values reached its destination register `reg` in `lanes` (`values` by lane, only
+    /// those lanes meaningful). Global memory performs the SMs' global atomics when their writes are committed, at
+    /// the end of an epoch, which is no later than an atomic's latency; the values arrive at `cycle`, when the
+    /// atomic completes. The atomic's own [`Issue`] shows no value for the register.
+    AtomicReturn {
+        cycle: u64,
+        block: u32,
+        warp: u32,
+        pc: u32,
+        reg: u16,
+        lanes: u64,
+        values: Vec<u32>,
+    },
     /// Barrier `id` released its waiting `warps`; they may issue again at cycle `resume`.
     BarrierRelease {
         cycle: u64,
@@ -173,6 +257,7 @@ impl Event {
             | Event::Reconverge { cycle, .. }
             | Event::WarpExit { cycle, .. }
             | Event::BarrierArrive { cycle, .. }
+            | Event::AtomicReturn { cycle, .. }
             | Event::BarrierRelease { cycle, .. } => *cycle,
         }
     }
@@ -245,6 +330,9 @@ impl TraceSink for Vec<Event> {
 #[derive(Debug, Default)]
 pub struct EpochTrace<const ON: bool> {
     pub events: Vec<Event>,
+    /// Events known at a commit that happen at a later cycle (atomics' returns), in cycle order: merged into the
+    /// trace when the SMs' other events reach their cycle.
+    pub later: Vec<Event>,
 }
 
 impl<const ON: bool> TraceSink for EpochTrace<ON> {

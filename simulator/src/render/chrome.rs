@@ -156,6 +156,20 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
                     "args": {"warps": warps, "resume": resume},
                 }));
             }
+            Event::AtomicReturn {
+                cycle,
+                block,
+                warp,
+                pc,
+                reg,
+                ..
+            } => {
+                out.push(json!({
+                    "ph": "i", "s": "t", "cat": "memory", "name": "atomic returns",
+                    "pid": block, "tid": stall_track(*warp), "ts": cycle,
+                    "args": {"pc": pc, "register": format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(*reg)))},
+                }));
+            }
             Event::WarpExit {
                 cycle,
                 block,

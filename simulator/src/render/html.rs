@@ -180,6 +180,27 @@ fn event(kernel: &Kernel, w: u32, e: &Event) -> Value {
             resume,
             ..
         } => json!({"k": "release", "c": cycle, "b": block, "id": id, "warps": warps, "resume": resume}),
+        Event::AtomicReturn {
+            cycle,
+            block,
+            warp,
+            pc,
+            reg,
+            lanes,
+            values,
+        } => {
+            let ty = kernel.reg_types[*reg as usize];
+            let v: Vec<Value> = (0..w as usize)
+                .map(|l| {
+                    if lanes >> l & 1 == 1 {
+                        json!(value(ty, values[l]))
+                    } else {
+                        Value::Null
+                    }
+                })
+                .collect();
+            json!({"k": "return", "c": cycle, "b": block, "w": warp, "pc": pc, "r": reg, "v": v})
+        }
         Event::Issue(i) => {
             let mut m = Map::new();
             m.insert("k".into(), json!("issue"));

@@ -458,6 +458,23 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
         } => json!({
             "event": "reconverge", "cycle": cycle, "block": block, "warp": warp, "pc": pc, "mask": hex_mask(w, *mask),
         }),
+        Event::AtomicReturn {
+            cycle,
+            block,
+            warp,
+            pc,
+            reg,
+            lanes: returned,
+            values,
+        } => {
+            let ty = kernel.reg_types[*reg as usize];
+            json!({
+                "event": "atomic_return", "cycle": cycle, "block": block, "warp": warp, "pc": pc,
+                "register": format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(*reg))),
+                "lanes": hex_mask(w, *returned),
+                "values": lanes(kernel, *returned, |l| number(ty, values[l])),
+            })
+        }
         Event::Issue(i) => {
             let mut m = Map::new();
             m.insert("event".into(), json!("issue"));

@@ -265,6 +265,32 @@ pub fn trace(kernel: &Kernel, events: &[Event], width: usize) -> String {
                 );
                 lanes
             }
+            Event::AtomicReturn {
+                cycle,
+                block,
+                warp,
+                pc,
+                reg,
+                lanes,
+                values,
+            } => {
+                let mask = lane_mask(kernel.warp_size, *lanes, *lanes);
+                l.head(
+                    &mut out,
+                    &format!("{cycle:>7}     {block:>3} {warp:>4} {pc:>3}"),
+                    &mask,
+                    "the atomic's old values arrive",
+                );
+                let ty = kernel.reg_types[*reg as usize];
+                let label = format!("%{} = ", kernel.program.reg_name(warpsim_isa::Reg(*reg)));
+                l.lane_rows(
+                    &mut out,
+                    &label,
+                    &lane_cells(kernel.warp_size, ty, values, *lanes),
+                    *lanes,
+                );
+                mask
+            }
             Event::WarpExit { cycle, block, warp, .. } => {
                 let _ = writeln!(
                     out,

@@ -1,0 +1,229 @@
+//! The execute stage: one warp instruction's semantics, as data.
+//!
+//! On hardware the dispatch unit sends an issued instruction to its functional unit (the ALU and FMA pipes, the
+//! conversion unit, the shuffle network, the vote/match unit, the load/store unit, the barrier unit, the branch
+//! unit), which computes every executing lane's result. [`execute`] does the same: it dispatches the instruction
+//! to its unit's executor, which writes the lanes' registers and predicates and the memory the access touches,
+//! and returns an [`Outcome`]: what the instruction did that the rest of the SM has to know about (the words a
+//! memory access touched, the exchange a shuffle made, the lanes a branch sends elsewhere, a barrier arrival).
+//!
+//! The outcome is the one record everything after execution reads, in one direction: the timing model prices it
+//! ([`crate::timing::price`]), the sanitizers ([`crate::sanitizers`]) and the trace ([`crate::trace`]) observe
+//! it, and the SM commits its control flow. Nothing here knows about cycles: values never depend on timing.
+//! A fault (a bad address, a division by zero, a diverged barrier) is the outcome's error, raised before the
+//! instruction changes anything.
+
+use crate::barrier::{self, Arrival};
+use crate::check::AccessKind;
+use crate::fault::FaultKind;
+use crate::kernel::{Buffer, DAddr, DInstr, DOp, Kernel};
+use crate::lsu::{self, Effect, locate_lanes};
+use crate::register_file::{LaneCtx, RegisterFile};
+use crate::shuffle::{self, Exchange};
+use crate::simt_stack::SimtStack;
+use crate::{alu, vote};
+use rustc_hash::FxHashMap;
+
+/// What executing one warp instruction did, beyond the registers and predicates it wrote (which
+/// [`DInstr::write`] and [`DInstr::pred_write`] name).
+pub(crate) enum Outcome<'a> {
+    /// Lane values only (ALU, conversion, vote and match, a barrier no lane executes, `nop`).
+    Lanes,
+    /// A load, store or atomic.
+    Access(MemoryAccess<'a>),
+    /// A shuffle: every lane's source, and which reads were in range or undefined.
+    Exchange(Exchange<'a>),
+    /// A branch the `taken` lanes take to `target` (none, some or all of the active lanes).
+    Branch { taken: u64, target: u32 },
+    /// The `lanes` exited.
+    Exit { lanes: u64 },
+    /// The warp arrived at a block barrier (its results are written at the release).
+    Barrier(Arrival),
+    /// `bar.warp.sync`: the `lanes` synchronised.
+    WarpSync { lanes: u64 },
+}
+
+/// The words a memory instruction touched.
+pub(crate) struct MemoryAccess<'a> {
+    pub addr: DAddr,
+    pub kind: AccessKind,
+    /// Each executing lane's word (in its buffer, or in the block's shared memory), indexed by lane.
+    pub words: &'a [usize; 64],
+    /// With tracing: each lane's element index in the array (empty otherwise).
+    pub index: Vec<u64>,
+}
+
+/// Per-lane storage an outcome points into: the words of a memory access, the sources of a shuffle (the SM's,
+/// reused by every instruction, so that an outcome moves no lane arrays).
+pub(crate) struct LaneScratch {
+    pub words: [usize; 64],
+    pub sources: [u32; 64],
+}
+
+impl Default for LaneScratch {
+    fn default() -> LaneScratch {
+        LaneScratch {
+            words: [0; 64],
+            sources: [0; 64],
+        }
+    }
+}
+
+/// The memory an instruction reads and writes: global memory as committed at the epoch's start, the block's
+/// shared memory, and this SM's uncommitted global writes ([`lsu`]).
+pub(crate) struct Memory<'a> {
+    pub global: &'a [Buffer],
+    pub shared: &'a mut [u32],
+    /// This SM's view of its own global writes, for the buffers the kernel both reads and writes.
+    pub own: &'a mut FxHashMap<u64, u32>,
+    /// Per global buffer: whether loads look in `own`.
+    pub overlaid: &'a [bool],
+    /// The epoch's global writes, in issue order.
+    pub effects: &'a mut Vec<Effect>,
+    /// Where a global atomic's old value goes at the commit: the warp's slot and id, and (with tracing) its
+    /// return event among the SM's.
+    pub returns: (u32, u64, u32),
+}
+
+/// Execute `inst` in the `exec` lanes of a warp: write their registers, predicates and
+/// memory, and say what else happened. A fault names its kind and, where one is to blame, the first lane; it
+/// changes nothing.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn execute<'a, const ON: bool>(
+    kernel: &Kernel,
+    inst: &DInstr,
+    rf: &mut RegisterFile,
+    stack: &SimtStack,
+    mem: Memory<'_>,
+    scratch: &'a mut LaneScratch,
+    ctx: &LaneCtx,
+    exec: u64,
+) -> Result<Outcome<'a>, (FaultKind, Option<u32>)> {
+    let LaneScratch { words, sources } = scratch;
+    let global = mem.global;
+    let mut access = |rf: &RegisterFile, addr: DAddr, kind: AccessKind| {
+        let store = kind != AccessKind::Read;
+        match locate_lanes::<ON>(kernel, global, rf, addr, exec, ctx, store, words) {
+            Ok(index) => Ok((addr, kind, index)),
+            Err((kind, lane)) => Err((kind, Some(lane))),
+        }
+    };
+    Ok(match inst.op {
+        DOp::Mov { d, a } => {
+            alu::execute::mov(rf, ctx, exec, d, a);
+            Outcome::Lanes
+        }
+        DOp::Un { f, d, a } => {
+            alu::execute::unary(rf, ctx, exec, f, d, a);
+            Outcome::Lanes
+        }
+        DOp::Bin { f, d, a, b } => {
+            alu::execute::binary(rf, ctx, exec, f, d, a, b).map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
+            Outcome::Lanes
+        }
+        DOp::Tern { f, d, a, b, c } => {
+            alu::execute::ternary(rf, ctx, exec, f, d, a, b, c);
+            Outcome::Lanes
+        }
+        DOp::Setp { cmp, class, p, a, b } => {
+            alu::execute::setp(rf, ctx, exec, cmp, class, p, a, b);
+            Outcome::Lanes
+        }
+        DOp::PredLogic { op, d, a, b } => {
+            alu::execute::pred_logic(rf, exec, op, d, a, b);
+            Outcome::Lanes
+        }
+        DOp::Selp { d, a, b, p } => {
+            alu::execute::selp(rf, ctx, exec, d, a, b, p);
+            Outcome::Lanes
+        }
+        DOp::Cvt { f, d, a } => {
+            alu::execute::convert(rf, ctx, exec, f, d, a);
+            Outcome::Lanes
+        }
+        DOp::Ld { d, addr } => {
+            let located = access(rf, addr, AccessKind::Read)?;
+            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && !mem.own.is_empty();
+            lsu::load(rf, (mem.shared, global, mem.own), addr, overlay, d, words, exec);
+            accessed(located, words)
+        }
+        DOp::St { addr, a } => {
+            // Every lane is located before any writes, so a faulting store writes nothing.
+            let located = access(rf, addr, AccessKind::Write)?;
+            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize];
+            lsu::store(
+                rf,
+                ctx,
+                (mem.shared, mem.own, mem.effects),
+                addr,
+                overlay,
+                a,
+                words,
+                exec,
+            );
+            accessed(located, words)
+        }
+        DOp::Atom { f, d, addr, b, c } => {
+            let located = access(rf, addr, AccessKind::Atomic)?;
+            let log = (mem.shared, mem.own, mem.effects);
+            lsu::atomic(rf, ctx, log, global, (f, d, addr, b, c), mem.returns, words, exec);
+            accessed(located, words)
+        }
+        // A barrier no lane executes (guard false everywhere) is skipped, as in PTX.
+        DOp::Bar { .. } if exec == 0 => Outcome::Lanes,
+        DOp::Bar { id, count, pred, .. } => {
+            Outcome::Barrier(barrier::arrival(rf, ctx, (id, count, pred), exec, stack.live())?)
+        }
+        DOp::BarWarp { mask } => {
+            let missing = mask & stack.live() & !exec;
+            if missing != 0 {
+                return Err((FaultKind::WarpSyncDivergence { missing }, None));
+            }
+            Outcome::WarpSync { lanes: mask & exec }
+        }
+        DOp::Vote { mode, d, a, mask } => {
+            vote::vote(rf, mode, d, a, mask, exec);
+            Outcome::Lanes
+        }
+        DOp::Activemask { d } => {
+            vote::activemask(rf, d, exec);
+            Outcome::Lanes
+        }
+        DOp::Match { all, d, p, a, mask } => {
+            vote::match_sync(rf, ctx, all, d, p, a, mask, exec);
+            Outcome::Lanes
+        }
+        DOp::Shfl {
+            mode,
+            d,
+            p,
+            a,
+            b,
+            clamp,
+            segmask,
+            member,
+        } => Outcome::Exchange(shuffle::execute(
+            rf,
+            ctx,
+            (mode, d, p, a, b),
+            (clamp, segmask, member),
+            exec,
+            sources,
+        )),
+        DOp::Bra { target } => Outcome::Branch { taken: exec, target },
+        DOp::Exit => Outcome::Exit { lanes: exec },
+        DOp::Nop => Outcome::Lanes,
+    })
+}
+
+/// The outcome of a memory access located as `located` into `words`.
+#[inline(always)]
+fn accessed<'a>((addr, kind, index): (DAddr, AccessKind, Vec<u64>), words: &'a [usize; 64]) -> Outcome<'a> {
+    Outcome::Access(MemoryAccess {
+        addr,
+        kind,
+        words,
+        index,
+    })
+}
