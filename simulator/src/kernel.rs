@@ -5,6 +5,7 @@
 //! immediates are already bit patterns of the right type, so the executor never looks at names or expressions.
 
 use crate::config::Config;
+use smallvec::{SmallVec, smallvec};
 use warpsim_isa::ast::*;
 use warpsim_isa::cfg;
 use warpsim_isa::expr::{ConstExpr, EvalError, Value};
@@ -360,6 +361,118 @@ pub struct DInstr {
     pub ty: Ty,
 }
 
+/// An instruction as the trace's readers see it, described once when the kernel is decoded, so that no
+/// renderer interprets an instruction's encoding ([`DOp`]) again: the value operands it reads, the registers
+/// it reads and writes, and its role.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Described {
+    /// Its value operands in order (the trace's [`crate::trace::Issue::operands`] are their lanes' values).
+    pub operands: SmallVec<[Src; 3]>,
+    /// Every register it reads (address registers too) and the one it writes.
+    pub reads: SmallVec<[u16; 4]>,
+    pub write: Option<u16>,
+    pub role: Role,
+}
+
+/// What kind of operation an instruction is, with what the pictures and traces show of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Role {
+    /// `mov`: carries a value.
+    Move,
+    /// Arithmetic that makes a new value from its operands (unary, binary, ternary, `selp`, `cvt`); `name` for
+    /// the binary operations a reduction combines with (`max`, `min`, `add`, `mul`).
+    Combine {
+        name: Option<&'static str>,
+    },
+    /// `setp` and predicate logic.
+    Compare,
+    /// A shuffle: its mode, the register it sends (if one), its lane or amount operand, its member mask.
+    Shuffle {
+        mode: ShflMode,
+        sent: Option<u16>,
+        amount: Src,
+        member: u64,
+    },
+    Load {
+        shared: bool,
+    },
+    /// A store, and the register whose value it stores (if one).
+    Store {
+        shared: bool,
+        value: Option<u16>,
+    },
+    Atomic {
+        shared: bool,
+    },
+    Branch {
+        target: u32,
+    },
+    /// `bar`, `bar.warp.sync`, votes, `activemask`, `match`, `exit`, `nop`.
+    Other,
+}
+
+impl Described {
+    /// Describe a decoded instruction.
+    pub fn of(d: &DInstr) -> Described {
+        let reg = |s: Src| if let Src::Reg(r) = s { Some(r) } else { None };
+        let operands: SmallVec<[Src; 3]> = match d.op {
+            DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } | DOp::St { a, .. } | DOp::Match { a, .. } => {
+                smallvec![a]
+            }
+            DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } | DOp::Shfl { a, b, .. } => {
+                smallvec![a, b]
+            }
+            DOp::Tern { a, b, c, .. } => smallvec![a, b, c],
+            DOp::Atom { b, c, .. } => {
+                let mut v = smallvec![b];
+                v.extend(c);
+                v
+            }
+            _ => SmallVec::new(),
+        };
+        let role = match d.op {
+            DOp::Mov { .. } => Role::Move,
+            DOp::Bin { f, .. } => Role::Combine {
+                name: match f {
+                    Bin::MaxF | Bin::MaxS | Bin::MaxU => Some("max"),
+                    Bin::MinF | Bin::MinS | Bin::MinU => Some("min"),
+                    Bin::AddF | Bin::AddI => Some("add"),
+                    Bin::MulF | Bin::MulI => Some("mul"),
+                    _ => None,
+                },
+            },
+            DOp::Un { .. } | DOp::Tern { .. } | DOp::Selp { .. } | DOp::Cvt { .. } => Role::Combine { name: None },
+            DOp::Setp { .. } | DOp::PredLogic { .. } => Role::Compare,
+            DOp::Shfl { mode, a, b, member, .. } => Role::Shuffle {
+                mode,
+                sent: reg(a),
+                amount: b,
+                member,
+            },
+            DOp::Ld { addr, .. } => Role::Load { shared: addr.shared },
+            DOp::St { addr, a } => Role::Store {
+                shared: addr.shared,
+                value: reg(a),
+            },
+            DOp::Atom { addr, .. } => Role::Atomic { shared: addr.shared },
+            DOp::Bra { target } => Role::Branch { target },
+            DOp::Bar { .. }
+            | DOp::BarWarp { .. }
+            | DOp::Vote { .. }
+            | DOp::Activemask { .. }
+            | DOp::Match { .. }
+            | DOp::Exit
+            | DOp::Nop => Role::Other,
+        };
+        Described {
+            operands,
+            reads: d.reads.clone(),
+            write: d.write,
+            role,
+        }
+    }
+}
+
 /// A global buffer with its contents (32-bit words).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Buffer {
@@ -383,6 +496,8 @@ pub struct Kernel {
     /// Shared memory per block, in 4-byte words.
     pub shared_words: usize,
     pub code: Vec<DInstr>,
+    /// Each instruction described for the trace's readers (the renderers read these, never `code`).
+    pub described: Vec<Described>,
     /// How to show each register's value in traces: the type the program's typed instructions use it as.
     pub reg_types: Vec<Ty>,
 }
@@ -726,6 +841,7 @@ pub fn instantiate_with(
         .enumerate()
         .map(|(pc, inst)| decode(program, inst, pc, &graph, w, &params))
         .collect::<Result<Vec<_>, _>>()?;
+    let described = code.iter().map(Described::of).collect();
     Ok(Kernel {
         reg_types: register_types(program),
         program: program.clone(),
@@ -737,6 +853,7 @@ pub fn instantiate_with(
         shared,
         shared_words: words,
         code,
+        described,
     })
 }
 

@@ -11,8 +11,7 @@
 //! rows; lanes past W are never read.
 
 use crate::alu::Row;
-use crate::kernel::{DInstr, DOp, Src};
-use smallvec::{SmallVec, smallvec};
+use crate::kernel::Src;
 use warpsim_isa::Special;
 
 /// Lanes per register row (the widest warp).
@@ -92,26 +91,12 @@ impl RegisterFile {
         &self.regs[d as usize * STRIDE..d as usize * STRIDE + w]
     }
 
-    /// Every source operand of `inst` in every lane, as its operand read sees them (before it writes): for the
-    /// trace only.
-    pub fn operand_rows(&self, inst: &DInstr, ctx: &LaneCtx) -> Vec<Vec<u32>> {
-        let srcs: SmallVec<[Src; 3]> = match inst.op {
-            DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } | DOp::St { a, .. } | DOp::Match { a, .. } => {
-                smallvec![a]
-            }
-            DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } | DOp::Shfl { a, b, .. } => {
-                smallvec![a, b]
-            }
-            DOp::Tern { a, b, c, .. } => smallvec![a, b, c],
-            DOp::Atom { b, c, .. } => {
-                let mut v = smallvec![b];
-                v.extend(c);
-                v
-            }
-            _ => SmallVec::new(),
-        };
-        srcs.into_iter()
-            .map(|s| (0..ctx.w).map(|lane| self.read(s, lane, ctx)).collect())
+    /// The values of `operands` (an instruction's value operands, [`crate::kernel::Described`]) in every lane,
+    /// as its operand read sees them (before it writes): for the trace only.
+    pub fn operand_rows(&self, operands: &[Src], ctx: &LaneCtx) -> Vec<Vec<u32>> {
+        operands
+            .iter()
+            .map(|&s| (0..ctx.w).map(|lane| self.read(s, lane, ctx)).collect())
             .collect()
     }
 }

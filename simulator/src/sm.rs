@@ -1011,7 +1011,7 @@ impl<'k> Sm<'k> {
                 pc,
                 active,
                 exec,
-                operands: warp.rf.operand_rows(inst, &ctx),
+                operands: warp.rf.operand_rows(&kernel.described[pc as usize].operands, &ctx),
                 write: None,
                 pred_write: None,
                 shuffle: None,

@@ -6,7 +6,7 @@
 //! Pairwise exchanges (butterflies) are also spelt out per pair: `Lane 0<->4: max(0,8)=8`.
 
 use super::{lane_cells, pairs, shuffle_label, value, xor_rule};
-use crate::kernel::{Bin, DOp, Kernel, Src};
+use crate::kernel::{Kernel, Role, Src};
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
 
@@ -73,12 +73,13 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue], width: usize)
     let mut k = 0;
     while k < issues.len() {
         let i = issues[k];
-        let (Some(s), DOp::Shfl { d, a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) else {
+        let described = &kernel.described[i.pc as usize];
+        let (Some(s), Role::Shuffle { sent, .. }, Some(d)) = (&i.shuffle, described.role, described.write) else {
             k += 1;
             continue;
         };
         if first {
-            if let Src::Reg(r) = a {
+            if let Some(r) = sent {
                 let ty = kernel.reg_types[r as usize];
                 rows.push((
                     format!("initial {}", reg(r)),
@@ -124,10 +125,17 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue], width: usize)
         let mut live = vec![d];
         while j < issues.len() && issues[j].shuffle.is_none() {
             let c = issues[j];
-            let op = kernel.code[c.pc as usize].op;
-            let reads_live = sources_of(op)
-                .iter()
-                .any(|s| matches!(s, Src::Reg(r) if live.contains(r)));
+            let role = kernel.described[c.pc as usize].role;
+            // (What carries or combines the values: moves, arithmetic, compares, stores.)
+            let carries = matches!(
+                role,
+                Role::Move | Role::Combine { .. } | Role::Compare | Role::Store { .. }
+            );
+            let reads_live = carries
+                && kernel.described[c.pc as usize]
+                    .operands
+                    .iter()
+                    .any(|s| matches!(s, Src::Reg(r) if live.contains(r)));
             if let (true, Some((r, vals))) = (reads_live, &c.write) {
                 let ty = kernel.reg_types[*r as usize];
                 rows.push((
@@ -135,9 +143,7 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue], width: usize)
                     lane_cells(w, ty, vals, c.exec),
                     None,
                 ));
-                if let (Some(p), DOp::Bin { f, .. }) = (&pair_list, op)
-                    && let Some(name) = bin_name(f)
-                {
+                if let (Some(p), Role::Combine { name: Some(name) }) = (&pair_list, role) {
                     // Book style, one entry per pair from the lower lane's side (laid out by `spread`).
                     let a = &c.operands[0];
                     let b = &c.operands[1];
@@ -231,24 +237,4 @@ fn spread(entries: &[String], room: usize) -> Vec<String> {
         })
         .unwrap_or(1);
     entries.chunks(per_line.max(1)).map(|c| c.join("   ")).collect()
-}
-
-fn sources_of(op: DOp) -> Vec<Src> {
-    match op {
-        DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } => vec![a],
-        DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } => vec![a, b],
-        DOp::Tern { a, b, c, .. } => vec![a, b, c],
-        DOp::St { a, .. } => vec![a],
-        _ => vec![],
-    }
-}
-
-fn bin_name(f: Bin) -> Option<&'static str> {
-    Some(match f {
-        Bin::MaxF | Bin::MaxS | Bin::MaxU => "max",
-        Bin::MinF | Bin::MinS | Bin::MinU => "min",
-        Bin::AddF | Bin::AddI => "add",
-        Bin::MulF | Bin::MulI => "mul",
-        _ => return None,
-    })
 }

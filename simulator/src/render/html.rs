@@ -233,11 +233,8 @@ fn event(kernel: &Kernel, w: u32, e: &Event) -> Value {
                 m.insert("pv".into(), json!(mask_bits(w, *mask)));
             }
             if let Some(s) = &i.shuffle {
-                let ty = match kernel.code[i.pc as usize].op {
-                    crate::kernel::DOp::Shfl {
-                        a: crate::kernel::Src::Reg(r),
-                        ..
-                    } => kernel.reg_types[r as usize],
+                let ty = match kernel.described[i.pc as usize].role {
+                    crate::kernel::Role::Shuffle { sent: Some(r), .. } => kernel.reg_types[r as usize],
                     _ => warpsim_isa::Ty::U32,
                 };
                 let sent: Vec<String> = (0..w as usize).map(|l| value(ty, i.operands[0][l])).collect();

@@ -9,7 +9,7 @@ pub mod json;
 pub mod svg;
 pub mod text;
 
-use crate::kernel::{DOp, Kernel, Src};
+use crate::kernel::{Kernel, Role, Src};
 use crate::trace::{Event, Issue};
 use std::collections::BTreeMap;
 use warpsim_isa::{ElemTy, Ty};
@@ -174,10 +174,10 @@ pub fn exchanges(events: &[Event]) -> Vec<Option<Exchange>> {
 
 /// A shuffle as a short label, mode and amount: `bfly 4`, `up 1`, `idx lane-varying`.
 pub fn shuffle_label(kernel: &Kernel, i: &Issue) -> String {
-    let DOp::Shfl { mode, b, .. } = kernel.code[i.pc as usize].op else {
+    let Role::Shuffle { mode, amount, .. } = kernel.described[i.pc as usize].role else {
         return String::new();
     };
-    let amount = match b {
+    let amount = match amount {
         Src::Imm(v) => format!("{}", v as i32),
         Src::Reg(_) | Src::Special(_) => {
             let vals: Vec<u32> = (0..kernel.warp_size)

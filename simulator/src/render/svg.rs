@@ -34,7 +34,7 @@
 //! randomness.
 
 use super::{shuffle_label, value};
-use crate::kernel::{DOp, Kernel, Src};
+use crate::kernel::{Kernel, Role};
 use crate::trace::{Event, Issue, MemoryTrace, ShuffleTrace};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -95,7 +95,7 @@ pub fn combining(kernel: &Kernel, window: &[&Issue], start: u16, targets: &[u16]
     let mut forward = vec![false; n];
     let mut tainted: BTreeSet<u16> = BTreeSet::from([start]);
     for (k, i) in window.iter().enumerate() {
-        let d = &kernel.code[i.pc as usize];
+        let d = &kernel.described[i.pc as usize];
         let Some(dst) = d.write else { continue };
         if i.exec == 0 {
             continue;
@@ -112,7 +112,7 @@ pub fn combining(kernel: &Kernel, window: &[&Issue], start: u16, targets: &[u16]
     let mut backward = vec![false; n];
     for k in (0..n).rev() {
         let i = window[k];
-        let d = &kernel.code[i.pc as usize];
+        let d = &kernel.described[i.pc as usize];
         let Some(dst) = d.write else { continue };
         if i.exec == 0 || !needed.contains(&dst) {
             continue;
@@ -125,12 +125,7 @@ pub fn combining(kernel: &Kernel, window: &[&Issue], start: u16, targets: &[u16]
     }
     (0..n)
         .filter(|&k| {
-            forward[k]
-                && backward[k]
-                && matches!(
-                    kernel.code[window[k].pc as usize].op,
-                    DOp::Un { .. } | DOp::Bin { .. } | DOp::Tern { .. } | DOp::Selp { .. } | DOp::Cvt { .. }
-                )
+            forward[k] && backward[k] && matches!(kernel.described[window[k].pc as usize].role, Role::Combine { .. })
         })
         .collect()
 }
@@ -780,7 +775,7 @@ fn shuffle_column(
     kernel: &Kernel,
     (k, i): (usize, &Issue),
     s: &ShuffleTrace,
-    a: Src,
+    sent: Option<u16>,
     step: usize,
     active: &[u64],
 ) -> Column {
@@ -802,14 +797,8 @@ fn shuffle_column(
         i.cycle,
     );
     c.wrote = i.write.as_ref().map(|(r, _)| *r);
-    c.sends = match a {
-        Src::Reg(r) => Some(r),
-        _ => None,
-    };
-    let ty = match a {
-        Src::Reg(r) => ty_of(r),
-        _ => warpsim_isa::Ty::U32,
-    };
+    c.sends = sent;
+    let ty = sent.map(ty_of).unwrap_or(warpsim_isa::Ty::U32);
     let received = i.write.as_ref().map(|(_, v)| v.as_slice());
     for lane in 0..w {
         if i.exec >> lane & 1 == 0 {
@@ -942,9 +931,9 @@ fn walk<'e>(
                 let Some(row) = row_of(i.warp) else { continue };
                 issues_of[row].push((k, i));
                 active[row] = i.active;
-                if let (Some(s), DOp::Shfl { a, .. }) = (&i.shuffle, kernel.code[i.pc as usize].op) {
-                    columns.push(shuffle_column(kernel, (k, i), s, a, step, &active));
-                    if let Src::Reg(r) = a {
+                if let (Some(s), Role::Shuffle { sent, .. }) = (&i.shuffle, kernel.described[i.pc as usize].role) {
+                    columns.push(shuffle_column(kernel, (k, i), s, sent, step, &active));
+                    if let Some(r) = sent {
                         last_sent[row] = Some(r);
                         latest.insert((row, r), (i.operands[0].clone(), i.active));
                     }
@@ -1399,8 +1388,11 @@ fn combine_boxes(
                 Kind::Final => last_sent[row].into_iter().collect(),
                 _ if columns[b].shared => window
                     .iter()
-                    .filter_map(|i| match kernel.code[i.pc as usize].op {
-                        DOp::St { addr, a: Src::Reg(r) } if addr.shared && i.exec != 0 => Some(r),
+                    .filter_map(|i| match kernel.described[i.pc as usize].role {
+                        Role::Store {
+                            shared: true,
+                            value: Some(r),
+                        } if i.exec != 0 => Some(r),
                         _ => None,
                     })
                     .collect(),

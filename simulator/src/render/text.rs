@@ -20,7 +20,7 @@
 //! of every lane and the conflict degree; barriers show each warp's arrival and the release.
 
 use super::{MASK_COLUMNS, hex_mask, lane_cells, lane_mask, pairs, wrap, xor_rule};
-use crate::kernel::{DOp, Kernel};
+use crate::kernel::{Kernel, Role};
 use crate::sm::RunOutput;
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
@@ -358,7 +358,7 @@ fn count_lanes(mask: u64) -> String {
 }
 
 fn pc_name(kernel: &Kernel, pc: u32) -> String {
-    if pc as usize >= kernel.code.len() {
+    if pc as usize >= kernel.described.len() {
         return "exit".into();
     }
     match kernel.program.labels.iter().find(|(_, at)| *at == pc as usize) {
@@ -373,7 +373,7 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
     let kernel = l.kernel;
     let pad = l.pad.as_str();
     let inst = &kernel.program.instructions[i.pc as usize];
-    let d = &kernel.code[i.pc as usize];
+    let d = &kernel.described[i.pc as usize];
     let mask = lane_mask(kernel.warp_size, i.active, i.exec);
     l.head(
         out,
@@ -435,8 +435,8 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
             }
         }
         if s.undefined != 0 {
-            let member = match d.op {
-                DOp::Shfl { member, .. } => member,
+            let member = match d.role {
+                Role::Shuffle { member, .. } => member,
                 _ => u64::MAX,
             };
             let lanes: Vec<String> = (0..kernel.warp_size)
@@ -564,7 +564,7 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
             }
         }
     }
-    if let DOp::Bra { target } = d.op
+    if let Role::Branch { target } = d.role
         && i.exec == i.active
     {
         l.line(out, &format!("branch taken to {}", pc_name(kernel, target)));
