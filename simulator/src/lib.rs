@@ -28,6 +28,7 @@
 
 pub(crate) mod alu;
 pub(crate) mod barrier;
+pub(crate) mod block;
 pub(crate) mod cache;
 pub(crate) mod check;
 pub mod config;
@@ -40,6 +41,7 @@ mod machine;
 pub mod programs;
 pub(crate) mod register_file;
 pub mod render;
+pub(crate) mod run;
 pub(crate) mod sanitizers;
 pub(crate) mod scoreboard;
 pub(crate) mod shared_memory;
@@ -49,6 +51,7 @@ pub(crate) mod sm;
 pub(crate) mod timing;
 pub mod trace;
 pub(crate) mod vote;
+pub(crate) mod warp;
 pub(crate) mod warp_scheduler;
 
 pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, ShuffleReason, UnorderedRead};
@@ -57,8 +60,8 @@ pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
 pub use machine::Machine;
-pub use sm::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
-pub use sm::{Stalls, WarpStalls};
+pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
+pub use run::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 pub use warp_scheduler::Schedule;
 

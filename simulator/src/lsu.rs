@@ -20,13 +20,14 @@
 //! `l1_miss_latency`), memory-level parallelism limits, and store buffers.
 
 use crate::alu;
+use crate::block::blocks_per_sm;
 use crate::cache::L1;
 use crate::config::Config;
 use crate::fault::FaultKind;
 use crate::kernel::{Atom, Buffer, DAddr, Kernel, Src};
 use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
+use crate::run::Stats;
 use crate::shared_memory;
-use crate::sm::{Stats, blocks_per_sm};
 use crate::trace::MemoryTrace;
 use rustc_hash::FxHashMap;
 

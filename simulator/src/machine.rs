@@ -13,7 +13,7 @@
 use crate::config::Config;
 use crate::fault::Fault;
 use crate::kernel::{Buffer, Kernel, Launch, Limits, LoadError};
-use crate::sm::{RunOptions, RunOutput};
+use crate::run::{RunOptions, RunOutput};
 use crate::trace::TraceSink;
 use warpsim_isa::Program;
 

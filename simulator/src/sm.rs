@@ -1,292 +1,42 @@
-//! The streaming multiprocessor: resident blocks and warps, warp schedulers, pipes, the issue loop.
+//! The streaming multiprocessor: it wires its units together and runs the issue loop.
 //!
 //! Hardware: an SM holds up to `max_blocks_per_sm` blocks and `max_warps_per_sm` warps (and as many blocks as
-//! its shared memory fits); its warps are split over `schedulers` sub-partitions (Hopper: 4), each of which
-//! issues at most one warp instruction per cycle. Blocks are placed from the queue the distributor
-//! ([`crate::gpu`]) deals the SM, in order, as its resources free up (block-granular: a block's slots are held
-//! until its last warp finishes).
+//! its shared memory fits, [`crate::block`]); its warps are split over `schedulers` sub-partitions (Hopper: 4),
+//! each of which issues at most one warp instruction per cycle. Blocks are placed from the queue the distributor
+//! ([`crate::gpu`]) deals the SM, in order, as its resources free up.
 //!
-//! Model: cycle-driven. Each cycle, each scheduler picks one of its warps whose next instruction can issue
-//! (policy: loose round robin or greedy-then-oldest) and issues it. An instruction can issue when the warp is
-//! not held (branch resolution, barrier), its operands are ready on the scoreboard, and its pipe accepts an
-//! instruction (each pipe has an issue interval; the shared-memory, L1 and global-atomic pipes are one per SM,
-//! the others one per sub-partition). Semantics are applied at issue (global writes reach other SMs, and
-//! global atomics' old values their registers, at the epoch's commit: [`crate::gpu`]), so values never depend on
-//! timing; the timing parameters ([`crate::config::Timing`]) decide when results are ready. When no warp can issue, time
-//! jumps to the next cycle at which one can; when no warp ever can again, the warps are deadlocked at barriers.
-//! This SM's `end` is the cycle at which its last result is complete; the run's cycles are the latest over all
-//! SMs. Every warp's cycles are accounted for ([`Stalls`]).
+//! Model: cycle-driven. Each cycle, each warp scheduler ([`crate::warp_scheduler`]) picks one of its warps whose
+//! next instruction can issue (the warp is not held by a branch or a barrier, its operands are ready on the
+//! scoreboard, its pipe accepts an instruction) and the SM issues it, one way through the units: the register
+//! file reads its operands, the execute stage ([`crate::execute`]) gives its [`Outcome`], the sanitizers and the
+//! statistics observe that, the timing model ([`crate::timing`]) prices it, the trace observes it, and the SM
+//! commits it (the scoreboard, the pipe, the SIMT stack, the barrier unit). Semantics are applied at issue
+//! (global writes reach other SMs, and global atomics' old values their registers, at the epoch's commit:
+//! [`crate::gpu`]), so values never depend on timing; the timing parameters ([`crate::config::Timing`]) decide
+//! when results are ready. When no warp can issue, time jumps to the next cycle at which one can; when no warp
+//! ever can again, the warps are deadlocked at barriers. This SM's `end` is the cycle at which its last result
+//! is complete; the run's cycles are the latest over all SMs. Every warp's cycles are accounted for
+//! ([`crate::warp::Warp::account`], [`Stalls`]).
 
-use crate::barrier::{self, Arrival, BARRIERS, BarrierUnit, Waiter};
+use crate::barrier::{self, Arrival, BARRIERS, Waiter};
+use crate::block::{Block, BlockQueue, blocks_per_sm, room_for_another};
 use crate::cache::L1;
-use crate::check::{AccessKind, BlockCheck, Checks, Finding, Findings, GlobalAccess, UnorderedRead};
+use crate::check::{AccessKind, Checks, Findings, GlobalAccess, UnorderedRead};
 use crate::config::Config;
 use crate::execute::{LaneScratch, Memory, Outcome, execute};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::kernel::{Buffer, DOp, Kernel, Pipe};
 use crate::lsu::{Effect, Return, l1_bytes};
-use crate::register_file::{LaneCtx, RegisterFile, STRIDE};
-use crate::sanitizers::{self, Site, SmChecks, WarpShadow, missing_barrier_hint};
-use crate::scoreboard::{Ready, Scoreboard};
-use crate::simt_stack::{Merge, SimtStack};
+use crate::register_file::{LaneCtx, STRIDE};
+use crate::run::{RunOptions, Stalls, Stats, WARP_STALLS_KEPT, WarpStalls};
+use crate::sanitizers::{self, Site, SmChecks, missing_barrier_hint};
+use crate::scoreboard::Ready;
+use crate::simt_stack::Merge;
 use crate::timing::{MemoryTiming, price};
-use crate::trace::{BarrierResult, EpochTrace, Event, Issue, StallReason, TraceSink, Wait};
+use crate::trace::{BarrierResult, EpochTrace, Event, Issue, TraceSink};
+use crate::warp::{Hold, Warp};
 use crate::warp_scheduler::{Schedule, WarpScheduler};
 use rustc_hash::FxHashMap;
-use serde::Serialize;
-use std::collections::VecDeque;
-use std::sync::Arc;
-
-/// How to run: limits (always finite), the sanitizers, the schedule, and host-side choices that never change
-/// the results.
-#[derive(Clone)]
-pub struct RunOptions {
-    /// A run still going at this cycle stops with a fault.
-    pub max_cycles: u64,
-    /// A run that has issued more warp instructions than this stops with a fault (checked at every epoch
-    /// boundary, so it may go up to one epoch past it).
-    pub max_instructions: u64,
-    /// The sanitizers that run ([`crate::check`]).
-    pub checks: Checks,
-    /// The order in which schedulers pick ready warps.
-    pub schedule: Schedule,
-    /// Host threads simulating the SMs: 0 for every core (rayon's global pool), 1 for none besides the caller.
-    /// Values, cycles, statistics and traces are the same for every number.
-    pub threads: usize,
-    /// Called after every epoch with how far the run is (for a progress bar).
-    pub progress: Option<ProgressFn>,
-    /// A wall-clock limit: a run still going after this long stops with a [`FaultKind::Timeout`] fault. Checked
-    /// at epoch boundaries only (never within an SM's cycles), so it changes nothing in a run that finishes;
-    /// where a run that passes it stops depends on the host. `None` (the default here; the CLI's is 60 s): no
-    /// limit but the cycle and instruction limits.
-    pub timeout: Option<std::time::Duration>,
-}
-
-/// A callback that follows a run's progress ([`RunOptions::progress`]).
-pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
-
-/// How far a run is, reported after every epoch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub cycle: u64,
-    pub blocks_finished: u64,
-    pub blocks: u64,
-}
-
-impl std::fmt::Debug for RunOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RunOptions")
-            .field("max_cycles", &self.max_cycles)
-            .field("max_instructions", &self.max_instructions)
-            .field("checks", &self.checks)
-            .field("schedule", &self.schedule)
-            .field("threads", &self.threads)
-            .field("progress", &self.progress.is_some())
-            .field("timeout", &self.timeout)
-            .finish()
-    }
-}
-
-impl Default for RunOptions {
-    fn default() -> RunOptions {
-        RunOptions {
-            max_cycles: 100_000_000,
-            max_instructions: 1_000_000_000,
-            checks: Checks::default(),
-            schedule: Schedule::Policy,
-            threads: 0,
-            progress: None,
-            timeout: None,
-        }
-    }
-}
-
-/// Where a warp's cycles went. For every warp the parts add up to the run's cycles.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Stalls {
-    /// Cycles in which the warp issued.
-    pub issued: u64,
-    /// Waiting for an operand still being computed (or for its destination to be free).
-    pub operands: u64,
-    /// Waiting for an operand whose producer was replayed for bank conflicts: the replay cycles.
-    pub bank_conflict: u64,
-    /// The pipe its next instruction needs was busy (issue interval, shared-memory replays of other warps).
-    pub unit_busy: u64,
-    /// Held after a branch that redirected it.
-    pub control: u64,
-    /// Waiting at a barrier.
-    pub barrier: u64,
-    /// Ready, but its scheduler issued another warp.
-    pub not_selected: u64,
-    /// Before its block was placed on the SM.
-    pub not_launched: u64,
-    /// After it exited, until the run ended.
-    pub finished: u64,
-}
-
-impl Stalls {
-    pub fn total(&self) -> u64 {
-        self.parts().iter().map(|(_, v)| v).sum()
-    }
-
-    /// Every part with its name, in a fixed order.
-    pub fn parts(&self) -> [(&'static str, u64); 9] {
-        [
-            ("issued", self.issued),
-            ("operands", self.operands),
-            ("bank_conflict", self.bank_conflict),
-            ("unit_busy", self.unit_busy),
-            ("control", self.control),
-            ("barrier", self.barrier),
-            ("not_selected", self.not_selected),
-            ("not_launched", self.not_launched),
-            ("finished", self.finished),
-        ]
-    }
-
-    pub(crate) fn add(&mut self, o: &Stalls) {
-        self.issued += o.issued;
-        self.operands += o.operands;
-        self.bank_conflict += o.bank_conflict;
-        self.unit_busy += o.unit_busy;
-        self.control += o.control;
-        self.barrier += o.barrier;
-        self.not_selected += o.not_selected;
-        self.not_launched += o.not_launched;
-        self.finished += o.finished;
-    }
-}
-
-/// One warp's cycle breakdown.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct WarpStalls {
-    pub block: u32,
-    pub warp: u32,
-    pub stalls: Stalls,
-}
-
-/// Per-warp breakdowns are kept for this many warps (the first blocks'); the totals cover every warp.
-pub const WARP_STALLS_KEPT: usize = 1024;
-
-/// What a run counts.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    pub warp_instructions: u64,
-    /// Executing lanes summed over warp instructions.
-    pub lane_instructions: u64,
-    pub shuffles: u64,
-    /// Lane reads by shuffles that are undefined on hardware.
-    pub undefined_shuffle_reads: u64,
-    pub divergent_branches: u64,
-    /// Shared-memory loads, stores and atomics (warp instructions).
-    pub shared_accesses: u64,
-    /// Shared accesses with a bank conflict (degree above 1).
-    pub bank_conflicts: u64,
-    /// Extra cycles paid for bank conflicts.
-    pub bank_conflict_cycles: u64,
-    /// Atomic warp instructions (shared and global).
-    pub atomics: u64,
-    /// Barrier releases.
-    pub barriers: u64,
-    /// Cache lines global loads found in L1, and missed.
-    pub l1_hits: u64,
-    pub l1_misses: u64,
-    /// Warps run.
-    pub warps: u64,
-    /// Cycle breakdown summed over every warp: `stalls.total()` = warps × cycles.
-    pub stalls: Stalls,
-    /// Cycle breakdown of the first [`WARP_STALLS_KEPT`] warps, by block and warp.
-    pub warp_stalls: Vec<WarpStalls>,
-}
-
-impl Stats {
-    /// Add another SM's counts to these (per-warp breakdowns are appended).
-    pub(crate) fn merge(&mut self, o: &Stats) {
-        self.warp_instructions += o.warp_instructions;
-        self.lane_instructions += o.lane_instructions;
-        self.shuffles += o.shuffles;
-        self.undefined_shuffle_reads += o.undefined_shuffle_reads;
-        self.divergent_branches += o.divergent_branches;
-        self.shared_accesses += o.shared_accesses;
-        self.bank_conflicts += o.bank_conflicts;
-        self.bank_conflict_cycles += o.bank_conflict_cycles;
-        self.atomics += o.atomics;
-        self.barriers += o.barriers;
-        self.l1_hits += o.l1_hits;
-        self.l1_misses += o.l1_misses;
-        self.warps += o.warps;
-        self.stalls.add(&o.stalls);
-        self.warp_stalls.extend_from_slice(&o.warp_stalls);
-    }
-}
-
-/// The result of a run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunOutput {
-    pub cycles: u64,
-    pub stats: Stats,
-    /// Every global buffer's final contents.
-    pub buffers: Vec<Buffer>,
-    /// What the sanitizers found ([`RunOptions::checks`]), each distinct finding once, in the order first seen.
-    pub findings: Vec<Finding>,
-    /// Without `--check race`: the first shared-memory read of a word another warp wrote since their block's last
-    /// barrier (a likely missing barrier), in (cycle, SM) order.
-    pub unordered: Option<UnorderedRead>,
-}
-
-impl RunOutput {
-    pub fn buffer(&self, name: &str) -> Option<&Buffer> {
-        self.buffers.iter().find(|b| b.name == name)
-    }
-}
-
-/// Why a warp's `next_issue` holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Hold {
-    Control,
-    Barrier,
-}
-
-/// One resident warp.
-struct Warp {
-    block_slot: usize,
-    block_id: u32,
-    warp_in_block: u32,
-    /// Unique on this SM (warp slots are reused): a deferred atomic result finds its warp by it.
-    uid: u64,
-    stack: SimtStack,
-    /// Its registers and predicates.
-    rf: RegisterFile,
-    scoreboard: Scoreboard,
-    /// Earliest cycle this warp may issue again (one instruction per cycle; branch resolution; barrier
-    /// release). `u64::MAX` while it waits at a barrier.
-    next_issue: u64,
-    hold: Hold,
-    /// The barrier it waits at, and the pc of the barrier instruction.
-    waiting: Option<(u32, u32)>,
-    /// First cycle not yet accounted for in `stalls`.
-    accounted: u64,
-    stalls: Stalls,
-    /// With tracing: the waits before the instruction being issued (see `account`).
-    waits: Vec<Wait>,
-    /// The sanitizers' state of the warp (empty unless `--check race` or `init` runs).
-    shadow: WarpShadow,
-}
-
-/// A resident block: its shared memory and barriers.
-struct Block {
-    id: u32,
-    /// Warps with live lanes (a warp whose lanes have all exited no longer counts).
-    warps_left: u32,
-    shared: Vec<u32>,
-    /// Its barriers, their pacing and their releases so far (the generation).
-    barrier: BarrierUnit,
-    /// With `--check race` or `init`: the shadow of its shared memory and its warps' vector clocks.
-    check: BlockCheck,
-    /// For each shared word who last wrote it in which barrier generation ([`writer_stamp`]; 0: not since the
-    /// block started): what finds an unordered read ([`UnorderedRead`]).
-    writers: Vec<u64>,
-}
 
 /// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
 pub(crate) struct Shared<'k> {
@@ -419,61 +169,6 @@ pub(crate) struct Sm<'k> {
     pub global_log: Vec<GlobalAccess>,
 }
 
-/// Block ids in increasing order, kept as runs of consecutive ids: a whole grid queued on one SM is one run.
-#[derive(Debug, Default)]
-pub(crate) struct BlockQueue {
-    runs: VecDeque<(u32, u32)>,
-    len: usize,
-}
-
-impl BlockQueue {
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Queue blocks `ids` (each above every queued one).
-    pub fn push(&mut self, ids: std::ops::Range<u32>) {
-        if ids.is_empty() {
-            return;
-        }
-        self.len += ids.len();
-        match self.runs.back_mut() {
-            Some(last) if last.1 == ids.start => last.1 = ids.end,
-            _ => self.runs.push_back((ids.start, ids.end)),
-        }
-    }
-
-    pub fn front(&self) -> Option<u32> {
-        self.runs.front().map(|r| r.0)
-    }
-
-    pub fn pop_front(&mut self) {
-        if let Some(first) = self.runs.front_mut() {
-            first.0 += 1;
-            self.len -= 1;
-            if first.0 == first.1 {
-                self.runs.pop_front();
-            }
-        }
-    }
-}
-
-/// Blocks of `kernel` one SM holds at once (at least one: a block that fits no SM runs alone).
-pub(crate) fn blocks_per_sm(kernel: &Kernel, config: &Config) -> u64 {
-    let per_block = kernel.shared_words as u64 * 4;
-    let warps = kernel.warps_per_block().max(1) as u64;
-    let slots = (config.max_warps_per_sm as u64).max(warps);
-    let mut blocks = (config.max_blocks_per_sm as u64).min(slots / warps).max(1);
-    if let Some(fit) = (config.shared_per_sm as u64).checked_div(per_block) {
-        blocks = blocks.min(fit.max(1));
-    }
-    blocks
-}
-
 impl<'k> Sm<'k> {
     pub fn new(id: u32, shared: &'k Shared<'k>) -> Sm<'k> {
         let (kernel, config) = (shared.kernel, shared.config);
@@ -561,17 +256,13 @@ impl<'k> Sm<'k> {
     /// Place queued blocks while the SM has room (block slots, warp slots, shared memory): resources are
     /// block-granular, so a block's exited warps do not free slots for another block.
     fn launch_blocks<const ON: bool>(&mut self, cycle: u64, trace: &mut EpochTrace<ON>) {
-        let per_block = self.kernel.warps_per_block() as usize;
-        let shared_bytes = self.kernel.shared_words as u64 * 4;
+        let kernel = self.kernel;
+        let per_block = kernel.warps_per_block() as usize;
         let schedulers = self.scheduler.count();
+        let (nregs, npreds) = (kernel.program.regs.len(), kernel.program.preds.len());
+        let checks = self.shared.checks;
         while let Some(id) = self.queue.front() {
-            let resident = self.resident as usize;
-            let shared_used = resident as u64 * shared_bytes;
-            // A block's warp slots stay reserved until the whole block has finished, as on hardware.
-            if resident >= self.config.max_blocks_per_sm as usize
-                || (resident + 1) * per_block > self.warps.len()
-                || (resident > 0 && shared_used + shared_bytes > self.config.shared_per_sm as u64)
-            {
+            if !room_for_another(kernel, self.config, self.resident as usize, self.warps.len()) {
                 break;
             }
             self.queue.pop_front();
@@ -584,30 +275,10 @@ impl<'k> Sm<'k> {
                     self.blocks.len() - 1
                 }
             };
-            let mut block = self.spare_blocks.pop().unwrap_or_else(|| Block {
-                id,
-                warps_left: 0,
-                shared: Vec::new(),
-                barrier: BarrierUnit::default(),
-                check: BlockCheck::default(),
-                writers: Vec::new(),
-            });
-            block.id = id;
-            block.warps_left = per_block as u32;
-            block.shared.clear();
-            block.shared.resize(self.kernel.shared_words, 0);
-            block.barrier.reset();
-            block.writers.clear();
-            if self.watch_unordered {
-                block.writers.resize(self.kernel.shared_words, 0);
-            }
-            let checks = self.shared.checks;
-            if checks.race || checks.init {
-                block.check.reset(self.kernel.shared_words, per_block);
-            }
+            let mut block = self.spare_blocks.pop().unwrap_or_else(Block::new);
+            block.place(id, kernel, self.watch_unordered, checks);
             self.blocks[slot] = Some(block);
-            let nregs = self.kernel.program.regs.len();
-            let npreds = self.kernel.program.preds.len();
+            // Its warps take the first free warp slots.
             let mut k = 0;
             for warp_slot in 0..self.warps.len() {
                 if k == per_block {
@@ -617,43 +288,14 @@ impl<'k> Sm<'k> {
                     continue;
                 }
                 let first_thread = (k * self.w) as u32;
-                let lanes = (self.kernel.block - first_thread).min(self.w as u32);
+                let lanes = (kernel.block - first_thread).min(self.w as u32);
                 let mask = if lanes == 64 { u64::MAX } else { (1u64 << lanes) - 1 };
-                let mut warp = self.spare_warps.pop().unwrap_or_else(|| Warp {
-                    block_slot: 0,
-                    block_id: 0,
-                    warp_in_block: 0,
-                    uid: 0,
-                    stack: SimtStack::new(0),
-                    rf: RegisterFile::default(),
-                    scoreboard: Scoreboard::new(nregs, npreds),
-                    next_issue: 0,
-                    hold: Hold::Control,
-                    waiting: None,
-                    accounted: 0,
-                    stalls: Stalls::default(),
-                    waits: Vec::new(),
-                    shadow: WarpShadow::default(),
-                });
-                warp.block_slot = slot;
-                warp.block_id = id;
-                warp.warp_in_block = k as u32;
-                warp.uid = self.warps_launched;
-                self.warps_launched += 1;
-                warp.stack = SimtStack::new(mask);
+                let mut warp = self.spare_warps.pop().unwrap_or_else(|| Warp::new(nregs, npreds));
+                warp.place((slot, id, k as u32), self.warps_launched, mask, cycle);
                 warp.rf.reset(nregs, npreds);
-                warp.scoreboard.clear();
-                warp.next_issue = cycle;
-                warp.hold = Hold::Control;
-                warp.waiting = None;
-                warp.accounted = cycle;
-                warp.stalls = Stalls {
-                    not_launched: cycle,
-                    ..Stalls::default()
-                };
-                self.issued_marks[warp_slot] = [0; 2];
-                warp.waits.clear();
                 warp.shadow.reset(checks, nregs, npreds);
+                self.warps_launched += 1;
+                self.issued_marks[warp_slot] = [0; 2];
                 self.warps[warp_slot] = Some(warp);
                 self.scheduler.by_age[warp_slot % schedulers].push(warp_slot);
                 self.refresh(warp_slot);
@@ -705,49 +347,6 @@ impl<'k> Sm<'k> {
         self.scheduler.set(slot, ready, pipe, ops);
     }
 
-    /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
-    /// issuing).
-    ///
-    /// With `trace`, the waits are also recorded in order in `warp.waits` (for the trace's next issue or exit
-    /// event).
-    #[inline(always)]
-    fn account(warp: &mut Warp, cycle: u64, operands: Ready, unit: u64, issues: bool, trace: bool) {
-        let mut t = warp.accounted;
-        let st = &mut warp.stalls;
-        // (Waits accumulate until an issue or the warp's exit takes them into the trace.)
-        let waits = &mut warp.waits;
-        let mut part = |until: u64, slot: &mut u64, reason: StallReason| {
-            let u = until.min(cycle);
-            if u > t {
-                *slot += u - t;
-                if trace {
-                    match waits.last_mut() {
-                        Some(w) if w.reason == reason && w.to == t => w.to = u,
-                        _ => waits.push(Wait { reason, from: t, to: u }),
-                    }
-                }
-                t = u;
-            }
-        };
-        match warp.hold {
-            Hold::Control => part(warp.next_issue, &mut st.control, StallReason::Control),
-            Hold::Barrier => part(warp.next_issue, &mut st.barrier, StallReason::Barrier),
-        }
-        // The operand wait ends with the producer's bank-conflict replays, then any pipe-switch cycles.
-        let replays_end = operands.at - operands.switch as u64;
-        part(
-            replays_end.saturating_sub(operands.conflict as u64),
-            &mut st.operands,
-            StallReason::Operands,
-        );
-        part(replays_end, &mut st.bank_conflict, StallReason::BankConflict);
-        part(operands.at, &mut st.operands, StallReason::Operands);
-        part(unit, &mut st.unit_busy, StallReason::UnitBusy);
-        part(cycle, &mut st.not_selected, StallReason::NotSelected);
-        st.issued += issues as u64;
-        warp.accounted = cycle + issues as u64;
-    }
-
     /// Whether the warp in `slot` is past the last instruction (it only has to exit).
     fn at_end(&self, slot: usize) -> bool {
         self.scheduler.pipe_of[slot] == self.no_pipe()
@@ -764,7 +363,7 @@ impl<'k> Sm<'k> {
         trace: &mut EpochTrace<ON>,
     ) -> bool {
         let warp = self.warps[slot].as_mut().expect("live warp");
-        Self::account(warp, cycle, ops, unit, false, ON);
+        warp.account(cycle, ops, unit, false, ON);
         if let Some(top) = warp.stack.top().copied() {
             warp.stack.remove_lanes(top.mask);
         }
@@ -842,14 +441,8 @@ impl<'k> Sm<'k> {
                         let (ops, unit) = self.readiness(slot);
                         self.scheduler.last_issued[s] = slot;
                         issued = true;
-                        Self::account(
-                            self.warps[slot].as_mut().expect("live warp"),
-                            cycle,
-                            ops,
-                            unit,
-                            true,
-                            ON,
-                        );
+                        let warp = self.warps[slot].as_mut().expect("live warp");
+                        warp.account(cycle, ops, unit, true, ON);
                         let done = self.issue(slot, s, cycle, mem, trace);
                         self.refresh(slot);
                         if done? {

@@ -20,8 +20,8 @@ use crate::config::{Timing, Unit};
 use crate::execute::Outcome;
 use crate::kernel::{DInstr, Pipe};
 use crate::lsu::{compact_words, global_lines, shared_cost};
+use crate::run::Stats;
 use crate::shared_memory;
-use crate::sm::Stats;
 
 /// An instruction's cost, and what pricing found that the trace shows: a shared access's conflict degree (the
 /// busiest bank's distinct words) and an atomic's most lanes on one word.

@@ -112,7 +112,7 @@ pub struct Wait {
     pub to: u64,
 }
 
-/// Why a warp did not issue in a cycle (the parts of [`crate::sm::Stalls`] that are waits).
+/// Why a warp did not issue in a cycle (the parts of [`crate::run::Stalls`] that are waits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StallReason {
     /// An operand was still being computed (or its destination was not free).
@@ -130,7 +130,7 @@ pub enum StallReason {
 }
 
 impl StallReason {
-    /// The name used in [`crate::sm::Stalls::parts`] and in every rendering.
+    /// The name used in [`crate::run::Stalls::parts`] and in every rendering.
     pub fn name(self) -> &'static str {
         match self {
             StallReason::Operands => "operands",

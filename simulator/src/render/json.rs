@@ -11,7 +11,7 @@ use super::hex_mask;
 use crate::fault::Fault;
 use crate::kernel::Buffer;
 use crate::kernel::Kernel;
-use crate::sm::RunOutput;
+use crate::run::RunOutput;
 use crate::trace::Event;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value, json};

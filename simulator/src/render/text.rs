@@ -21,7 +21,7 @@
 
 use super::{MASK_COLUMNS, hex_mask, lane_cells, lane_mask, pairs, wrap, xor_rule};
 use crate::kernel::{Kernel, Role};
-use crate::sm::RunOutput;
+use crate::run::RunOutput;
 use crate::trace::{Event, Issue};
 use std::fmt::Write as _;
 
@@ -762,7 +762,7 @@ pub fn stats(out: &RunOutput) -> String {
                 s,
                 "    … {} more warps (`--format json` lists the first {} under stats.warps)",
                 st.warps as usize - SHOW.min(st.warp_stalls.len()),
-                crate::sm::WARP_STALLS_KEPT
+                crate::run::WARP_STALLS_KEPT
             );
         }
     }

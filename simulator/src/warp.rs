@@ -1,0 +1,138 @@
+//! A resident warp: its SIMT stack, register file and scoreboard, what holds it back, and where its cycles went.
+//!
+//! On hardware a warp slot of an SM sub-partition holds a warp's program counter and reconvergence state, its
+//! registers live in the sub-partition's register file and its pending results on the scoreboard; the warp
+//! scheduler sees whether it is eligible each cycle. The model keeps the same per warp, plus, for the stall
+//! breakdown, the first cycle not yet accounted for: every cycle of every warp goes to exactly one reason
+//! ([`Stalls`]), from its block's placement to the end of the run, and the trace records the same waits.
+
+use crate::register_file::RegisterFile;
+use crate::run::Stalls;
+use crate::sanitizers::WarpShadow;
+use crate::scoreboard::{Ready, Scoreboard};
+use crate::simt_stack::SimtStack;
+use crate::trace::{StallReason, Wait};
+
+/// Why a warp's `next_issue` holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hold {
+    Control,
+    Barrier,
+}
+
+/// One resident warp.
+pub(crate) struct Warp {
+    pub block_slot: usize,
+    pub block_id: u32,
+    pub warp_in_block: u32,
+    /// Unique on this SM (warp slots are reused): a deferred atomic result finds its warp by it.
+    pub uid: u64,
+    pub stack: SimtStack,
+    /// Its registers and predicates.
+    pub rf: RegisterFile,
+    pub scoreboard: Scoreboard,
+    /// Earliest cycle this warp may issue again (one instruction per cycle; branch resolution; barrier
+    /// release). `u64::MAX` while it waits at a barrier.
+    pub next_issue: u64,
+    pub hold: Hold,
+    /// The barrier it waits at, and the pc of the barrier instruction.
+    pub waiting: Option<(u32, u32)>,
+    /// First cycle not yet accounted for in `stalls`.
+    pub accounted: u64,
+    pub stalls: Stalls,
+    /// With tracing: the waits before the instruction being issued (see `account`).
+    pub waits: Vec<Wait>,
+    /// The sanitizers' state of the warp (empty unless `--check race` or `init` runs).
+    pub shadow: WarpShadow,
+}
+
+impl Warp {
+    /// Storage for a warp of a program with `nregs` registers and `npreds` predicates (placed by [`Warp::place`]).
+    pub fn new(nregs: usize, npreds: usize) -> Warp {
+        Warp {
+            block_slot: 0,
+            block_id: 0,
+            warp_in_block: 0,
+            uid: 0,
+            stack: SimtStack::new(0),
+            rf: RegisterFile::default(),
+            scoreboard: Scoreboard::new(nregs, npreds),
+            next_issue: 0,
+            hold: Hold::Control,
+            waiting: None,
+            accounted: 0,
+            stalls: Stalls::default(),
+            waits: Vec::new(),
+            shadow: WarpShadow::default(),
+        }
+    }
+
+    /// Place the warp (this storage, reused) as warp `warp_in_block` of the block in `block_slot`, with its
+    /// `lanes`, at `cycle`: registers zeroed, nothing pending, every cycle before this one not launched.
+    pub fn place(
+        &mut self,
+        (block_slot, block_id, warp_in_block): (usize, u32, u32),
+        uid: u64,
+        lanes: u64,
+        cycle: u64,
+    ) {
+        self.block_slot = block_slot;
+        self.block_id = block_id;
+        self.warp_in_block = warp_in_block;
+        self.uid = uid;
+        self.stack = SimtStack::new(lanes);
+        self.scoreboard.clear();
+        self.next_issue = cycle;
+        self.hold = Hold::Control;
+        self.waiting = None;
+        self.accounted = cycle;
+        self.stalls = Stalls {
+            not_launched: cycle,
+            ..Stalls::default()
+        };
+        self.waits.clear();
+    }
+
+    /// Account the warp's cycles up to `cycle`, at which it issues (or, `issues` false, retires without
+    /// issuing).
+    ///
+    /// With `trace`, the waits are also recorded in order in `self.waits` (for the trace's next issue or exit
+    /// event).
+    #[inline(always)]
+    pub fn account(&mut self, cycle: u64, operands: Ready, unit: u64, issues: bool, trace: bool) {
+        let mut t = self.accounted;
+        let st = &mut self.stalls;
+        // (Waits accumulate until an issue or the warp's exit takes them into the trace.)
+        let waits = &mut self.waits;
+        let mut part = |until: u64, slot: &mut u64, reason: StallReason| {
+            let u = until.min(cycle);
+            if u > t {
+                *slot += u - t;
+                if trace {
+                    match waits.last_mut() {
+                        Some(w) if w.reason == reason && w.to == t => w.to = u,
+                        _ => waits.push(Wait { reason, from: t, to: u }),
+                    }
+                }
+                t = u;
+            }
+        };
+        match self.hold {
+            Hold::Control => part(self.next_issue, &mut st.control, StallReason::Control),
+            Hold::Barrier => part(self.next_issue, &mut st.barrier, StallReason::Barrier),
+        }
+        // The operand wait ends with the producer's bank-conflict replays, then any pipe-switch cycles.
+        let replays_end = operands.at - operands.switch as u64;
+        part(
+            replays_end.saturating_sub(operands.conflict as u64),
+            &mut st.operands,
+            StallReason::Operands,
+        );
+        part(replays_end, &mut st.bank_conflict, StallReason::BankConflict);
+        part(operands.at, &mut st.operands, StallReason::Operands);
+        part(unit, &mut st.unit_busy, StallReason::UnitBusy);
+        part(cycle, &mut st.not_selected, StallReason::NotSelected);
+        st.issued += issues as u64;
+        self.accounted = cycle + issues as u64;
+    }
+}
