@@ -4,11 +4,16 @@
 //! spans; (2) collect declarations and labels; (3) parse every instruction against them. Errors do not stop the
 //! assembly: every statement is checked and all diagnostics are returned together, like rustc.
 
+#[allow(
+    clippy::wildcard_imports,
+    reason = "the assembler builds nearly every type of the AST"
+)]
 use crate::ast::*;
 use crate::diagnostic::{Diagnostic, closest};
 use crate::expr::{BinOp, ConstExpr, ExprKind};
 use crate::lexer::{Tok, Token, lex_line};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Finds the text of an `.include`d file.
@@ -198,7 +203,7 @@ pub fn parse_file(file: SourceFile, resolver: &dyn IncludeResolver) -> Result<Pr
         resolver,
         lines: 0,
         tokens: 0,
-        declared: Default::default(),
+        declared: RefCell::default(),
         too_big: false,
     };
     let file = asm.sources.add(file);
@@ -466,7 +471,7 @@ impl Assembler<'_> {
                         );
                         return None;
                     }
-                    params.push(p.clone())
+                    params.push(p.clone());
                 }
                 Tok::Comma => {}
                 other => {
@@ -791,6 +796,10 @@ impl Assembler<'_> {
         }
         // Stage 3: instructions.
         let labels: HashMap<&str, usize> = p.labels.iter().map(|(l, pc)| (l.as_str(), *pc)).collect();
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "`.reg` and `.pred` declare at most u16::MAX registers each (checked in `registers`)"
+        )]
         let ctx = Ctx {
             regs: p
                 .regs
@@ -1044,6 +1053,11 @@ fn description(c: &mut Cursor) -> Result<String, Diagnostic> {
 }
 
 /// `.warp_sizes LO` or `LO..HI`: whether it is given once and both ends are powers of two from 2 to 64, in order.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "lo and hi are checked to be 2..=64 first"
+)]
 fn warp_sizes(p: &mut Program, span: Span, c: &mut Cursor) -> Result<(), Diagnostic> {
     if let Some(prev) = p.warp_sizes_span {
         return Err(Diagnostic::error(span, "`.warp_sizes` given twice")
@@ -1056,7 +1070,7 @@ fn warp_sizes(p: &mut Program, span: Span, c: &mut Cursor) -> Result<(), Diagnos
     } else {
         lo
     };
-    let ok = |v: i64| (2..=64).contains(&v) && (v as u64).is_power_of_two();
+    let ok = |v: i64| (2..=64).contains(&v) && v.count_ones() == 1;
     if !ok(lo) || !ok(hi) || lo > hi {
         return Err(Diagnostic::error(span.to(c.prev_span()), "invalid warp size range")
             .with_label("here")
@@ -1669,8 +1683,7 @@ impl Ctx<'_> {
         let to = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
         let from = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
         let rounding = match (to, from, rnd) {
-            (Ty::F32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi")))
-            | (Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => match r {
+            (Ty::F32 | Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => match r {
                 "rni" => Rounding::Nearest,
                 "rzi" => Rounding::Zero,
                 "rmi" => Rounding::Down,
@@ -1750,7 +1763,7 @@ impl Ctx<'_> {
                     match k.as_str() {
                         "width" if segment.is_none() => {
                             if let Some(w) = e.as_literal_int()
-                                && (w < 1 || !(w as u64).is_power_of_two() || w > 64)
+                                && !((1..=64).contains(&w) && w.count_ones() == 1)
                             {
                                 return Err(Diagnostic::error(
                                     e.span,
@@ -1807,33 +1820,29 @@ impl Ctx<'_> {
             Space::Global => self.buffers.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
             Space::Shared => self.shared.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
         };
-        let buffer = match names.iter().position(|(b, _)| *b == name) {
-            Some(k) => k,
-            None => {
-                let (what, other, declare) = match space {
-                    Space::Global => (
-                        "buffer",
-                        self.shared.iter().any(|s| s.name == name),
-                        format!("`.buffer {name} f32[W]`"),
-                    ),
-                    Space::Shared => (
-                        "shared array",
-                        self.buffers.iter().any(|b| b.name == name),
-                        format!("`.shared {name} f32[W]`"),
-                    ),
-                };
-                let d =
-                    Diagnostic::error(nspan, format!("unknown {what} `{name}`")).with_label(format!("no such {what}"));
-                return Err(if other {
-                    let right = if space == Space::Global { "shared" } else { "global" };
-                    d.with_help(format!("`{name}` is in {right} memory: use `.{right}`"))
-                } else {
-                    match closest(&name, names.iter().map(|(b, _)| *b)) {
-                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                        None => d.with_help(format!("declare it: {declare}")),
-                    }
-                });
-            }
+        let Some(buffer) = names.iter().position(|(b, _)| *b == name) else {
+            let (what, other, declare) = match space {
+                Space::Global => (
+                    "buffer",
+                    self.shared.iter().any(|s| s.name == name),
+                    format!("`.buffer {name} f32[W]`"),
+                ),
+                Space::Shared => (
+                    "shared array",
+                    self.buffers.iter().any(|b| b.name == name),
+                    format!("`.shared {name} f32[W]`"),
+                ),
+            };
+            let d = Diagnostic::error(nspan, format!("unknown {what} `{name}`")).with_label(format!("no such {what}"));
+            return Err(if other {
+                let right = if space == Space::Global { "shared" } else { "global" };
+                d.with_help(format!("`{name}` is in {right} memory: use `.{right}`"))
+            } else {
+                match closest(&name, names.iter().map(|(b, _)| *b)) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help(format!("declare it: {declare}")),
+                }
+            });
         };
         let elem = names[buffer].1;
         if ty != Ty::B32 && ty != elem.ty() {
@@ -1953,7 +1962,7 @@ impl Ctx<'_> {
 
     fn unknown_reg(&self, name: &str, span: Span, _dst: bool) -> Diagnostic {
         let d = Diagnostic::error(span, format!("unknown register `%{name}`")).with_label("not declared");
-        let specials = Special::ALL.map(|s| s.name());
+        let specials = Special::ALL.map(Special::name);
         match closest(name, self.regs.keys().copied().chain(specials)) {
             Some(s) => d.with_help(format!("did you mean `%{s}`?")),
             None => d.with_help(format!("declare it with `.reg %{name}`")),
