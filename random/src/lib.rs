@@ -387,9 +387,10 @@ pub struct Case {
 // ---------------------------------------------------------------------------------------------------------
 // Strategies.
 
+#[allow(clippy::cast_precision_loss, reason = "-20..=20 is exact in f32")]
 fn value() -> impl Strategy<Value = u32> {
     prop_oneof![
-        3 => (-8i32..=40).prop_map(|v| v as u32),
+        3 => (-8i32..=40).prop_map(i32::cast_unsigned),
         2 => any::<u32>(),
         2 => (-100.0f32..100.0).prop_map(f32::to_bits),
         1 => (-20i32..=20).prop_map(|v| (v as f32).to_bits()),
@@ -403,18 +404,21 @@ fn imm() -> impl Strategy<Value = u32> {
         3 => 0u32..=40,
         1 => any::<u32>(),
         1 => select(INT_SPECIALS.to_vec()),
-        1 => (-100i32..0).prop_map(|v| v as u32),
+        1 => (-100i32..0).prop_map(i32::cast_unsigned),
     ]
 }
 
+#[allow(clippy::cast_possible_truncation, reason = "REGS (6) fits a u8")]
 fn reg() -> impl Strategy<Value = u8> {
     0..REGS as u8
 }
 
+#[allow(clippy::cast_possible_truncation, reason = "PREDS (3) fits a u8")]
 fn pred() -> impl Strategy<Value = u8> {
     0..PREDS as u8
 }
 
+#[allow(clippy::cast_possible_truncation, reason = "SPECIALS has 13 entries")]
 fn src() -> impl Strategy<Value = Src> {
     prop_oneof![
         6 => reg().prop_map(Src::Reg),
@@ -768,7 +772,7 @@ fn mix(k: u64) -> u64 {
 }
 
 fn int_imm(v: u32) -> String {
-    let s = v as i32;
+    let s = v.cast_signed();
     if (5..1000).contains(&v) && v.is_multiple_of(5) {
         // A launch parameter in the immediate.
         format!("bias + {}", v - 5)
@@ -784,7 +788,7 @@ fn int_imm(v: u32) -> String {
 impl Src {
     fn int(&self) -> String {
         match self {
-            Src::Reg(r) => format!("%r{}", r % REGS as u8),
+            Src::Reg(r) => format!("%r{}", usize::from(*r) % REGS),
             Src::Imm(v) => int_imm(*v),
             Src::Special(s) => SPECIALS[*s as usize % SPECIALS.len()].into(),
         }
@@ -803,14 +807,14 @@ impl Src {
 }
 
 fn r(d: u8) -> String {
-    format!("%r{}", d % REGS as u8)
+    format!("%r{}", usize::from(d) % REGS)
 }
 
 fn p(d: u8) -> String {
-    format!("%p{}", d % PREDS as u8)
+    format!("%p{}", usize::from(d) % PREDS)
 }
 
-fn guard_text(g: &G) -> String {
+fn guard_text(g: G) -> String {
     match g {
         None => String::new(),
         Some(g) => format!("@{}{} ", if g.negated { "!" } else { "" }, p(g.pred)),
@@ -923,15 +927,15 @@ impl Printer {
             }
             // PTX promises only that the executing lane is in the mask.
             Stmt::Activemask { g, d } if self.gpu => {
-                let g = guard_text(g);
+                let g = guard_text(*g);
                 self.line(&format!("{g}activemask.b32 %t0"));
                 self.line(&format!("{g}and.b32 {}, %t0, %lanemask_eq", r(*d)));
             }
-            Stmt::Activemask { g, d } => self.line(&format!("{}activemask.b32 {}", guard_text(g), r(*d))),
-            Stmt::WarpSync { g, whole } => self.warp_sync(g, *whole, known),
+            Stmt::Activemask { g, d } => self.line(&format!("{}activemask.b32 {}", guard_text(*g), r(*d))),
+            Stmt::WarpSync { g, whole } => self.warp_sync(*g, *whole, known),
             Stmt::Bar { kind, id, d, q, nq } => self.bar(*kind, *id, *d, *q, *nq, active),
-            Stmt::Load { g, d, from } => self.load(g, *d, from),
-            Stmt::Store { g, a, to, b32 } => self.store(g, *a, to, *b32),
+            Stmt::Load { g, d, from } => self.load(*g, *d, from),
+            Stmt::Store { g, a, to, b32 } => self.store(*g, *a, to, *b32),
             Stmt::Atom { .. } => self.atom(s),
             Stmt::If {
                 cond,
@@ -958,7 +962,7 @@ impl Printer {
         match s {
             Stmt::Mov { g, ty, d, a } => {
                 let ty = ["b32", "u32", "s32", "f32"][*ty as usize % 4];
-                self.line(&format!("{}mov.{ty} {}, {}", guard_text(g), r(*d), a.typed(ty)));
+                self.line(&format!("{}mov.{ty} {}, {}", guard_text(*g), r(*d), a.typed(ty)));
             }
             Stmt::Int { g, op, ty, d, a, b } => {
                 const OPS: [(&str, &[&str]); 11] = [
@@ -978,7 +982,7 @@ impl Printer {
                 let ty = types[*ty as usize % types.len()];
                 self.line(&format!(
                     "{}{name}.{ty} {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.int(),
                     b.int()
@@ -986,13 +990,13 @@ impl Printer {
             }
             Stmt::IntUn { g, op, d, a } => {
                 let op = ["neg.s32", "abs.s32", "not.b32", "not.u32", "not.s32"][*op as usize % 5];
-                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), a.int()));
+                self.line(&format!("{}{op} {}, {}", guard_text(*g), r(*d), a.int()));
             }
             Stmt::Mad { g, signed, d, a, b, c } => {
                 let op = if *signed { "mad.s32" } else { "mad.lo.u32" };
                 self.line(&format!(
                     "{}{op} {}, {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.int(),
                     b.int(),
@@ -1035,7 +1039,7 @@ impl Printer {
                 "%t0".into()
             }
         };
-        self.line(&format!("{}{op} {}, {}, {divisor}", guard_text(g), r(*d), a.int()));
+        self.line(&format!("{}{op} {}, {}, {divisor}", guard_text(*g), r(*d), a.int()));
     }
 
     /// An f32 operation or a conversion: which opcode, rounding and types the statement's numbers pick.
@@ -1045,7 +1049,7 @@ impl Printer {
                 let op = ["add.f32", "sub.rn.f32", "mul.f32", "div.rn.f32", "min.f32", "max.f32"][*op as usize % 6];
                 self.line(&format!(
                     "{}{op} {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.float(),
                     b.float()
@@ -1055,7 +1059,7 @@ impl Printer {
                 let op = if *mad { "mad.f32" } else { "fma.rn.f32" };
                 self.line(&format!(
                     "{}{op} {}, {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.float(),
                     b.float(),
@@ -1064,7 +1068,7 @@ impl Printer {
             }
             Stmt::FloatUn { g, abs, d, a } => {
                 let op = if *abs { "abs.f32" } else { "neg.f32" };
-                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), a.float()));
+                self.line(&format!("{}{op} {}, {}", guard_text(*g), r(*d), a.float()));
             }
             Stmt::Cvt { g, kind, rnd, d, a } => {
                 let rnd = ["rni", "rzi", "rmi", "rpi"][*rnd as usize % 4];
@@ -1077,7 +1081,7 @@ impl Printer {
                     5 => "cvt.u32.s32".into(),
                     _ => "cvt.s32.u32".into(),
                 };
-                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), r(*a)));
+                self.line(&format!("{}{op} {}, {}", guard_text(*g), r(*d), r(*a)));
             }
             _ => unreachable!("not a float statement: {s:?}"),
         }
@@ -1096,7 +1100,7 @@ impl Printer {
                 let cmp = cmps[*cmp as usize % cmps.len()];
                 self.line(&format!(
                     "{}setp.{cmp}.{ty} {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     p(*q),
                     a.typed(ty),
                     b.typed(ty)
@@ -1106,7 +1110,7 @@ impl Printer {
                 let ty = ["b32", "u32", "s32", "f32"][*ty as usize % 4];
                 self.line(&format!(
                     "{}selp.{ty} {}, {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.typed(ty),
                     b.typed(ty),
@@ -1258,7 +1262,7 @@ impl Printer {
 
     /// `bar.warp.sync`: which lanes it names (on a GPU unguarded and exactly the lanes `known` to run; on the
     /// reference also the whole warp or guarded, which may fault); nothing where the lanes are unknown.
-    fn warp_sync(&mut self, g: &G, whole: bool, known: Option<u64>) {
+    fn warp_sync(&mut self, g: G, whole: bool, known: Option<u64>) {
         let w = self.w;
         if self.gpu {
             // Unguarded, naming exactly the executing lanes.
@@ -1302,7 +1306,7 @@ impl Printer {
 
     /// A load into `d`: which buffer and address it reads (in bounds and its own words on a GPU; an unchecked
     /// register index, which may fault, on the reference).
-    fn load(&mut self, g: &G, d: u8, from: &Mem) {
+    fn load(&mut self, g: G, d: u8, from: &Mem) {
         let g = guard_text(g);
         let d = r(d);
         match from {
@@ -1361,7 +1365,7 @@ impl Printer {
 
     /// A store of `a`: which buffer and address it writes (the read-only tables and the counters redirected to
     /// writable words; on a GPU no two lanes to one word).
-    fn store(&mut self, g: &G, a: u8, to: &Mem, b32: bool) {
+    fn store(&mut self, g: G, a: u8, to: &Mem, b32: bool) {
         let g = guard_text(g);
         let ty = if b32 { "b32" } else { "u32" };
         match to {
@@ -1405,18 +1409,6 @@ impl Printer {
     /// An atomic or a reduction: which operation and type, and which counters it goes to (the warp's, shared or
     /// global, or on a GPU the thread's own unless its final value is the same in any lane order).
     fn atom(&mut self, s: &Stmt) {
-        let Stmt::Atom {
-            g,
-            op,
-            d,
-            slot,
-            shared,
-            b,
-            c,
-        } = s
-        else {
-            unreachable!("not an atomic: {s:?}")
-        };
         // (operation, type, global buffer); shared atomics use the u32 counters only.
         const OPS: [(&str, &str, &str); 16] = [
             ("add", "u32", "cnt"),
@@ -1436,6 +1428,18 @@ impl Printer {
             ("exch", "f32", "fcnt"),
             ("cas", "u32", "cnt"),
         ];
+        let Stmt::Atom {
+            g,
+            op,
+            d,
+            slot,
+            shared,
+            b,
+            c,
+        } = s
+        else {
+            unreachable!("not an atomic: {s:?}")
+        };
         let (name, ty, buffer) = OPS[*op as usize % OPS.len()];
         let shared = *shared && buffer == "cnt";
         // On a GPU the lanes' order is not defined: only a `red` whose final value does not depend on
@@ -1452,7 +1456,7 @@ impl Printer {
         };
         let space = if shared { "shared" } else { "global" };
         let (b, c) = (b.typed(ty), c.typed(ty));
-        let g = guard_text(g);
+        let g = guard_text(*g);
         match d {
             Some(d) if name == "cas" => {
                 self.line(&format!("{g}atom.{space}.cas.{ty} {}, {at}, {b}, {c}", r(*d)));
@@ -1629,6 +1633,10 @@ impl Case {
         let w = self.w;
         let threads = self.threads();
         let all_warps = self.grid * self.warps;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the remainder is below the pool's length"
+        )]
         let pick = |k: u64| self.pool[(mix(k) % self.pool.len() as u64) as usize];
         let inputs: Vec<String> = (0..u64::from(threads) * REGS as u64)
             .map(|k| pick(k).to_string())
@@ -1660,6 +1668,7 @@ impl Case {
         let _ = writeln!(s, ".buffer icnt s32[{counters}] = i - 2");
         let _ = writeln!(s, ".buffer fcnt f32[{counters}] = i + 0.5");
         let _ = writeln!(s, ".buffer wsl u32[{}]", all_warps * COUNTERS);
+        #[allow(clippy::cast_possible_truncation, reason = "REGS (6) fits a u32")]
         let _ = writeln!(s, ".buffer out u32[{}]", threads * (REGS as u32 + 1));
         let _ = writeln!(s, ".buffer shout u32[{}]", threads * SHARED_SLOTS);
         let _ = writeln!(s, ".buffer scout u32[{counters}]");
@@ -1758,10 +1767,14 @@ const EXPR_OPS: [&str; 16] = [
 ];
 
 /// Expressions; `floats`: float literals allowed (not in integer operands, where they are an assembly error).
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "EXPR_FLOATS and EXPR_OPS have 7 and 16 entries"
+)]
 pub fn expr(floats: bool) -> BoxedStrategy<Expr> {
     let leaf = prop_oneof![
         4 => prop_oneof![0u64..=64, 0u64..=u64::from(u32::MAX), 0u64..=i64::MAX as u64].prop_map(Expr::Int),
-        if floats { 1 } else { 0 } => (0..EXPR_FLOATS.len() as u8).prop_map(Expr::Float),
+        u32::from(floats) => (0..EXPR_FLOATS.len() as u8).prop_map(Expr::Float),
         2 => any::<u8>().prop_map(Expr::Var),
     ];
     leaf.prop_recursive(5, 24, 2, |inner| {
@@ -1780,7 +1793,7 @@ impl Expr {
     /// The text, with `names` the variables in scope.
     pub fn text(&self, names: &[&str]) -> String {
         match self {
-            Expr::Int(v) if v.is_multiple_of(3) && *v <= u64::from(u32::MAX) => format!("0x{v:x}"),
+            Expr::Int(v) if v.is_multiple_of(3) && u32::try_from(*v).is_ok() => format!("0x{v:x}"),
             Expr::Int(v) => v.to_string(),
             Expr::Float(k) => EXPR_FLOATS[*k as usize % EXPR_FLOATS.len()].into(),
             Expr::Var(k) => names[*k as usize % names.len()].into(),
