@@ -22,6 +22,10 @@ pub const CUDA_WARP: u32 = 32;
 
 /// Helpers a kernel uses; the prelude defines just those.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "a set of independent flags, one per helper"
+)]
 pub struct Helpers {
     shifts: bool,
     clock: bool,
@@ -34,6 +38,7 @@ pub struct Helpers {
 }
 
 impl Helpers {
+    #[must_use]
     pub fn union(self, o: Helpers) -> Helpers {
         Helpers {
             shifts: self.shifts | o.shifts,
@@ -277,7 +282,7 @@ fn u32_literal(bits: u32) -> String {
 }
 
 fn s32_literal(bits: u32) -> String {
-    let v = bits as i32;
+    let v = bits.cast_signed();
     if v == i32::MIN {
         "(-2147483647 - 1)".into()
     } else if v < 0 {
@@ -342,7 +347,9 @@ impl Emitter<'_> {
     fn bits(&mut self, s: Src, ty: warpsim_isa::Ty) -> String {
         match (s, ty) {
             (Src::Imm(_), warpsim_isa::Ty::F32) => format!("U({})", self.src(s, View::F32)),
-            (Src::Imm(b), warpsim_isa::Ty::S32) if (b as i32) < 0 => format!("(unsigned){}", self.src(s, View::S32)),
+            (Src::Imm(b), warpsim_isa::Ty::S32) if b.cast_signed() < 0 => {
+                format!("(unsigned){}", self.src(s, View::S32))
+            }
             _ => self.src(s, View::U32),
         }
     }
@@ -425,11 +432,11 @@ impl Emitter<'_> {
             DOp::Shfl { .. } => self.shfl(op),
             DOp::Atom { f, d, addr, b, c } => self.atom(f, d, addr, b, c),
             DOp::Bar { kind, id, count, pred } => self.bar(kind, id, count, pred),
-            DOp::BarWarp { mask } => format!("__syncwarp({});", member_mask(mask as u32)),
+            DOp::BarWarp { mask } => format!("__syncwarp({});", member_mask(mask)),
             DOp::Vote { mode, d, a, mask } => {
                 self.helpers.warp_ops = true;
                 let x = self.pred_operand(a);
-                let m = member_mask(mask as u32);
+                let m = member_mask(mask);
                 match mode {
                     VoteMode::All => format!("{} = vote_all({m}, {x});", self.pred(d)),
                     VoteMode::Any => format!("{} = vote_any({m}, {x});", self.pred(d)),
@@ -441,7 +448,7 @@ impl Emitter<'_> {
             DOp::Match { all, d, p, a, mask } => {
                 self.helpers.warp_ops = true;
                 let x = self.src(a, View::U32);
-                let m = member_mask(mask as u32);
+                let m = member_mask(mask);
                 match (all, p) {
                     (true, Some(p)) => format!("{} = match_all({m}, {x}, &{});", self.reg(d), self.pred(p)),
                     (true, None) => format!("{{ bool all; {} = match_all({m}, {x}, &all); }}", self.reg(d)),
@@ -638,7 +645,7 @@ impl Emitter<'_> {
             self.reg(d),
             self.src(a, View::U32),
             self.src(b, View::U32),
-            member_mask(member as u32)
+            member_mask(member)
         )
     }
 
@@ -741,7 +748,12 @@ impl Emitter<'_> {
 /// of seed 8191 hung or gave wrong values (`crosscheck/regressions/`). With a per-lane mask it cannot see
 /// through, ptxas synchronises the named lanes first (`WARPSYNC Rn`), which is what PTX's `.sync` semantics
 /// promise.
-fn member_mask(m: u32) -> String {
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "bits at or above W = 32 name no lane: PTX ignores them"
+)]
+fn member_mask(m: u64) -> String {
+    let m = m as u32;
     format!("(0x{m:08x}u ^ warpsim_zero)")
 }
 
@@ -782,11 +794,13 @@ fn clock_buffers(k: &Kernel) -> Vec<bool> {
     let mut out = vec![false; k.buffers.len()];
     for i in &k.code {
         match i.op {
-            DOp::St { addr, a } if !addr.shared && is_clock(&a, &tainted) => out[addr.buffer as usize] = true,
+            DOp::St { addr, a } if !addr.shared && is_clock(&a, &tainted) => {
+                out[addr.buffer as usize] = true;
+            }
             DOp::Atom { addr, b, c, .. }
                 if !addr.shared && (is_clock(&b, &tainted) || c.is_some_and(|c| is_clock(&c, &tainted))) =>
             {
-                out[addr.buffer as usize] = true
+                out[addr.buffer as usize] = true;
             }
             _ => {}
         }
@@ -800,13 +814,13 @@ fn sources(op: &DOp) -> Vec<Src> {
     match op {
         DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } | DOp::Match { a, .. } => v.push(*a),
         DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } | DOp::Shfl { a, b, .. } => {
-            v.extend([*a, *b])
+            v.extend([*a, *b]);
         }
         DOp::Tern { a, b, c, .. } => v.extend([*a, *b, *c]),
         DOp::Ld { addr: a, .. } => addr(a, &mut v),
         DOp::St { addr: a, a: x } => {
             addr(a, &mut v);
-            v.push(*x)
+            v.push(*x);
         }
         DOp::Atom { addr: a, b, c, .. } => {
             addr(a, &mut v);
@@ -896,7 +910,13 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     for (idx, a) in k.shared.iter().enumerate() {
         let dynamic = k.program.shared.get(idx).is_some_and(|d| d.len.is_none());
         if dynamic {
-            dynamic_shared_bytes = (a.len * 4) as u32;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "instantiate checked the array against the machine's shared memory per block (a u32)"
+            )]
+            {
+                dynamic_shared_bytes = (a.len * 4) as u32;
+            }
             let _ = writeln!(
                 s,
                 "    extern __shared__ unsigned {}[]; // {} {}[{}]",
