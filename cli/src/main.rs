@@ -5,10 +5,11 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 use warpsim::render;
 use warpsim::{
@@ -273,7 +274,9 @@ struct BenchArgs {
 }
 
 fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(8)
 }
 
 const CROSSCHECK_EXAMPLES: &str = "\
@@ -390,8 +393,8 @@ const MAX_TRACE_EVENTS: usize = 1_000_000;
 
 /// `--max-trace-events N`: 0 to [`MAX_TRACE_EVENTS`].
 fn trace_event_limit(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<u64>() {
-        Ok(n) if n <= MAX_TRACE_EVENTS as u64 => Ok(n as usize),
+    match text.trim().parse::<u64>().map(usize::try_from) {
+        Ok(Ok(n)) if n <= MAX_TRACE_EVENTS => Ok(n),
         Ok(_) => Err(format!(
             "at most {MAX_TRACE_EVENTS} events are kept in memory (about 2 KB each; default {DEFAULT_TRACE_EVENTS}); \
              --trace-file FILE streams a trace of any length"
@@ -488,7 +491,7 @@ fn main() -> ExitCode {
         let message = info
             .payload()
             .downcast_ref::<&str>()
-            .map(|s| s.to_string())
+            .map(ToString::to_string)
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
         eprintln!(
@@ -512,8 +515,8 @@ fn main() -> ExitCode {
     let color = wants(anstream::AutoStream::choice(&std::io::stderr()));
     let color_out = wants(anstream::AutoStream::choice(&std::io::stdout()));
     let result = match cli.command {
-        Command::Run(args) => run(args, color, color_out),
-        Command::Bench(args) => bench(args, color),
+        Command::Run(args) => run(&args, color, color_out),
+        Command::Bench(args) => bench(&args, color),
         Command::List => Ok(list()),
         Command::Check { program, warp } => check(&program, warp, color),
         Command::Show { program } => match programs::source(&program) {
@@ -522,7 +525,7 @@ fn main() -> ExitCode {
         },
         Command::Calibrate { format, config, policy } => calibrate(format, config.as_deref(), policy),
         Command::EmitCuda { program, shape } => emit_cuda(&program, &shape, color),
-        Command::Crosscheck(args) => crosscheck(args, color),
+        Command::Crosscheck(args) => crosscheck(&args, color),
         Command::CrosscheckWorker => return crosscheck_worker(),
         Command::Random { seed, index } => Ok(warpsim_tools::random::generate(seed, index).source),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
@@ -543,7 +546,7 @@ fn main() -> ExitCode {
 /// Write to stdout; a closed pipe (`sim … | head`) is not an error.
 fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
-    output_result(out.write_all(text.as_bytes()).and_then(|_| out.flush()))
+    output_result(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
 }
 
 /// A closed pipe (`sim … | head`) is not an error; any other write failure is reported.
@@ -561,8 +564,8 @@ fn emit_json(doc: &impl serde::Serialize) -> Result<(), Failure> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let r = serde_json::to_writer_pretty(&mut out, doc)
         .map_err(std::io::Error::from)
-        .and_then(|_| out.write_all(b"\n"))
-        .and_then(|_| out.flush());
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
     output_result(r)
 }
 
@@ -575,7 +578,7 @@ fn list() -> String {
             Some(Ok(p)) => p.description.unwrap_or_default(),
             _ => "(does not assemble)".into(),
         };
-        out.push_str(&format!("{name:<width$}  {desc}\n"));
+        let _ = writeln!(out, "{name:<width$}  {desc}");
     }
     out
 }
@@ -590,6 +593,10 @@ fn unknown_program(name: &str) -> Failure {
 }
 
 /// A program by name or path, assembled.
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "what makes a name a path is unchanged: `.s` exactly (any other name is a file when no program has it)"
+)]
 fn load(program: &str, color: bool) -> Result<Program, Failure> {
     let looks_like_path = program.contains('/') || program.contains('\\') || program.ends_with(".s");
     if !looks_like_path && let Some(result) = programs::assemble(program) {
@@ -608,6 +615,7 @@ fn assemble_failure(e: &AssembleError, color: bool) -> Failure {
 }
 
 fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failure> {
+    const SHOWN: usize = 16;
     let p = load(program, color)?;
     let warp = warp.unwrap_or(32u32.clamp(p.warp_sizes.0, p.warp_sizes.1));
     let machine =
@@ -616,7 +624,6 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
         .load(&p, &Launch::default())
         .map_err(|e| Failure::input(e.render(&p, color)))?;
     let cfg = warpsim_isa::cfg::analyse(&p);
-    const SHOWN: usize = 16;
     let all_branches: Vec<String> = p
         .instructions
         .iter()
@@ -801,7 +808,7 @@ fn crosscheck_worker() -> ExitCode {
     #[cfg(feature = "cuda")]
     {
         let code = warpsim_tools::crosscheck::gpu::serve(std::io::stdin().lock(), std::io::stdout().lock());
-        ExitCode::from(code.clamp(0, 255) as u8)
+        ExitCode::from(u8::try_from(code.clamp(0, 255)).expect("clamped to 0..=255"))
     }
     #[cfg(not(feature = "cuda"))]
     {
@@ -810,7 +817,7 @@ fn crosscheck_worker() -> ExitCode {
     }
 }
 
-fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
+fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
     use rayon::prelude::*;
     use warpsim_tools::crosscheck::{self as xc, ProgramReport};
     if args.programs.is_empty() && !args.all && args.random.is_none() {
@@ -866,7 +873,7 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
         let mut slots: Vec<Option<ProgramReport>> =
             all.iter().map(|c| c.as_ref().err().map(|r| (**r).clone())).collect();
         for (r, &k) in gpu.iter().zip(&places) {
-            slots[k] = r.clone();
+            slots[k].clone_from(r);
         }
         let finished = slots.iter().filter(|s| s.is_some()).count();
         report.programs = slots[..named_count].iter().flatten().cloned().collect();
@@ -882,16 +889,16 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
     let write = |report: &xc::Report| {
         if let Some(dir) = &out_dir {
             let r = write_atomically(&dir.join("report.json"), &report.to_json())
-                .and_then(|_| write_atomically(&dir.join("REPORT.md"), &report.to_markdown()));
+                .and_then(|()| write_atomically(&dir.join("REPORT.md"), &report.to_markdown()));
             if let Err(e) = r {
-                let mut slot = write_error.lock().unwrap_or_else(|e| e.into_inner());
+                let mut slot = write_error.lock().unwrap_or_else(PoisonError::into_inner);
                 slot.get_or_insert(e);
             }
         }
     };
     let partial = std::sync::Mutex::new(report.clone());
     let progress = |gpu: &[Option<ProgramReport>]| {
-        let mut r = partial.lock().unwrap_or_else(|e| e.into_inner());
+        let mut r = partial.lock().unwrap_or_else(PoisonError::into_inner);
         let finished = assemble(gpu, &mut r);
         r.progress = Some(format!("{finished} of {total} programs done; the run had not finished"));
         write(&r);
@@ -927,7 +934,7 @@ fn crosscheck(args: CrosscheckArgs, color: bool) -> Result<String, Failure> {
             )?;
         }
     }
-    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(e) = write_error.into_inner().unwrap_or_else(PoisonError::into_inner) {
         return Err(e);
     }
     let text = match args.format {
@@ -1176,12 +1183,12 @@ impl Drop for Output {
 /// the clean-up or whole in place.
 mod temp_files {
     use std::path::{Path, PathBuf};
-    use std::sync::{Mutex, MutexGuard, OnceLock};
+    use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
     static FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
     fn files() -> MutexGuard<'static, Vec<PathBuf>> {
-        FILES.lock().unwrap_or_else(|e| e.into_inner())
+        FILES.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Catch SIGINT, SIGTERM and SIGHUP on a thread of their own (once): remove every temporary file, then exit
@@ -1317,7 +1324,7 @@ fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
+fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
     let setup = Instant::now();
     let machine = args.machine.machine()?;
     let config = machine.config();
@@ -1354,6 +1361,7 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
     } else {
         threads
     };
+    #[allow(clippy::cast_precision_loss, reason = "a rate, printed to 4 significant digits")]
     let per_second = |n: u64| if wall > 0.0 { n as f64 / wall } else { 0.0 };
     let peak = peak_memory();
     let s = &out.stats;
@@ -1381,6 +1389,7 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
             Ok(String::new())
         }
         Format::Text => {
+            #[allow(clippy::cast_precision_loss, reason = "a size in MiB, printed to one decimal")]
             let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
             let mut text = format!(
                 "{}: W={}, grid {} x block {}, {} SMs, {} host thread{}\n",
@@ -1392,30 +1401,37 @@ fn bench(args: BenchArgs, color: bool) -> Result<String, Failure> {
                 threads,
                 if threads == 1 { "" } else { "s" }
             );
-            text.push_str(&format!(
-                "  wall               {wall:.3} s (simulation; setup {setup_seconds:.3} s)\n"
-            ));
-            text.push_str(&format!(
-                "  cycles             {:<14} {:.3e} per second\n",
+            let _ = writeln!(
+                text,
+                "  wall               {wall:.3} s (simulation; setup {setup_seconds:.3} s)"
+            );
+            let _ = writeln!(
+                text,
+                "  cycles             {:<14} {:.3e} per second",
                 out.cycles,
                 per_second(out.cycles)
-            ));
-            text.push_str(&format!(
-                "  warp instructions  {:<14} {:.3e} per second\n",
+            );
+            let _ = writeln!(
+                text,
+                "  warp instructions  {:<14} {:.3e} per second",
                 s.warp_instructions,
                 per_second(s.warp_instructions)
-            ));
-            text.push_str(&format!(
-                "  lane instructions  {:<14} {:.3e} per second\n",
+            );
+            let _ = writeln!(
+                text,
+                "  lane instructions  {:<14} {:.3e} per second",
                 s.lane_instructions,
                 per_second(s.lane_instructions)
-            ));
+            );
             match peak {
-                Some(p) => text.push_str(&format!(
-                    "  peak memory        {:.1} MiB (the program's buffers: {:.1} MiB)\n",
-                    mib(p),
-                    mib(buffer_bytes)
-                )),
+                Some(p) => {
+                    let _ = writeln!(
+                        text,
+                        "  peak memory        {:.1} MiB (the program's buffers: {:.1} MiB)",
+                        mib(p),
+                        mib(buffer_bytes)
+                    );
+                }
                 None => text.push_str("  peak memory        not measured on this system\n"),
             }
             Ok(text)
@@ -1443,7 +1459,7 @@ fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failur
         .collect()
 }
 
-fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
+fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     let machine = args.machine.machine()?;
     let config = machine.config();
     let program = load(&args.program, color)?;
@@ -1475,7 +1491,7 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
         threads: args.machine.threads()?,
         ..RunOptions::default()
     };
-    let files = OutputFiles::from_args(&args)?;
+    let files = OutputFiles::from_args(args)?;
     let mut trace = TraceBuffer::with_limit(args.max_trace_events);
     let (progress, bar) = progress_bar(args.format == Format::Text);
     let options = RunOptions { progress, ..options };
@@ -1545,10 +1561,11 @@ fn run(args: RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
                     out.push_str(&render::grid::grid(&kernel, events, width));
                 }
                 if dropped > 0 {
-                    out.push_str(&format!(
+                    let _ = writeln!(
+                        out,
                         "\n(trace truncated: {dropped} more events were not recorded; raise --max-trace-events, up to \
-                         {MAX_TRACE_EVENTS}, or stream every event with --trace-file FILE)\n"
-                    ));
+                         {MAX_TRACE_EVENTS}, or stream every event with --trace-file FILE)"
+                    );
                 }
                 out.push('\n');
             }
@@ -1621,11 +1638,12 @@ fn findings_failure(
     }
     if !findings.is_empty() {
         let n = findings.len();
-        message.push_str(&format!(
-            "error: --check {}: {n} problem{} found\n",
+        let _ = writeln!(
+            message,
+            "error: --check {}: {n} problem{} found",
             checks.names(),
             if n == 1 { "" } else { "s" }
-        ));
+        );
     }
     if let Some(fault) = fault {
         if !findings.is_empty() {
@@ -1830,7 +1848,7 @@ fn check_output(flag: &str, file: &str) -> Result<(), Failure> {
                     dir.display()
                 )));
             }
-            Err(_) => continue,
+            Err(_) => {}
         }
     }
     Ok(())

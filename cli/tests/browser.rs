@@ -212,7 +212,7 @@ fn histogram_count() -> u64 {
     let config = warpsim::Config::hopper();
     let kernel = warpsim::instantiate(&program, &config, &warpsim::Launch::default()).expect("loads");
     let out = warpsim::run(&kernel, &config, &warpsim::RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
-    out.buffer("count").expect("count").data[0] as u64
+    u64::from(out.buffer("count").expect("count").data[0])
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -360,7 +360,7 @@ fn histogram_stepper_steps_through_all_four_warps_and_the_barriers() {
         // The shared-memory panel outlines the words each shared access touched, by what it did: (store, load,
         // atomic) cells outlined when this instruction is the current event.
         let mut outlined: std::collections::BTreeMap<&str, std::collections::BTreeSet<(u64, u64, u64)>> =
-            Default::default();
+            std::collections::BTreeMap::default();
         for step in walk {
             let (kind, what) = (step[0].as_str().expect("kind"), step[1].as_str().expect("text"));
             for text in [

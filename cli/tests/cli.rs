@@ -464,6 +464,12 @@ fn json_run(args: &[&str]) -> serde_json::Value {
 }
 
 #[test]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "bin numbers 0..8, counts below 32 and f32 values read back from JSON"
+)]
 fn histogram_bin_json_counts_for_every_target_bin() {
     let counts = [26, 24, 26, 22, 13, 12, 5, 0];
     for (k, &count) in counts.iter().enumerate() {
@@ -490,11 +496,11 @@ fn block_programs_json_outputs() {
     );
     assert_eq!(
         json_run(&["run", "block_sum", "--format", "json"])["buffers"]["out"],
-        serde_json::json!([500500.0])
+        serde_json::json!([500_500.0])
     );
     assert_eq!(
         json_run(&["run", "dot_product", "--format", "json"])["buffers"]["out"],
-        serde_json::json!([1381760.0])
+        serde_json::json!([1_381_760.0])
     );
 }
 
@@ -1377,6 +1383,10 @@ fn json_keeps_every_bit_of_f32_values_nan_payloads_and_infinities_included() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     let out = v["buffers"]["out"].as_array().expect("out");
     // What the schema (docs/run.schema.json) promises a reader: a number is the exact value, a string the bits.
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "the schema writes an f32 as the f64 that reads back to it"
+    )]
     let read = |e: &serde_json::Value| -> u32 {
         match e {
             serde_json::Value::Number(n) => (n.as_f64().expect("a number") as f32).to_bits(),

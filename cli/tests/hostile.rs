@@ -5,6 +5,7 @@
 //! docs/errors.md shows what `sim` says to each case here: the tests check that it shows exactly that (the
 //! first line of stderr, and the exit status), so the page cannot drift from the program.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -371,7 +372,7 @@ fn thousands_of_registers_assemble_quickly_and_too_many_for_the_machine_are_refu
     // 63 x 1024 registers: a scan per declaration took minutes; a set takes milliseconds.
     let mut src = String::new();
     for k in 0..63 {
-        src.push_str(&format!(".reg %r{k}_<1024>\n"));
+        let _ = writeln!(src, ".reg %r{k}_<1024>");
     }
     src.push_str("    mov.u32 %r0_0, 1\n");
     dir.write("many.s", &src);
@@ -779,7 +780,7 @@ fn machine_config() {
         c["max_shared_per_block"] = (1u32 << 30).into();
     });
     edited("latency.json", &|c| {
-        c["timing"]["units"]["alu"]["latency"] = 2_000_000.into()
+        c["timing"]["units"]["alu"]["latency"] = 2_000_000.into();
     });
     edited("interval.json", &|c| c["timing"]["units"]["alu"]["interval"] = 0.into());
     edited("line.json", &|c| c["timing"]["memory"]["line_bytes"] = 3.into());

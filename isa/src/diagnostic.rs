@@ -45,16 +45,19 @@ impl Diagnostic {
         }
     }
 
+    #[must_use]
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = label.into();
         self
     }
 
+    #[must_use]
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self
     }
 
+    #[must_use]
     pub fn with_note(mut self, note: impl Into<String>, span: Option<Span>) -> Diagnostic {
         self.notes.push((note.into(), span));
         self

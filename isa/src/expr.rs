@@ -15,6 +15,11 @@ pub enum Value {
 }
 
 impl Value {
+    /// The value as a float; an integer past 2^53 rounds to the nearest f64, as a conversion in C does.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "rounding to the nearest f64 is the conversion's meaning"
+    )]
     pub fn as_f64(self) -> f64 {
         match self {
             Value::Int(i) => i as f64,
@@ -33,6 +38,7 @@ impl fmt::Display for Value {
 }
 
 /// Prints a float so that it reads back as a float (`2.0`, not `2`).
+#[allow(clippy::float_cmp, reason = "exactly whole: x == x.trunc() is the test")]
 pub fn format_float(x: f64) -> String {
     if x.is_finite() && x == x.trunc() && x.abs() < 1e16 {
         format!("{x:.1}")
@@ -121,7 +127,7 @@ pub struct ConstExpr {
 
 impl PartialEq for ExprKind {
     fn eq(&self, other: &Self) -> bool {
-        use ExprKind::*;
+        use ExprKind::{Binary, Call, Float, Int, Neg, Not, Var};
         match (self, other) {
             (Int(a), Int(b)) => a == b,
             (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
@@ -233,6 +239,7 @@ impl ConstExpr {
                     (Value::Int(x), Value::Int(y)) => Value::Int(int_op(*op, x, y).map_err(err)?),
                     (x, y) if op.precedence() == 4 || op.precedence() == 5 => {
                         let (x, y) = (x.as_f64(), y.as_f64());
+                        #[allow(clippy::float_cmp, reason = "the expression language's `==` and `!=` are exact")]
                         let t = match op {
                             BinOp::Lt => x < y,
                             BinOp::Le => x <= y,
@@ -241,7 +248,7 @@ impl ConstExpr {
                             BinOp::Eq => x == y,
                             _ => x != y,
                         };
-                        Value::Int(t as i64)
+                        Value::Int(i64::from(t))
                     }
                     (x, y) => {
                         let (x, y) = (x.as_f64(), y.as_f64());
@@ -282,7 +289,7 @@ fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, String> {
         }
         BinOp::Shl => {
             if (0..64).contains(&y) {
-                i64::try_from((x as i128) << y).map_err(|_| overflow())
+                i64::try_from(i128::from(x) << y).map_err(|_| overflow())
             } else {
                 Err(format!("shift by {y} is out of range"))
             }
@@ -297,12 +304,12 @@ fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, String> {
         BinOp::And => Ok(x & y),
         BinOp::Or => Ok(x | y),
         BinOp::Xor => Ok(x ^ y),
-        BinOp::Lt => Ok((x < y) as i64),
-        BinOp::Le => Ok((x <= y) as i64),
-        BinOp::Gt => Ok((x > y) as i64),
-        BinOp::Ge => Ok((x >= y) as i64),
-        BinOp::Eq => Ok((x == y) as i64),
-        BinOp::Ne => Ok((x != y) as i64),
+        BinOp::Lt => Ok(i64::from(x < y)),
+        BinOp::Le => Ok(i64::from(x <= y)),
+        BinOp::Gt => Ok(i64::from(x > y)),
+        BinOp::Ge => Ok(i64::from(x >= y)),
+        BinOp::Eq => Ok(i64::from(x == y)),
+        BinOp::Ne => Ok(i64::from(x != y)),
     }
 }
 

@@ -196,7 +196,7 @@ pub fn lex_line(file: FileId, line: &str, base: usize) -> Result<Vec<Token>, Lex
             i = j;
             continue;
         }
-        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             let (tok, j) = lex_number(line, i).map_err(|message| LexError {
                 span: span(i, number_end(b, i)),
                 message,

@@ -4,11 +4,16 @@
 //! spans; (2) collect declarations and labels; (3) parse every instruction against them. Errors do not stop the
 //! assembly: every statement is checked and all diagnostics are returned together, like rustc.
 
+#[allow(
+    clippy::wildcard_imports,
+    reason = "the assembler builds nearly every type of the AST"
+)]
 use crate::ast::*;
 use crate::diagnostic::{Diagnostic, closest};
 use crate::expr::{BinOp, ConstExpr, ExprKind};
 use crate::lexer::{Tok, Token, lex_line};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Finds the text of an `.include`d file.
@@ -198,7 +203,7 @@ pub fn parse_file(file: SourceFile, resolver: &dyn IncludeResolver) -> Result<Pr
         resolver,
         lines: 0,
         tokens: 0,
-        declared: Default::default(),
+        declared: RefCell::default(),
         too_big: false,
     };
     let file = asm.sources.add(file);
@@ -466,7 +471,7 @@ impl Assembler<'_> {
                         );
                         return None;
                     }
-                    params.push(p.clone())
+                    params.push(p.clone());
                 }
                 Tok::Comma => {}
                 other => {
@@ -791,6 +796,10 @@ impl Assembler<'_> {
         }
         // Stage 3: instructions.
         let labels: HashMap<&str, usize> = p.labels.iter().map(|(l, pc)| (l.as_str(), *pc)).collect();
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "`.reg` and `.pred` declare at most u16::MAX registers each (checked in `registers`)"
+        )]
         let ctx = Ctx {
             regs: p
                 .regs
@@ -865,41 +874,15 @@ impl Assembler<'_> {
         p
     }
 
+    /// Which directive this is: each declaration or setting has its own method; the statement must end after it.
     fn directive(&mut self, p: &mut Program, d: &str, span: Span, c: &mut Cursor) -> Result<(), Diagnostic> {
         match d {
             ".kernel" => {
                 let (name, _) = c.ident("a kernel name")?;
                 p.name = name;
             }
-            ".desc" => match c.next() {
-                Some(Token { tok: Tok::Str(s), .. }) => p.description = Some(s.clone()),
-                _ => {
-                    return Err(Diagnostic::error(c.here(), "expected a description in quotes")
-                        .with_label("expected a string")
-                        .with_help("write `.desc \"what the kernel computes\"`"));
-                }
-            },
-            ".warp_sizes" => {
-                if let Some(prev) = p.warp_sizes_span {
-                    return Err(Diagnostic::error(span, "`.warp_sizes` given twice")
-                        .with_label("second")
-                        .with_note("first here", Some(prev)));
-                }
-                let lo = c.int("the smallest warp size")?;
-                let hi = if c.eat(&Tok::DotDot) {
-                    c.int("the largest warp size")?
-                } else {
-                    lo
-                };
-                let ok = |v: i64| (2..=64).contains(&v) && (v as u64).is_power_of_two();
-                if !ok(lo) || !ok(hi) || lo > hi {
-                    return Err(Diagnostic::error(span.to(c.prev_span()), "invalid warp size range")
-                        .with_label("here")
-                        .with_help("warp sizes are powers of two from 2 to 64: write e.g. `.warp_sizes 8..64`"));
-                }
-                p.warp_sizes = (lo as u32, hi as u32);
-                p.warp_sizes_span = Some(span.to(c.prev_span()));
-            }
+            ".desc" => p.description = Some(description(c)?),
+            ".warp_sizes" => warp_sizes(p, span, c)?,
             ".grid" | ".block" => {
                 let e = c.expr()?;
                 let slot = if d == ".grid" { &mut p.grid } else { &mut p.block };
@@ -908,143 +891,137 @@ impl Assembler<'_> {
                 }
                 *slot = Some(e);
             }
-            ".param" => {
-                let (name, nspan) = c.ident("a parameter name")?;
-                self.check_new_name(p, &name, nspan)?;
-                c.expect(&Tok::Eq, "`=` and a default value")?;
-                let default = c.expr()?;
-                p.params.push(ParamDecl {
-                    name,
-                    default,
-                    span: nspan,
-                });
-            }
-            ".shared" => {
-                let (name, nspan) = c.ident("a shared array name")?;
-                self.check_new_name(p, &name, nspan)?;
-                let elem = element_type(c, "write `.shared partial f32[32]`")?;
-                c.expect(
-                    &Tok::LBracket,
-                    "`[` and the array length (or `[]` for the dynamic array)",
-                )?;
-                let len = if c.eat(&Tok::RBracket) {
-                    if let Some(prev) = p.shared.iter().find(|s| s.len.is_none()) {
-                        return Err(Diagnostic::error(nspan, "only one dynamic shared array is allowed")
-                            .with_label("second dynamic array")
-                            .with_note(format!("`{}` is dynamic already", prev.name), Some(prev.span))
-                            .with_help("give this one a length, or carve both out of one dynamic array"));
-                    }
-                    None
-                } else {
-                    let e = c.expr()?;
-                    c.expect(&Tok::RBracket, "`]`")?;
-                    Some(e)
-                };
-                if let Some(dynamic) = p.shared.iter().find(|s| s.len.is_none())
-                    && len.is_some()
-                {
-                    return Err(Diagnostic::error(nspan, "the dynamic shared array must be declared last")
-                        .with_label("declared after the dynamic array")
-                        .with_note("the dynamic array", Some(dynamic.span))
-                        .with_help("move this declaration above the `[]` one: the dynamic array ends the block's shared memory"));
-                }
-                p.shared.push(SharedDecl {
-                    name,
-                    elem,
-                    len,
-                    span: nspan,
-                });
-            }
-            ".require" => {
-                let cond = c.expr()?;
-                c.expect(&Tok::Comma, "`,` and a message in quotes")?;
-                let message = match c.next() {
-                    Some(Token { tok: Tok::Str(m), .. }) => m.clone(),
-                    _ => {
-                        return Err(Diagnostic::error(c.prev_span(), "expected the message in quotes")
-                            .with_label("expected a string")
-                            .with_help("write `.require W >= 16, \"needs at least 16 lanes\"`"));
-                    }
-                };
-                let span = cond.span;
-                p.requires.push(Require { cond, message, span });
-            }
-            ".buffer" => {
-                let (name, nspan) = c.ident("a buffer name")?;
-                self.check_new_name(p, &name, nspan)?;
-                let elem = element_type(c, "write `.buffer in f32[W] = 2*i`")?;
-                c.expect(&Tok::LBracket, "`[` and the buffer length")?;
-                let len = c.expr()?;
-                c.expect(&Tok::RBracket, "`]`")?;
-                let init = if c.eat(&Tok::Eq) { Some(c.init()?) } else { None };
-                p.buffers.push(BufferDecl {
-                    name,
-                    elem,
-                    len,
-                    init,
-                    span: nspan,
-                });
-            }
-            ".reg" | ".pred" => loop {
-                let (name, nspan) = match c.next() {
-                    Some(Token { tok: Tok::Reg(r), span }) => (r.clone(), *span),
-                    _ => {
-                        return Err(Diagnostic::error(c.prev_span(), "expected a register name like `%v`")
-                            .with_label("expected `%name`")
-                            .with_help(format!("write `{d} %a, %b` or `{d} %r<4>` (for %r0 … %r3)")));
-                    }
-                };
-                let names: Vec<String> = if c.eat(&Tok::Lt) {
-                    let count = c.int("a register count")?;
-                    c.expect(&Tok::Gt, "`>`")?;
-                    if !(1..=1024).contains(&count) {
-                        return Err(
-                            Diagnostic::error(nspan.to(c.prev_span()), "register count out of range")
-                                .with_label("expected 1 to 1024"),
-                        );
-                    }
-                    (0..count).map(|k| format!("{name}{k}")).collect()
-                } else {
-                    vec![name]
-                };
-                for n in names {
-                    if Special::parse(&n).is_some() {
-                        return Err(Diagnostic::error(nspan, format!("`%{n}` is a special register"))
-                            .with_label("reserved name")
-                            .with_help("choose another name"));
-                    }
-                    // In the set of declared names, as `%name` (a buffer's name has no `%`): a scan of the list
-                    // would make 65,535 declarations take minutes.
-                    if !self.declared.borrow_mut().insert(format!("%{n}")) {
-                        return Err(Diagnostic::error(nspan, format!("`%{n}` is declared twice")).with_label("second"));
-                    }
-                    let list = if d == ".reg" { &mut p.regs } else { &mut p.preds };
-                    if list.len() >= u16::MAX as usize {
-                        return Err(Diagnostic::error(nspan, "too many registers").with_label("here"));
-                    }
-                    list.push(Named { name: n, span: nspan });
-                }
-                if !c.eat(&Tok::Comma) {
-                    break;
-                }
-            },
-            _ => {
-                if matches!(d, ".include" | ".macro" | ".endm") {
-                    return Err(
-                        Diagnostic::error(span, format!("`{d}` cannot come from a macro argument"))
-                            .with_label("produced by a macro expansion")
-                            .with_help(format!("write `{d}` on its own line outside macro invocations")),
-                    );
-                }
-                let mut e = Diagnostic::error(span, format!("unknown directive `{d}`")).with_label("unknown directive");
-                e = match closest(d, DIRECTIVES.iter().copied()) {
-                    Some(s) => e.with_help(format!("did you mean `{s}`?")),
-                    None => e.with_help(format!("the directives are {}", DIRECTIVES.join(" "))),
-                };
-                return Err(e);
-            }
+            ".param" => self.param(p, c)?,
+            ".shared" => self.shared(p, c)?,
+            ".require" => p.requires.push(require(c)?),
+            ".buffer" => self.buffer(p, c)?,
+            ".reg" | ".pred" => self.registers(p, d, c)?,
+            _ => return Err(unknown_directive(d, span)),
         }
         c.finish()
+    }
+
+    /// `.param NAME = DEFAULT`: whether the name is new.
+    fn param(&self, p: &mut Program, c: &mut Cursor) -> Result<(), Diagnostic> {
+        let (name, nspan) = c.ident("a parameter name")?;
+        self.check_new_name(p, &name, nspan)?;
+        c.expect(&Tok::Eq, "`=` and a default value")?;
+        let default = c.expr()?;
+        p.params.push(ParamDecl {
+            name,
+            default,
+            span: nspan,
+        });
+        Ok(())
+    }
+
+    /// `.shared NAME TYPE[LEN]` or `[]`: whether the array is the dynamic one (at most one, declared last).
+    fn shared(&self, p: &mut Program, c: &mut Cursor) -> Result<(), Diagnostic> {
+        let (name, nspan) = c.ident("a shared array name")?;
+        self.check_new_name(p, &name, nspan)?;
+        let elem = element_type(c, "write `.shared partial f32[32]`")?;
+        c.expect(
+            &Tok::LBracket,
+            "`[` and the array length (or `[]` for the dynamic array)",
+        )?;
+        let len = if c.eat(&Tok::RBracket) {
+            if let Some(prev) = p.shared.iter().find(|s| s.len.is_none()) {
+                return Err(Diagnostic::error(nspan, "only one dynamic shared array is allowed")
+                    .with_label("second dynamic array")
+                    .with_note(format!("`{}` is dynamic already", prev.name), Some(prev.span))
+                    .with_help("give this one a length, or carve both out of one dynamic array"));
+            }
+            None
+        } else {
+            let e = c.expr()?;
+            c.expect(&Tok::RBracket, "`]`")?;
+            Some(e)
+        };
+        if let Some(dynamic) = p.shared.iter().find(|s| s.len.is_none())
+            && len.is_some()
+        {
+            return Err(
+                Diagnostic::error(nspan, "the dynamic shared array must be declared last")
+                    .with_label("declared after the dynamic array")
+                    .with_note("the dynamic array", Some(dynamic.span))
+                    .with_help(
+                        "move this declaration above the `[]` one: the dynamic array ends the block's shared memory",
+                    ),
+            );
+        }
+        p.shared.push(SharedDecl {
+            name,
+            elem,
+            len,
+            span: nspan,
+        });
+        Ok(())
+    }
+
+    /// `.buffer NAME TYPE[LEN]`, optionally `= INIT`: whether the name is new and the buffer has an initialiser.
+    fn buffer(&self, p: &mut Program, c: &mut Cursor) -> Result<(), Diagnostic> {
+        let (name, nspan) = c.ident("a buffer name")?;
+        self.check_new_name(p, &name, nspan)?;
+        let elem = element_type(c, "write `.buffer in f32[W] = 2*i`")?;
+        c.expect(&Tok::LBracket, "`[` and the buffer length")?;
+        let len = c.expr()?;
+        c.expect(&Tok::RBracket, "`]`")?;
+        let init = if c.eat(&Tok::Eq) { Some(c.init()?) } else { None };
+        p.buffers.push(BufferDecl {
+            name,
+            elem,
+            len,
+            init,
+            span: nspan,
+        });
+        Ok(())
+    }
+
+    /// `.reg` or `.pred` (`d`), then `%a, %b` or `%r<4>`: which registers it declares, each new and not special.
+    fn registers(&self, p: &mut Program, d: &str, c: &mut Cursor) -> Result<(), Diagnostic> {
+        loop {
+            let (name, nspan) = match c.next() {
+                Some(Token { tok: Tok::Reg(r), span }) => (r.clone(), *span),
+                _ => {
+                    return Err(Diagnostic::error(c.prev_span(), "expected a register name like `%v`")
+                        .with_label("expected `%name`")
+                        .with_help(format!("write `{d} %a, %b` or `{d} %r<4>` (for %r0 … %r3)")));
+                }
+            };
+            let names: Vec<String> = if c.eat(&Tok::Lt) {
+                let count = c.int("a register count")?;
+                c.expect(&Tok::Gt, "`>`")?;
+                if !(1..=1024).contains(&count) {
+                    return Err(
+                        Diagnostic::error(nspan.to(c.prev_span()), "register count out of range")
+                            .with_label("expected 1 to 1024"),
+                    );
+                }
+                (0..count).map(|k| format!("{name}{k}")).collect()
+            } else {
+                vec![name]
+            };
+            for n in names {
+                if Special::parse(&n).is_some() {
+                    return Err(Diagnostic::error(nspan, format!("`%{n}` is a special register"))
+                        .with_label("reserved name")
+                        .with_help("choose another name"));
+                }
+                // In the set of declared names, as `%name` (a buffer's name has no `%`): a scan of the list
+                // would make 65,535 declarations take minutes.
+                if !self.declared.borrow_mut().insert(format!("%{n}")) {
+                    return Err(Diagnostic::error(nspan, format!("`%{n}` is declared twice")).with_label("second"));
+                }
+                let list = if d == ".reg" { &mut p.regs } else { &mut p.preds };
+                if list.len() >= u16::MAX as usize {
+                    return Err(Diagnostic::error(nspan, "too many registers").with_label("here"));
+                }
+                list.push(Named { name: n, span: nspan });
+            }
+            if !c.eat(&Tok::Comma) {
+                return Ok(());
+            }
+        }
     }
 
     fn check_new_name(&self, p: &Program, name: &str, span: Span) -> Result<(), Diagnostic> {
@@ -1062,6 +1039,75 @@ impl Assembler<'_> {
             return Err(Diagnostic::error(span, format!("`{name}` is declared twice")).with_label("second declaration"));
         }
         Ok(())
+    }
+}
+
+/// `.desc "TEXT"`: whether a string follows.
+fn description(c: &mut Cursor) -> Result<String, Diagnostic> {
+    match c.next() {
+        Some(Token { tok: Tok::Str(s), .. }) => Ok(s.clone()),
+        _ => Err(Diagnostic::error(c.here(), "expected a description in quotes")
+            .with_label("expected a string")
+            .with_help("write `.desc \"what the kernel computes\"`")),
+    }
+}
+
+/// `.warp_sizes LO` or `LO..HI`: whether it is given once and both ends are powers of two from 2 to 64, in order.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "lo and hi are checked to be 2..=64 first"
+)]
+fn warp_sizes(p: &mut Program, span: Span, c: &mut Cursor) -> Result<(), Diagnostic> {
+    if let Some(prev) = p.warp_sizes_span {
+        return Err(Diagnostic::error(span, "`.warp_sizes` given twice")
+            .with_label("second")
+            .with_note("first here", Some(prev)));
+    }
+    let lo = c.int("the smallest warp size")?;
+    let hi = if c.eat(&Tok::DotDot) {
+        c.int("the largest warp size")?
+    } else {
+        lo
+    };
+    let ok = |v: i64| (2..=64).contains(&v) && v.count_ones() == 1;
+    if !ok(lo) || !ok(hi) || lo > hi {
+        return Err(Diagnostic::error(span.to(c.prev_span()), "invalid warp size range")
+            .with_label("here")
+            .with_help("warp sizes are powers of two from 2 to 64: write e.g. `.warp_sizes 8..64`"));
+    }
+    p.warp_sizes = (lo as u32, hi as u32);
+    p.warp_sizes_span = Some(span.to(c.prev_span()));
+    Ok(())
+}
+
+/// `.require COND, "MESSAGE"`: whether the message follows the condition.
+fn require(c: &mut Cursor) -> Result<Require, Diagnostic> {
+    let cond = c.expr()?;
+    c.expect(&Tok::Comma, "`,` and a message in quotes")?;
+    let message = match c.next() {
+        Some(Token { tok: Tok::Str(m), .. }) => m.clone(),
+        _ => {
+            return Err(Diagnostic::error(c.prev_span(), "expected the message in quotes")
+                .with_label("expected a string")
+                .with_help("write `.require W >= 16, \"needs at least 16 lanes\"`"));
+        }
+    };
+    let span = cond.span;
+    Ok(Require { cond, message, span })
+}
+
+/// A directive no other arm knows: one a macro argument produced, or an unknown one (with the closest name).
+fn unknown_directive(d: &str, span: Span) -> Diagnostic {
+    if matches!(d, ".include" | ".macro" | ".endm") {
+        return Diagnostic::error(span, format!("`{d}` cannot come from a macro argument"))
+            .with_label("produced by a macro expansion")
+            .with_help(format!("write `{d}` on its own line outside macro invocations"));
+    }
+    let e = Diagnostic::error(span, format!("unknown directive `{d}`")).with_label("unknown directive");
+    match closest(d, DIRECTIVES.iter().copied()) {
+        Some(s) => e.with_help(format!("did you mean `{s}`?")),
+        None => e.with_help(format!("the directives are {}", DIRECTIVES.join(" "))),
     }
 }
 
@@ -1637,8 +1683,7 @@ impl Ctx<'_> {
         let to = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
         let from = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
         let rounding = match (to, from, rnd) {
-            (Ty::F32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi")))
-            | (Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => match r {
+            (Ty::F32 | Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => match r {
                 "rni" => Rounding::Nearest,
                 "rzi" => Rounding::Zero,
                 "rmi" => Rounding::Down,
@@ -1718,7 +1763,7 @@ impl Ctx<'_> {
                     match k.as_str() {
                         "width" if segment.is_none() => {
                             if let Some(w) = e.as_literal_int()
-                                && (w < 1 || !(w as u64).is_power_of_two() || w > 64)
+                                && !((1..=64).contains(&w) && w.count_ones() == 1)
                             {
                                 return Err(Diagnostic::error(
                                     e.span,
@@ -1775,33 +1820,29 @@ impl Ctx<'_> {
             Space::Global => self.buffers.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
             Space::Shared => self.shared.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
         };
-        let buffer = match names.iter().position(|(b, _)| *b == name) {
-            Some(k) => k,
-            None => {
-                let (what, other, declare) = match space {
-                    Space::Global => (
-                        "buffer",
-                        self.shared.iter().any(|s| s.name == name),
-                        format!("`.buffer {name} f32[W]`"),
-                    ),
-                    Space::Shared => (
-                        "shared array",
-                        self.buffers.iter().any(|b| b.name == name),
-                        format!("`.shared {name} f32[W]`"),
-                    ),
-                };
-                let d =
-                    Diagnostic::error(nspan, format!("unknown {what} `{name}`")).with_label(format!("no such {what}"));
-                return Err(if other {
-                    let right = if space == Space::Global { "shared" } else { "global" };
-                    d.with_help(format!("`{name}` is in {right} memory: use `.{right}`"))
-                } else {
-                    match closest(&name, names.iter().map(|(b, _)| *b)) {
-                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                        None => d.with_help(format!("declare it: {declare}")),
-                    }
-                });
-            }
+        let Some(buffer) = names.iter().position(|(b, _)| *b == name) else {
+            let (what, other, declare) = match space {
+                Space::Global => (
+                    "buffer",
+                    self.shared.iter().any(|s| s.name == name),
+                    format!("`.buffer {name} f32[W]`"),
+                ),
+                Space::Shared => (
+                    "shared array",
+                    self.buffers.iter().any(|b| b.name == name),
+                    format!("`.shared {name} f32[W]`"),
+                ),
+            };
+            let d = Diagnostic::error(nspan, format!("unknown {what} `{name}`")).with_label(format!("no such {what}"));
+            return Err(if other {
+                let right = if space == Space::Global { "shared" } else { "global" };
+                d.with_help(format!("`{name}` is in {right} memory: use `.{right}`"))
+            } else {
+                match closest(&name, names.iter().map(|(b, _)| *b)) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help(format!("declare it: {declare}")),
+                }
+            });
         };
         let elem = names[buffer].1;
         if ty != Ty::B32 && ty != elem.ty() {
@@ -1921,7 +1962,7 @@ impl Ctx<'_> {
 
     fn unknown_reg(&self, name: &str, span: Span, _dst: bool) -> Diagnostic {
         let d = Diagnostic::error(span, format!("unknown register `%{name}`")).with_label("not declared");
-        let specials = Special::ALL.map(|s| s.name());
+        let specials = Special::ALL.map(Special::name);
         match closest(name, self.regs.keys().copied().chain(specials)) {
             Some(s) => d.with_help(format!("did you mean `%{s}`?")),
             None => d.with_help(format!("declare it with `.reg %{name}`")),

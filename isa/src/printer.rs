@@ -3,6 +3,7 @@
 //! Output is canonical: full opcodes (`shfl.sync.bfly.b32`), one statement per line, labels on their own line,
 //! macros already expanded.
 
+#[allow(clippy::wildcard_imports, reason = "the printer prints nearly every type of the AST")]
 use crate::ast::*;
 use crate::expr::ConstExpr;
 use std::fmt::Write as _;
@@ -108,7 +109,7 @@ fn imm(e: &ConstExpr) -> String {
     }
 }
 
-fn pred_operand(p: &Program, o: &PredOperand) -> String {
+fn pred_operand(p: &Program, o: PredOperand) -> String {
     format!("{}%{}", if o.negated { "!" } else { "" }, p.pred_name(o.pred))
 }
 
@@ -167,8 +168,8 @@ pub fn op(p: &Program, op: &Op) -> String {
                 PredLogicOp::Not => "not",
             };
             match b {
-                Some(b) => format!("{m}.pred {}, {}, {}", pr(d), pred_operand(p, a), pred_operand(p, b)),
-                None => format!("{m}.pred {}, {}", pr(d), pred_operand(p, a)),
+                Some(b) => format!("{m}.pred {}, {}, {}", pr(d), pred_operand(p, *a), pred_operand(p, *b)),
+                None => format!("{m}.pred {}, {}", pr(d), pred_operand(p, *a)),
             }
         }
         Op::Selp { ty, d, a, b, p: pp } => format!("selp.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), pr(pp)),
@@ -215,7 +216,7 @@ pub fn op(p: &Program, op: &Op) -> String {
                 let _ = write!(s, ", {}", o(count));
             }
             if let Some(q) = pred {
-                let _ = write!(s, ", {}", pred_operand(p, q));
+                let _ = write!(s, ", {}", pred_operand(p, *q));
             }
             s
         }
@@ -231,8 +232,8 @@ pub fn op(p: &Program, op: &Op) -> String {
             mask,
         } => {
             let mut s = match (d_pred, d_reg) {
-                (_, Some(d)) => format!("vote.sync.{}.b32 {}, {}", mode.name(), r(d), pred_operand(p, a)),
-                (Some(d), _) => format!("vote.sync.{}.pred {}, {}", mode.name(), pr(d), pred_operand(p, a)),
+                (_, Some(d)) => format!("vote.sync.{}.b32 {}, {}", mode.name(), r(d), pred_operand(p, *a)),
+                (Some(d), _) => format!("vote.sync.{}.pred {}, {}", mode.name(), pr(d), pred_operand(p, *a)),
                 (None, None) => format!("vote.sync.{}", mode.name()),
             };
             if let Some(m) = mask {

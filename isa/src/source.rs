@@ -18,15 +18,17 @@ pub struct Span {
 }
 
 impl Span {
+    /// Offsets past 4 GiB (text given to [`parse`](crate::parse) directly; files are read up to 8 MiB) saturate.
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
         Span {
             file,
-            start: start as u32,
-            end: end as u32,
+            start: u32::try_from(start).unwrap_or(u32::MAX),
+            end: u32::try_from(end).unwrap_or(u32::MAX),
         }
     }
 
     /// The smallest span covering both (same file assumed; otherwise `self`).
+    #[must_use]
     pub fn to(self, other: Span) -> Span {
         if self.file != other.file {
             return self;
@@ -104,8 +106,9 @@ impl SourceMap {
     }
 
     pub fn add(&mut self, file: SourceFile) -> FileId {
+        let id = FileId(u32::try_from(self.files.len()).expect("fewer than 2^32 source files"));
         self.files.push(file);
-        FileId(self.files.len() as u32 - 1)
+        id
     }
 
     pub fn file(&self, id: FileId) -> &SourceFile {
@@ -113,7 +116,7 @@ impl SourceMap {
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+        (0..).zip(&self.files).map(|(i, f)| (FileId(i), f))
     }
 
     /// `file:line:col` of the start of a span.

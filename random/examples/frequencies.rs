@@ -29,6 +29,10 @@ const EDGES: [Edge; 9] = [
     }),
 ];
 
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "shares of counts far below 2^52, printed to two decimals"
+)]
 fn main() {
     let mut args = std::env::args().skip(1);
     let programs: u64 = args.next().map_or(2000, |a| a.parse().expect("PROGRAMS is a number"));
@@ -44,14 +48,14 @@ fn main() {
             let case = seeded(target, seed, index);
             let text = case.program("frequencies", "");
             let program = parse("frequencies.s", &text, &FsResolver).expect("a generated program assembles");
-            let mut seen = BTreeMap::new();
+            let mut in_program = BTreeMap::new();
             for inst in &program.instructions {
                 let op = print::op(&program, &inst.op);
                 let form = op.split_whitespace().next().unwrap_or_default().to_string();
-                *seen.entry(form).or_insert(0u64) += 1;
+                *in_program.entry(form).or_insert(0u64) += 1;
                 total += 1;
             }
-            for (form, n) in seen {
+            for (form, n) in in_program {
                 let e = forms.entry(form).or_default();
                 e.0 += 1;
                 e.1 += n;

@@ -387,9 +387,10 @@ pub struct Case {
 // ---------------------------------------------------------------------------------------------------------
 // Strategies.
 
+#[allow(clippy::cast_precision_loss, reason = "-20..=20 is exact in f32")]
 fn value() -> impl Strategy<Value = u32> {
     prop_oneof![
-        3 => (-8i32..=40).prop_map(|v| v as u32),
+        3 => (-8i32..=40).prop_map(i32::cast_unsigned),
         2 => any::<u32>(),
         2 => (-100.0f32..100.0).prop_map(f32::to_bits),
         1 => (-20i32..=20).prop_map(|v| (v as f32).to_bits()),
@@ -403,18 +404,21 @@ fn imm() -> impl Strategy<Value = u32> {
         3 => 0u32..=40,
         1 => any::<u32>(),
         1 => select(INT_SPECIALS.to_vec()),
-        1 => (-100i32..0).prop_map(|v| v as u32),
+        1 => (-100i32..0).prop_map(i32::cast_unsigned),
     ]
 }
 
+#[allow(clippy::cast_possible_truncation, reason = "REGS (6) fits a u8")]
 fn reg() -> impl Strategy<Value = u8> {
     0..REGS as u8
 }
 
+#[allow(clippy::cast_possible_truncation, reason = "PREDS (3) fits a u8")]
 fn pred() -> impl Strategy<Value = u8> {
     0..PREDS as u8
 }
 
+#[allow(clippy::cast_possible_truncation, reason = "SPECIALS has 13 entries")]
 fn src() -> impl Strategy<Value = Src> {
     prop_oneof![
         6 => reg().prop_map(Src::Reg),
@@ -768,7 +772,7 @@ fn mix(k: u64) -> u64 {
 }
 
 fn int_imm(v: u32) -> String {
-    let s = v as i32;
+    let s = v.cast_signed();
     if (5..1000).contains(&v) && v.is_multiple_of(5) {
         // A launch parameter in the immediate.
         format!("bias + {}", v - 5)
@@ -784,7 +788,7 @@ fn int_imm(v: u32) -> String {
 impl Src {
     fn int(&self) -> String {
         match self {
-            Src::Reg(r) => format!("%r{}", r % REGS as u8),
+            Src::Reg(r) => format!("%r{}", usize::from(*r) % REGS),
             Src::Imm(v) => int_imm(*v),
             Src::Special(s) => SPECIALS[*s as usize % SPECIALS.len()].into(),
         }
@@ -803,14 +807,14 @@ impl Src {
 }
 
 fn r(d: u8) -> String {
-    format!("%r{}", d % REGS as u8)
+    format!("%r{}", usize::from(d) % REGS)
 }
 
 fn p(d: u8) -> String {
-    format!("%p{}", d % PREDS as u8)
+    format!("%p{}", usize::from(d) % PREDS)
 }
 
-fn guard_text(g: &G) -> String {
+fn guard_text(g: G) -> String {
     match g {
         None => String::new(),
         Some(g) => format!("@{}{} ", if g.negated { "!" } else { "" }, p(g.pred)),
@@ -895,16 +899,70 @@ impl Printer {
         }
     }
 
-    /// Print one statement in `region`; the lanes known to run after it.
+    /// Print one statement in `region`; the lanes known to run after it. Straight-line statements leave them as
+    /// they were; the control flow decides them.
     fn stmt(&mut self, s: &Stmt, region: Region) -> Option<u64> {
-        let w = self.w;
         let active = region.active;
         // Warp-wide operations need the executing lanes known (and some of them).
         let known = active.filter(|&a| a != 0);
         match s {
+            Stmt::Mov { .. } | Stmt::Int { .. } | Stmt::IntUn { .. } | Stmt::Mad { .. } => self.integer(s),
+            Stmt::Div { .. } => self.div(s),
+            Stmt::Float { .. } | Stmt::Fma { .. } | Stmt::FloatUn { .. } | Stmt::Cvt { .. } => self.float(s),
+            Stmt::Setp { .. } | Stmt::Selp { .. } | Stmt::PredLogic { .. } => self.predicate(s),
+            Stmt::Shfl { .. } => {
+                if let Some(act) = known {
+                    self.shfl(s, act);
+                }
+            }
+            Stmt::Vote { mode, d, q, nq, spell } => {
+                if let Some(act) = known {
+                    self.vote(*mode, *d, *q, *nq, *spell, act);
+                }
+            }
+            Stmt::Match { .. } => {
+                if let Some(act) = known {
+                    self.match_sync(s, act);
+                }
+            }
+            // PTX promises only that the executing lane is in the mask.
+            Stmt::Activemask { g, d } if self.gpu => {
+                let g = guard_text(*g);
+                self.line(&format!("{g}activemask.b32 %t0"));
+                self.line(&format!("{g}and.b32 {}, %t0, %lanemask_eq", r(*d)));
+            }
+            Stmt::Activemask { g, d } => self.line(&format!("{}activemask.b32 {}", guard_text(*g), r(*d))),
+            Stmt::WarpSync { g, whole } => self.warp_sync(*g, *whole, known),
+            Stmt::Bar { kind, id, d, q, nq } => self.bar(*kind, *id, *d, *q, *nq, active),
+            Stmt::Load { g, d, from } => self.load(*g, *d, from),
+            Stmt::Store { g, a, to, b32 } => self.store(*g, *a, to, *b32),
+            Stmt::Atom { .. } => self.atom(s),
+            Stmt::If {
+                cond,
+                negated,
+                then,
+                els,
+            } => return self.if_else(cond, *negated, then, els.as_deref(), region),
+            Stmt::Loop { trip, body } => return self.loop_stmt(*trip, body, region),
+            Stmt::Jump { kind, cond } => return self.jump(*kind, cond, active),
+            Stmt::Exit { cond } => {
+                let (q, lanes) = self.cond(cond);
+                self.line(&format!("@{q} exit"));
+                return match (active, lanes) {
+                    (Some(a), Some(l)) => Some(a & !l),
+                    _ => None,
+                };
+            }
+        }
+        active
+    }
+
+    /// `mov`, an integer operation, `mad`: which opcode and type the statement's numbers pick.
+    fn integer(&mut self, s: &Stmt) {
+        match s {
             Stmt::Mov { g, ty, d, a } => {
                 let ty = ["b32", "u32", "s32", "f32"][*ty as usize % 4];
-                self.line(&format!("{}mov.{ty} {}, {}", guard_text(g), r(*d), a.typed(ty)));
+                self.line(&format!("{}mov.{ty} {}, {}", guard_text(*g), r(*d), a.typed(ty)));
             }
             Stmt::Int { g, op, ty, d, a, b } => {
                 const OPS: [(&str, &[&str]); 11] = [
@@ -924,7 +982,7 @@ impl Printer {
                 let ty = types[*ty as usize % types.len()];
                 self.line(&format!(
                     "{}{name}.{ty} {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.int(),
                     b.int()
@@ -932,52 +990,66 @@ impl Printer {
             }
             Stmt::IntUn { g, op, d, a } => {
                 let op = ["neg.s32", "abs.s32", "not.b32", "not.u32", "not.s32"][*op as usize % 5];
-                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), a.int()));
+                self.line(&format!("{}{op} {}, {}", guard_text(*g), r(*d), a.int()));
             }
             Stmt::Mad { g, signed, d, a, b, c } => {
                 let op = if *signed { "mad.s32" } else { "mad.lo.u32" };
                 self.line(&format!(
                     "{}{op} {}, {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.int(),
                     b.int(),
                     c.int()
                 ));
             }
-            Stmt::Div {
-                g,
-                rem,
-                signed,
-                d,
-                a,
-                b,
-                raw,
-            } => {
-                let op = format!(
-                    "{}.{}",
-                    if *rem { "rem" } else { "div" },
-                    if *signed { "s32" } else { "u32" }
-                );
-                let raw = *raw && !self.gpu;
-                let divisor = match b {
-                    Src::Imm(0) if !raw => "7".into(),
-                    Src::Imm(_) => b.int(),
-                    _ if raw => b.int(),
-                    _ => {
-                        // Division by zero is a fault: replace a zero divisor by 7.
-                        self.line(&format!("setp.eq.u32 %e, {}, 0", b.int()));
-                        self.line(&format!("selp.u32 %t0, 7, {}, %e", b.int()));
-                        "%t0".into()
-                    }
-                };
-                self.line(&format!("{}{op} {}, {}, {divisor}", guard_text(g), r(*d), a.int()));
+            _ => unreachable!("not an integer statement: {s:?}"),
+        }
+    }
+
+    /// `div` or `rem`: whether the divisor may be zero (a fault, on the reference only when `raw`) or is
+    /// replaced by 7 where it is.
+    fn div(&mut self, s: &Stmt) {
+        let Stmt::Div {
+            g,
+            rem,
+            signed,
+            d,
+            a,
+            b,
+            raw,
+        } = s
+        else {
+            unreachable!("not a division: {s:?}")
+        };
+        let op = format!(
+            "{}.{}",
+            if *rem { "rem" } else { "div" },
+            if *signed { "s32" } else { "u32" }
+        );
+        let raw = *raw && !self.gpu;
+        let divisor = match b {
+            Src::Imm(0) if !raw => "7".into(),
+            Src::Imm(_) => b.int(),
+            _ if raw => b.int(),
+            _ => {
+                // Division by zero is a fault: replace a zero divisor by 7.
+                self.line(&format!("setp.eq.u32 %e, {}, 0", b.int()));
+                self.line(&format!("selp.u32 %t0, 7, {}, %e", b.int()));
+                "%t0".into()
             }
+        };
+        self.line(&format!("{}{op} {}, {}, {divisor}", guard_text(*g), r(*d), a.int()));
+    }
+
+    /// An f32 operation or a conversion: which opcode, rounding and types the statement's numbers pick.
+    fn float(&mut self, s: &Stmt) {
+        match s {
             Stmt::Float { g, op, d, a, b } => {
                 let op = ["add.f32", "sub.rn.f32", "mul.f32", "div.rn.f32", "min.f32", "max.f32"][*op as usize % 6];
                 self.line(&format!(
                     "{}{op} {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.float(),
                     b.float()
@@ -987,7 +1059,7 @@ impl Printer {
                 let op = if *mad { "mad.f32" } else { "fma.rn.f32" };
                 self.line(&format!(
                     "{}{op} {}, {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.float(),
                     b.float(),
@@ -996,7 +1068,7 @@ impl Printer {
             }
             Stmt::FloatUn { g, abs, d, a } => {
                 let op = if *abs { "abs.f32" } else { "neg.f32" };
-                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), a.float()));
+                self.line(&format!("{}{op} {}, {}", guard_text(*g), r(*d), a.float()));
             }
             Stmt::Cvt { g, kind, rnd, d, a } => {
                 let rnd = ["rni", "rzi", "rmi", "rpi"][*rnd as usize % 4];
@@ -1009,8 +1081,15 @@ impl Printer {
                     5 => "cvt.u32.s32".into(),
                     _ => "cvt.s32.u32".into(),
                 };
-                self.line(&format!("{}{op} {}, {}", guard_text(g), r(*d), r(*a)));
+                self.line(&format!("{}{op} {}, {}", guard_text(*g), r(*d), r(*a)));
             }
+            _ => unreachable!("not a float statement: {s:?}"),
+        }
+    }
+
+    /// `setp`, `selp`, predicate logic: which comparison, type and operation the statement's numbers pick.
+    fn predicate(&mut self, s: &Stmt) {
+        match s {
             Stmt::Setp { g, cmp, ty, p: q, a, b } => {
                 let ty = ["s32", "u32", "f32", "b32"][*ty as usize % 4];
                 let cmps: &[&str] = if ty == "b32" {
@@ -1021,7 +1100,7 @@ impl Printer {
                 let cmp = cmps[*cmp as usize % cmps.len()];
                 self.line(&format!(
                     "{}setp.{cmp}.{ty} {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     p(*q),
                     a.typed(ty),
                     b.typed(ty)
@@ -1031,7 +1110,7 @@ impl Printer {
                 let ty = ["b32", "u32", "s32", "f32"][*ty as usize % 4];
                 self.line(&format!(
                     "{}selp.{ty} {}, {}, {}, {}",
-                    guard_text(g),
+                    guard_text(*g),
                     r(*d),
                     a.typed(ty),
                     b.typed(ty),
@@ -1055,392 +1134,430 @@ impl Printer {
                     }
                 }
             }
-            Stmt::Shfl {
-                mode,
-                d,
-                p: q,
-                a,
-                lane,
-                form,
-                log_width,
-                raw_c,
-                spell,
-            } => {
-                let Some(act) = known else { return active };
-                let mode = ["idx", "up", "down", "bfly"][*mode as usize % 4];
-                let full = act == lane_bits(w);
-                let form = if full { form % 3 } else { 1 };
-                let width = (1u32 << (u32::from(*log_width) % (self.log_w() + 1))).min(segment_width(act, w));
-                // Outside converged code a butterfly partner must stay in the segment.
-                let b = match lane {
-                    LaneSrc::Imm(v) if mode == "bfly" && form == 1 && !full => (u32::from(*v) % width).to_string(),
-                    LaneSrc::Imm(v) => v.to_string(),
-                    LaneSrc::Reg(x) if mode == "bfly" && !full => {
-                        self.line(&format!("and.b32 %t0, {}, {}", r(*x), width - 1));
-                        "%t0".into()
-                    }
-                    LaneSrc::LaneId if mode == "bfly" && !full => {
-                        self.line(&format!("and.b32 %t0, %laneid, {}", width - 1));
-                        "%t0".into()
-                    }
-                    LaneSrc::Reg(x) => r(*x),
-                    LaneSrc::LaneId => "%laneid".into(),
-                };
-                let out = match q {
-                    Some(q) => format!("{}|{}", r(*d), p(*q)),
-                    None => r(*d),
-                };
-                let a = a.int();
-                let mask = mask_text(act, w, self.junk_mask_bits);
-                let text = match form {
-                    0 => match spell % 3 {
-                        0 => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}"),
-                        1 => format!("shfl.{mode} {out}, {a}, {b}"),
-                        _ => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}"),
-                    },
-                    1 => {
-                        if full && spell % 3 == 0 {
-                            format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}")
-                        } else if spell % 2 == 0 {
-                            format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}, mask={mask}")
-                        } else {
-                            format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}, width={width}")
-                        }
-                    }
-                    _ => {
-                        // Bits past W - 1 of the clamp and segment mask are ignored (taken modulo W).
-                        let m = 2 * w - 1;
-                        let c = ((u32::from(*raw_c >> 8) & m) << 8) | (u32::from(*raw_c) & m);
-                        format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, 0x{c:x}, {mask}")
-                    }
-                };
-                self.line(&text);
+            _ => unreachable!("not a predicate statement: {s:?}"),
+        }
+    }
+
+    /// A shuffle where the lanes `act` run: its width (narrowed so that every segment runs wholly or not at
+    /// all), its lane operand (a `bfly` partner kept in the segment outside converged code) and how its
+    /// width and mask are spelt.
+    fn shfl(&mut self, s: &Stmt, act: u64) {
+        let Stmt::Shfl {
+            mode,
+            d,
+            p: q,
+            a,
+            lane,
+            form,
+            log_width,
+            raw_c,
+            spell,
+        } = s
+        else {
+            unreachable!("not a shuffle: {s:?}")
+        };
+        let w = self.w;
+        let mode = ["idx", "up", "down", "bfly"][*mode as usize % 4];
+        let full = act == lane_bits(w);
+        let form = if full { form % 3 } else { 1 };
+        let width = (1u32 << (u32::from(*log_width) % (self.log_w() + 1))).min(segment_width(act, w));
+        // Outside converged code a butterfly partner must stay in the segment.
+        let b = match lane {
+            LaneSrc::Imm(v) if mode == "bfly" && form == 1 && !full => (u32::from(*v) % width).to_string(),
+            LaneSrc::Imm(v) => v.to_string(),
+            LaneSrc::Reg(x) if mode == "bfly" && !full => {
+                self.line(&format!("and.b32 %t0, {}, {}", r(*x), width - 1));
+                "%t0".into()
             }
-            Stmt::Vote { mode, d, q, nq, spell } => {
-                let Some(act) = known else { return active };
-                let neg = if *nq { "!" } else { "" };
-                let sync = if spell & 1 == 0 { ".sync" } else { "" };
-                let mask = match (act == lane_bits(w), spell >> 1 & 3) {
-                    (true, 0) => String::new(),
-                    (_, 1) => format!(", mask={}", mask_text(act, w, self.junk_mask_bits)),
-                    _ => format!(", {}", mask_text(act, w, self.junk_mask_bits)),
-                };
-                match mode % 4 {
-                    3 => self.line(&format!("vote{sync}.ballot.b32 {}, {neg}{}{mask}", r(*d), p(*q))),
-                    m => {
-                        let m = ["all", "any", "uni"][m as usize];
-                        self.line(&format!("vote{sync}.{m}.pred {}, {neg}{}{mask}", p(*d), p(*q)));
-                    }
-                }
+            LaneSrc::LaneId if mode == "bfly" && !full => {
+                self.line(&format!("and.b32 %t0, %laneid, {}", width - 1));
+                "%t0".into()
             }
-            Stmt::Match {
-                all,
-                d,
-                p: q,
-                a,
-                bits,
-                spell,
-            } => {
-                let Some(act) = known else { return active };
-                // A few distinct values, so that lanes match.
-                self.line(&format!("and.b32 %t0, {}, {}", r(*a), (1 << bits) - 1));
-                let sync = if spell & 1 == 0 { ".sync" } else { "" };
-                let mask = if act == lane_bits(w) && spell & 2 == 0 {
-                    String::new()
-                } else {
-                    format!(", {}", mask_text(act, w, self.junk_mask_bits))
-                };
-                if *all {
-                    let out = match q {
-                        Some(q) => format!("{}|{}", r(*d), p(*q)),
-                        None => r(*d),
-                    };
-                    self.line(&format!("match{sync}.all.b32 {out}, %t0{mask}"));
-                } else {
-                    self.line(&format!("match{sync}.any.b32 {}, %t0{mask}", r(*d)));
-                }
-            }
-            // PTX promises only that the executing lane is in the mask.
-            Stmt::Activemask { g, d } if self.gpu => {
-                let g = guard_text(g);
-                self.line(&format!("{g}activemask.b32 %t0"));
-                self.line(&format!("{g}and.b32 {}, %t0, %lanemask_eq", r(*d)));
-            }
-            Stmt::Activemask { g, d } => self.line(&format!("{}activemask.b32 {}", guard_text(g), r(*d))),
-            // Unguarded, naming exactly the executing lanes.
-            Stmt::WarpSync { whole, .. } if self.gpu => match known {
-                Some(act) if *whole && act == lane_bits(w) => self.line("bar.warp.sync"),
-                Some(act) => self.line(&format!("bar.warp.sync {}", mask_text(act, w, false))),
-                None => {}
+            LaneSrc::Reg(x) => r(*x),
+            LaneSrc::LaneId => "%laneid".into(),
+        };
+        let out = match q {
+            Some(q) => format!("{}|{}", r(*d), p(*q)),
+            None => r(*d),
+        };
+        let a = a.int();
+        let mask = mask_text(act, w, self.junk_mask_bits);
+        let text = match form {
+            0 => match spell % 3 {
+                0 => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}"),
+                1 => format!("shfl.{mode} {out}, {a}, {b}"),
+                _ => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}"),
             },
-            Stmt::Bar { kind, id, d, q, nq } => {
-                // Every thread of the block, so none has exited or is elsewhere (and the epilogue's shared
-                // reads are not what a barrier could reorder).
-                if !self.gpu || self.start.is_none() || active != self.start {
-                    return active;
-                }
-                let neg = if *nq { "!" } else { "" };
-                let id = id % 2;
-                match kind % 4 {
-                    0 => self.line(&format!("bar.sync {id}")),
-                    1 => self.line(&format!("bar.red.popc.u32 {}, {id}, {neg}{}", r(*d), p(*q))),
-                    k => {
-                        let op = if k == 2 { "and" } else { "or" };
-                        self.line(&format!("bar.red.{op}.pred {}, {id}, {neg}{}", p(*d), p(*q)));
-                    }
+            1 => {
+                if full && spell % 3 == 0 {
+                    format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}")
+                } else if spell % 2 == 0 {
+                    format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}, mask={mask}")
+                } else {
+                    format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}, width={width}")
                 }
             }
-            Stmt::WarpSync { g, whole } => match (known, whole) {
-                (_, true) => self.line(&format!("{}bar.warp.sync", guard_text(g))),
-                (Some(act), false) => self.line(&format!(
-                    "{}bar.warp.sync {}",
-                    guard_text(g),
-                    mask_text(act, w, self.junk_mask_bits)
-                )),
-                (None, false) => {}
-            },
-            Stmt::Load { g, d, from } => {
-                let g = guard_text(g);
-                let d = r(*d);
-                match from {
-                    Mem::Table { index, byte } => {
-                        self.line(&format!("and.b32 %t0, {}, 15", r(*index)));
-                        if *byte {
-                            self.line("shl.b32 %t0, %t0, 2");
-                            self.line(&format!("{g}ld.global.b32 {d}, [tbl + %t0]"));
-                        } else {
-                            self.line(&format!("{g}ld.global.u32 {d}, tbl[%t0]"));
-                        }
-                    }
-                    Mem::FTable { index } => {
-                        self.line(&format!("and.b32 %t0, {}, 7", r(*index)));
-                        self.line(&format!("{g}ld.global.f32 {d}, ftab[%t0]"));
-                    }
-                    Mem::Own { slot, byte } => {
-                        let at = self.own(slot, *byte);
-                        self.line(&format!("{g}ld.global.{} {d}, {at}", if *byte { "b32" } else { "u32" }));
-                    }
-                    Mem::Shared { slot } => {
-                        let at = self.slot(slot, "sh", "%ss", SHARED_SLOTS);
-                        self.line(&format!("{g}ld.shared.u32 {d}, {at}"));
-                    }
-                    // Another lane's atomics may not have happened yet: the thread's own counters.
-                    Mem::Counter { slot } if self.gpu => {
-                        let at = self.slot(slot, "cnt", "%ob", COUNTERS);
-                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
-                    }
-                    Mem::Counter { slot } => {
-                        let at = self.slot(slot, "cnt", "%wb", COUNTERS);
-                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
-                    }
-                    Mem::WarpSlot { slot } if self.gpu => {
-                        let at = self.own(slot, false);
-                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
-                    }
-                    Mem::WarpSlot { slot } => {
-                        let at = self.slot(slot, "wsl", "%wb", COUNTERS);
-                        self.line(&format!("{g}ld.global.u32 {d}, {at}"));
-                    }
-                    // No fault on a GPU: the table, in bounds.
-                    Mem::Raw { index, byte } if self.gpu => {
-                        self.line(&format!("and.b32 %t0, {}, 15", r(*index)));
-                        if *byte {
-                            self.line("shl.b32 %t0, %t0, 2");
-                            self.line(&format!("{g}ld.global.b32 {d}, [tbl + %t0]"));
-                        } else {
-                            self.line(&format!("{g}ld.global.u32 {d}, tbl[%t0]"));
-                        }
-                    }
-                    Mem::Raw { index, byte: false } => self.line(&format!("{g}ld.global.u32 {d}, tbl[{}]", r(*index))),
-                    Mem::Raw { index, byte: true } => {
-                        self.line(&format!("{g}ld.global.b32 {d}, [tbl + {} - 8]", r(*index)))
-                    }
-                }
+            _ => {
+                // Bits past W - 1 of the clamp and segment mask are ignored (taken modulo W).
+                let m = 2 * w - 1;
+                let c = ((u32::from(*raw_c >> 8) & m) << 8) | (u32::from(*raw_c) & m);
+                format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, 0x{c:x}, {mask}")
             }
-            Stmt::Store { g, a, to, b32 } => {
-                let g = guard_text(g);
-                let ty = if *b32 { "b32" } else { "u32" };
-                match to {
-                    Mem::Shared { slot } => {
-                        let at = self.slot(slot, "sh", "%ss", SHARED_SLOTS);
-                        self.line(&format!("{g}st.shared.{ty} {at}, {}", r(*a)));
-                    }
-                    Mem::Own { slot, byte } => {
-                        let at = self.own(slot, *byte);
-                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
-                    }
-                    // The tables are read-only and the counters atomic: store to the own slots instead.
-                    Mem::Table { index, .. } | Mem::FTable { index } => {
-                        let at = self.own(&Slot::Reg(*index), false);
-                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
-                    }
-                    Mem::Raw { index, byte } if self.one_warp && !self.gpu => {
-                        let at = if *byte {
-                            format!("[sh + {}]", r(*index))
-                        } else {
-                            format!("sh[{} + 1]", r(*index))
-                        };
-                        self.line(&format!("{g}st.shared.{ty} {at}, {}", r(*a)));
-                    }
-                    Mem::Raw { index, .. } => {
-                        let at = self.own(&Slot::Reg(*index), false);
-                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
-                    }
-                    // Lanes storing to one word: the winner is the highest lane in warpsim, any on a GPU.
-                    Mem::Counter { slot } | Mem::WarpSlot { slot } if self.gpu => {
-                        let at = self.own(slot, false);
-                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
-                    }
-                    Mem::Counter { slot } | Mem::WarpSlot { slot } => {
-                        let at = self.slot(slot, "wsl", "%wb", COUNTERS);
-                        self.line(&format!("{g}st.global.{ty} {at}, {}", r(*a)));
-                    }
-                }
-            }
-            Stmt::Atom {
-                g,
-                op,
-                d,
-                slot,
-                shared,
-                b,
-                c,
-            } => {
-                // (operation, type, global buffer); shared atomics use the u32 counters only.
-                const OPS: [(&str, &str, &str); 16] = [
-                    ("add", "u32", "cnt"),
-                    ("min", "u32", "cnt"),
-                    ("max", "u32", "cnt"),
-                    ("exch", "b32", "cnt"),
-                    ("cas", "b32", "cnt"),
-                    ("and", "b32", "cnt"),
-                    ("or", "b32", "cnt"),
-                    ("xor", "b32", "cnt"),
-                    ("add", "s32", "icnt"),
-                    ("min", "s32", "icnt"),
-                    ("max", "s32", "icnt"),
-                    ("add", "f32", "fcnt"),
-                    ("min", "f32", "fcnt"),
-                    ("max", "f32", "fcnt"),
-                    ("exch", "f32", "fcnt"),
-                    ("cas", "u32", "cnt"),
-                ];
-                let (name, ty, buffer) = OPS[*op as usize % OPS.len()];
-                let shared = *shared && buffer == "cnt";
-                // On a GPU the lanes' order is not defined: only a `red` whose final value does not depend on
-                // it goes to the warp's counters, each counter with one operation (`add`, `min`, `max` or
-                // `xor`: each commutes with itself, not with the others), and never shared ones (the
-                // epilogue's read of them would race with lanes still running); the rest to the thread's own.
-                let gpu_counter = ["add", "min", "max", "xor"].iter().position(|&n| n == name);
-                let at = match (shared, self.gpu, gpu_counter) {
-                    (true, false, _) => self.slot(slot, "scnt", "%ws", COUNTERS),
-                    (false, false, _) => self.slot(slot, buffer, "%wb", COUNTERS),
-                    (false, true, Some(k)) if d.is_none() && ty != "f32" => format!("{buffer}[%wb + {k}]"),
-                    (true, true, _) => self.slot(slot, "scnt", "%os", COUNTERS),
-                    (false, true, _) => self.slot(slot, buffer, "%ob", COUNTERS),
-                };
-                let space = if shared { "shared" } else { "global" };
-                let (b, c) = (b.typed(ty), c.typed(ty));
-                let g = guard_text(g);
-                match d {
-                    Some(d) if name == "cas" => {
-                        self.line(&format!("{g}atom.{space}.cas.{ty} {}, {at}, {b}, {c}", r(*d)));
-                    }
-                    Some(d) => self.line(&format!("{g}atom.{space}.{name}.{ty} {}, {at}, {b}", r(*d))),
-                    // `red` has no cas.
-                    None if name == "cas" => {}
-                    None => self.line(&format!("{g}red.{space}.{name}.{ty} {at}, {b}")),
-                }
-            }
-            Stmt::If {
-                cond,
-                negated,
-                then,
-                els,
-            } => {
-                let (q, lanes) = self.cond(cond);
-                let taken = lanes.map(|l| if *negated { !l & lane_bits(w) } else { l });
-                let else_label = self.fresh("else");
-                let end_label = self.fresh("endif");
-                let neg = if *negated { "!" } else { "" };
-                let target = if els.is_some() { &else_label } else { &end_label };
-                self.line(&format!("@{neg}{q} bra {target}"));
-                let side = |lanes: Option<u64>| Region {
-                    active: match (active, lanes) {
-                        (Some(a), Some(l)) => Some(a & l),
-                        _ => None,
-                    },
-                    ..region
-                };
-                let then_end = self.block(then, side(taken.map(|t| !t)));
-                let else_end = match els {
-                    Some(els) => {
-                        self.line(&format!("bra {end_label}"));
-                        self.label(&else_label);
-                        self.block(els, side(taken))
-                    }
-                    None => side(taken).active,
-                };
-                self.label(&end_label);
-                return match (then_end, else_end) {
-                    // A return inside: the two sides no longer reconverge at the join.
-                    _ if returns(then) || els.as_deref().is_some_and(returns) => None,
-                    (Some(a), Some(b)) => Some(a | b),
-                    _ if !exits(then) && !els.as_deref().is_some_and(exits) => active,
-                    _ => None,
-                };
-            }
-            Stmt::Loop { trip, body } => {
-                if region.loop_depth >= MAX_LOOP_DEPTH {
-                    return self.block(body, region);
-                }
-                let counter = format!("%c{}", region.loop_depth);
-                let top = self.fresh("loop");
-                let latch = self.fresh("latch");
-                let end = self.fresh("endloop");
-                self.line(&format!("and.b32 {counter}, {}, 3", r(*trip)));
-                self.label(&top);
-                self.line(&format!("setp.eq.u32 %q, {counter}, 0"));
-                self.line(&format!("@%q bra {end}"));
-                let inner = Region {
-                    active: None,
-                    loop_depth: region.loop_depth + 1,
-                };
-                self.loops.push((latch.clone(), end.clone()));
-                self.block(body, inner);
-                self.loops.pop();
-                self.label(&latch);
-                self.line(&format!("sub.u32 {counter}, {counter}, 1"));
-                self.line(&format!("bra {top}"));
-                self.label(&end);
-                return if exits(body) { None } else { active };
-            }
-            Stmt::Jump { kind, cond } => {
-                let target = match (kind % 3, self.loops.last()) {
-                    (0, Some((_, end))) => end.clone(),
-                    (1, Some((latch, _))) => latch.clone(),
-                    (2, _) => "done".to_string(),
-                    _ => return active,
-                };
-                let (q, lanes) = self.cond(cond);
-                self.line(&format!("@{q} bra {target}"));
-                // A return leaves like an exit (and nothing after it reconverges); break and continue happen
-                // in loops only, where the lanes are unknown anyway.
-                return match (active, lanes) {
-                    (Some(a), Some(l)) if kind % 3 == 2 => Some(a & !l),
-                    _ => None,
-                };
-            }
-            Stmt::Exit { cond } => {
-                let (q, lanes) = self.cond(cond);
-                self.line(&format!("@{q} exit"));
-                return match (active, lanes) {
-                    (Some(a), Some(l)) => Some(a & !l),
-                    _ => None,
-                };
+        };
+        self.line(&text);
+    }
+
+    /// A vote where the lanes `act` run: which vote, and whether `.sync` and the member mask are spelt out.
+    fn vote(&mut self, mode: u8, d: u8, q: u8, nq: bool, spell: u8, act: u64) {
+        let w = self.w;
+        let neg = if nq { "!" } else { "" };
+        let sync = if spell & 1 == 0 { ".sync" } else { "" };
+        let mask = match (act == lane_bits(w), spell >> 1 & 3) {
+            (true, 0) => String::new(),
+            (_, 1) => format!(", mask={}", mask_text(act, w, self.junk_mask_bits)),
+            _ => format!(", {}", mask_text(act, w, self.junk_mask_bits)),
+        };
+        match mode % 4 {
+            3 => self.line(&format!("vote{sync}.ballot.b32 {}, {neg}{}{mask}", r(d), p(q))),
+            m => {
+                let m = ["all", "any", "uni"][m as usize];
+                self.line(&format!("vote{sync}.{m}.pred {}, {neg}{}{mask}", p(d), p(q)));
             }
         }
-        active
+    }
+
+    /// A `match` where the lanes `act` run: `.all` or `.any`, and whether `.sync` and the member mask are spelt
+    /// out.
+    fn match_sync(&mut self, s: &Stmt, act: u64) {
+        let Stmt::Match {
+            all,
+            d,
+            p: q,
+            a,
+            bits,
+            spell,
+        } = s
+        else {
+            unreachable!("not a match: {s:?}")
+        };
+        let w = self.w;
+        // A few distinct values, so that lanes match.
+        self.line(&format!("and.b32 %t0, {}, {}", r(*a), (1 << bits) - 1));
+        let sync = if spell & 1 == 0 { ".sync" } else { "" };
+        let mask = if act == lane_bits(w) && spell & 2 == 0 {
+            String::new()
+        } else {
+            format!(", {}", mask_text(act, w, self.junk_mask_bits))
+        };
+        if *all {
+            let out = match q {
+                Some(q) => format!("{}|{}", r(*d), p(*q)),
+                None => r(*d),
+            };
+            self.line(&format!("match{sync}.all.b32 {out}, %t0{mask}"));
+        } else {
+            self.line(&format!("match{sync}.any.b32 {}, %t0{mask}", r(*d)));
+        }
+    }
+
+    /// `bar.warp.sync`: which lanes it names (on a GPU unguarded and exactly the lanes `known` to run; on the
+    /// reference also the whole warp or guarded, which may fault); nothing where the lanes are unknown.
+    fn warp_sync(&mut self, g: G, whole: bool, known: Option<u64>) {
+        let w = self.w;
+        if self.gpu {
+            // Unguarded, naming exactly the executing lanes.
+            match known {
+                Some(act) if whole && act == lane_bits(w) => self.line("bar.warp.sync"),
+                Some(act) => self.line(&format!("bar.warp.sync {}", mask_text(act, w, false))),
+                None => {}
+            }
+            return;
+        }
+        match (known, whole) {
+            (_, true) => self.line(&format!("{}bar.warp.sync", guard_text(g))),
+            (Some(act), false) => self.line(&format!(
+                "{}bar.warp.sync {}",
+                guard_text(g),
+                mask_text(act, w, self.junk_mask_bits)
+            )),
+            (None, false) => {}
+        }
+    }
+
+    /// A block barrier: printed only on a GPU where every thread of the block runs it (`active` is the lanes
+    /// at the start); which barrier or reduction.
+    fn bar(&mut self, kind: u8, id: u8, d: u8, q: u8, nq: bool, active: Option<u64>) {
+        // Every thread of the block, so none has exited or is elsewhere (and the epilogue's shared
+        // reads are not what a barrier could reorder).
+        if !self.gpu || self.start.is_none() || active != self.start {
+            return;
+        }
+        let neg = if nq { "!" } else { "" };
+        let id = id % 2;
+        match kind % 4 {
+            0 => self.line(&format!("bar.sync {id}")),
+            1 => self.line(&format!("bar.red.popc.u32 {}, {id}, {neg}{}", r(d), p(q))),
+            k => {
+                let op = if k == 2 { "and" } else { "or" };
+                self.line(&format!("bar.red.{op}.pred {}, {id}, {neg}{}", p(d), p(q)));
+            }
+        }
+    }
+
+    /// A load into `d`: which buffer and address it reads (in bounds and its own words on a GPU; an unchecked
+    /// register index, which may fault, on the reference).
+    fn load(&mut self, g: G, d: u8, from: &Mem) {
+        let g = guard_text(g);
+        let d = r(d);
+        match from {
+            Mem::Table { index, byte } => {
+                self.line(&format!("and.b32 %t0, {}, 15", r(*index)));
+                if *byte {
+                    self.line("shl.b32 %t0, %t0, 2");
+                    self.line(&format!("{g}ld.global.b32 {d}, [tbl + %t0]"));
+                } else {
+                    self.line(&format!("{g}ld.global.u32 {d}, tbl[%t0]"));
+                }
+            }
+            Mem::FTable { index } => {
+                self.line(&format!("and.b32 %t0, {}, 7", r(*index)));
+                self.line(&format!("{g}ld.global.f32 {d}, ftab[%t0]"));
+            }
+            Mem::Own { slot, byte } => {
+                let at = self.own(slot, *byte);
+                self.line(&format!("{g}ld.global.{} {d}, {at}", if *byte { "b32" } else { "u32" }));
+            }
+            Mem::Shared { slot } => {
+                let at = self.slot(slot, "sh", "%ss", SHARED_SLOTS);
+                self.line(&format!("{g}ld.shared.u32 {d}, {at}"));
+            }
+            // Another lane's atomics may not have happened yet: the thread's own counters.
+            Mem::Counter { slot } if self.gpu => {
+                let at = self.slot(slot, "cnt", "%ob", COUNTERS);
+                self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+            }
+            Mem::Counter { slot } => {
+                let at = self.slot(slot, "cnt", "%wb", COUNTERS);
+                self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+            }
+            Mem::WarpSlot { slot } if self.gpu => {
+                let at = self.own(slot, false);
+                self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+            }
+            Mem::WarpSlot { slot } => {
+                let at = self.slot(slot, "wsl", "%wb", COUNTERS);
+                self.line(&format!("{g}ld.global.u32 {d}, {at}"));
+            }
+            // No fault on a GPU: the table, in bounds.
+            Mem::Raw { index, byte } if self.gpu => {
+                self.line(&format!("and.b32 %t0, {}, 15", r(*index)));
+                if *byte {
+                    self.line("shl.b32 %t0, %t0, 2");
+                    self.line(&format!("{g}ld.global.b32 {d}, [tbl + %t0]"));
+                } else {
+                    self.line(&format!("{g}ld.global.u32 {d}, tbl[%t0]"));
+                }
+            }
+            Mem::Raw { index, byte: false } => self.line(&format!("{g}ld.global.u32 {d}, tbl[{}]", r(*index))),
+            Mem::Raw { index, byte: true } => self.line(&format!("{g}ld.global.b32 {d}, [tbl + {} - 8]", r(*index))),
+        }
+    }
+
+    /// A store of `a`: which buffer and address it writes (the read-only tables and the counters redirected to
+    /// writable words; on a GPU no two lanes to one word).
+    fn store(&mut self, g: G, a: u8, to: &Mem, b32: bool) {
+        let g = guard_text(g);
+        let ty = if b32 { "b32" } else { "u32" };
+        match to {
+            Mem::Shared { slot } => {
+                let at = self.slot(slot, "sh", "%ss", SHARED_SLOTS);
+                self.line(&format!("{g}st.shared.{ty} {at}, {}", r(a)));
+            }
+            Mem::Own { slot, byte } => {
+                let at = self.own(slot, *byte);
+                self.line(&format!("{g}st.global.{ty} {at}, {}", r(a)));
+            }
+            // The tables are read-only and the counters atomic: store to the own slots instead.
+            Mem::Table { index, .. } | Mem::FTable { index } => {
+                let at = self.own(&Slot::Reg(*index), false);
+                self.line(&format!("{g}st.global.{ty} {at}, {}", r(a)));
+            }
+            Mem::Raw { index, byte } if self.one_warp && !self.gpu => {
+                let at = if *byte {
+                    format!("[sh + {}]", r(*index))
+                } else {
+                    format!("sh[{} + 1]", r(*index))
+                };
+                self.line(&format!("{g}st.shared.{ty} {at}, {}", r(a)));
+            }
+            Mem::Raw { index, .. } => {
+                let at = self.own(&Slot::Reg(*index), false);
+                self.line(&format!("{g}st.global.{ty} {at}, {}", r(a)));
+            }
+            // Lanes storing to one word: the winner is the highest lane in warpsim, any on a GPU.
+            Mem::Counter { slot } | Mem::WarpSlot { slot } if self.gpu => {
+                let at = self.own(slot, false);
+                self.line(&format!("{g}st.global.{ty} {at}, {}", r(a)));
+            }
+            Mem::Counter { slot } | Mem::WarpSlot { slot } => {
+                let at = self.slot(slot, "wsl", "%wb", COUNTERS);
+                self.line(&format!("{g}st.global.{ty} {at}, {}", r(a)));
+            }
+        }
+    }
+
+    /// An atomic or a reduction: which operation and type, and which counters it goes to (the warp's, shared or
+    /// global, or on a GPU the thread's own unless its final value is the same in any lane order).
+    fn atom(&mut self, s: &Stmt) {
+        // (operation, type, global buffer); shared atomics use the u32 counters only.
+        const OPS: [(&str, &str, &str); 16] = [
+            ("add", "u32", "cnt"),
+            ("min", "u32", "cnt"),
+            ("max", "u32", "cnt"),
+            ("exch", "b32", "cnt"),
+            ("cas", "b32", "cnt"),
+            ("and", "b32", "cnt"),
+            ("or", "b32", "cnt"),
+            ("xor", "b32", "cnt"),
+            ("add", "s32", "icnt"),
+            ("min", "s32", "icnt"),
+            ("max", "s32", "icnt"),
+            ("add", "f32", "fcnt"),
+            ("min", "f32", "fcnt"),
+            ("max", "f32", "fcnt"),
+            ("exch", "f32", "fcnt"),
+            ("cas", "u32", "cnt"),
+        ];
+        let Stmt::Atom {
+            g,
+            op,
+            d,
+            slot,
+            shared,
+            b,
+            c,
+        } = s
+        else {
+            unreachable!("not an atomic: {s:?}")
+        };
+        let (name, ty, buffer) = OPS[*op as usize % OPS.len()];
+        let shared = *shared && buffer == "cnt";
+        // On a GPU the lanes' order is not defined: only a `red` whose final value does not depend on
+        // it goes to the warp's counters, each counter with one operation (`add`, `min`, `max` or
+        // `xor`: each commutes with itself, not with the others), and never shared ones (the
+        // epilogue's read of them would race with lanes still running); the rest to the thread's own.
+        let gpu_counter = ["add", "min", "max", "xor"].iter().position(|&n| n == name);
+        let at = match (shared, self.gpu, gpu_counter) {
+            (true, false, _) => self.slot(slot, "scnt", "%ws", COUNTERS),
+            (false, false, _) => self.slot(slot, buffer, "%wb", COUNTERS),
+            (false, true, Some(k)) if d.is_none() && ty != "f32" => format!("{buffer}[%wb + {k}]"),
+            (true, true, _) => self.slot(slot, "scnt", "%os", COUNTERS),
+            (false, true, _) => self.slot(slot, buffer, "%ob", COUNTERS),
+        };
+        let space = if shared { "shared" } else { "global" };
+        let (b, c) = (b.typed(ty), c.typed(ty));
+        let g = guard_text(*g);
+        match d {
+            Some(d) if name == "cas" => {
+                self.line(&format!("{g}atom.{space}.cas.{ty} {}, {at}, {b}, {c}", r(*d)));
+            }
+            Some(d) => self.line(&format!("{g}atom.{space}.{name}.{ty} {}, {at}, {b}", r(*d))),
+            // `red` has no cas.
+            None if name == "cas" => {}
+            None => self.line(&format!("{g}red.{space}.{name}.{ty} {at}, {b}")),
+        }
+    }
+
+    /// An `if` (`else`): the lanes known to run each side and, after the join, whether they reconverge (not
+    /// after a return or an exit inside).
+    fn if_else(
+        &mut self,
+        cond: &Cond,
+        negated: bool,
+        then: &[Stmt],
+        els: Option<&[Stmt]>,
+        region: Region,
+    ) -> Option<u64> {
+        let w = self.w;
+        let active = region.active;
+        let (q, lanes) = self.cond(cond);
+        let taken = lanes.map(|l| if negated { !l & lane_bits(w) } else { l });
+        let else_label = self.fresh("else");
+        let end_label = self.fresh("endif");
+        let neg = if negated { "!" } else { "" };
+        let target = if els.is_some() { &else_label } else { &end_label };
+        self.line(&format!("@{neg}{q} bra {target}"));
+        let side = |lanes: Option<u64>| Region {
+            active: match (active, lanes) {
+                (Some(a), Some(l)) => Some(a & l),
+                _ => None,
+            },
+            ..region
+        };
+        let then_end = self.block(then, side(taken.map(|t| !t)));
+        let else_end = match els {
+            Some(els) => {
+                self.line(&format!("bra {end_label}"));
+                self.label(&else_label);
+                self.block(els, side(taken))
+            }
+            None => side(taken).active,
+        };
+        self.label(&end_label);
+        match (then_end, else_end) {
+            // A return inside: the two sides no longer reconverge at the join.
+            _ if returns(then) || els.is_some_and(returns) => None,
+            (Some(a), Some(b)) => Some(a | b),
+            _ if !exits(then) && !els.is_some_and(exits) => active,
+            _ => None,
+        }
+    }
+
+    /// A loop of 0 to 3 trips per lane (its body inlined past the deepest nesting): the lanes after it, unknown
+    /// where the body can exit.
+    fn loop_stmt(&mut self, trip: u8, body: &[Stmt], region: Region) -> Option<u64> {
+        if region.loop_depth >= MAX_LOOP_DEPTH {
+            return self.block(body, region);
+        }
+        let counter = format!("%c{}", region.loop_depth);
+        let top = self.fresh("loop");
+        let latch = self.fresh("latch");
+        let end = self.fresh("endloop");
+        self.line(&format!("and.b32 {counter}, {}, 3", r(trip)));
+        self.label(&top);
+        self.line(&format!("setp.eq.u32 %q, {counter}, 0"));
+        self.line(&format!("@%q bra {end}"));
+        let inner = Region {
+            active: None,
+            loop_depth: region.loop_depth + 1,
+        };
+        self.loops.push((latch.clone(), end.clone()));
+        self.block(body, inner);
+        self.loops.pop();
+        self.label(&latch);
+        self.line(&format!("sub.u32 {counter}, {counter}, 1"));
+        self.line(&format!("bra {top}"));
+        self.label(&end);
+        if exits(body) { None } else { region.active }
+    }
+
+    /// A break, continue or return: where it branches (nothing for a break or continue outside a loop) and
+    /// the lanes after it.
+    fn jump(&mut self, kind: u8, cond: &Cond, active: Option<u64>) -> Option<u64> {
+        let target = match (kind % 3, self.loops.last()) {
+            (0, Some((_, end))) => end.clone(),
+            (1, Some((latch, _))) => latch.clone(),
+            (2, _) => "done".to_string(),
+            _ => return active,
+        };
+        let (q, lanes) = self.cond(cond);
+        self.line(&format!("@{q} bra {target}"));
+        // A return leaves like an exit (and nothing after it reconverges); break and continue happen
+        // in loops only, where the lanes are unknown anyway.
+        match (active, lanes) {
+            (Some(a), Some(l)) if kind % 3 == 2 => Some(a & !l),
+            _ => None,
+        }
     }
 
     /// A thread's own slot of `scr`: element `%sb + k`, or the byte address of it.
@@ -1516,6 +1633,10 @@ impl Case {
         let w = self.w;
         let threads = self.threads();
         let all_warps = self.grid * self.warps;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the remainder is below the pool's length"
+        )]
         let pick = |k: u64| self.pool[(mix(k) % self.pool.len() as u64) as usize];
         let inputs: Vec<String> = (0..u64::from(threads) * REGS as u64)
             .map(|k| pick(k).to_string())
@@ -1547,6 +1668,7 @@ impl Case {
         let _ = writeln!(s, ".buffer icnt s32[{counters}] = i - 2");
         let _ = writeln!(s, ".buffer fcnt f32[{counters}] = i + 0.5");
         let _ = writeln!(s, ".buffer wsl u32[{}]", all_warps * COUNTERS);
+        #[allow(clippy::cast_possible_truncation, reason = "REGS (6) fits a u32")]
         let _ = writeln!(s, ".buffer out u32[{}]", threads * (REGS as u32 + 1));
         let _ = writeln!(s, ".buffer shout u32[{}]", threads * SHARED_SLOTS);
         let _ = writeln!(s, ".buffer scout u32[{counters}]");
@@ -1645,10 +1767,14 @@ const EXPR_OPS: [&str; 16] = [
 ];
 
 /// Expressions; `floats`: float literals allowed (not in integer operands, where they are an assembly error).
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "EXPR_FLOATS and EXPR_OPS have 7 and 16 entries"
+)]
 pub fn expr(floats: bool) -> BoxedStrategy<Expr> {
     let leaf = prop_oneof![
         4 => prop_oneof![0u64..=64, 0u64..=u64::from(u32::MAX), 0u64..=i64::MAX as u64].prop_map(Expr::Int),
-        if floats { 1 } else { 0 } => (0..EXPR_FLOATS.len() as u8).prop_map(Expr::Float),
+        u32::from(floats) => (0..EXPR_FLOATS.len() as u8).prop_map(Expr::Float),
         2 => any::<u8>().prop_map(Expr::Var),
     ];
     leaf.prop_recursive(5, 24, 2, |inner| {
@@ -1667,7 +1793,7 @@ impl Expr {
     /// The text, with `names` the variables in scope.
     pub fn text(&self, names: &[&str]) -> String {
         match self {
-            Expr::Int(v) if v.is_multiple_of(3) && *v <= u64::from(u32::MAX) => format!("0x{v:x}"),
+            Expr::Int(v) if v.is_multiple_of(3) && u32::try_from(*v).is_ok() => format!("0x{v:x}"),
             Expr::Int(v) => v.to_string(),
             Expr::Float(k) => EXPR_FLOATS[*k as usize % EXPR_FLOATS.len()].into(),
             Expr::Var(k) => names[*k as usize % names.len()].into(),

@@ -84,7 +84,7 @@ fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
         .buffer("cyc")
         .and_then(|b| b.data.first())
         .ok_or_else(|| fail("has no `cyc` buffer".into()))?;
-    let simulated = *cycles as f64 / row.per as f64;
+    let simulated = f64::from(*cycles) / f64::from(row.per);
     Ok(RowResult {
         name: row.name.clone(),
         simulated,

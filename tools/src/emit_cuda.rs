@@ -22,6 +22,10 @@ pub const CUDA_WARP: u32 = 32;
 
 /// Helpers a kernel uses; the prelude defines just those.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "a set of independent flags, one per helper"
+)]
 pub struct Helpers {
     shifts: bool,
     clock: bool,
@@ -34,6 +38,7 @@ pub struct Helpers {
 }
 
 impl Helpers {
+    #[must_use]
     pub fn union(self, o: Helpers) -> Helpers {
         Helpers {
             shifts: self.shifts | o.shifts,
@@ -277,7 +282,7 @@ fn u32_literal(bits: u32) -> String {
 }
 
 fn s32_literal(bits: u32) -> String {
-    let v = bits as i32;
+    let v = bits.cast_signed();
     if v == i32::MIN {
         "(-2147483647 - 1)".into()
     } else if v < 0 {
@@ -342,7 +347,9 @@ impl Emitter<'_> {
     fn bits(&mut self, s: Src, ty: warpsim_isa::Ty) -> String {
         match (s, ty) {
             (Src::Imm(_), warpsim_isa::Ty::F32) => format!("U({})", self.src(s, View::F32)),
-            (Src::Imm(b), warpsim_isa::Ty::S32) if (b as i32) < 0 => format!("(unsigned){}", self.src(s, View::S32)),
+            (Src::Imm(b), warpsim_isa::Ty::S32) if b.cast_signed() < 0 => {
+                format!("(unsigned){}", self.src(s, View::S32))
+            }
             _ => self.src(s, View::U32),
         }
     }
@@ -378,100 +385,20 @@ impl Emitter<'_> {
         }
     }
 
-    /// The C statement for one instruction (without its guard).
+    /// The C statement for one instruction (without its guard): which family it is; each has its method.
     fn statement(&mut self, op: DOp, ty: warpsim_isa::Ty) -> String {
-        use View::*;
         match op {
             DOp::Mov { d, a } => format!("{} = {};", self.reg(d), self.bits(a, ty)),
-            DOp::Un { f, d, a } => {
-                let v = match f {
-                    // Unsigned negation wraps: -INT_MIN is INT_MIN, as in PTX.
-                    Un::NegI => format!("0u - {}", self.src(a, U32)),
-                    // The ISA's neg.f32 and abs.f32 flip and clear the sign bit, NaNs included; C's -x and
-                    // fabsf may be lowered to an FADD, which returns the canonical NaN instead.
-                    Un::NegF => format!("{} ^ 0x80000000u", self.src(a, U32)),
-                    Un::AbsF => format!("{} & 0x7fffffffu", self.src(a, U32)),
-                    Un::AbsI => {
-                        self.helpers.int_ptx = true;
-                        // XORed with the zero ptxas cannot see: it takes abs.s32's result as never negative
-                        // and converts or divides it as such, which abs(INT_MIN) = INT_MIN is not.
-                        format!("abs_s32({}) ^ warpsim_zero", self.src(a, U32))
-                    }
-                    Un::Not => format!("~{}", self.src(a, U32)),
-                };
-                format!("{} = {v};", self.reg(d))
-            }
-            DOp::Bin { f, d, a, b } => {
-                let view = match f {
-                    Bin::AddF | Bin::SubF | Bin::MulF | Bin::DivF | Bin::MinF | Bin::MaxF => F32,
-                    Bin::MinS | Bin::MaxS => S32,
-                    _ => U32,
-                };
-                if let Some(name) = match f {
-                    Bin::DivS => Some("div_s32"),
-                    Bin::RemS => Some("rem_s32"),
-                    Bin::DivU => Some("div_u32"),
-                    Bin::RemU => Some("rem_u32"),
-                    _ => None,
-                } {
-                    self.helpers.int_ptx = true;
-                    let (x, y) = (self.src(a, U32), self.src(b, U32));
-                    return format!("{} = {name}({x}, {y});", self.reg(d));
-                }
-                if view == F32 {
-                    self.helpers.f32_ptx = true;
-                    let name = match f {
-                        Bin::AddF => "add_f32",
-                        Bin::SubF => "sub_f32",
-                        Bin::MulF => "mul_f32",
-                        Bin::DivF => "div_f32",
-                        Bin::MinF => "min_f32",
-                        _ => "max_f32",
-                    };
-                    let (x, y) = (self.bits(a, warpsim_isa::Ty::F32), self.bits(b, warpsim_isa::Ty::F32));
-                    if matches!(f, Bin::MinF | Bin::MaxF) {
-                        // ptxas turns min/max(x, x) into x even in inline PTX, keeping a NaN's payload where
-                        // the hardware returns the canonical NaN (random 271828 programs 351, 1703, ...): an
-                        // operand XORed with the zero it cannot see keeps the two apart.
-                        return format!("{} = {name}({x}, {y} ^ warpsim_zero);", self.reg(d));
-                    }
-                    return format!("{} = {name}({x}, {y});", self.reg(d));
-                }
-                let (x, y) = (self.src(a, view), self.src(b, view));
-                let v = match f {
-                    Bin::AddI => format!("{x} + {y}"),
-                    Bin::SubI => format!("{x} - {y}"),
-                    Bin::MulI => format!("{x} * {y}"),
-                    Bin::DivU | Bin::RemU | Bin::DivS | Bin::RemS => unreachable!("divisions return above"),
-                    Bin::MinS => format!("(unsigned)min({x}, {y})"),
-                    Bin::MaxS => format!("(unsigned)max({x}, {y})"),
-                    Bin::MinU => format!("min({x}, {y})"),
-                    Bin::MaxU => format!("max({x}, {y})"),
-                    Bin::And => format!("{x} & {y}"),
-                    Bin::Or => format!("{x} | {y}"),
-                    Bin::Xor => format!("{x} ^ {y}"),
-                    Bin::AddF | Bin::SubF | Bin::MulF | Bin::DivF | Bin::MinF | Bin::MaxF => {
-                        unreachable!("f32 operations return above")
-                    }
-                    // A constant amount below 32 means the same in C.
-                    Bin::Shl if matches!(b, Src::Imm(n) if n < 32) => format!("{x} << {y}"),
-                    Bin::ShrU if matches!(b, Src::Imm(n) if n < 32) => format!("{x} >> {y}"),
-                    Bin::ShrS if matches!(b, Src::Imm(n) if n < 32) => format!("(unsigned)(S({x}) >> {y})"),
-                    Bin::Shl | Bin::ShrU | Bin::ShrS => {
-                        self.helpers.shifts = true;
-                        let f = match f {
-                            Bin::Shl => "shl_b32",
-                            Bin::ShrU => "shr_u32",
-                            _ => "shr_s32",
-                        };
-                        format!("{f}({x}, {y})")
-                    }
-                };
-                format!("{} = {v};", self.reg(d))
-            }
+            DOp::Un { f, d, a } => self.unary(f, d, a),
+            DOp::Bin { f, d, a, b } => self.binary(f, d, a, b),
             DOp::Tern { f, d, a, b, c } => {
                 let v = match f {
-                    Tern::MadI => format!("{} * {} + {}", self.src(a, U32), self.src(b, U32), self.src(c, U32)),
+                    Tern::MadI => format!(
+                        "{} * {} + {}",
+                        self.src(a, View::U32),
+                        self.src(b, View::U32),
+                        self.src(c, View::U32)
+                    ),
                     Tern::FmaF => {
                         self.helpers.f32_ptx = true;
                         let t = warpsim_isa::Ty::F32;
@@ -480,30 +407,7 @@ impl Emitter<'_> {
                 };
                 format!("{} = {v};", self.reg(d))
             }
-            DOp::Setp { cmp, class, p, a, b } => {
-                let view = match class {
-                    CmpClass::Signed => S32,
-                    CmpClass::Unsigned => U32,
-                    CmpClass::Float => F32,
-                };
-                let (x, y) = (self.src(a, view), self.src(b, view));
-                let v = match (cmp, class) {
-                    // PTX `ne` on floats is ordered: false when either is NaN (C's != is true then).
-                    (Cmp::Ne, CmpClass::Float) => format!("{x} < {y} || {x} > {y}"),
-                    _ => {
-                        let op = match cmp {
-                            Cmp::Eq => "==",
-                            Cmp::Ne => "!=",
-                            Cmp::Lt => "<",
-                            Cmp::Le => "<=",
-                            Cmp::Gt => ">",
-                            Cmp::Ge => ">=",
-                        };
-                        format!("{x} {op} {y}")
-                    }
-                };
-                format!("{} = {v};", self.pred(p))
-            }
+            DOp::Setp { cmp, class, p, a, b } => self.setp(cmp, class, p, a, b),
             DOp::PredLogic { op, d, a, b } => {
                 let x = self.pred_operand(a);
                 let v = match (op, b) {
@@ -519,151 +423,20 @@ impl Emitter<'_> {
                 let (x, y) = (self.bits(a, ty), self.bits(b, ty));
                 format!("{} = {} ? {x} : {y};", self.reg(d), self.pred(p))
             }
-            DOp::Cvt { f, d, a } => {
-                let v = match f {
-                    Conv::F2S(r) => format!("(unsigned)__float2int_{}({})", round_suffix(r), self.src(a, F32)),
-                    Conv::F2U(r) => format!("__float2uint_{}({})", round_suffix(r), self.src(a, F32)),
-                    Conv::S2F => format!("U(__int2float_rn({}))", self.src(a, S32)),
-                    Conv::U2F => format!("U(__uint2float_rn({}))", self.src(a, U32)),
-                    Conv::F2F(r) => {
-                        let func = match r {
-                            Rounding::Nearest => "cvt_rni_f32",
-                            Rounding::Zero => "cvt_rzi_f32",
-                            Rounding::Down => "cvt_rmi_f32",
-                            Rounding::Up => "cvt_rpi_f32",
-                            Rounding::NearestFloat => "",
-                        };
-                        if func.is_empty() {
-                            self.src(a, U32)
-                        } else {
-                            self.helpers.round_ptx = true;
-                            format!("{func}({})", self.src(a, U32))
-                        }
-                    }
-                    Conv::Bits => self.src(a, U32),
-                };
-                format!("{} = {v};", self.reg(d))
-            }
+            DOp::Cvt { f, d, a } => self.cvt(f, d, a),
             DOp::Ld { d, addr } => format!("{} = {};", self.reg(d), self.place(addr)),
             DOp::St { addr, a } => {
                 let v = self.bits(a, ty);
                 format!("{} = {v};", self.place(addr))
             }
-            DOp::Shfl {
-                mode,
-                d,
-                p,
-                a,
-                b,
-                clamp,
-                segmask,
-                member,
-            } => {
-                self.helpers.shfl = true;
-                let m = match mode {
-                    ShflMode::Idx => "idx",
-                    ShflMode::Up => "up",
-                    ShflMode::Down => "down",
-                    ShflMode::Bfly => "bfly",
-                };
-                let c = ((segmask & 31) << 8) | (clamp & 31);
-                let (suffix, out) = match p {
-                    Some(p) => ("_p", format!(", &{}", self.pred(p))),
-                    None => ("", String::new()),
-                };
-                format!(
-                    "{} = shfl_{m}{suffix}({}, {}, 0x{c:04x}, {}{out});",
-                    self.reg(d),
-                    self.src(a, U32),
-                    self.src(b, U32),
-                    member_mask(member as u32)
-                )
-            }
-            DOp::Atom { f, d, addr, b, c } => {
-                let place = self.place(addr);
-                let ptr = if let Some(inner) = place.strip_prefix('*') {
-                    inner.to_string()
-                } else {
-                    format!("&{place}")
-                };
-                let b_u = self.src(b, U32);
-                let (call, wrap) = match f {
-                    Atom::AddI => (format!("atomicAdd({ptr}, {b_u})"), ("", "")),
-                    Atom::AddF => (format!("atomicAdd((float *){ptr}, {})", self.src(b, F32)), ("U(", ")")),
-                    Atom::MinS => (
-                        format!("atomicMin((int *){ptr}, {})", self.src(b, S32)),
-                        ("(unsigned)", ""),
-                    ),
-                    Atom::MaxS => (
-                        format!("atomicMax((int *){ptr}, {})", self.src(b, S32)),
-                        ("(unsigned)", ""),
-                    ),
-                    Atom::MinU => (format!("atomicMin({ptr}, {b_u})"), ("", "")),
-                    Atom::MaxU => (format!("atomicMax({ptr}, {b_u})"), ("", "")),
-                    Atom::MinF | Atom::MaxF => {
-                        self.helpers.atomic_f32_minmax = true;
-                        self.helpers.f32_ptx = true;
-                        let name = if f == Atom::MinF {
-                            "atomic_min_f32"
-                        } else {
-                            "atomic_max_f32"
-                        };
-                        (format!("{name}({ptr}, {b_u})"), ("", ""))
-                    }
-                    Atom::Exch => (format!("atomicExch({ptr}, {b_u})"), ("", "")),
-                    Atom::Cas => {
-                        let cv = c.map(|c| self.src(c, U32)).unwrap_or_else(|| "0u".into());
-                        (format!("atomicCAS({ptr}, {b_u}, {cv})"), ("", ""))
-                    }
-                    Atom::And => (format!("atomicAnd({ptr}, {b_u})"), ("", "")),
-                    Atom::Or => (format!("atomicOr({ptr}, {b_u})"), ("", "")),
-                    Atom::Xor => (format!("atomicXor({ptr}, {b_u})"), ("", "")),
-                };
-                match d {
-                    Some(d) => format!("{} = {}{call}{};", self.reg(d), wrap.0, wrap.1),
-                    None => format!("{call};"),
-                }
-            }
-            DOp::Bar { kind, id, count, pred } => {
-                let simple = matches!(id, Src::Imm(0)) && count.is_none();
-                let p = pred.map(|p| self.pred_operand(p)).unwrap_or_else(|| "false".into());
-                if simple {
-                    return match kind {
-                        DBar::Sync => "__syncthreads();".into(),
-                        DBar::Popc(d) => format!("{} = __syncthreads_count({p});", self.reg(d)),
-                        DBar::And(d) => format!("{} = __syncthreads_and({p});", self.pred(d)),
-                        DBar::Or(d) => format!("{} = __syncthreads_or({p});", self.pred(d)),
-                    };
-                }
-                // A barrier id or a thread count: PTX's own instruction (without a count, every live thread).
-                let idv = self.src(id, U32);
-                let (n_ptx, n_arg) = match count {
-                    Some(c) => (", %3".to_string(), format!(", \"r\"({})", self.src(c, U32))),
-                    None => (String::new(), String::new()),
-                };
-                match kind {
-                    DBar::Sync => {
-                        let n_ptx = n_ptx.replace("%3", "%1");
-                        format!("asm volatile(\"bar.sync %0{n_ptx};\" :: \"r\"({idv}){n_arg} : \"memory\");")
-                    }
-                    DBar::Popc(d) => format!(
-                        "asm volatile(\"{{ .reg .pred q; setp.ne.u32 q, %1, 0; bar.red.popc.u32 %0, %2{n_ptx}, q; }}\" : \"=r\"({}) : \"r\"((unsigned)({p})), \"r\"({idv}){n_arg} : \"memory\");",
-                        self.reg(d)
-                    ),
-                    DBar::And(d) | DBar::Or(d) => {
-                        let m = if matches!(kind, DBar::And(_)) { "and" } else { "or" };
-                        format!(
-                            "{{ unsigned t; asm volatile(\"{{ .reg .pred q, r; setp.ne.u32 q, %1, 0; bar.red.{m}.pred r, %2{n_ptx}, q; selp.u32 %0, 1, 0, r; }}\" : \"=r\"(t) : \"r\"((unsigned)({p})), \"r\"({idv}){n_arg} : \"memory\"); {} = t; }}",
-                            self.pred(d)
-                        )
-                    }
-                }
-            }
-            DOp::BarWarp { mask } => format!("__syncwarp({});", member_mask(mask as u32)),
+            DOp::Shfl { .. } => self.shfl(op),
+            DOp::Atom { f, d, addr, b, c } => self.atom(f, d, addr, b, c),
+            DOp::Bar { kind, id, count, pred } => self.bar(kind, id, count, pred),
+            DOp::BarWarp { mask } => format!("__syncwarp({});", member_mask(mask)),
             DOp::Vote { mode, d, a, mask } => {
                 self.helpers.warp_ops = true;
                 let x = self.pred_operand(a);
-                let m = member_mask(mask as u32);
+                let m = member_mask(mask);
                 match mode {
                     VoteMode::All => format!("{} = vote_all({m}, {x});", self.pred(d)),
                     VoteMode::Any => format!("{} = vote_any({m}, {x});", self.pred(d)),
@@ -674,8 +447,8 @@ impl Emitter<'_> {
             DOp::Activemask { d } => format!("{} = __activemask();", self.reg(d)),
             DOp::Match { all, d, p, a, mask } => {
                 self.helpers.warp_ops = true;
-                let x = self.src(a, U32);
-                let m = member_mask(mask as u32);
+                let x = self.src(a, View::U32);
+                let m = member_mask(mask);
                 match (all, p) {
                     (true, Some(p)) => format!("{} = match_all({m}, {x}, &{});", self.reg(d), self.pred(p)),
                     (true, None) => format!("{{ bool all; {} = match_all({m}, {x}, &all); }}", self.reg(d)),
@@ -685,6 +458,283 @@ impl Emitter<'_> {
             DOp::Bra { target } => format!("goto {};", self.label(target)),
             DOp::Exit => "goto warpsim_exit;".into(),
             DOp::Nop => ";".into(),
+        }
+    }
+
+    /// A unary operation: which bit operation or helper keeps PTX's result (wrapping negation, the sign bit of a
+    /// NaN, abs(INT_MIN)).
+    fn unary(&mut self, f: Un, d: u16, a: Src) -> String {
+        let v = match f {
+            // Unsigned negation wraps: -INT_MIN is INT_MIN, as in PTX.
+            Un::NegI => format!("0u - {}", self.src(a, View::U32)),
+            // The ISA's neg.f32 and abs.f32 flip and clear the sign bit, NaNs included; C's -x and
+            // fabsf may be lowered to an FADD, which returns the canonical NaN instead.
+            Un::NegF => format!("{} ^ 0x80000000u", self.src(a, View::U32)),
+            Un::AbsF => format!("{} & 0x7fffffffu", self.src(a, View::U32)),
+            Un::AbsI => {
+                self.helpers.int_ptx = true;
+                // XORed with the zero ptxas cannot see: it takes abs.s32's result as never negative
+                // and converts or divides it as such, which abs(INT_MIN) = INT_MIN is not.
+                format!("abs_s32({}) ^ warpsim_zero", self.src(a, View::U32))
+            }
+            Un::Not => format!("~{}", self.src(a, View::U32)),
+        };
+        format!("{} = {v};", self.reg(d))
+    }
+
+    /// A binary operation: whether it goes through an inline-PTX helper (integer division, every f32
+    /// operation, a shift by a register or by 32 or more) or is C's own operator.
+    fn binary(&mut self, f: Bin, d: u16, a: Src, b: Src) -> String {
+        let view = match f {
+            Bin::AddF | Bin::SubF | Bin::MulF | Bin::DivF | Bin::MinF | Bin::MaxF => View::F32,
+            Bin::MinS | Bin::MaxS => View::S32,
+            _ => View::U32,
+        };
+        if let Some(name) = match f {
+            Bin::DivS => Some("div_s32"),
+            Bin::RemS => Some("rem_s32"),
+            Bin::DivU => Some("div_u32"),
+            Bin::RemU => Some("rem_u32"),
+            _ => None,
+        } {
+            self.helpers.int_ptx = true;
+            let (x, y) = (self.src(a, View::U32), self.src(b, View::U32));
+            return format!("{} = {name}({x}, {y});", self.reg(d));
+        }
+        if view == View::F32 {
+            return self.binary_f32(f, d, a, b);
+        }
+        let (x, y) = (self.src(a, view), self.src(b, view));
+        let v = match f {
+            Bin::AddI => format!("{x} + {y}"),
+            Bin::SubI => format!("{x} - {y}"),
+            Bin::MulI => format!("{x} * {y}"),
+            Bin::DivU | Bin::RemU | Bin::DivS | Bin::RemS => unreachable!("divisions return above"),
+            Bin::MinS => format!("(unsigned)min({x}, {y})"),
+            Bin::MaxS => format!("(unsigned)max({x}, {y})"),
+            Bin::MinU => format!("min({x}, {y})"),
+            Bin::MaxU => format!("max({x}, {y})"),
+            Bin::And => format!("{x} & {y}"),
+            Bin::Or => format!("{x} | {y}"),
+            Bin::Xor => format!("{x} ^ {y}"),
+            Bin::AddF | Bin::SubF | Bin::MulF | Bin::DivF | Bin::MinF | Bin::MaxF => {
+                unreachable!("f32 operations return above")
+            }
+            // A constant amount below 32 means the same in C.
+            Bin::Shl if matches!(b, Src::Imm(n) if n < 32) => format!("{x} << {y}"),
+            Bin::ShrU if matches!(b, Src::Imm(n) if n < 32) => format!("{x} >> {y}"),
+            Bin::ShrS if matches!(b, Src::Imm(n) if n < 32) => format!("(unsigned)(S({x}) >> {y})"),
+            Bin::Shl | Bin::ShrU | Bin::ShrS => {
+                self.helpers.shifts = true;
+                let f = match f {
+                    Bin::Shl => "shl_b32",
+                    Bin::ShrU => "shr_u32",
+                    _ => "shr_s32",
+                };
+                format!("{f}({x}, {y})")
+            }
+        };
+        format!("{} = {v};", self.reg(d))
+    }
+
+    /// An f32 binary operation: which inline-PTX helper, and whether an operand is kept apart from the other
+    /// (min and max).
+    fn binary_f32(&mut self, f: Bin, d: u16, a: Src, b: Src) -> String {
+        self.helpers.f32_ptx = true;
+        let name = match f {
+            Bin::AddF => "add_f32",
+            Bin::SubF => "sub_f32",
+            Bin::MulF => "mul_f32",
+            Bin::DivF => "div_f32",
+            Bin::MinF => "min_f32",
+            _ => "max_f32",
+        };
+        let (x, y) = (self.bits(a, warpsim_isa::Ty::F32), self.bits(b, warpsim_isa::Ty::F32));
+        if matches!(f, Bin::MinF | Bin::MaxF) {
+            // ptxas turns min/max(x, x) into x even in inline PTX, keeping a NaN's payload where
+            // the hardware returns the canonical NaN (random 271828 programs 351, 1703, ...): an
+            // operand XORed with the zero it cannot see keeps the two apart.
+            return format!("{} = {name}({x}, {y} ^ warpsim_zero);", self.reg(d));
+        }
+        format!("{} = {name}({x}, {y});", self.reg(d))
+    }
+
+    /// A comparison: which view of the bits, and which C comparison (an ordered one for `ne` on floats).
+    fn setp(&mut self, cmp: Cmp, class: CmpClass, p: u16, a: Src, b: Src) -> String {
+        let view = match class {
+            CmpClass::Signed => View::S32,
+            CmpClass::Unsigned => View::U32,
+            CmpClass::Float => View::F32,
+        };
+        let (x, y) = (self.src(a, view), self.src(b, view));
+        let v = match (cmp, class) {
+            // PTX `ne` on floats is ordered: false when either is NaN (C's != is true then).
+            (Cmp::Ne, CmpClass::Float) => format!("{x} < {y} || {x} > {y}"),
+            _ => {
+                let op = match cmp {
+                    Cmp::Eq => "==",
+                    Cmp::Ne => "!=",
+                    Cmp::Lt => "<",
+                    Cmp::Le => "<=",
+                    Cmp::Gt => ">",
+                    Cmp::Ge => ">=",
+                };
+                format!("{x} {op} {y}")
+            }
+        };
+        format!("{} = {v};", self.pred(p))
+    }
+
+    /// A conversion: which CUDA intrinsic or rounding helper (none for a same-type copy of the bits).
+    fn cvt(&mut self, f: Conv, d: u16, a: Src) -> String {
+        let v = match f {
+            Conv::F2S(r) => format!("(unsigned)__float2int_{}({})", round_suffix(r), self.src(a, View::F32)),
+            Conv::F2U(r) => format!("__float2uint_{}({})", round_suffix(r), self.src(a, View::F32)),
+            Conv::S2F => format!("U(__int2float_rn({}))", self.src(a, View::S32)),
+            Conv::U2F => format!("U(__uint2float_rn({}))", self.src(a, View::U32)),
+            Conv::F2F(r) => {
+                let func = match r {
+                    Rounding::Nearest => "cvt_rni_f32",
+                    Rounding::Zero => "cvt_rzi_f32",
+                    Rounding::Down => "cvt_rmi_f32",
+                    Rounding::Up => "cvt_rpi_f32",
+                    Rounding::NearestFloat => "",
+                };
+                if func.is_empty() {
+                    self.src(a, View::U32)
+                } else {
+                    self.helpers.round_ptx = true;
+                    format!("{func}({})", self.src(a, View::U32))
+                }
+            }
+            Conv::Bits => self.src(a, View::U32),
+        };
+        format!("{} = {v};", self.reg(d))
+    }
+
+    /// A shuffle: its inline-PTX helper by mode, with or without the in-range predicate, and the packed
+    /// clamp/segment operand.
+    fn shfl(&mut self, op: DOp) -> String {
+        let DOp::Shfl {
+            mode,
+            d,
+            p,
+            a,
+            b,
+            clamp,
+            segmask,
+            member,
+        } = op
+        else {
+            unreachable!("not a shuffle")
+        };
+        self.helpers.shfl = true;
+        let m = match mode {
+            ShflMode::Idx => "idx",
+            ShflMode::Up => "up",
+            ShflMode::Down => "down",
+            ShflMode::Bfly => "bfly",
+        };
+        let c = ((segmask & 31) << 8) | (clamp & 31);
+        let (suffix, out) = match p {
+            Some(p) => ("_p", format!(", &{}", self.pred(p))),
+            None => ("", String::new()),
+        };
+        format!(
+            "{} = shfl_{m}{suffix}({}, {}, 0x{c:04x}, {}{out});",
+            self.reg(d),
+            self.src(a, View::U32),
+            self.src(b, View::U32),
+            member_mask(member)
+        )
+    }
+
+    /// An atomic (`d` Some) or a reduction: which CUDA atomic or helper, and how its old value is read back as
+    /// bits.
+    fn atom(&mut self, f: Atom, d: Option<u16>, addr: DAddr, b: Src, c: Option<Src>) -> String {
+        let place = self.place(addr);
+        let ptr = if let Some(inner) = place.strip_prefix('*') {
+            inner.to_string()
+        } else {
+            format!("&{place}")
+        };
+        let b_u = self.src(b, View::U32);
+        let (call, wrap) = match f {
+            Atom::AddI => (format!("atomicAdd({ptr}, {b_u})"), ("", "")),
+            Atom::AddF => (
+                format!("atomicAdd((float *){ptr}, {})", self.src(b, View::F32)),
+                ("U(", ")"),
+            ),
+            Atom::MinS => (
+                format!("atomicMin((int *){ptr}, {})", self.src(b, View::S32)),
+                ("(unsigned)", ""),
+            ),
+            Atom::MaxS => (
+                format!("atomicMax((int *){ptr}, {})", self.src(b, View::S32)),
+                ("(unsigned)", ""),
+            ),
+            Atom::MinU => (format!("atomicMin({ptr}, {b_u})"), ("", "")),
+            Atom::MaxU => (format!("atomicMax({ptr}, {b_u})"), ("", "")),
+            Atom::MinF | Atom::MaxF => {
+                self.helpers.atomic_f32_minmax = true;
+                self.helpers.f32_ptx = true;
+                let name = if f == Atom::MinF {
+                    "atomic_min_f32"
+                } else {
+                    "atomic_max_f32"
+                };
+                (format!("{name}({ptr}, {b_u})"), ("", ""))
+            }
+            Atom::Exch => (format!("atomicExch({ptr}, {b_u})"), ("", "")),
+            Atom::Cas => {
+                let cv = c.map(|c| self.src(c, View::U32)).unwrap_or_else(|| "0u".into());
+                (format!("atomicCAS({ptr}, {b_u}, {cv})"), ("", ""))
+            }
+            Atom::And => (format!("atomicAnd({ptr}, {b_u})"), ("", "")),
+            Atom::Or => (format!("atomicOr({ptr}, {b_u})"), ("", "")),
+            Atom::Xor => (format!("atomicXor({ptr}, {b_u})"), ("", "")),
+        };
+        match d {
+            Some(d) => format!("{} = {}{call}{};", self.reg(d), wrap.0, wrap.1),
+            None => format!("{call};"),
+        }
+    }
+
+    /// A block barrier: CUDA's `__syncthreads` family where it is barrier 0 of every thread, PTX's own
+    /// instruction where it names an id or a thread count.
+    fn bar(&mut self, kind: DBar, id: Src, count: Option<Src>, pred: Option<(u16, bool)>) -> String {
+        let simple = matches!(id, Src::Imm(0)) && count.is_none();
+        let p = pred.map(|p| self.pred_operand(p)).unwrap_or_else(|| "false".into());
+        if simple {
+            return match kind {
+                DBar::Sync => "__syncthreads();".into(),
+                DBar::Popc(d) => format!("{} = __syncthreads_count({p});", self.reg(d)),
+                DBar::And(d) => format!("{} = __syncthreads_and({p});", self.pred(d)),
+                DBar::Or(d) => format!("{} = __syncthreads_or({p});", self.pred(d)),
+            };
+        }
+        // A barrier id or a thread count: PTX's own instruction (without a count, every live thread).
+        let idv = self.src(id, View::U32);
+        let (n_ptx, n_arg) = match count {
+            Some(c) => (", %3".to_string(), format!(", \"r\"({})", self.src(c, View::U32))),
+            None => (String::new(), String::new()),
+        };
+        match kind {
+            DBar::Sync => {
+                let n_ptx = n_ptx.replace("%3", "%1");
+                format!("asm volatile(\"bar.sync %0{n_ptx};\" :: \"r\"({idv}){n_arg} : \"memory\");")
+            }
+            DBar::Popc(d) => format!(
+                "asm volatile(\"{{ .reg .pred q; setp.ne.u32 q, %1, 0; bar.red.popc.u32 %0, %2{n_ptx}, q; }}\" : \"=r\"({}) : \"r\"((unsigned)({p})), \"r\"({idv}){n_arg} : \"memory\");",
+                self.reg(d)
+            ),
+            DBar::And(d) | DBar::Or(d) => {
+                let m = if matches!(kind, DBar::And(_)) { "and" } else { "or" };
+                format!(
+                    "{{ unsigned t; asm volatile(\"{{ .reg .pred q, r; setp.ne.u32 q, %1, 0; bar.red.{m}.pred r, %2{n_ptx}, q; selp.u32 %0, 1, 0, r; }}\" : \"=r\"(t) : \"r\"((unsigned)({p})), \"r\"({idv}){n_arg} : \"memory\"); {} = t; }}",
+                    self.pred(d)
+                )
+            }
         }
     }
 }
@@ -698,7 +748,12 @@ impl Emitter<'_> {
 /// of seed 8191 hung or gave wrong values (`crosscheck/regressions/`). With a per-lane mask it cannot see
 /// through, ptxas synchronises the named lanes first (`WARPSYNC Rn`), which is what PTX's `.sync` semantics
 /// promise.
-fn member_mask(m: u32) -> String {
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "bits at or above W = 32 name no lane: PTX ignores them"
+)]
+fn member_mask(m: u64) -> String {
+    let m = m as u32;
     format!("(0x{m:08x}u ^ warpsim_zero)")
 }
 
@@ -739,11 +794,13 @@ fn clock_buffers(k: &Kernel) -> Vec<bool> {
     let mut out = vec![false; k.buffers.len()];
     for i in &k.code {
         match i.op {
-            DOp::St { addr, a } if !addr.shared && is_clock(&a, &tainted) => out[addr.buffer as usize] = true,
+            DOp::St { addr, a } if !addr.shared && is_clock(&a, &tainted) => {
+                out[addr.buffer as usize] = true;
+            }
             DOp::Atom { addr, b, c, .. }
                 if !addr.shared && (is_clock(&b, &tainted) || c.is_some_and(|c| is_clock(&c, &tainted))) =>
             {
-                out[addr.buffer as usize] = true
+                out[addr.buffer as usize] = true;
             }
             _ => {}
         }
@@ -757,13 +814,13 @@ fn sources(op: &DOp) -> Vec<Src> {
     match op {
         DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } | DOp::Match { a, .. } => v.push(*a),
         DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } | DOp::Shfl { a, b, .. } => {
-            v.extend([*a, *b])
+            v.extend([*a, *b]);
         }
         DOp::Tern { a, b, c, .. } => v.extend([*a, *b, *c]),
         DOp::Ld { addr: a, .. } => addr(a, &mut v),
         DOp::St { addr: a, a: x } => {
             addr(a, &mut v);
-            v.push(*x)
+            v.push(*x);
         }
         DOp::Atom { addr: a, b, c, .. } => {
             addr(a, &mut v);
@@ -853,7 +910,13 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     for (idx, a) in k.shared.iter().enumerate() {
         let dynamic = k.program.shared.get(idx).is_some_and(|d| d.len.is_none());
         if dynamic {
-            dynamic_shared_bytes = (a.len * 4) as u32;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "instantiate checked the array against the machine's shared memory per block (a u32)"
+            )]
+            {
+                dynamic_shared_bytes = (a.len * 4) as u32;
+            }
             let _ = writeln!(
                 s,
                 "    extern __shared__ unsigned {}[]; // {} {}[{}]",

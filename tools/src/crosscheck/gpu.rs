@@ -193,7 +193,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> i32 {
     let gpu = std::mem::ManuallyDrop::new(gpu);
     let mut say = |a: &Answer| {
         let line = serde_json::to_string(a).unwrap_or_default();
-        writeln!(output, "{line}").and_then(|_| output.flush()).is_ok()
+        writeln!(output, "{line}").and_then(|()| output.flush()).is_ok()
     };
     if !say(&Answer::Info(gpu.info.clone())) {
         return 1;

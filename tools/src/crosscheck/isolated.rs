@@ -13,9 +13,9 @@ use super::{Answer, Case, GpuInfo, Job, KERNELS_PER_MODULE, ProgramReport, compa
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 /// How to start workers and how long to wait for them.
@@ -134,7 +134,7 @@ impl Workers {
                         let c = next.fetch_add(1, Ordering::Relaxed);
                         let Some(chunk) = chunks.get(c) else { break };
                         let reports = self.run_module(chunk);
-                        let mut all = results.lock().unwrap_or_else(|e| e.into_inner());
+                        let mut all = results.lock().unwrap_or_else(PoisonError::into_inner);
                         for (k, r) in reports.into_iter().enumerate() {
                             all[c * KERNELS_PER_MODULE + k] = Some(r);
                         }
@@ -145,7 +145,7 @@ impl Workers {
         });
         results
             .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(PoisonError::into_inner)
             .into_iter()
             .zip(cases)
             .map(|(r, c)| r.unwrap_or_else(|| ProgramReport::failed(&c.name, "not run".into())))

@@ -316,7 +316,7 @@ impl ProgramReport {
 fn show(elem: ElemTy, bits: u32) -> String {
     match elem {
         ElemTy::F32 => format!("{:?}", f32::from_bits(bits)),
-        ElemTy::S32 => (bits as i32).to_string(),
+        ElemTy::S32 => bits.cast_signed().to_string(),
         ElemTy::U32 => bits.to_string(),
     }
 }
@@ -553,12 +553,25 @@ impl Report {
     }
 }
 
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a ratio of cycle counts, printed to two decimals"
+)]
 fn ratio(sim: u64, gpu: u64) -> String {
     if gpu == 0 {
         "-".into()
     } else {
         format!("warpsim/GPU {:.2}", sim as f64 / gpu as f64)
     }
+}
+
+/// `a / b` to two decimals.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a ratio of cycle counts, printed to two decimals"
+)]
+fn ratio_cell(a: u64, b: u64) -> String {
+    format!("{:.2}", a as f64 / b as f64)
 }
 
 fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
@@ -585,7 +598,7 @@ fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
             "NO"
         };
         let r = match (p.sim_cycles, p.gpu_cycles) {
-            (Some(a), Some(b)) if b > 0 => format!("{:.2}", a as f64 / b as f64),
+            (Some(a), Some(b)) if b > 0 => ratio_cell(a, b),
             _ => "-".into(),
         };
         let shape = format!("{} × {}", p.grid, p.block);
