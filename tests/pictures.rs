@@ -414,7 +414,9 @@ fn shared_stores_and_atomics_record_the_words_they_left() {
     assert_eq!(atom.memory.as_ref().expect("memory").after, vec![8; 8]);
 }
 
-/// The stepper page carries the whole trace, one entry per event, and nothing that could be fetched.
+/// The stepper page carries the whole trace, one entry per event, each the record of the trace's one schema
+/// (what `--format json` and `--trace-file` write), with the exchange steps beside them, and nothing that could be
+/// fetched.
 #[test]
 fn stepper_page_embeds_every_event() {
     let (kernel, events, out) = traced("histogram_bin", 32, &[]);
@@ -426,24 +428,26 @@ fn stepper_page_embeds_every_event() {
     let end = start + html[start..].find("</script>").expect("end of data");
     let data: serde_json::Value = serde_json::from_str(&html[start..end]).expect("embedded JSON");
     assert_eq!(data["events"].as_array().expect("events").len(), events.len());
+    for (k, e) in events.iter().enumerate() {
+        let record: serde_json::Value =
+            serde_json::from_str(&render::json::event_line(&kernel, e)).expect("a JSON record");
+        assert_eq!(data["events"][k], record, "event {k}");
+    }
     assert_eq!(data["cycles"], out.cycles);
     assert_eq!(data["w"], 32);
     let kinds: Vec<&str> = data["events"]
         .as_array()
         .expect("events")
         .iter()
-        .map(|e| e["k"].as_str().expect("k"))
+        .map(|e| e["event"].as_str().expect("event"))
         .collect();
-    assert_eq!(kinds.iter().filter(|k| **k == "release").count(), 2);
-    assert_eq!(kinds.iter().filter(|k| **k == "arrive").count(), 8);
-    assert_eq!(kinds.iter().filter(|k| **k == "exit").count(), 4);
+    assert_eq!(kinds.iter().filter(|k| **k == "barrier_release").count(), 2);
+    assert_eq!(kinds.iter().filter(|k| **k == "barrier_arrive").count(), 8);
+    assert_eq!(kinds.iter().filter(|k| **k == "warp_exit").count(), 4);
     // Exchange steps as the SVG numbers them: the shuffles and the shared-memory loads of other lanes' words.
-    let steps: Vec<u64> = data["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .filter_map(|e| e["x"].as_u64())
-        .collect();
+    let exchange_steps = data["exchange_steps"].as_array().expect("exchange steps");
+    assert_eq!(exchange_steps.len(), events.len());
+    let steps: Vec<u64> = exchange_steps.iter().filter_map(serde_json::Value::as_u64).collect();
     assert_eq!(steps, (1..=steps.len() as u64).collect::<Vec<_>>());
     let shuffles = events
         .iter()
@@ -466,7 +470,7 @@ fn stepper_page_embeds_every_event() {
         .as_array()
         .expect("events")
         .iter()
-        .filter(|e| e["mem"]["after"].is_array())
+        .filter(|e| e["memory"]["after"].is_array())
         .count();
     assert_eq!(afters, 5);
     // The listing names each line by its file's name; the tooltip has the path.

@@ -539,3 +539,61 @@ fn stepper_shows_a_global_atomics_old_values_when_they_arrive() {
         c.close().await.expect("close the browser");
     });
 }
+
+/// The page formats an f32 from the trace's schema (its exact value as a JSON number, or the bits of a NaN or an
+/// infinity) exactly as the text trace does (Rust's shortest round-trip form): every power of two (where the
+/// rounding interval is lopsided), the edges, and 3,000 more bit patterns spread over every exponent.
+#[test]
+fn stepper_formats_f32_values_as_the_text_trace_does() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let file = write_page("f32-format", &["butterfly_max", "--warp", "8"]);
+    let mut bits: Vec<u32> = (0..255u32).map(|e| e << 23).collect();
+    bits.extend([
+        1,
+        2,
+        3,
+        0x007f_ffff,
+        0x0080_0001,
+        0x3dcc_cccd,
+        0x3eaa_aaab,
+        0x7f7f_ffff,
+        0x4b7f_ffff,
+    ]);
+    bits.extend([
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x7f80_0001,
+        0x8000_0000,
+    ]);
+    // A fixed sequence (a 32-bit LCG): the same values every run.
+    let mut x = 12_345u32;
+    for _ in 0..3000 {
+        x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        bits.push(x);
+    }
+    let values: Vec<serde_json::Value> = bits.iter().map(|&b| warpsim::render::json::f32_value(b)).collect();
+    let expected: Vec<String> = bits.iter().map(|&b| format!("{}", f32::from_bits(b))).collect();
+    let driver = start_driver(&chromedriver);
+    let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser/profile-f32");
+    let _ = std::fs::remove_dir_all(&profile);
+    runtime().block_on(async {
+        let c = connect(&driver, &chromium, &profile).await;
+        open(&c, &file).await;
+        let shown = c
+            .execute(
+                "return arguments[0].map(f32text);",
+                vec![serde_json::Value::from(values)],
+            )
+            .await
+            .expect("script");
+        let shown: Vec<String> = serde_json::from_value(shown).expect("strings");
+        for ((b, got), want) in bits.iter().zip(&shown).zip(&expected) {
+            assert_eq!(got, want, "f32 bits {b:#010x}");
+        }
+        c.close().await.expect("close the browser");
+    });
+}

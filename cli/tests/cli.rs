@@ -1423,3 +1423,78 @@ fn a_one_element_buffer_has_1_element() {
         stderr(&o)
     );
 }
+
+/// `sim run --format json` is what docs/run.schema.json says, events included (every event kind, each record
+/// with no field the schema does not name): the shipped programs with divergence, shuffles, shared memory,
+/// atomics and barriers, and a program with a global atomic's return, barrier reductions, predicates, an f32
+/// NaN and a diverged branch. A record the schema does not describe fails.
+#[test]
+fn json_output_and_its_trace_follow_the_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/run.schema.json")).expect("the schema"),
+    )
+    .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let own = temp_file(
+        "schema_kinds.s",
+        b".grid 2
+.block 40
+.buffer c u32[1]
+.buffer out f32[40]
+.shared s u32[40]
+.pred %p, %all
+.reg %t, %n, %v
+        setp.lt.u32         %p, %laneid, 3
+        atom.global.add.u32 %t, c[0], 1
+        @%p bra             skip
+        add.u32             %t, %t, 1
+skip:
+        st.shared.u32       s[%tid.x], %t
+        bar.red.popc.u32    %n, 0, %p
+        bar.red.and.pred    %all, 0, %p
+        ld.shared.u32       %t, s[0]
+        mov.b32             %v, 0x7fc00000
+        st.global.f32       out[%tid.x], %v
+",
+    );
+    let runs: [&[&str]; 5] = [
+        &["block_sum", "--warp", "8", "--set", "n=40", "--set", "threads=32"],
+        &["histogram_bin", "--warp", "8", "--set", "threads=32"],
+        &["conditional_max", "--warp", "8"],
+        &["butterfly_max", "--warp", "32"],
+        &[own.to_str().expect("utf-8"), "--warp", "32"],
+    ];
+    let mut kinds = std::collections::BTreeSet::new();
+    for args in runs {
+        let mut all = vec!["run"];
+        all.extend_from_slice(args);
+        all.extend(["--trace", "--format", "json"]);
+        let o = sim(&all);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .take(5)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{args:?}: {errors:#?}");
+        for e in doc["trace"].as_array().expect("a trace") {
+            kinds.insert(e["event"].as_str().expect("an event kind").to_string());
+        }
+        // A record with a field the schema does not name is caught.
+        let mut bad = doc.clone();
+        bad["trace"][0]["surprise"] = serde_json::json!(1);
+        assert!(!validator.is_valid(&bad), "{args:?}: an unknown field passed");
+    }
+    let every = [
+        "atomic_return",
+        "barrier_arrive",
+        "barrier_release",
+        "block_launch",
+        "diverge",
+        "issue",
+        "reconverge",
+        "warp_exit",
+    ];
+    assert_eq!(kinds.into_iter().collect::<Vec<_>>(), every);
+}

@@ -8,18 +8,18 @@
 //! access's bank map), the cycle, and every warp's state at that cycle: issuing, the reason it is stalled,
 //! waiting at a barrier, not launched yet, or exited.
 //!
-//! Values are formatted here, as the text trace formats them, so the page shows exactly what `--trace` prints.
+//! The events are the records of the trace's one schema (`json::event`, as `--format json` and `--trace-file`
+//! write them); the page reads them into its own form and formats values as the text trace does (an f32 as the
+//! shortest decimal that reads back as it), so it shows what `--trace` prints.
 
-use super::{lane_mask, value};
 use crate::kernel::Kernel;
 use crate::trace::Event;
 use serde_json::{Map, Value, json};
-use warpsim_isa::ElemTy;
 
 const TEMPLATE: &str = include_str!("stepper.html");
 const DATA_SLOT: &str = "/*WARPSIM_DATA*/null";
 
-/// Events a page holds at most (about 200 bytes each at W=32): a page a browser opens quickly. The rest are
+/// Events a page holds at most (about 400 bytes each at W=32): a page a browser opens quickly. The rest are
 /// counted as dropped, and the page says so.
 pub const MAX_EVENTS: usize = 50_000;
 
@@ -32,10 +32,6 @@ pub fn stepper(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, 
     // Inside <script>, no `<` at all: neither `</script>` nor `<!--` can end or change the element.
     let text = data.to_string().replace('<', "\\u003c");
     TEMPLATE.replacen(DATA_SLOT, &text, 1)
-}
-
-fn mask_bits(w: u32, mask: u64) -> String {
-    (0..w).map(|l| if mask >> l & 1 == 1 { '1' } else { '0' }).collect()
 }
 
 fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped: u64, banks: u32) -> Value {
@@ -56,17 +52,14 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
         .collect();
     let regs: Vec<String> = p.regs.iter().map(|r| format!("%{}", r.name)).collect();
     let preds: Vec<String> = p.preds.iter().map(|r| format!("%{}", r.name)).collect();
-    let evs: Vec<Value> = events
-        .iter()
-        .zip(super::exchanges(events))
-        .map(|(e, x)| {
-            let mut v = event(kernel, w, e);
-            if let Some(x) = x {
-                v["x"] = json!(x.step);
-            }
-            v
-        })
+    // The events as the trace's one schema gives them (`json::event`), and beside them what the page adds: the
+    // exchange step each event completes, if any.
+    let evs: Vec<Value> = events.iter().map(|e| super::json::event(kernel, e)).collect();
+    let steps: Vec<Value> = super::exchanges(events)
+        .into_iter()
+        .map(|x| x.map_or(Value::Null, |x| json!(x.step)))
         .collect();
+    let reg_types: Vec<&str> = kernel.reg_types.iter().map(|t| t.name()).collect();
     let mut m = Map::new();
     m.insert("program".into(), json!(p.name));
     m.insert("w".into(), json!(w));
@@ -87,7 +80,7 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
             kernel
                 .shared
                 .iter()
-                .map(|s| json!({"name": s.name, "offset": s.offset, "len": s.len, "ty": elem_name(s.elem)}))
+                .map(|s| json!({"name": s.name, "offset": s.offset, "len": s.len, "ty": s.elem.ty().name()}))
                 .collect(),
         ),
     );
@@ -95,195 +88,8 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
         "buffers".into(),
         json!(kernel.buffers.iter().map(|b| b.name.clone()).collect::<Vec<_>>()),
     );
+    m.insert("reg_types".into(), json!(reg_types));
     m.insert("events".into(), Value::Array(evs));
+    m.insert("exchange_steps".into(), Value::Array(steps));
     Value::Object(m)
-}
-
-fn elem_ty(e: ElemTy) -> warpsim_isa::Ty {
-    match e {
-        ElemTy::F32 => warpsim_isa::Ty::F32,
-        ElemTy::S32 => warpsim_isa::Ty::S32,
-        ElemTy::U32 => warpsim_isa::Ty::U32,
-    }
-}
-
-fn elem_name(e: ElemTy) -> &'static str {
-    match e {
-        ElemTy::F32 => "f32",
-        ElemTy::S32 => "s32",
-        ElemTy::U32 => "u32",
-    }
-}
-
-fn waits_json(waits: &[crate::trace::Wait]) -> Value {
-    Value::Array(waits.iter().map(|x| json!([x.reason.name(), x.from, x.to])).collect())
-}
-
-fn event(kernel: &Kernel, w: u32, e: &Event) -> Value {
-    match e {
-        Event::BlockLaunch {
-            cycle,
-            block,
-            warps,
-            sm,
-        } => {
-            json!({"k": "launch", "c": cycle, "b": block, "n": warps, "sm": sm})
-        }
-        Event::WarpExit {
-            cycle,
-            block,
-            warp,
-            waits,
-        } => {
-            let mut v = json!({"k": "exit", "c": cycle, "b": block, "w": warp});
-            if !waits.is_empty() {
-                v["waits"] = waits_json(waits);
-            }
-            v
-        }
-        Event::Diverge {
-            cycle,
-            block,
-            warp,
-            pc,
-            taken,
-            fallthrough,
-            target,
-            reconverge,
-        } => json!({
-            "k": "diverge", "c": cycle, "b": block, "w": warp, "pc": pc,
-            "taken": mask_bits(w, *taken), "ft": mask_bits(w, *fallthrough), "target": target, "reconv": reconverge,
-        }),
-        Event::Reconverge {
-            cycle,
-            block,
-            warp,
-            pc,
-            mask,
-        } => json!({"k": "reconverge", "c": cycle, "b": block, "w": warp, "pc": pc, "mask": mask_bits(w, *mask)}),
-        Event::BarrierArrive {
-            cycle,
-            block,
-            warp,
-            pc,
-            id,
-            arrived,
-            expected,
-        } => json!({
-            "k": "arrive", "c": cycle, "b": block, "w": warp, "pc": pc, "id": id, "arrived": arrived, "expected": expected,
-        }),
-        Event::BarrierRelease {
-            cycle,
-            block,
-            id,
-            warps,
-            resume,
-            ..
-        } => json!({"k": "release", "c": cycle, "b": block, "id": id, "warps": warps, "resume": resume}),
-        Event::AtomicReturn {
-            cycle,
-            block,
-            warp,
-            pc,
-            reg,
-            lanes,
-            values,
-        } => {
-            let ty = kernel.reg_types[*reg as usize];
-            let v: Vec<Value> = (0..w as usize)
-                .map(|l| {
-                    if lanes >> l & 1 == 1 {
-                        json!(value(ty, values[l]))
-                    } else {
-                        Value::Null
-                    }
-                })
-                .collect();
-            json!({"k": "return", "c": cycle, "b": block, "w": warp, "pc": pc, "r": reg, "v": v})
-        }
-        Event::Issue(i) => {
-            let mut m = Map::new();
-            m.insert("k".into(), json!("issue"));
-            m.insert("c".into(), json!(i.cycle));
-            m.insert("done".into(), json!(i.complete));
-            m.insert("b".into(), json!(i.block));
-            m.insert("w".into(), json!(i.warp));
-            m.insert("pc".into(), json!(i.pc));
-            m.insert("s".into(), json!(i.scheduler));
-            m.insert("lanes".into(), json!(lane_mask(w, i.active, i.exec)));
-            let cells = |ty, vals: &[u32]| -> Value {
-                Value::Array(
-                    (0..w as usize)
-                        .map(|l| {
-                            if i.exec >> l & 1 == 1 {
-                                json!(value(ty, vals[l]))
-                            } else {
-                                Value::Null
-                            }
-                        })
-                        .collect(),
-                )
-            };
-            if let Some((r, vals)) = &i.write {
-                m.insert("r".into(), json!(r));
-                m.insert("v".into(), cells(kernel.reg_types[*r as usize], vals));
-            }
-            if let Some((p, mask)) = &i.pred_write {
-                m.insert("p".into(), json!(p));
-                m.insert("pv".into(), json!(mask_bits(w, *mask)));
-            }
-            if let Some(s) = &i.shuffle {
-                let ty = match kernel.described[i.pc as usize].role {
-                    crate::kernel::Role::Shuffle { sent: Some(r), .. } => kernel.reg_types[r as usize],
-                    _ => warpsim_isa::Ty::U32,
-                };
-                let sent: Vec<String> = (0..w as usize).map(|l| value(ty, i.operands[0][l])).collect();
-                m.insert(
-                    "sh".into(),
-                    json!({
-                        "src": s.sources, "ok": mask_bits(w, s.in_range), "ud": mask_bits(w, s.undefined), "sent": sent,
-                        "label": super::shuffle_label(kernel, i),
-                    }),
-                );
-            }
-            if let Some(mem) = &i.memory {
-                let name = if mem.shared {
-                    &kernel.shared[mem.buffer as usize].name
-                } else {
-                    &kernel.buffers[mem.buffer as usize].name
-                };
-                let op = if mem.atomic {
-                    "atomic"
-                } else if mem.store {
-                    "store"
-                } else {
-                    "load"
-                };
-                let idx: Vec<Value> = (0..w as usize)
-                    .map(|l| {
-                        if i.exec >> l & 1 == 1 {
-                            json!(mem.index[l])
-                        } else {
-                            Value::Null
-                        }
-                    })
-                    .collect();
-                let mut o =
-                    json!({"space": if mem.shared { "shared" } else { "global" }, "buf": name, "op": op, "idx": idx});
-                if mem.shared {
-                    o["bank"] = json!(mem.banks);
-                    o["deg"] = json!(mem.degree);
-                    if !mem.after.is_empty() {
-                        let ty = elem_ty(kernel.shared[mem.buffer as usize].elem);
-                        o["after"] = cells(ty, &mem.after);
-                    }
-                }
-                m.insert("mem".into(), o);
-            }
-            if !i.waits.is_empty() {
-                m.insert("waits".into(), waits_json(&i.waits));
-            }
-            Value::Object(m)
-        }
-    }
 }

@@ -11,6 +11,7 @@ use super::hex_mask;
 use crate::fault::Fault;
 use crate::kernel::Buffer;
 use crate::kernel::Kernel;
+use crate::kernel::Role;
 use crate::run::RunOutput;
 use crate::trace::Event;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -381,7 +382,9 @@ fn stalls(waits: &[crate::trace::Wait]) -> Value {
     )
 }
 
-fn event(kernel: &Kernel, e: &Event) -> Value {
+/// One event as a record of the trace's schema (`docs/run.schema.json`): the one serialisation of events, which
+/// `--format json`, `--trace-file` and the stepper page (`html.rs`) all use.
+pub(crate) fn event(kernel: &Kernel, e: &Event) -> Value {
     let w = kernel.warp_size;
     match e {
         Event::BlockLaunch {
@@ -513,14 +516,23 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
                 );
             }
             if let Some(s) = &i.shuffle {
-                m.insert(
-                    "shuffle".into(),
-                    json!({
-                        "sources": lanes(kernel, i.exec, |l| json!(s.sources[l])),
-                        "in_range": hex_mask(w, s.in_range),
-                        "undefined": hex_mask(w, s.undefined),
-                    }),
-                );
+                let mut shuffle = json!({
+                    "sources": lanes(kernel, i.exec, |l| json!(s.sources[l])),
+                    "in_range": hex_mask(w, s.in_range),
+                    "undefined": hex_mask(w, s.undefined),
+                });
+                if let Role::Shuffle { mode, sent, .. } = kernel.described[i.pc as usize].role {
+                    let (_, amount) = super::shuffle_amount(kernel, i);
+                    shuffle["mode"] = json!(mode.name());
+                    shuffle["amount"] = amount.map_or_else(|| json!("lane-varying"), |a| json!(a));
+                    // What each executing lane sends: its value of the shuffled operand (a register's, named).
+                    let ty = sent.map_or(Ty::U32, |r| kernel.reg_types[r as usize]);
+                    if let Some(r) = sent {
+                        shuffle["register"] = json!(format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(r))));
+                    }
+                    shuffle["sent"] = lanes(kernel, i.exec, |l| number(ty, i.operands[0][l]));
+                }
+                m.insert("shuffle".into(), shuffle);
             }
             if let Some(mem) = &i.memory {
                 let name = if mem.shared {
@@ -541,6 +553,11 @@ fn event(kernel: &Kernel, e: &Event) -> Value {
                 }
                 if mem.atomic {
                     obj["same_address_lanes"] = json!(mem.same_address);
+                }
+                if !mem.after.is_empty() {
+                    // A shared store's or atomic's words as it left them.
+                    let ty = kernel.shared[mem.buffer as usize].elem.ty();
+                    obj["after"] = lanes(kernel, i.exec, |l| number(ty, mem.after[l]));
                 }
                 m.insert("memory".into(), obj);
             }

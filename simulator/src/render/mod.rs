@@ -174,22 +174,33 @@ pub fn exchanges(events: &[Event]) -> Vec<Option<Exchange>> {
 
 /// A shuffle as a short label, mode and amount: `bfly 4`, `up 1`, `idx lane-varying`.
 pub fn shuffle_label(kernel: &Kernel, i: &Issue) -> String {
+    let (mode, amount) = shuffle_amount(kernel, i);
+    match (mode, amount) {
+        (None, _) => String::new(),
+        (Some(mode), Some(a)) => format!("{mode} {a}"),
+        (Some(mode), None) => format!("{mode} lane-varying"),
+    }
+}
+
+/// A shuffle's mode and its lane or amount operand, when every executing lane has the same (else `None`: it
+/// varies by lane); no mode for an instruction that is not a shuffle.
+pub fn shuffle_amount(kernel: &Kernel, i: &Issue) -> (Option<&'static str>, Option<i32>) {
     let Role::Shuffle { mode, amount, .. } = kernel.described[i.pc as usize].role else {
-        return String::new();
+        return (None, None);
     };
     let amount = match amount {
-        Src::Imm(v) => format!("{}", v as i32),
+        Src::Imm(v) => Some(v as i32),
         Src::Reg(_) | Src::Special(_) => {
             let vals: Vec<u32> = (0..kernel.warp_size)
                 .filter(|l| i.exec >> l & 1 == 1)
                 .map(|l| i.operands[1][l as usize])
                 .collect();
             if vals.windows(2).all(|p| p[0] == p[1]) && !vals.is_empty() {
-                format!("{}", vals[0] as i32)
+                Some(vals[0] as i32)
             } else {
-                "lane-varying".into()
+                None
             }
         }
     };
-    format!("{} {amount}", mode.name())
+    (Some(mode.name()), amount)
 }
