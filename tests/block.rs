@@ -6,6 +6,11 @@ use warpsim_tests::reference as r;
 use warpsim_tests::{assert_bits_eq, f32s, i32s, run, run_text, run_traced, u32s};
 
 #[test]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "small positive test constants (sizes, thread counts, bin numbers)"
+)]
 fn block_reduce_sums_each_block() {
     assert_eq!(u32s(&run("block_reduce", 32, &[]), "out"), vec![8128]);
     for w in [16, 32, 64] {
@@ -27,9 +32,13 @@ fn block_reduce_sums_each_block() {
 }
 
 #[test]
+#[allow(
+    clippy::cast_sign_loss,
+    reason = "small positive test constants (sizes, thread counts, bin numbers)"
+)]
 fn block_sum_adds_one_to_a_thousand() {
     let out = run("block_sum", 32, &[]);
-    assert_eq!(f32s(&out, "out"), vec![500500.0]);
+    assert_eq!(f32s(&out, "out"), vec![500_500.0]);
     assert_eq!(
         out.stats.atomics, 4,
         "one atomic per block of 256 (ceil(1000 / 256) blocks)"
@@ -45,8 +54,12 @@ fn block_sum_adds_one_to_a_thousand() {
 }
 
 #[test]
+#[allow(
+    clippy::cast_sign_loss,
+    reason = "small positive test constants (sizes, thread counts, bin numbers)"
+)]
 fn dot_product_of_i_and_2i() {
-    assert_eq!(f32s(&run("dot_product", 32, &[]), "out"), vec![1381760.0]);
+    assert_eq!(f32s(&run("dot_product", 32, &[]), "out"), vec![1_381_760.0]);
     for (w, threads) in [(16, 128), (64, 128), (8, 64), (32, 1024)] {
         let out = run("dot_product", w, &[("threads", threads)]);
         assert_bits_eq(
@@ -58,6 +71,12 @@ fn dot_product_of_i_and_2i() {
 }
 
 #[test]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "small test constants (bin numbers and counts); the values are the initialiser's k / 100 in f64 stored as f32"
+)]
 fn histogram_bin_counts_and_values_for_every_bin() {
     let counts = [26, 24, 26, 22, 13, 12, 5, 0];
     for (bin, &count) in counts.iter().enumerate() {
@@ -74,12 +93,18 @@ fn histogram_bin_counts_and_values_for_every_bin() {
     }
     // Bin 0 holds 0.00 … 0.12 twice, in thread order.
     let out = run("histogram_bin", 32, &[("target_bin", 0)]);
-    let first: Vec<f32> = (0..13).map(|k| (k as f64 / 100.0) as f32).collect();
+    let first: Vec<f32> = (0..13).map(|k| (f64::from(k) / 100.0) as f32).collect();
     let expected: Vec<f32> = first.iter().chain(first.iter()).copied().collect();
     assert_eq!(&f32s(&out, "bins")[..26], &expected[..]);
 }
 
 #[test]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "small positive test constants (sizes, thread counts, bin numbers)"
+)]
 fn histogram_bin_at_other_warp_sizes_and_block_sizes() {
     for (w, threads) in [(16, 128), (64, 128), (8, 32), (8, 64), (32, 1024)] {
         for bin in [0, 3, 6] {
@@ -133,10 +158,10 @@ fn shared_load_with_stride_s_has_conflict_degree_s() {
         let (out, events) = run_text(&src, 32);
         let out = out.expect("runs");
         assert_eq!(shared_degree(&events), s, "stride {s}");
-        assert_eq!(out.stats.bank_conflicts, (s > 1) as u64);
+        assert_eq!(out.stats.bank_conflicts, u64::from(s > 1));
         assert_eq!(
             out.stats.bank_conflict_cycles,
-            2 * (s as u64 - 1),
+            2 * (u64::from(s) - 1),
             "stride {s}: +2 cycles per extra way"
         );
     }

@@ -397,7 +397,7 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
                 .as_array()
                 .unwrap_or_else(|| panic!("{}: no buffer {}", path.display(), b.name))
                 .iter()
-                .map(|v| v.as_u64().unwrap() as u32)
+                .map(|v| u32::try_from(v.as_u64().unwrap()).unwrap())
                 .collect();
             assert_eq!(b.data, want, "{}: buffer {}", path.display(), b.name);
         }

@@ -81,7 +81,7 @@ impl Machine {
     pub fn from_byte(b: u8) -> Machine {
         Machine {
             warp_size: WARP_SIZES[(b & 7) as usize % WARP_SIZES.len()],
-            sms: 1 + ((b >> 3) & 1) as u32,
+            sms: 1 + u32::from((b >> 3) & 1),
             trace: b & 0x10 != 0,
             policy: if b & 0x20 != 0 {
                 SchedulerPolicy::GreedyThenOldest
@@ -94,7 +94,7 @@ impl Machine {
                 Checks::default()
             },
             schedule: if b & 0x80 != 0 {
-                Schedule::Random { seed: b as u64 }
+                Schedule::Random { seed: u64::from(b) }
             } else {
                 Schedule::Policy
             },
@@ -129,7 +129,7 @@ pub fn run(bytes: &[u8]) -> Outcome {
     let Some((&first, source)) = bytes.split_first() else {
         return Outcome::Empty;
     };
-    run_on(Machine::from_byte(first), source)
+    run_on(&Machine::from_byte(first), source)
 }
 
 /// The `generated` target: the first byte picks the machine as for [`run`] (but for the warp size, which is the
@@ -145,7 +145,7 @@ pub fn generated(bytes: &[u8]) -> Outcome {
     let mut machine = Machine::from_byte(first);
     machine.warp_size = case.w;
     let source = case.source();
-    let outcome = run_on(machine, source.as_bytes());
+    let outcome = run_on(&machine, source.as_bytes());
     assert!(
         !matches!(outcome, Outcome::Assemble(_) | Outcome::Load(_)),
         "a generated program does not run: {outcome:?}\n{source}"
@@ -153,7 +153,7 @@ pub fn generated(bytes: &[u8]) -> Outcome {
     outcome
 }
 
-fn run_on(machine: Machine, source: &[u8]) -> Outcome {
+fn run_on(machine: &Machine, source: &[u8]) -> Outcome {
     let program = match parse(source) {
         Ok(p) => p,
         Err(e) => return Outcome::Assemble(e),

@@ -88,7 +88,7 @@ pub fn i32s(out: &RunOutput, buffer: &str) -> Vec<i32> {
         .expect("buffer")
         .data
         .iter()
-        .map(|&b| b as i32)
+        .map(|&b| b.cast_signed())
         .collect()
 }
 
@@ -112,18 +112,28 @@ pub mod reference {
         (0..v.len()).map(|l| f(v[l], v[src(l)])).collect()
     }
 
+    /// `i` as f32, as the programs' values are: lane numbers and small input values, integers far below 2^24,
+    /// which f32 holds exactly.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "lane numbers and small input values, far below 2^24: exact in f32"
+    )]
+    fn float(i: usize) -> f32 {
+        i as f32
+    }
+
     /// Offsets W/2, W/4, …, 1.
     fn halvings(w: usize) -> impl Iterator<Item = usize> {
         std::iter::successors(Some(w / 2), |&o| (o > 1).then_some(o / 2)).filter(|&o| o > 0)
     }
 
     pub fn pair_swap(w: usize) -> Vec<f32> {
-        (0..w).map(|i| (i ^ 1) as f32).collect()
+        (0..w).map(|i| float(i ^ 1)).collect()
     }
 
     pub fn butterfly_max(w: usize) -> Vec<f32> {
         let mut v: Vec<f32> = (0..w)
-            .map(|i| if i == w - 1 { 1000.0 } else { 2.0 * i as f32 })
+            .map(|i| if i == w - 1 { 1000.0 } else { 2.0 * float(i) })
             .collect();
         for off in halvings(w) {
             v = exchange(&v, |l| l ^ off, f32::max);
@@ -134,7 +144,7 @@ pub mod reference {
     pub fn conditional_max_input(w: usize) -> Vec<f32> {
         let head = [3.0, 1.0, 7.0, 2.0, 9.0, 4.0, 8.0, 5.0, 6.0];
         (0..2 * w)
-            .map(|i| if i < head.len() { head[i] } else { (i % 10) as f32 })
+            .map(|i| if i < head.len() { head[i] } else { float(i % 10) })
             .collect()
     }
 
@@ -154,12 +164,16 @@ pub mod reference {
     }
 
     pub fn neighbor_difference(w: usize) -> Vec<f32> {
-        let v: Vec<f32> = (0..w).map(|i| (i * i) as f32).collect();
+        let v: Vec<f32> = (0..w).map(|i| float(i * i)).collect();
         (0..w).map(|l| if l < w - 1 { v[l + 1] - v[l] } else { 0.0 }).collect()
     }
 
+    #[allow(
+        clippy::manual_midpoint,
+        reason = "the program's f32 add, then divide, each rounded; f32::midpoint rounds once"
+    )]
     pub fn moving_average(w: usize, size: usize) -> Vec<f32> {
-        let input: Vec<f32> = (0..size).map(|i| ((i + 1) * (i + 2) / 2) as f32).collect();
+        let input: Vec<f32> = (0..size).map(|i| float((i + 1) * (i + 2) / 2)).collect();
         (0..size)
             .map(|gi| {
                 let lane = gi % w;
@@ -187,7 +201,7 @@ pub mod reference {
     }
 
     pub fn warp_reduce_sum(w: usize) -> Vec<f32> {
-        let mut v: Vec<f32> = (0..w).map(|i| i as f32).collect();
+        let mut v: Vec<f32> = (0..w).map(float).collect();
         for off in halvings(w) {
             v = exchange(&v, |l| if l + off < w { l + off } else { l }, |a, b| a + b);
         }
@@ -195,7 +209,7 @@ pub mod reference {
     }
 
     pub fn warp_prefix_sum(w: usize) -> Vec<f32> {
-        let mut v: Vec<f32> = (0..w).map(|i| (i + 1) as f32).collect();
+        let mut v: Vec<f32> = (0..w).map(|i| float(i + 1)).collect();
         let mut d = 1;
         while d < w {
             v = (0..w).map(|l| if l >= d { v[l] + v[l - d] } else { v[l] }).collect();
@@ -209,23 +223,37 @@ pub mod reference {
         (0..n.div_ceil(threads))
             .map(|b| {
                 (b * threads..((b + 1) * threads).min(n))
-                    .map(|i| i as u32)
+                    .map(|i| u32::try_from(i).expect("an index of a u32 buffer"))
                     .fold(0u32, u32::wrapping_add)
             })
             .collect()
     }
 
     /// block_sum: the sum of x = 1 .. n (exact while the sums stay below 2^24).
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "the sum rounded to f32 as the program's result is; the tests keep it exact"
+    )]
     pub fn block_sum(n: u64) -> f32 {
         (n * (n + 1) / 2) as f32
     }
 
     /// dot_product: a[i] = i, b[i] = 2i over `threads` (exact: every partial sum is an integer below 2^24).
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "the sum rounded to f32 as the program's result is; the tests keep it exact"
+    )]
     pub fn dot_product(threads: u64) -> f32 {
         (0..threads).map(|i| 2 * i * i).sum::<u64>() as f32
     }
 
     /// histogram_bin: the values of bin `target` in thread order, over `threads` inputs (i % 80) / 100.
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        reason = "as the program computes: the initialiser's (i % 80) / 100 in f64 stored as f32, and the bin, \
+                  floor(v * 8) of a value in 0..1, as s32"
+    )]
     pub fn histogram_bin(threads: usize, target: i32) -> Vec<f32> {
         (0..threads)
             .map(|i| ((i % 80) as f64 / 100.0) as f32)
@@ -235,6 +263,8 @@ pub mod reference {
 
     /// The 16-thread shuffle demos: `src(t)` is the thread read, or `None` to keep the own value.
     pub fn demo(src: impl Fn(i64) -> Option<i64>) -> Vec<i32> {
-        (0..16).map(|t| src(t).unwrap_or(t) as i32).collect()
+        (0..16)
+            .map(|t| i32::try_from(src(t).unwrap_or(t)).expect("a thread of 16"))
+            .collect()
     }
 }

@@ -119,6 +119,10 @@ fn assert_in_cycle_then_sm_order(events: &[Event], name: &str) {
 /// Float atomics from many blocks (on many SMs) to one address: f32 addition is not associative, so the sum
 /// depends on the order; the order is fixed by the engine, not by the host's threads.
 #[test]
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "the exact sum, 2^17 (2^17 + 1) / 2, is far below 2^53: exact in f64"
+)]
 fn float_atomics_from_every_sm_to_one_address_add_up_in_a_fixed_order() {
     let config = Config::hopper();
     // 2^17 elements 1..=n: the exact sum (about 8.6e9) is far beyond f32's 24-bit mantissa, so every order of
@@ -140,7 +144,7 @@ fn float_atomics_from_every_sm_to_one_address_add_up_in_a_fixed_order() {
     let sum = f32::from_bits(bits(&one));
     let exact = (1u64 << 17) * ((1u64 << 17) + 1) / 2;
     assert!(
-        (sum as f64 - exact as f64).abs() / (exact as f64) < 1e-3,
+        (f64::from(sum) - exact as f64).abs() / (exact as f64) < 1e-3,
         "{sum} vs {exact}"
     );
     assert_ne!(
@@ -163,7 +167,7 @@ fn blocks_spread_over_every_sm_and_the_rest_wait_for_room() {
     for e in &events {
         if let Event::BlockLaunch { cycle, sm, .. } = e {
             per_sm[*sm as usize] += 1;
-            launched_at_0 += (*cycle == 0) as u32;
+            launched_at_0 += u32::from(*cycle == 0);
         }
     }
     // The first wave fills every SM (16 blocks each) at cycle 0; the second wave goes where room frees up.
@@ -175,7 +179,11 @@ fn blocks_spread_over_every_sm_and_the_rest_wait_for_room() {
     let sums = &out.buffer("out").expect("out").data;
     for (b, &s) in sums.iter().enumerate() {
         let first = b as u64 * 128;
-        assert_eq!(s as u64, (first..first + 128).sum::<u64>() & 0xffff_ffff, "block {b}");
+        assert_eq!(
+            u64::from(s),
+            (first..first + 128).sum::<u64>() & 0xffff_ffff,
+            "block {b}"
+        );
     }
     // A machine of 132 SMs runs a grid of 132 blocks in about the time one SM runs one block.
     let one_block = kernel("block_reduce", 32, &[("n", 128)], &config);
@@ -375,12 +383,19 @@ fn a_global_atomics_old_values_arrive_as_their_own_event_at_its_completion() {
             _ => None,
         })
         .collect();
-    let t = program.regs.iter().position(|r| r.name == "t").expect("%t") as u16;
+    let t = u16::try_from(program.regs.iter().position(|r| r.name == "t").expect("%t")).expect("a register number");
     let expected: Vec<(u64, u32, u32, u16, u64, Vec<u32>)> = issues
         .iter()
         .map(|i| {
             let from = i.block * 32;
-            (i.complete, i.block, 3, t, u32::MAX as u64, (from..from + 32).collect())
+            (
+                i.complete,
+                i.block,
+                3,
+                t,
+                u64::from(u32::MAX),
+                (from..from + 32).collect(),
+            )
         })
         .collect();
     assert_eq!(returns, expected);

@@ -353,7 +353,7 @@ fn chrome_trace_has_a_slice_per_instruction_and_the_stalls() {
                     continue;
                 }
                 let traced = stalls
-                    .get(&(ws.block as u64, ws.warp as u64, reason.to_string()))
+                    .get(&(u64::from(ws.block), u64::from(ws.warp), reason.to_string()))
                     .copied()
                     .unwrap_or(0);
                 assert_eq!(traced, cycles, "{name}: block {} warp {} {reason}", ws.block, ws.warp);
@@ -526,8 +526,8 @@ fn every_picture_draws_any_generated_program() {
         };
         let mut events: Vec<Event> = Vec::new();
         let result = warpsim::run(&kernel, &config, &options, &mut events);
-        faulted += result.is_err() as u32;
-        let outcome = result.as_ref().map(|o| o.cycles).map_err(|f| f.message());
+        faulted += u32::from(result.is_err());
+        let outcome = result.as_ref().map(|o| o.cycles).map_err(warpsim::Fault::message);
         for warps in [None, Some(vec![0])] {
             let opts = SvgOptions {
                 banks: 32,

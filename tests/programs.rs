@@ -36,6 +36,10 @@ fn butterfly_max_input_is_twice_the_lane_with_1000_last() {
 }
 
 #[test]
+#[allow(
+    clippy::float_cmp,
+    reason = "the simulation is exact: its f32 results are compared exactly, bit for bit"
+)]
 fn conditional_max_even_lanes_max_odd_lanes_min() {
     sweep("conditional_max", r::conditional_max);
     let out = f32s(&run("conditional_max", 32, &[]), "out");
@@ -55,11 +59,15 @@ fn conditional_max_four_lanes_is_the_books_example() {
 #[test]
 fn neighbor_difference_gives_odd_numbers_and_zero_last() {
     sweep("neighbor_difference", r::neighbor_difference);
-    let expected: Vec<f32> = (0..31).map(|k| (2 * k + 1) as f32).chain([0.0]).collect();
+    let expected: Vec<f32> = (0..31u16).map(|k| f32::from(2 * k + 1)).chain([0.0]).collect();
     assert_eq!(f32s(&run("neighbor_difference", 32, &[]), "out"), expected);
 }
 
 #[test]
+#[allow(
+    clippy::float_cmp,
+    reason = "the simulation is exact: its f32 results are compared exactly, bit for bit"
+)]
 fn moving_average_matches_reference_and_seed_values() {
     sweep("moving_average", |w| r::moving_average(w, 2 * w));
     let out = f32s(&run("moving_average", 32, &[]), "out");
@@ -76,6 +84,10 @@ fn moving_average_handles_a_partial_last_warp() {
 }
 
 #[test]
+#[allow(
+    clippy::float_cmp,
+    reason = "the simulation is exact: its f32 results are compared exactly, bit for bit"
+)]
 fn warp_reduce_sum_lane_zero_holds_the_sum() {
     sweep("warp_reduce_sum", r::warp_reduce_sum);
     let out = f32s(&run("warp_reduce_sum", 32, &[]), "out");
@@ -87,11 +99,11 @@ fn warp_reduce_sum_lane_zero_holds_the_sum() {
 #[test]
 fn warp_prefix_sum_is_the_inclusive_scan() {
     sweep("warp_prefix_sum", r::warp_prefix_sum);
-    let expected: Vec<f32> = (1..=32).map(|k| (k * (k + 1) / 2) as f32).collect();
+    let expected: Vec<f32> = (1..=32u16).map(|k| f32::from(k * (k + 1) / 2)).collect();
     assert_eq!(f32s(&run("warp_prefix_sum", 32, &[]), "out"), expected);
 }
 
-fn demo(name: &str, set: &[(&str, i64)], expected: Vec<i32>) {
+fn demo(name: &str, set: &[(&str, i64)], expected: &[i32]) {
     let sizes = supported_warp_sizes(name);
     assert_eq!(sizes, vec![16, 32, 64], "{name}: the 16-thread demos need W >= 16");
     for w in sizes {
@@ -101,7 +113,7 @@ fn demo(name: &str, set: &[(&str, i64)], expected: Vec<i32>) {
 
 #[test]
 fn shfl_broadcast_reads_lane_two() {
-    demo("shfl_broadcast", &[], r::demo(|_| Some(2)));
+    demo("shfl_broadcast", &[], &r::demo(|_| Some(2)));
     assert_eq!(r::demo(|_| Some(2)), vec![2; 16]);
 }
 
@@ -109,29 +121,29 @@ fn shfl_broadcast_reads_lane_two() {
 fn shfl_up_keeps_the_first_two_lanes() {
     let expected = r::demo(|t| (t >= 2).then_some(t - 2));
     assert_eq!(expected, [0, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    demo("shfl_up", &[], expected);
+    demo("shfl_up", &[], &expected);
 }
 
 #[test]
 fn shfl_down_keeps_the_last_two_lanes() {
     let expected = r::demo(|t| (t + 2 < 16).then_some(t + 2));
     assert_eq!(expected, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 14, 15]);
-    demo("shfl_down", &[], expected);
+    demo("shfl_down", &[], &expected);
 }
 
 #[test]
 fn shfl_wrap_rotates_both_ways() {
     let plus = r::demo(|t| Some((t + 2).rem_euclid(16)));
     assert_eq!(plus, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1]);
-    demo("shfl_wrap", &[], plus);
+    demo("shfl_wrap", &[], &plus);
     let minus = r::demo(|t| Some((t - 2).rem_euclid(16)));
     assert_eq!(minus, [14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    demo("shfl_wrap", &[("offset", -2)], minus);
+    demo("shfl_wrap", &[("offset", -2)], &minus);
 }
 
 #[test]
 fn shfl_xor_swaps_neighbours() {
-    demo("shfl_xor", &[], r::demo(|t| Some(t ^ 1)));
+    demo("shfl_xor", &[], &r::demo(|t| Some(t ^ 1)));
 }
 
 #[test]
@@ -139,7 +151,7 @@ fn shfl_xor_array_swaps_four_registers_per_thread() {
     demo(
         "shfl_xor_array",
         &[],
-        vec![4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11],
+        &[4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11],
     );
 }
 
@@ -189,6 +201,10 @@ fn runs_are_deterministic() {
 }
 
 #[test]
+#[allow(
+    clippy::float_cmp,
+    reason = "the simulation is exact: its f32 results are compared exactly, bit for bit"
+)]
 fn f32_immediates_and_buffers_are_evaluated_in_floating_point() {
     let src = ".buffer out f32[4] = i / 2\n.buffer third f32[1]\n.reg %x\n    mov.f32 %x, 1 / 3\n    st.global.f32 third[0], %x\n";
     let p = warpsim_isa::parse("f.s", src, &warpsim::programs::Resolver).expect("assembles");

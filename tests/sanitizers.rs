@@ -38,7 +38,8 @@ fn pc_of(k: &Kernel, needle: &str) -> u32 {
         .instructions
         .iter()
         .position(|i| i.text.contains(needle))
-        .unwrap_or_else(|| panic!("no instruction with `{needle}`")) as u32
+        .map(|pc| u32::try_from(pc).expect("a pc"))
+        .unwrap_or_else(|| panic!("no instruction with `{needle}`"))
 }
 
 /// block_reduce with its `bar.sync` taken out.

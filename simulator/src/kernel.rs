@@ -1010,6 +1010,8 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
     Ok(data)
 }
 
+/// Decode instruction `pc` of `program` (`inst`) for warp size `w` and the launch's `params`: its operation, the
+/// unit that runs it and the type its values show as, with the registers and predicates it reads and writes.
 fn decode(
     program: &Program,
     inst: &Instruction,
@@ -1018,272 +1020,26 @@ fn decode(
     w: u32,
     params: &[(String, Value)],
 ) -> Result<DInstr, LoadError> {
-    let env = |name: &str| lookup(name, w, params, None);
-    let imm = |e: &ConstExpr, ty: Ty| -> Result<u32, LoadError> {
-        let v = if ty == Ty::F32 {
-            e.eval_float(&env)
-        } else {
-            e.eval(&env)
-        }
-        .map_err(eval_err)?;
-        let out = match (ty, v) {
-            (Ty::F32, v) => Some((v.as_f64() as f32).to_bits()),
-            (_, Value::Int(i)) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Some(i as u32),
-            _ => None,
-        };
-        out.ok_or_else(|| match v {
-            Value::Float(_) => diag(
-                e.span,
-                format!("a `.{}` operand needs an integer, and this is {v}", ty.name()),
-                "not an integer",
-                Some("set an integer (a `--set` value with a decimal point is a float)".into()),
-            ),
-            Value::Int(_) => diag(
-                e.span,
-                format!("immediate {v} does not fit a `.{}` operand", ty.name()),
-                "out of range",
-                Some("integer operands are 32 bits: -2147483648 to 4294967295".into()),
-            ),
-        })
-    };
-    let src = |o: &Operand, ty: Ty| -> Result<Src, LoadError> {
-        Ok(match o {
-            Operand::Reg(r) => Src::Reg(r.0),
-            Operand::Special(s) => Src::Special(*s),
-            Operand::Imm(e) => Src::Imm(imm(e, ty)?),
-        })
-    };
-    let addr = |a: &Address| -> Result<DAddr, LoadError> {
-        let disp = match &a.disp {
-            Some(e) => match e.eval(&env).map_err(eval_err)? {
-                Value::Int(v) => v,
-                v => {
-                    return Err(diag(
-                        e.span,
-                        format!("address offset {v} is not an integer"),
-                        "expected an integer",
-                        None,
-                    ));
-                }
-            },
-            None => 0,
-        };
-        Ok(DAddr {
-            shared: a.space == Space::Shared,
-            buffer: a.buffer as u16,
-            byte: a.mode == AddrMode::Byte,
-            base: a.base.as_ref().map(|b| src(b, Ty::U32)).transpose()?,
-            disp,
-        })
-    };
-    let lane_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
-    // A member mask: all lanes when omitted.
-    let lane_mask_of = |m: Option<&ConstExpr>| -> Result<u64, LoadError> {
-        match m {
-            None => Ok(lane_mask),
-            Some(e) => match e.eval(&env).map_err(eval_err)? {
-                Value::Int(v) => Ok((v as u64) & lane_mask),
-                v => Err(diag(
-                    e.span,
-                    format!("lane mask {v} is not an integer"),
-                    "expected a lane mask",
-                    None,
-                )),
-            },
-        }
-    };
+    let dec = Decoder { w, params };
     let (op, unit, ty) = match &inst.op {
-        Op::Mov { ty, d, a } => {
-            let unit = if matches!(a, Operand::Special(Special::Clock)) {
-                Unit::Clock
-            } else {
-                Unit::Alu
-            };
-            (
-                DOp::Mov {
-                    d: d.0,
-                    a: src(a, *ty)?,
-                },
-                unit,
-                *ty,
-            )
-        }
-        Op::Unary { op, ty, d, a } => {
-            let f = match (op, ty) {
-                (UnaryOp::Neg, Ty::F32) => Un::NegF,
-                (UnaryOp::Neg, _) => Un::NegI,
-                (UnaryOp::Abs, Ty::F32) => Un::AbsF,
-                (UnaryOp::Abs, _) => Un::AbsI,
-                (UnaryOp::Not, _) => Un::Not,
-            };
-            let unit = Unit::Alu;
-            (
-                DOp::Un {
-                    f,
-                    d: d.0,
-                    a: src(a, *ty)?,
-                },
-                unit,
-                *ty,
-            )
-        }
-        Op::Binary { op, ty, d, a, b } => {
-            let signed = *ty == Ty::S32;
-            let float = *ty == Ty::F32;
-            let f = match op {
-                BinaryOp::Add if float => Bin::AddF,
-                BinaryOp::Add => Bin::AddI,
-                BinaryOp::Sub if float => Bin::SubF,
-                BinaryOp::Sub => Bin::SubI,
-                BinaryOp::Mul if float => Bin::MulF,
-                BinaryOp::Mul => Bin::MulI,
-                BinaryOp::Div if float => Bin::DivF,
-                BinaryOp::Div if signed => Bin::DivS,
-                BinaryOp::Div => Bin::DivU,
-                BinaryOp::Rem if signed => Bin::RemS,
-                BinaryOp::Rem => Bin::RemU,
-                BinaryOp::Min if float => Bin::MinF,
-                BinaryOp::Min if signed => Bin::MinS,
-                BinaryOp::Min => Bin::MinU,
-                BinaryOp::Max if float => Bin::MaxF,
-                BinaryOp::Max if signed => Bin::MaxS,
-                BinaryOp::Max => Bin::MaxU,
-                BinaryOp::And => Bin::And,
-                BinaryOp::Or => Bin::Or,
-                BinaryOp::Xor => Bin::Xor,
-                BinaryOp::Shl => Bin::Shl,
-                BinaryOp::Shr if signed => Bin::ShrS,
-                BinaryOp::Shr => Bin::ShrU,
-            };
-            let unit = match f {
-                Bin::DivF => Unit::Fp32Div,
-                Bin::DivS | Bin::DivU | Bin::RemS | Bin::RemU => Unit::IntDiv,
-                // Adds, subtracts and multiplies (float and integer) use the FMA datapath; min, max, logic and
-                // shifts the ALU.
-                Bin::AddF | Bin::SubF | Bin::MulF | Bin::AddI | Bin::SubI | Bin::MulI => Unit::Fma,
-                _ => Unit::Alu,
-            };
-            let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-                Ty::U32
-            } else {
-                *ty
-            };
-            (
-                DOp::Bin {
-                    f,
-                    d: d.0,
-                    a: src(a, *ty)?,
-                    b: src(b, bty)?,
-                },
-                unit,
-                *ty,
-            )
-        }
-        Op::Ternary { ty, d, a, b, c, .. } => {
-            let (f, unit) = if *ty == Ty::F32 {
-                (Tern::FmaF, Unit::Fma)
-            } else {
-                (Tern::MadI, Unit::Fma)
-            };
-            (
-                DOp::Tern {
-                    f,
-                    d: d.0,
-                    a: src(a, *ty)?,
-                    b: src(b, *ty)?,
-                    c: src(c, *ty)?,
-                },
-                unit,
-                *ty,
-            )
-        }
-        Op::Setp { cmp, ty, p, a, b } => {
-            let class = match ty {
-                Ty::F32 => CmpClass::Float,
-                Ty::S32 => CmpClass::Signed,
-                _ => CmpClass::Unsigned,
-            };
-            let unit = Unit::Alu;
-            (
-                DOp::Setp {
-                    cmp: *cmp,
-                    class,
-                    p: p.0,
-                    a: src(a, *ty)?,
-                    b: src(b, *ty)?,
-                },
-                unit,
-                *ty,
-            )
-        }
-        Op::PredLogic { op, d, a, b } => (
-            DOp::PredLogic {
-                op: *op,
-                d: d.0,
-                a: (a.pred.0, a.negated),
-                b: b.map(|b| (b.pred.0, b.negated)),
-            },
-            Unit::Alu,
-            Ty::B32,
-        ),
-        Op::Selp { ty, d, a, b, p } => (
-            DOp::Selp {
-                d: d.0,
-                a: src(a, *ty)?,
-                b: src(b, *ty)?,
-                p: p.0,
-            },
-            Unit::Alu,
-            *ty,
-        ),
+        // Arithmetic, comparisons and conversions.
+        Op::Mov { ty, d, a } => dec.mov(*ty, *d, a)?,
+        Op::Unary { op, ty, d, a } => dec.unary(*op, *ty, *d, a)?,
+        Op::Binary { op, ty, d, a, b } => dec.binary(*op, *ty, *d, a, b)?,
+        Op::Ternary { ty, d, a, b, c, .. } => dec.ternary(*ty, *d, a, b, c)?,
+        Op::Setp { cmp, ty, p, a, b } => dec.setp(*cmp, *ty, *p, a, b)?,
+        Op::PredLogic { op, d, a, b } => pred_logic(*op, *d, *a, *b),
+        Op::Selp { ty, d, a, b, p } => dec.selp(*ty, *d, a, b, *p)?,
         Op::Cvt {
             rounding,
             to,
             from,
             d,
             a,
-        } => {
-            let f = match (to, from) {
-                (Ty::F32, Ty::F32) => Conv::F2F(*rounding),
-                (Ty::S32, Ty::F32) => Conv::F2S(*rounding),
-                (Ty::U32, Ty::F32) => Conv::F2U(*rounding),
-                (Ty::F32, Ty::S32) => Conv::S2F,
-                (Ty::F32, _) => Conv::U2F,
-                _ => Conv::Bits,
-            };
-            (
-                DOp::Cvt {
-                    f,
-                    d: d.0,
-                    a: src(a, *from)?,
-                },
-                Unit::Convert,
-                *to,
-            )
-        }
-        Op::Ld { ty, d, addr: a } => {
-            let unit = if a.space == Space::Shared {
-                Unit::SharedLoad
-            } else {
-                Unit::GlobalLoad
-            };
-            (DOp::Ld { d: d.0, addr: addr(a)? }, unit, *ty)
-        }
-        Op::St { ty, addr: a, a: v } => {
-            let unit = if a.space == Space::Shared {
-                Unit::SharedStore
-            } else {
-                Unit::GlobalStore
-            };
-            (
-                DOp::St {
-                    addr: addr(a)?,
-                    a: src(v, *ty)?,
-                },
-                unit,
-                *ty,
-            )
-        }
+        } => dec.cvt(*rounding, *to, *from, *d, a)?,
+        // Memory.
+        Op::Ld { ty, d, addr: a } => dec.ld(*ty, *d, a)?,
+        Op::St { ty, addr: a, a: v } => dec.st(*ty, a, v)?,
         Op::Atom {
             op,
             ty,
@@ -1291,101 +1047,19 @@ fn decode(
             addr: a,
             b,
             c,
-        } => {
-            let float = *ty == Ty::F32;
-            let signed = *ty == Ty::S32;
-            let f = match op {
-                AtomOp::Add if float => Atom::AddF,
-                AtomOp::Add => Atom::AddI,
-                AtomOp::Min if float => Atom::MinF,
-                AtomOp::Min if signed => Atom::MinS,
-                AtomOp::Min => Atom::MinU,
-                AtomOp::Max if float => Atom::MaxF,
-                AtomOp::Max if signed => Atom::MaxS,
-                AtomOp::Max => Atom::MaxU,
-                AtomOp::Exch => Atom::Exch,
-                AtomOp::Cas => Atom::Cas,
-                AtomOp::And => Atom::And,
-                AtomOp::Or => Atom::Or,
-                AtomOp::Xor => Atom::Xor,
-            };
-            let unit = if a.space == Space::Shared {
-                Unit::SharedAtomic
-            } else {
-                Unit::GlobalAtomic
-            };
-            (
-                DOp::Atom {
-                    f,
-                    d: d.map(|d| d.0),
-                    addr: addr(a)?,
-                    b: src(b, *ty)?,
-                    c: c.as_ref().map(|c| src(c, *ty)).transpose()?,
-                },
-                unit,
-                *ty,
-            )
-        }
-        Op::Bar { kind, id, count, pred } => {
-            let kind = match kind {
-                BarKind::Sync => DBar::Sync,
-                BarKind::Popc(d) => DBar::Popc(d.0),
-                BarKind::And(d) => DBar::And(d.0),
-                BarKind::Or(d) => DBar::Or(d.0),
-            };
-            (
-                DOp::Bar {
-                    kind,
-                    id: src(id, Ty::U32)?,
-                    count: count.as_ref().map(|c| src(c, Ty::U32)).transpose()?,
-                    pred: pred.map(|p| (p.pred.0, p.negated)),
-                },
-                Unit::Barrier,
-                Ty::U32,
-            )
-        }
-        Op::BarWarp { mask } => (
-            DOp::BarWarp {
-                mask: lane_mask_of(mask.as_ref())?,
-            },
-            Unit::Alu,
-            Ty::B32,
-        ),
+        } => dec.atom(*op, *ty, *d, a, b, c.as_ref())?,
+        // Barriers, and what a warp's lanes decide together.
+        Op::Bar { kind, id, count, pred } => dec.bar(kind, id, count.as_ref(), *pred)?,
+        Op::BarWarp { mask } => dec.bar_warp(mask.as_ref())?,
         Op::Vote {
             mode,
             d_pred,
             d_reg,
             a,
             mask,
-        } => {
-            let d = match (d_pred, d_reg) {
-                (_, Some(r)) => r.0,
-                (Some(p), None) => p.0,
-                (None, None) => 0,
-            };
-            (
-                DOp::Vote {
-                    mode: *mode,
-                    d,
-                    a: (a.pred.0, a.negated),
-                    mask: lane_mask_of(mask.as_ref())?,
-                },
-                Unit::Alu,
-                Ty::U32,
-            )
-        }
+        } => dec.vote(*mode, (*d_pred, *d_reg), *a, mask.as_ref())?,
         Op::Activemask { d } => (DOp::Activemask { d: d.0 }, Unit::Alu, Ty::U32),
-        Op::Match { all, d, p, a, mask } => (
-            DOp::Match {
-                all: *all,
-                d: d.0,
-                p: p.map(|p| p.0),
-                a: src(a, Ty::B32)?,
-                mask: lane_mask_of(mask.as_ref())?,
-            },
-            Unit::Alu,
-            Ty::U32,
-        ),
+        Op::Match { all, d, p, a, mask } => dec.matching(*all, (*d, *p), a, mask.as_ref())?,
         Op::Shfl {
             mode,
             d,
@@ -1394,49 +1068,8 @@ fn decode(
             b,
             segment,
             mask,
-        } => {
-            let (clamp, segmask) = match segment {
-                None => (if *mode == ShflMode::Up { 0 } else { w - 1 }, 0),
-                Some(ShflSegment::Width(e)) => {
-                    let width = match e.eval(&env).map_err(eval_err)? {
-                        Value::Int(v) if v >= 1 && v <= w as i64 && (v as u64).is_power_of_two() => v as u32,
-                        v => {
-                            return Err(diag(
-                                e.span,
-                                format!("shuffle width {v} does not fit a warp of {w} lanes"),
-                                "invalid width",
-                                Some(format!("the width is a power of two from 1 to the warp size ({w})")),
-                            ));
-                        }
-                    };
-                    (if *mode == ShflMode::Up { 0 } else { width - 1 }, w - width)
-                }
-                Some(ShflSegment::Raw(e)) => {
-                    let c = imm(e, Ty::U32)?;
-                    (c & (w - 1), (c >> 8) & (w - 1))
-                }
-            };
-            let member = lane_mask_of(mask.as_ref())?;
-            let unit = if *mode == ShflMode::Idx {
-                Unit::ShuffleIdx
-            } else {
-                Unit::Shuffle
-            };
-            (
-                DOp::Shfl {
-                    mode: *mode,
-                    d: d.0,
-                    p: p.map(|p| p.0),
-                    a: src(a, Ty::B32)?,
-                    b: src(b, Ty::U32)?,
-                    clamp,
-                    segmask,
-                    member,
-                },
-                unit,
-                Ty::B32,
-            )
-        }
+        } => dec.shfl(*mode, (*d, *p), a, b, segment.as_ref(), mask.as_ref())?,
+        // Control flow.
         Op::Bra { target } => (DOp::Bra { target: *target as u32 }, Unit::Branch, Ty::B32),
         Op::Exit => (DOp::Exit, Unit::Branch, Ty::B32),
         Op::Nop => (DOp::Nop, Unit::Alu, Ty::B32),
@@ -1472,6 +1105,520 @@ fn decode(
         reconverge: graph.reconvergence_pc(pc).unwrap_or(program.instructions.len()) as u32,
         ty,
     })
+}
+
+/// An instruction decoded: its operation, the unit that runs it, and the type its values show as.
+type Decoded = (DOp, Unit, Ty);
+
+/// A predicate operation (no operand to evaluate).
+fn pred_logic(op: PredLogicOp, d: Pred, a: PredOperand, b: Option<PredOperand>) -> Decoded {
+    (
+        DOp::PredLogic {
+            op,
+            d: d.0,
+            a: (a.pred.0, a.negated),
+            b: b.map(|b| (b.pred.0, b.negated)),
+        },
+        Unit::Alu,
+        Ty::B32,
+    )
+}
+
+/// What decoding an instruction's operands needs: the warp size and the launch's parameters, which immediates,
+/// address offsets, lane masks and shuffle widths are constant expressions of.
+struct Decoder<'a> {
+    w: u32,
+    params: &'a [(String, Value)],
+}
+
+impl Decoder<'_> {
+    /// The value of a name in a constant expression (`W`, a parameter).
+    fn env(&self, name: &str) -> Option<Value> {
+        lookup(name, self.w, self.params, None)
+    }
+
+    /// An immediate as the bits of a `ty` operand: an integer in 32 bits, or a float for `.f32`.
+    fn imm(&self, e: &ConstExpr, ty: Ty) -> Result<u32, LoadError> {
+        let env = |name: &str| self.env(name);
+        let v = if ty == Ty::F32 {
+            e.eval_float(&env)
+        } else {
+            e.eval(&env)
+        }
+        .map_err(eval_err)?;
+        let out = match (ty, v) {
+            (Ty::F32, v) => Some((v.as_f64() as f32).to_bits()),
+            (_, Value::Int(i)) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Some(i as u32),
+            _ => None,
+        };
+        out.ok_or_else(|| match v {
+            Value::Float(_) => diag(
+                e.span,
+                format!("a `.{}` operand needs an integer, and this is {v}", ty.name()),
+                "not an integer",
+                Some("set an integer (a `--set` value with a decimal point is a float)".into()),
+            ),
+            Value::Int(_) => diag(
+                e.span,
+                format!("immediate {v} does not fit a `.{}` operand", ty.name()),
+                "out of range",
+                Some("integer operands are 32 bits: -2147483648 to 4294967295".into()),
+            ),
+        })
+    }
+
+    /// A value operand read as `ty`.
+    fn src(&self, o: &Operand, ty: Ty) -> Result<Src, LoadError> {
+        Ok(match o {
+            Operand::Reg(r) => Src::Reg(r.0),
+            Operand::Special(s) => Src::Special(*s),
+            Operand::Imm(e) => Src::Imm(self.imm(e, ty)?),
+        })
+    }
+
+    /// An address: its array, base and integer offset.
+    fn addr(&self, a: &Address) -> Result<DAddr, LoadError> {
+        let disp = match &a.disp {
+            Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
+                Value::Int(v) => v,
+                v => {
+                    return Err(diag(
+                        e.span,
+                        format!("address offset {v} is not an integer"),
+                        "expected an integer",
+                        None,
+                    ));
+                }
+            },
+            None => 0,
+        };
+        Ok(DAddr {
+            shared: a.space == Space::Shared,
+            buffer: a.buffer as u16,
+            byte: a.mode == AddrMode::Byte,
+            base: a.base.as_ref().map(|b| self.src(b, Ty::U32)).transpose()?,
+            disp,
+        })
+    }
+
+    /// A member mask, cut to the warp's lanes: all lanes when omitted.
+    fn lane_mask_of(&self, m: Option<&ConstExpr>) -> Result<u64, LoadError> {
+        let lane_mask = if self.w == 64 { u64::MAX } else { (1u64 << self.w) - 1 };
+        match m {
+            None => Ok(lane_mask),
+            Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
+                Value::Int(v) => Ok((v as u64) & lane_mask),
+                v => Err(diag(
+                    e.span,
+                    format!("lane mask {v} is not an integer"),
+                    "expected a lane mask",
+                    None,
+                )),
+            },
+        }
+    }
+
+    /// `mov`: the clock's own unit for `%clock`, the ALU otherwise.
+    fn mov(&self, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
+        let unit = if matches!(a, Operand::Special(Special::Clock)) {
+            Unit::Clock
+        } else {
+            Unit::Alu
+        };
+        Ok((
+            DOp::Mov {
+                d: d.0,
+                a: self.src(a, ty)?,
+            },
+            unit,
+            ty,
+        ))
+    }
+
+    /// `neg`, `abs`, `not`: float or integer by the type.
+    fn unary(&self, op: UnaryOp, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
+        let f = match (op, ty) {
+            (UnaryOp::Neg, Ty::F32) => Un::NegF,
+            (UnaryOp::Neg, _) => Un::NegI,
+            (UnaryOp::Abs, Ty::F32) => Un::AbsF,
+            (UnaryOp::Abs, _) => Un::AbsI,
+            (UnaryOp::Not, _) => Un::Not,
+        };
+        Ok((
+            DOp::Un {
+                f,
+                d: d.0,
+                a: self.src(a, ty)?,
+            },
+            Unit::Alu,
+            ty,
+        ))
+    }
+
+    /// A two-operand operation: float, signed or unsigned by the type, on the unit its operation uses; a shift's
+    /// amount is read as `.u32`.
+    fn binary(&self, op: BinaryOp, ty: Ty, d: Reg, a: &Operand, b: &Operand) -> Result<Decoded, LoadError> {
+        let f = binary_op(op, ty);
+        let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+            Ty::U32
+        } else {
+            ty
+        };
+        Ok((
+            DOp::Bin {
+                f,
+                d: d.0,
+                a: self.src(a, ty)?,
+                b: self.src(b, bty)?,
+            },
+            binary_unit(f),
+            ty,
+        ))
+    }
+
+    /// `fma` or `mad`, on the FMA datapath.
+    fn ternary(&self, ty: Ty, d: Reg, a: &Operand, b: &Operand, c: &Operand) -> Result<Decoded, LoadError> {
+        let (f, unit) = if ty == Ty::F32 {
+            (Tern::FmaF, Unit::Fma)
+        } else {
+            (Tern::MadI, Unit::Fma)
+        };
+        Ok((
+            DOp::Tern {
+                f,
+                d: d.0,
+                a: self.src(a, ty)?,
+                b: self.src(b, ty)?,
+                c: self.src(c, ty)?,
+            },
+            unit,
+            ty,
+        ))
+    }
+
+    /// `setp`: a float, signed or unsigned comparison by the type.
+    fn setp(&self, cmp: Cmp, ty: Ty, p: Pred, a: &Operand, b: &Operand) -> Result<Decoded, LoadError> {
+        let class = match ty {
+            Ty::F32 => CmpClass::Float,
+            Ty::S32 => CmpClass::Signed,
+            _ => CmpClass::Unsigned,
+        };
+        Ok((
+            DOp::Setp {
+                cmp,
+                class,
+                p: p.0,
+                a: self.src(a, ty)?,
+                b: self.src(b, ty)?,
+            },
+            Unit::Alu,
+            ty,
+        ))
+    }
+
+    /// `selp`: one of two values by a predicate.
+    fn selp(&self, ty: Ty, d: Reg, a: &Operand, b: &Operand, p: Pred) -> Result<Decoded, LoadError> {
+        Ok((
+            DOp::Selp {
+                d: d.0,
+                a: self.src(a, ty)?,
+                b: self.src(b, ty)?,
+                p: p.0,
+            },
+            Unit::Alu,
+            ty,
+        ))
+    }
+
+    /// `cvt`: which conversion the two types make; the value shows as the type converted to.
+    fn cvt(&self, rounding: Rounding, to: Ty, from: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
+        let f = match (to, from) {
+            (Ty::F32, Ty::F32) => Conv::F2F(rounding),
+            (Ty::S32, Ty::F32) => Conv::F2S(rounding),
+            (Ty::U32, Ty::F32) => Conv::F2U(rounding),
+            (Ty::F32, Ty::S32) => Conv::S2F,
+            (Ty::F32, _) => Conv::U2F,
+            _ => Conv::Bits,
+        };
+        Ok((
+            DOp::Cvt {
+                f,
+                d: d.0,
+                a: self.src(a, from)?,
+            },
+            Unit::Convert,
+            to,
+        ))
+    }
+
+    /// `ld`: on the shared or the global load path by the address's space.
+    fn ld(&self, ty: Ty, d: Reg, a: &Address) -> Result<Decoded, LoadError> {
+        let unit = if a.space == Space::Shared {
+            Unit::SharedLoad
+        } else {
+            Unit::GlobalLoad
+        };
+        Ok((
+            DOp::Ld {
+                d: d.0,
+                addr: self.addr(a)?,
+            },
+            unit,
+            ty,
+        ))
+    }
+
+    /// `st`: on the shared or the global store path by the address's space.
+    fn st(&self, ty: Ty, a: &Address, v: &Operand) -> Result<Decoded, LoadError> {
+        let unit = if a.space == Space::Shared {
+            Unit::SharedStore
+        } else {
+            Unit::GlobalStore
+        };
+        Ok((
+            DOp::St {
+                addr: self.addr(a)?,
+                a: self.src(v, ty)?,
+            },
+            unit,
+            ty,
+        ))
+    }
+
+    /// `atom`: which atomic (float, signed or unsigned by the type), shared or global by the address's space.
+    fn atom(
+        &self,
+        op: AtomOp,
+        ty: Ty,
+        d: Option<Reg>,
+        a: &Address,
+        b: &Operand,
+        c: Option<&Operand>,
+    ) -> Result<Decoded, LoadError> {
+        let unit = if a.space == Space::Shared {
+            Unit::SharedAtomic
+        } else {
+            Unit::GlobalAtomic
+        };
+        Ok((
+            DOp::Atom {
+                f: atomic_op(op, ty),
+                d: d.map(|d| d.0),
+                addr: self.addr(a)?,
+                b: self.src(b, ty)?,
+                c: c.map(|c| self.src(c, ty)).transpose()?,
+            },
+            unit,
+            ty,
+        ))
+    }
+
+    /// `bar.sync` and `bar.red`: the barrier's id, its thread count, and what it reduces.
+    fn bar(
+        &self,
+        kind: &BarKind,
+        id: &Operand,
+        count: Option<&Operand>,
+        pred: Option<PredOperand>,
+    ) -> Result<Decoded, LoadError> {
+        let kind = match kind {
+            BarKind::Sync => DBar::Sync,
+            BarKind::Popc(d) => DBar::Popc(d.0),
+            BarKind::And(d) => DBar::And(d.0),
+            BarKind::Or(d) => DBar::Or(d.0),
+        };
+        Ok((
+            DOp::Bar {
+                kind,
+                id: self.src(id, Ty::U32)?,
+                count: count.map(|c| self.src(c, Ty::U32)).transpose()?,
+                pred: pred.map(|p| (p.pred.0, p.negated)),
+            },
+            Unit::Barrier,
+            Ty::U32,
+        ))
+    }
+
+    /// `bar.warp.sync`: its member mask.
+    fn bar_warp(&self, mask: Option<&ConstExpr>) -> Result<Decoded, LoadError> {
+        Ok((
+            DOp::BarWarp {
+                mask: self.lane_mask_of(mask)?,
+            },
+            Unit::Alu,
+            Ty::B32,
+        ))
+    }
+
+    /// `vote`: its destination (the register when it writes one, else the predicate) and member mask.
+    fn vote(
+        &self,
+        mode: VoteMode,
+        (d_pred, d_reg): (Option<Pred>, Option<Reg>),
+        a: PredOperand,
+        mask: Option<&ConstExpr>,
+    ) -> Result<Decoded, LoadError> {
+        let d = match (d_pred, d_reg) {
+            (_, Some(r)) => r.0,
+            (Some(p), None) => p.0,
+            (None, None) => 0,
+        };
+        Ok((
+            DOp::Vote {
+                mode,
+                d,
+                a: (a.pred.0, a.negated),
+                mask: self.lane_mask_of(mask)?,
+            },
+            Unit::Alu,
+            Ty::U32,
+        ))
+    }
+
+    /// `match.any` and `match.all`: the value compared (as bits) and the member mask.
+    fn matching(
+        &self,
+        all: bool,
+        (d, p): (Reg, Option<Pred>),
+        a: &Operand,
+        mask: Option<&ConstExpr>,
+    ) -> Result<Decoded, LoadError> {
+        Ok((
+            DOp::Match {
+                all,
+                d: d.0,
+                p: p.map(|p| p.0),
+                a: self.src(a, Ty::B32)?,
+                mask: self.lane_mask_of(mask)?,
+            },
+            Unit::Alu,
+            Ty::U32,
+        ))
+    }
+
+    /// `shfl`: its segment (clamp and segment mask), member mask, and the shuffle unit (`idx` has its own).
+    fn shfl(
+        &self,
+        mode: ShflMode,
+        (d, p): (Reg, Option<Pred>),
+        a: &Operand,
+        b: &Operand,
+        segment: Option<&ShflSegment>,
+        mask: Option<&ConstExpr>,
+    ) -> Result<Decoded, LoadError> {
+        let (clamp, segmask) = self.segment(mode, segment)?;
+        let member = self.lane_mask_of(mask)?;
+        let unit = if mode == ShflMode::Idx {
+            Unit::ShuffleIdx
+        } else {
+            Unit::Shuffle
+        };
+        Ok((
+            DOp::Shfl {
+                mode,
+                d: d.0,
+                p: p.map(|p| p.0),
+                a: self.src(a, Ty::B32)?,
+                b: self.src(b, Ty::U32)?,
+                clamp,
+                segmask,
+                member,
+            },
+            unit,
+            Ty::B32,
+        ))
+    }
+
+    /// A shuffle's clamp and segment mask: the whole warp when omitted, a segment of a power-of-two width, or
+    /// PTX's raw `c` operand.
+    fn segment(&self, mode: ShflMode, segment: Option<&ShflSegment>) -> Result<(u32, u32), LoadError> {
+        let w = self.w;
+        Ok(match segment {
+            None => (if mode == ShflMode::Up { 0 } else { w - 1 }, 0),
+            Some(ShflSegment::Width(e)) => {
+                let width = match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
+                    Value::Int(v) if v >= 1 && v <= w as i64 && (v as u64).is_power_of_two() => v as u32,
+                    v => {
+                        return Err(diag(
+                            e.span,
+                            format!("shuffle width {v} does not fit a warp of {w} lanes"),
+                            "invalid width",
+                            Some(format!("the width is a power of two from 1 to the warp size ({w})")),
+                        ));
+                    }
+                };
+                (if mode == ShflMode::Up { 0 } else { width - 1 }, w - width)
+            }
+            Some(ShflSegment::Raw(e)) => {
+                let c = self.imm(e, Ty::U32)?;
+                (c & (w - 1), (c >> 8) & (w - 1))
+            }
+        })
+    }
+}
+
+/// A two-operand operation's function: float, signed or unsigned by the type.
+fn binary_op(op: BinaryOp, ty: Ty) -> Bin {
+    let signed = ty == Ty::S32;
+    let float = ty == Ty::F32;
+    match op {
+        BinaryOp::Add if float => Bin::AddF,
+        BinaryOp::Add => Bin::AddI,
+        BinaryOp::Sub if float => Bin::SubF,
+        BinaryOp::Sub => Bin::SubI,
+        BinaryOp::Mul if float => Bin::MulF,
+        BinaryOp::Mul => Bin::MulI,
+        BinaryOp::Div if float => Bin::DivF,
+        BinaryOp::Div if signed => Bin::DivS,
+        BinaryOp::Div => Bin::DivU,
+        BinaryOp::Rem if signed => Bin::RemS,
+        BinaryOp::Rem => Bin::RemU,
+        BinaryOp::Min if float => Bin::MinF,
+        BinaryOp::Min if signed => Bin::MinS,
+        BinaryOp::Min => Bin::MinU,
+        BinaryOp::Max if float => Bin::MaxF,
+        BinaryOp::Max if signed => Bin::MaxS,
+        BinaryOp::Max => Bin::MaxU,
+        BinaryOp::And => Bin::And,
+        BinaryOp::Or => Bin::Or,
+        BinaryOp::Xor => Bin::Xor,
+        BinaryOp::Shl => Bin::Shl,
+        BinaryOp::Shr if signed => Bin::ShrS,
+        BinaryOp::Shr => Bin::ShrU,
+    }
+}
+
+/// The unit a two-operand operation runs on.
+fn binary_unit(f: Bin) -> Unit {
+    match f {
+        Bin::DivF => Unit::Fp32Div,
+        Bin::DivS | Bin::DivU | Bin::RemS | Bin::RemU => Unit::IntDiv,
+        // Adds, subtracts and multiplies (float and integer) use the FMA datapath; min, max, logic and shifts
+        // the ALU.
+        Bin::AddF | Bin::SubF | Bin::MulF | Bin::AddI | Bin::SubI | Bin::MulI => Unit::Fma,
+        _ => Unit::Alu,
+    }
+}
+
+/// An atomic's function: float, signed or unsigned by the type.
+fn atomic_op(op: AtomOp, ty: Ty) -> Atom {
+    let float = ty == Ty::F32;
+    let signed = ty == Ty::S32;
+    match op {
+        AtomOp::Add if float => Atom::AddF,
+        AtomOp::Add => Atom::AddI,
+        AtomOp::Min if float => Atom::MinF,
+        AtomOp::Min if signed => Atom::MinS,
+        AtomOp::Min => Atom::MinU,
+        AtomOp::Max if float => Atom::MaxF,
+        AtomOp::Max if signed => Atom::MaxS,
+        AtomOp::Max => Atom::MaxU,
+        AtomOp::Exch => Atom::Exch,
+        AtomOp::Cas => Atom::Cas,
+        AtomOp::And => Atom::And,
+        AtomOp::Or => Atom::Or,
+        AtomOp::Xor => Atom::Xor,
+    }
 }
 
 /// The element type of the array an address names.

@@ -159,16 +159,20 @@ impl Env {
             env.params.push((decl.name.clone(), v));
         }
         if let Some(g) = &p.grid {
-            env.grid = env.int(g) as u32;
+            env.grid = u32::try_from(env.int(g)).expect("the grid fits 32 bits");
         }
         if let Some(b) = &p.block {
-            env.block = env.int(b) as u32;
+            env.block = u32::try_from(env.int(b)).expect("the block fits 32 bits");
         }
         // The dynamic array has no elements without `--dynamic-shared`.
         env.shared_lens = p
             .shared
             .iter()
-            .map(|s| s.len.as_ref().map_or(0, |l| env.int(l) as usize))
+            .map(|s| {
+                s.len
+                    .as_ref()
+                    .map_or(0, |l| usize::try_from(env.int(l)).expect("a length"))
+            })
             .collect();
         env
     }
@@ -189,6 +193,12 @@ impl Env {
     }
 
     /// An immediate as a 32-bit operand of type `ty` (ISA.md section 3, "Converting the value to an operand").
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "the ISA's conversion: a float rounds to f32; an integer in -2^31..=u32::MAX (asserted) keeps its \
+                  low 32 bits, a negative one its two's complement"
+    )]
     fn imm(&self, e: &ConstExpr, ty: Ty) -> u32 {
         if ty == Ty::F32 {
             let v = e
@@ -198,7 +208,7 @@ impl Env {
         } else {
             let v = self.int(e);
             assert!(
-                (-(1i64 << 31)..=u32::MAX as i64).contains(&v),
+                (-(1i64 << 31)..=i64::from(u32::MAX)).contains(&v),
                 "immediate {v} out of range"
             );
             v as u32
@@ -206,6 +216,13 @@ impl Env {
     }
 
     /// A buffer's initial contents: the default for every element, then the overrides in order.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "the length and indices are asserted in 0..len; an f32 initialiser rounds to f32, an integer one is \
+                  asserted in its element's range and kept as its 32 bits"
+    )]
     fn init_buffer(&self, b: &warpsim_isa::BufferDecl) -> Vec<u32> {
         let len = self.int(&b.len);
         assert!(len >= 0);
@@ -224,9 +241,9 @@ impl Env {
                 match e.eval(&lookup) {
                     Ok(Value::Int(v)) => {
                         let ok = if b.elem == ElemTy::U32 {
-                            (0..=u32::MAX as i64).contains(&v)
+                            (0..=i64::from(u32::MAX)).contains(&v)
                         } else {
-                            (i32::MIN as i64..=i32::MAX as i64).contains(&v)
+                            (i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&v)
                         };
                         assert!(ok, "initialiser value {v} out of range for {}", b.elem.name());
                         v as u32
@@ -335,6 +352,10 @@ pub fn reconvergence_points(p: &Program) -> Vec<Option<usize>> {
 }
 
 /// One warp being run.
+#[allow(
+    clippy::struct_field_names,
+    reason = "`warp` is the warp's number in its block, as the trace names it"
+)]
 struct Warp<'a> {
     env: &'a Env,
     program: &'a Program,
@@ -401,7 +422,7 @@ fn compare(cmp: Cmp, ty: Ty, a: u32, b: u32) -> bool {
             Some(o) => o,
             None => return false,
         },
-        Ty::S32 => (a as i32).cmp(&(b as i32)),
+        Ty::S32 => a.cast_signed().cmp(&b.cast_signed()),
         Ty::U32 | Ty::B32 => a.cmp(&b),
     };
     match cmp {
@@ -430,13 +451,13 @@ fn binary(op: BinaryOp, ty: Ty, a: u32, b: u32) -> Option<u32> {
         (BinaryOp::Mul, _) => a.wrapping_mul(b),
         (BinaryOp::Div | BinaryOp::Rem, _) if b == 0 => return None,
         // -2^31 / -1 wraps to -2^31 and its remainder is 0.
-        (BinaryOp::Div, _) if signed => (a as i32).wrapping_div(b as i32) as u32,
+        (BinaryOp::Div, _) if signed => a.cast_signed().wrapping_div(b.cast_signed()).cast_unsigned(),
         (BinaryOp::Div, _) => a / b,
-        (BinaryOp::Rem, _) if signed => (a as i32).wrapping_rem(b as i32) as u32,
+        (BinaryOp::Rem, _) if signed => a.cast_signed().wrapping_rem(b.cast_signed()).cast_unsigned(),
         (BinaryOp::Rem, _) => a % b,
-        (BinaryOp::Min, _) if signed => (a as i32).min(b as i32) as u32,
+        (BinaryOp::Min, _) if signed => a.cast_signed().min(b.cast_signed()).cast_unsigned(),
         (BinaryOp::Min, _) => a.min(b),
-        (BinaryOp::Max, _) if signed => (a as i32).max(b as i32) as u32,
+        (BinaryOp::Max, _) if signed => a.cast_signed().max(b.cast_signed()).cast_unsigned(),
         (BinaryOp::Max, _) => a.max(b),
         (BinaryOp::And, _) => a & b,
         (BinaryOp::Or, _) => a | b,
@@ -449,7 +470,7 @@ fn binary(op: BinaryOp, ty: Ty, a: u32, b: u32) -> Option<u32> {
                 a << b
             }
         }
-        (BinaryOp::Shr, _) if signed => ((a as i32) >> b.min(31)) as u32,
+        (BinaryOp::Shr, _) if signed => (a.cast_signed() >> b.min(31)).cast_unsigned(),
         (BinaryOp::Shr, _) => {
             if b >= 32 {
                 0
@@ -465,8 +486,8 @@ fn unary(op: UnaryOp, ty: Ty, a: u32) -> u32 {
         // neg and abs of f32 only touch the sign bit, of NaN too.
         (UnaryOp::Neg, Ty::F32) => a ^ 0x8000_0000,
         (UnaryOp::Abs, Ty::F32) => a & 0x7fff_ffff,
-        (UnaryOp::Neg, _) => (a as i32).wrapping_neg() as u32,
-        (UnaryOp::Abs, _) => (a as i32).wrapping_abs() as u32,
+        (UnaryOp::Neg, _) => a.cast_signed().wrapping_neg().cast_unsigned(),
+        (UnaryOp::Abs, _) => a.cast_signed().wrapping_abs().cast_unsigned(),
         (UnaryOp::Not, _) => !a,
     }
 }
@@ -491,22 +512,29 @@ fn round(x: f64, r: Rounding) -> f64 {
     }
 }
 
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "cvt's own conversions: a rounded value clamped to the integer type's range, then converted (exact); an \
+              integral value back to f32 (exact); an integer to the nearest f32, as cvt.rn.f32 rounds"
+)]
 fn convert(r: Rounding, to: Ty, from: Ty, a: u32) -> u32 {
     match (to, from) {
         (Ty::S32, Ty::F32) => {
-            let x = f(a) as f64;
+            let x = f64::from(f(a));
             if x.is_nan() {
                 0
             } else {
-                round(x, r).clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32
+                (round(x, r).clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32).cast_unsigned()
             }
         }
         (Ty::U32, Ty::F32) => {
-            let x = f(a) as f64;
+            let x = f64::from(f(a));
             if x.is_nan() {
                 0
             } else {
-                round(x, r).clamp(0.0, u32::MAX as f64) as u32
+                round(x, r).clamp(0.0, f64::from(u32::MAX)) as u32
             }
         }
         (Ty::F32, Ty::F32) => {
@@ -515,10 +543,10 @@ fn convert(r: Rounding, to: Ty, from: Ty, a: u32) -> u32 {
                 CANONICAL_NAN
             } else {
                 // An f32 rounded to an integral value is still an f32 (exactly representable).
-                (round(x as f64, r) as f32).to_bits()
+                (round(f64::from(x), r) as f32).to_bits()
             }
         }
-        (Ty::F32, Ty::S32) => (a as i32 as f32).to_bits(),
+        (Ty::F32, Ty::S32) => (a.cast_signed() as f32).to_bits(),
         (Ty::F32, Ty::U32) => (a as f32).to_bits(),
         // Between the integer views the bits stay.
         _ => a,
@@ -542,8 +570,8 @@ fn atomic(op: AtomOp, ty: Ty, space: Space, old: u32, b: u32, c: u32) -> u32 {
         AtomOp::Add => old.wrapping_add(b),
         AtomOp::Min if ty == Ty::F32 => fmin(old, b),
         AtomOp::Max if ty == Ty::F32 => fmax(old, b),
-        AtomOp::Min if signed => (old as i32).min(b as i32) as u32,
-        AtomOp::Max if signed => (old as i32).max(b as i32) as u32,
+        AtomOp::Min if signed => old.cast_signed().min(b.cast_signed()).cast_unsigned(),
+        AtomOp::Max if signed => old.cast_signed().max(b.cast_signed()).cast_unsigned(),
         AtomOp::Min => old.min(b),
         AtomOp::Max => old.max(b),
         AtomOp::Exch => b,
@@ -606,15 +634,15 @@ impl Warp<'_> {
         }
     }
 
-    fn pred_row(&self, p: &PredOperand) -> u64 {
+    fn pred_row(&self, p: PredOperand) -> u64 {
         let v = self.preds[p.pred.0 as usize];
         if p.negated { !v } else { v }
     }
 
     /// A member mask (vote, match, shuffle, bar.warp.sync): bits at or above W are ignored; default all lanes.
-    fn member_mask(&self, m: &Option<ConstExpr>) -> u64 {
+    fn member_mask(&self, m: Option<&ConstExpr>) -> u64 {
         let all = lane_bits(self.w());
-        m.as_ref().map_or(all, |e| self.env.int(e) as u64 & all)
+        m.map_or(all, |e| self.env.int(e).cast_unsigned() & all)
     }
 
     fn write(&mut self, d: warpsim_isa::Reg, exec: u64, values: &[u32]) {
@@ -648,11 +676,11 @@ impl Warp<'_> {
     fn elements(&self, pc: usize, addr: &Address, exec: u64, store: bool) -> Result<Vec<usize>, Fault> {
         let base = addr.base.as_ref().map(|b| self.row(b, Ty::S32));
         let disp = addr.disp.as_ref().map_or(0, |d| self.env.int(d));
-        let len = self.len(addr) as i64;
+        let len = i64::try_from(self.len(addr)).expect("a buffer's length");
         let mut at = vec![0; self.w() as usize];
         for lane in (0..self.w()).filter(|&l| bit(exec, l)) {
             // The register part is a signed 32-bit integer.
-            let offset = base.as_ref().map_or(0, |b| b[lane as usize] as i32 as i64) + disp;
+            let offset = base.as_ref().map_or(0, |b| i64::from(b[lane as usize].cast_signed())) + disp;
             let index = match addr.mode {
                 AddrMode::Element => offset,
                 AddrMode::Byte => {
@@ -675,7 +703,7 @@ impl Warp<'_> {
                 };
                 return Err(self.fault(pc, Some(lane), kind));
             }
-            at[lane as usize] = index as usize;
+            at[lane as usize] = usize::try_from(index).expect("checked in 0..len");
         }
         Ok(at)
     }
@@ -778,10 +806,10 @@ impl Warp<'_> {
                     },
                 );
                 let mut v = vec![0; w as usize];
-                for l in lanes() {
-                    let l = l as usize;
+                for lane in lanes() {
+                    let l = lane as usize;
                     v[l] = binary(*op, *ty, a[l], b[l])
-                        .ok_or_else(|| self.fault(pc, Some(l as u32), FaultKind::DivideByZero))?;
+                        .ok_or_else(|| self.fault(pc, Some(lane), FaultKind::DivideByZero))?;
                 }
                 self.write(*d, exec, &v);
             }
@@ -799,8 +827,8 @@ impl Warp<'_> {
                 self.write_pred(*p, exec, v);
             }
             Op::PredLogic { op, d, a, b } => {
-                let a = self.pred_row(a);
-                let b = b.as_ref().map(|b| self.pred_row(b));
+                let a = self.pred_row(*a);
+                let b = b.map(|b| self.pred_row(b));
                 let v = match (op, b) {
                     (PredLogicOp::And, Some(b)) => a & b,
                     (PredLogicOp::Or, Some(b)) => a | b,
@@ -873,14 +901,14 @@ impl Warp<'_> {
             } => {
                 let a = self.row(a, Ty::B32);
                 let b = self.row(b, Ty::U32);
-                let members = self.member_mask(mask);
+                let members = self.member_mask(mask.as_ref());
                 let wm = w - 1;
                 // PTX's packed c: the clamp value in the low bits, the segment mask from bit 8.
                 let c = match segment {
                     None if *mode == ShflMode::Up => 0,
                     None => wm,
                     Some(ShflSegment::Width(e)) => {
-                        let width = self.env.int(e) as u32;
+                        let width = u32::try_from(self.env.int(e)).expect("a shuffle width");
                         ((w - width) << 8) | if *mode == ShflMode::Up { 0 } else { width - 1 }
                     }
                     Some(ShflSegment::Raw(e)) => self.env.imm(e, Ty::U32),
@@ -895,23 +923,27 @@ impl Warp<'_> {
                     let min_lane = lane & segmask;
                     let (j, pval) = match mode {
                         ShflMode::Up => {
-                            let j = lane as i64 - bval as i64;
-                            (j, j >= max_lane as i64)
+                            let j = i64::from(lane) - i64::from(bval);
+                            (j, j >= i64::from(max_lane))
                         }
                         ShflMode::Down => {
-                            let j = (lane + bval) as i64;
-                            (j, j <= max_lane as i64)
+                            let j = i64::from(lane + bval);
+                            (j, j <= i64::from(max_lane))
                         }
                         ShflMode::Bfly => {
-                            let j = (lane ^ bval) as i64;
-                            (j, j <= max_lane as i64)
+                            let j = i64::from(lane ^ bval);
+                            (j, j <= i64::from(max_lane))
                         }
                         ShflMode::Idx => {
-                            let j = (min_lane | (bval & !segmask)) as i64;
-                            (j, j <= max_lane as i64)
+                            let j = i64::from(min_lane | (bval & !segmask));
+                            (j, j <= i64::from(max_lane))
                         }
                     };
-                    let j = if pval { j as u32 } else { lane };
+                    let j = if pval {
+                        u32::try_from(j).expect("a lane of the warp")
+                    } else {
+                        lane
+                    };
                     if pval {
                         valid |= 1 << lane;
                     }
@@ -933,8 +965,8 @@ impl Warp<'_> {
                 a,
                 mask,
             } => {
-                let voters = exec & self.member_mask(mask);
-                let q = self.pred_row(a) & voters;
+                let voters = exec & self.member_mask(mask.as_ref());
+                let q = self.pred_row(*a) & voters;
                 match mode {
                     VoteMode::Ballot => {
                         let ballot = (q & 0xffff_ffff) as u32;
@@ -958,7 +990,7 @@ impl Warp<'_> {
             }
             Op::Match { all, d, p, a, mask } => {
                 let a = self.row(a, Ty::B32);
-                let members = exec & self.member_mask(mask);
+                let members = exec & self.member_mask(mask.as_ref());
                 let member_lanes: Vec<u32> = (0..w).filter(|&l| bit(members, l)).collect();
                 let lane_bit = |l: u32| if l < 32 { 1u32 << l } else { 0 };
                 if *all {
@@ -989,7 +1021,7 @@ impl Warp<'_> {
                 }
             }
             Op::BarWarp { mask } => {
-                let missing = self.member_mask(mask) & self.live & !exec;
+                let missing = self.member_mask(mask.as_ref()) & self.live & !exec;
                 if missing != 0 {
                     return Err(self.fault(pc, None, FaultKind::WarpSync { missing }));
                 }

@@ -156,7 +156,7 @@ fn round_trip(src: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn fail(src: &str, what: String) -> TestCaseError {
+fn fail(src: &str, what: &str) -> TestCaseError {
     TestCaseError::fail(format!("{what}\n--- program ---\n{src}"))
 }
 
@@ -182,8 +182,8 @@ proptest! {
     #[test]
     fn simulator_agrees_with_the_reference(case in generate::case(Target::Reference)) {
         let src = case.source();
-        let program = assemble(&src).map_err(|e| fail(&src, e))?;
-        let undefined = compare(&program, case.w).map_err(|e| fail(&src, e))?;
+        let program = assemble(&src).map_err(|e| fail(&src, &e))?;
+        let undefined = compare(&program, case.w).map_err(|e| fail(&src, &e))?;
         prop_assert_eq!(undefined, 0, "the generator wrote an undefined shuffle:\n{}", src);
     }
 }
@@ -195,7 +195,7 @@ proptest! {
     #[test]
     fn printer_round_trips_generated_programs(case in generate::case(Target::Reference)) {
         let src = case.source();
-        round_trip(&src).map_err(|e| fail(&src, e))?;
+        round_trip(&src).map_err(|e| fail(&src, &e))?;
     }
 }
 
@@ -210,7 +210,7 @@ proptest! {
         ints in prop::collection::vec(generate::expr(false), 1..4),
     ) {
         let src = generate::expression_program(&any, &ints);
-        round_trip(&src).map_err(|e| fail(&src, e))?;
+        round_trip(&src).map_err(|e| fail(&src, &e))?;
     }
 }
 

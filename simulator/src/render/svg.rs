@@ -886,68 +886,15 @@ fn walk<'e>(
     warps: &[u32],
     steps: Option<(usize, usize)>,
 ) -> Result<Walk<'e>, String> {
-    let w = kernel.warp_size;
-    let lanes_of = |warp: u32| lanes_in(kernel, warp);
-    let row_of = |warp: u32| warps.iter().position(|&x| x == warp);
-    let reg = |r: u16| format!("%{}", kernel.program.reg_name(warpsim_isa::Reg(r)));
-    let ty_of = |r: u16| kernel.reg_types[r as usize];
-    let mut active: Vec<u64> = warps.iter().map(|&x| lanes_of(x)).collect();
-    let mut columns: Vec<Column> = Vec::new();
-    let mut shared_accesses: Vec<&Issue> = Vec::new();
-    // Per drawn warp: its issues (event index, issue), the register the last exchange sent, and its latest values.
-    let mut issues_of: Vec<Vec<(usize, &Issue)>> = vec![Vec::new(); warps.len()];
-    let mut last_sent: Vec<Option<u16>> = vec![None; warps.len()];
-    let mut latest: BTreeMap<(usize, u16), (Vec<u32>, u64)> = BTreeMap::new();
-    // The event that last stored each shared word of the block: (array, index) → event.
-    let mut stored_at: BTreeMap<(u16, u64), usize> = BTreeMap::new();
+    let mut walker = Walker::new(kernel, warps);
     // Exchange steps are numbered over the whole run (as the stepper numbers them).
     let exchanges = super::exchanges(events);
     let total_steps = exchanges.iter().flatten().map(|x| x.step).max().unwrap_or(0) as usize;
-    // Exchanges so far, at each event.
-    let mut seen = 0usize;
     for (k, (e, exchange)) in events.iter().zip(&exchanges).enumerate() {
         let step = exchange.as_ref().map_or(0, |x| x.step as usize);
-        seen = seen.max(step);
+        walker.seen = walker.seen.max(step);
         match e {
-            Event::Issue(i) if i.block == block => {
-                if let (Some(m), Some(x)) = (&i.memory, exchange)
-                    && m.shared
-                {
-                    // A load that reads other lanes' stores: from the drawn ones, arrows.
-                    if row_of(i.warp).is_some()
-                        && let Some(c) = shared_load_column(kernel, (k, i), m, x, step, &active, &row_of, &stored_at)
-                    {
-                        columns.push(c);
-                    }
-                }
-                if let Some(m) = i.memory.as_ref().filter(|m| m.shared && m.store) {
-                    for lane in (0..w).filter(|l| i.exec >> l & 1 == 1) {
-                        stored_at.insert((m.buffer, m.index[lane as usize]), k);
-                    }
-                }
-                if i.memory.as_ref().is_some_and(|m| m.shared) && row_of(i.warp).is_some() {
-                    shared_accesses.push(i);
-                }
-                let Some(row) = row_of(i.warp) else { continue };
-                issues_of[row].push((k, i));
-                active[row] = i.active;
-                if let (Some(s), Role::Shuffle { sent, .. }) = (&i.shuffle, kernel.described[i.pc as usize].role) {
-                    columns.push(shuffle_column(kernel, (k, i), s, sent, step, &active));
-                    if let Some(r) = sent {
-                        last_sent[row] = Some(r);
-                        latest.insert((row, r), (i.operands[0].clone(), i.active));
-                    }
-                }
-                if let Some((r, vals)) = &i.write {
-                    let entry = latest.entry((row, *r)).or_insert_with(|| (vals.clone(), 0));
-                    for (lane, (dst, &v)) in entry.0.iter_mut().zip(vals).enumerate() {
-                        if i.exec >> lane & 1 == 1 {
-                            *dst = v;
-                        }
-                    }
-                    entry.1 |= i.exec;
-                }
-            }
+            Event::Issue(i) if i.block == block => walker.issue(k, i, exchange.as_ref(), step),
             Event::Diverge {
                 block: b,
                 warp,
@@ -957,84 +904,54 @@ fn walk<'e>(
                 target,
                 reconverge,
                 cycle,
-            } if *b == block => {
-                if row_of(*warp).is_none() {
-                    continue;
-                }
-                let mut c = Column::new(
-                    Kind::Branch,
-                    ["branch".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
-                    format!(
-                        "warp {warp} splits at pc {pc}: ▶ lanes take the branch to pc {target}, ○ lanes fall through; they meet again at pc {reconverge}"
-                    ),
-                    &active,
-                    seen,
-                    Some(*warp),
-                    k,
-                    *cycle,
-                );
-                for lane in 0..w {
-                    if taken >> lane & 1 == 1 {
-                        c.marks.push((*warp, lane, "taken"));
-                    } else if fallthrough >> lane & 1 == 1 {
-                        c.marks.push((*warp, lane, "fallthrough"));
-                    }
-                }
-                columns.push(c);
-            }
+            } if *b == block => walker.branch(k, *warp, *pc, *cycle, (*taken, *fallthrough), (*target, *reconverge)),
             Event::Reconverge {
                 block: b,
                 warp,
                 pc,
                 mask,
                 cycle,
-            } if *b == block => {
-                let Some(row) = row_of(*warp) else { continue };
-                active[row] = *mask;
-                let mut c = Column::new(
-                    Kind::Merge,
-                    ["merge".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
-                    format!("warp {warp}'s split lanes run together again at pc {pc}"),
-                    &active,
-                    seen,
-                    Some(*warp),
-                    k,
-                    *cycle,
-                );
-                for lane in 0..w {
-                    if mask >> lane & 1 == 1 {
-                        c.marks.push((*warp, lane, "merge"));
-                    }
-                }
-                columns.push(c);
-            }
+            } if *b == block => walker.merge(k, *warp, *pc, *mask, *cycle),
             Event::BarrierRelease {
                 block: b,
                 id,
                 warps: released,
                 cycle,
                 ..
-            } if *b == block => {
-                columns.push(Column::new(
-                    Kind::Barrier,
-                    ["barrier".into(), format!("bar {id}"), format!("cycle {cycle}")],
-                    format!("barrier {id} releases warps {released:?} at cycle {cycle}"),
-                    &active,
-                    seen,
-                    None,
-                    k,
-                    *cycle,
-                ));
-            }
-            Event::WarpExit { block: b, warp, .. } if *b == block => {
-                if let Some(row) = row_of(*warp) {
-                    active[row] = 0;
-                }
-            }
+            } if *b == block => walker.barrier(k, *id, released, *cycle),
+            Event::WarpExit { block: b, warp, .. } if *b == block => walker.exit(*warp),
             _ => {}
         }
     }
+    let (first, last) = chosen_steps(steps, total_steps)?;
+    let mut columns = std::mem::take(&mut walker.columns);
     // The chosen steps, with the barriers, branches and merges between them.
+    columns.retain(|c| match c.kind {
+        Kind::Exchange(s) => (first..=last).contains(&s),
+        _ => first - 1 <= c.ctx && c.ctx <= last,
+    });
+    let drawn_steps = columns.iter().filter(|c| matches!(c.kind, Kind::Exchange(_))).count();
+    let fin = walker.final_column(events);
+    let all_steps_shown = first == 1 && last == total_steps;
+    if all_steps_shown && drawn_steps > 0 && !fin.received.is_empty() {
+        columns.push(fin);
+    }
+    Ok(Walk {
+        columns,
+        shared_accesses: walker.shared_accesses,
+        issues_of: walker.issues_of,
+        last_sent: walker.last_sent,
+        total_steps,
+        drawn_steps,
+        all_steps_shown,
+        first,
+        last,
+    })
+}
+
+/// The exchange steps to draw, `first..=last` (`last` cut to the run's `total_steps`): the `--steps` asked
+/// for, or the first [`DEFAULT_STEPS`]; an error for a range that names no step of the run.
+fn chosen_steps(steps: Option<(usize, usize)>, total_steps: usize) -> Result<(usize, usize), String> {
     let (first, last) = match steps {
         Some((first, last)) if first == 0 || first > last || first > total_steps => {
             return Err(format!(
@@ -1044,60 +961,224 @@ fn walk<'e>(
         Some(range) => range,
         None => (1, DEFAULT_STEPS),
     };
-    let last = last.min(total_steps);
-    columns.retain(|c| match c.kind {
-        Kind::Exchange(s) => (first..=last).contains(&s),
-        _ => first - 1 <= c.ctx && c.ctx <= last,
-    });
-    let drawn_steps = columns.iter().filter(|c| matches!(c.kind, Kind::Exchange(_))).count();
-    // The last column: the register each warp's last exchange sent, as the run left it.
-    let end_cycle = events.last().map_or(0, Event::cycle);
-    let mut fin = Column::new(
-        Kind::Final,
-        ["end".into(), String::new(), String::new()],
-        "the register each warp's last exchange sent, at the end of the trace".into(),
-        &active,
-        seen,
-        None,
-        events.len(),
-        end_cycle,
-    );
-    let mut fin_regs = Vec::new();
-    for (row, &warp) in warps.iter().enumerate() {
-        if let Some(r) = last_sent[row]
-            && let Some((vals, seen)) = latest.get(&(row, r))
-        {
-            if !fin_regs.contains(&reg(r)) {
-                fin_regs.push(reg(r));
+    Ok((first, last.min(total_steps)))
+}
+
+/// The walk's state as it goes through the trace: the drawn warps' active lanes and latest values, where each
+/// shared word was stored, and the columns so far.
+struct Walker<'k, 'e> {
+    kernel: &'k Kernel,
+    warps: &'k [u32],
+    active: Vec<u64>,
+    columns: Vec<Column>,
+    shared_accesses: Vec<&'e Issue>,
+    /// Per drawn warp: its issues (event index, issue) and the register the last exchange sent.
+    issues_of: Vec<Vec<(usize, &'e Issue)>>,
+    last_sent: Vec<Option<u16>>,
+    /// The latest values of each drawn warp's registers: (row, register) → (values, lanes written).
+    latest: BTreeMap<(usize, u16), (Vec<u32>, u64)>,
+    /// The event that last stored each shared word of the block: (array, index) → event.
+    stored_at: BTreeMap<(u16, u64), usize>,
+    /// Exchanges so far, at the current event.
+    seen: usize,
+}
+
+impl<'k, 'e> Walker<'k, 'e> {
+    /// Before the first event: every lane of the drawn `warps` active, nothing seen.
+    fn new(kernel: &'k Kernel, warps: &'k [u32]) -> Self {
+        Walker {
+            kernel,
+            warps,
+            active: warps.iter().map(|&x| lanes_in(kernel, x)).collect(),
+            columns: Vec::new(),
+            shared_accesses: Vec::new(),
+            issues_of: vec![Vec::new(); warps.len()],
+            last_sent: vec![None; warps.len()],
+            latest: BTreeMap::new(),
+            stored_at: BTreeMap::new(),
+            seen: 0,
+        }
+    }
+
+    /// The drawn row of `warp`, if it is drawn.
+    fn row_of(&self, warp: u32) -> Option<usize> {
+        self.warps.iter().position(|&x| x == warp)
+    }
+
+    /// A column of `kind` for event `k` at `cycle`, with the drawn warps' active lanes now.
+    fn column(
+        &self,
+        kind: Kind,
+        header: [String; 3],
+        title: String,
+        warp: Option<u32>,
+        k: usize,
+        cycle: u64,
+    ) -> Column {
+        Column::new(kind, header, title, &self.active, self.seen, warp, k, cycle)
+    }
+
+    /// An issue of the block (event `k`, exchange step `step` if it is one): its shared-memory side, then for a
+    /// drawn warp its active lanes, its shuffle's column and its latest values.
+    fn issue(&mut self, k: usize, i: &'e Issue, exchange: Option<&super::Exchange>, step: usize) {
+        self.shared_memory(k, i, exchange, step);
+        let Some(row) = self.row_of(i.warp) else { return };
+        self.issues_of[row].push((k, i));
+        self.active[row] = i.active;
+        if let (Some(s), Role::Shuffle { sent, .. }) = (&i.shuffle, self.kernel.described[i.pc as usize].role) {
+            self.columns
+                .push(shuffle_column(self.kernel, (k, i), s, sent, step, &self.active));
+            if let Some(r) = sent {
+                self.last_sent[row] = Some(r);
+                self.latest.insert((row, r), (i.operands[0].clone(), i.active));
             }
-            for lane in 0..w {
-                if seen >> lane & 1 == 1 {
-                    fin.received.push(Label {
-                        warp,
-                        lane,
-                        text: value(ty_of(r), vals[lane as usize]),
-                        class: "val",
-                    });
+        }
+        if let Some((r, vals)) = &i.write {
+            let entry = self.latest.entry((row, *r)).or_insert_with(|| (vals.clone(), 0));
+            for (lane, (dst, &v)) in entry.0.iter_mut().zip(vals).enumerate() {
+                if i.exec >> lane & 1 == 1 {
+                    *dst = v;
+                }
+            }
+            entry.1 |= i.exec;
+        }
+    }
+
+    /// An issue's shared-memory side: a drawn warp's load of other lanes' stores is a column, a store records
+    /// the words it wrote, and a drawn warp's access is kept for the bank maps.
+    fn shared_memory(&mut self, k: usize, i: &'e Issue, exchange: Option<&super::Exchange>, step: usize) {
+        let Some(m) = i.memory.as_ref().filter(|m| m.shared) else {
+            return;
+        };
+        let warps = self.warps;
+        let row_of = |warp: u32| warps.iter().position(|&x| x == warp);
+        if let Some(x) = exchange
+            && row_of(i.warp).is_some()
+            && let Some(c) = shared_load_column(self.kernel, (k, i), m, x, step, &self.active, &row_of, &self.stored_at)
+        {
+            // A load that reads other lanes' stores: from the drawn ones, arrows.
+            self.columns.push(c);
+        }
+        if m.store {
+            for lane in (0..self.kernel.warp_size).filter(|l| i.exec >> l & 1 == 1) {
+                self.stored_at.insert((m.buffer, m.index[lane as usize]), k);
+            }
+        }
+        if row_of(i.warp).is_some() {
+            self.shared_accesses.push(i);
+        }
+    }
+
+    /// A drawn warp's divergent branch (event `k`): a column marking the lanes that take it (▶) and those that
+    /// fall through (○).
+    fn branch(
+        &mut self,
+        k: usize,
+        warp: u32,
+        pc: u32,
+        cycle: u64,
+        (taken, fallthrough): (u64, u64),
+        (target, reconverge): (u32, u32),
+    ) {
+        if self.row_of(warp).is_none() {
+            return;
+        }
+        let mut c = self.column(
+            Kind::Branch,
+            ["branch".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
+            format!(
+                "warp {warp} splits at pc {pc}: ▶ lanes take the branch to pc {target}, ○ lanes fall through; they meet again at pc {reconverge}"
+            ),
+            Some(warp),
+            k,
+            cycle,
+        );
+        for lane in 0..self.kernel.warp_size {
+            if taken >> lane & 1 == 1 {
+                c.marks.push((warp, lane, "taken"));
+            } else if fallthrough >> lane & 1 == 1 {
+                c.marks.push((warp, lane, "fallthrough"));
+            }
+        }
+        self.columns.push(c);
+    }
+
+    /// A drawn warp's reconvergence (event `k`): its `mask` lanes active again, and a column marking them.
+    fn merge(&mut self, k: usize, warp: u32, pc: u32, mask: u64, cycle: u64) {
+        let Some(row) = self.row_of(warp) else { return };
+        self.active[row] = mask;
+        let mut c = self.column(
+            Kind::Merge,
+            ["merge".into(), format!("w{warp} pc {pc}"), format!("cycle {cycle}")],
+            format!("warp {warp}'s split lanes run together again at pc {pc}"),
+            Some(warp),
+            k,
+            cycle,
+        );
+        for lane in 0..self.kernel.warp_size {
+            if mask >> lane & 1 == 1 {
+                c.marks.push((warp, lane, "merge"));
+            }
+        }
+        self.columns.push(c);
+    }
+
+    /// Barrier `id` releasing the block's `released` warps (event `k`): a column across every drawn warp.
+    fn barrier(&mut self, k: usize, id: u32, released: &[u32], cycle: u64) {
+        let c = self.column(
+            Kind::Barrier,
+            ["barrier".into(), format!("bar {id}"), format!("cycle {cycle}")],
+            format!("barrier {id} releases warps {released:?} at cycle {cycle}"),
+            None,
+            k,
+            cycle,
+        );
+        self.columns.push(c);
+    }
+
+    /// A drawn warp exited: none of its lanes is active from here on.
+    fn exit(&mut self, warp: u32) {
+        if let Some(row) = self.row_of(warp) {
+            self.active[row] = 0;
+        }
+    }
+
+    /// The last column: the register each warp's last exchange sent, as the run left it.
+    fn final_column(&self, events: &[Event]) -> Column {
+        let w = self.kernel.warp_size;
+        let reg = |r: u16| format!("%{}", self.kernel.program.reg_name(warpsim_isa::Reg(r)));
+        let end_cycle = events.last().map_or(0, Event::cycle);
+        let mut fin = self.column(
+            Kind::Final,
+            ["end".into(), String::new(), String::new()],
+            "the register each warp's last exchange sent, at the end of the trace".into(),
+            None,
+            events.len(),
+            end_cycle,
+        );
+        let mut fin_regs = Vec::new();
+        for (row, &warp) in self.warps.iter().enumerate() {
+            if let Some(r) = self.last_sent[row]
+                && let Some((vals, seen)) = self.latest.get(&(row, r))
+            {
+                if !fin_regs.contains(&reg(r)) {
+                    fin_regs.push(reg(r));
+                }
+                for lane in 0..w {
+                    if seen >> lane & 1 == 1 {
+                        fin.received.push(Label {
+                            warp,
+                            lane,
+                            text: value(self.kernel.reg_types[r as usize], vals[lane as usize]),
+                            class: "val",
+                        });
+                    }
                 }
             }
         }
+        fin.header[1] = fin_regs.join(" ");
+        fin
     }
-    fin.header[1] = fin_regs.join(" ");
-    let all_steps_shown = first == 1 && last == total_steps;
-    if all_steps_shown && drawn_steps > 0 && !fin.received.is_empty() {
-        columns.push(fin);
-    }
-    Ok(Walk {
-        columns,
-        shared_accesses,
-        issues_of,
-        last_sent,
-        total_steps,
-        drawn_steps,
-        all_steps_shown,
-        first,
-        last,
-    })
 }
 
 /// Each column's position: the first after the last position of every drawn warp (row) it covers, among
