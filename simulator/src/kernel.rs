@@ -6,6 +6,11 @@
 
 use crate::config::Config;
 use smallvec::{SmallVec, smallvec};
+use std::fmt::Write as _;
+#[allow(
+    clippy::wildcard_imports,
+    reason = "the decoder reads nearly every node type of the AST"
+)]
 use warpsim_isa::ast::*;
 use warpsim_isa::cfg;
 use warpsim_isa::expr::{ConstExpr, EvalError, Value};
@@ -678,7 +683,7 @@ pub fn instantiate_with(
         if !holds {
             let mut shape = format!(" (W={w}");
             for (name, value) in params.iter().filter(|(name, _)| r.cond.mentions(name)) {
-                shape.push_str(&format!(", {name}={value}"));
+                let _ = write!(shape, ", {name}={value}");
             }
             shape.push(')');
             return Err(diag(
@@ -693,7 +698,8 @@ pub fn instantiate_with(
     let shape = |e: &Option<ConstExpr>, default: u64, what: &str, max: u64| -> Result<u64, LoadError> {
         let Some(e) = e else { return Ok(default) };
         match e.eval(&env).map_err(eval_err)? {
-            Value::Int(v) if v >= 1 && (v as u64) <= max => Ok(v as u64),
+            // (At least 1: the same value unsigned.)
+            Value::Int(v) if v >= 1 && v.cast_unsigned() <= max => Ok(v.cast_unsigned()),
             v => Err(diag(
                 e.span,
                 format!("{what} is {v}; it must be a whole number from 1 to {max}"),
@@ -702,14 +708,14 @@ pub fn instantiate_with(
             )),
         }
     };
-    let max_block = config.max_threads_per_block as u64;
+    let max_block = u64::from(config.max_threads_per_block);
     let grid = match launch.grid {
-        Some(g) => g as u64,
+        Some(g) => u64::from(g),
         None => shape(&program.grid, 1, "the grid", MAX_GRID)?,
     };
     let block = match launch.block {
-        Some(b) => b as u64,
-        None => shape(&program.block, w as u64, "the block size", max_block)?,
+        Some(b) => u64::from(b),
+        None => shape(&program.block, u64::from(w), "the block size", max_block)?,
     };
     if grid == 0 || grid > MAX_GRID {
         return Err(LoadError::Usage(format!(
@@ -721,15 +727,16 @@ pub fn instantiate_with(
             "--block {block} is out of range: 1 to {max_block} threads (the machine's limit per block)"
         )));
     }
-    if block.div_ceil(w as u64) > config.max_warps_per_sm as u64 {
+    if block.div_ceil(u64::from(w)) > u64::from(config.max_warps_per_sm) {
         return Err(LoadError::Usage(format!(
             "a block of {block} threads is {} warps of {w}; the SM holds at most {} (config `max_warps_per_sm`)",
-            block.div_ceil(w as u64),
+            block.div_ceil(u64::from(w)),
             config.max_warps_per_sm
         )));
     }
     // The register files of the warps resident at once (every SM full, or the whole grid), before any is made.
-    let resident = (grid * block.div_ceil(w as u64)).min(config.sms as u64 * config.max_warps_per_sm as u64);
+    let resident =
+        (grid * block.div_ceil(u64::from(w))).min(u64::from(config.sms) * u64::from(config.max_warps_per_sm));
     let per_warp = (program.regs.len() as u64 * 64 + program.preds.len() as u64 * 2) * 4;
     if resident.saturating_mul(per_warp) > MAX_REGISTER_BYTES {
         return Err(LoadError::Usage(format!(
@@ -748,16 +755,14 @@ pub fn instantiate_with(
     let mut total_elements = 0u64;
     let max_elements = limits.buffer_elements;
     for b in &program.buffers {
-        let len = match b.len.eval(&env).map_err(eval_err)? {
-            Value::Int(n) if n >= 0 && (n as u64) <= max_elements => n as usize,
-            v => {
-                return Err(diag(
-                    b.len.span,
-                    format!("buffer `{}` would have {v} elements", b.name),
-                    "length out of range",
-                    Some(format!("a buffer holds 0 to {max_elements} elements")),
-                ));
-            }
+        let v = b.len.eval(&env).map_err(eval_err)?;
+        let Some(len) = whole_in(v, 0, max_elements).and_then(|n| usize::try_from(n).ok()) else {
+            return Err(diag(
+                b.len.span,
+                format!("buffer `{}` would have {v} elements", b.name),
+                "length out of range",
+                Some(format!("a buffer holds 0 to {max_elements} elements")),
+            ));
         };
         total_elements += len as u64;
         if total_elements > max_elements {
@@ -793,9 +798,9 @@ pub fn instantiate_with(
     for sh in &program.shared {
         let len = match &sh.len {
             None => (launch.dynamic_shared.unwrap_or(0) / 4) as usize,
-            Some(e) => match e.eval(&env).map_err(eval_err)? {
-                Value::Int(v) if v >= 0 && (v as u64) <= max_words as u64 => v as usize,
-                v => {
+            Some(e) => {
+                let v = e.eval(&env).map_err(eval_err)?;
+                let Some(len) = whole_in(v, 0, max_words as u64).and_then(|n| usize::try_from(n).ok()) else {
                     return Err(diag(
                         e.span,
                         format!("shared array `{}` would have {v} elements", sh.name),
@@ -805,8 +810,9 @@ pub fn instantiate_with(
                             config.max_shared_per_block
                         )),
                     ));
-                }
-            },
+                };
+                len
+            }
         };
         shared.push(SharedArray {
             name: sh.name.clone(),
@@ -846,8 +852,8 @@ pub fn instantiate_with(
         reg_types: register_types(program),
         program: program.clone(),
         warp_size: w,
-        grid: grid as u32,
-        block: block as u32,
+        grid: u32::try_from(grid).expect("the grid is checked against MAX_GRID"),
+        block: u32::try_from(block).expect("the block is checked against max_threads_per_block, a u32"),
         params,
         buffers,
         shared,
@@ -870,7 +876,7 @@ fn bytes(n: u64) -> String {
 
 fn lookup(name: &str, w: u32, params: &[(String, Value)], elem: Option<(i64, i64)>) -> Option<Value> {
     if name == "W" {
-        return Some(Value::Int(w as i64));
+        return Some(Value::Int(i64::from(w)));
     }
     if let Some((i, n)) = elem {
         match name {
@@ -882,16 +888,59 @@ fn lookup(name: &str, w: u32, params: &[(String, Value)], elem: Option<(i64, i64
     params.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
 }
 
+/// An instruction index as a pc.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a program has far fewer than 2^32 instructions: its source is at most 8 MiB"
+)]
+fn pc32(pc: usize) -> u32 {
+    pc as u32
+}
+
+/// `v` as a whole number from `lo` to `hi`, if it is one.
+fn whole_in(v: Value, lo: u64, hi: u64) -> Option<u64> {
+    match v {
+        Value::Int(n) => u64::try_from(n).ok().filter(|n| (lo..=hi).contains(n)),
+        Value::Float(_) => None,
+    }
+}
+
+/// The low 32 bits of `i` (the pattern of an s32 or a u32 value).
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "the low 32 bits are the point"
+)]
+fn low_bits(i: i64) -> u32 {
+    i as u32
+}
+
+/// The f32 nearest `v` (round to nearest even; out of range: an infinity), as the ISA reads an f32 constant.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "rounding to the nearest f32 is the point"
+)]
+fn nearest_f32(v: f64) -> f32 {
+    v as f32
+}
+
 /// The bits of `v` as an element of type `elem`.
 fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
     match (elem, v) {
-        (ElemTy::F32, v) => Some((v.as_f64() as f32).to_bits()),
-        (ElemTy::S32, Value::Int(i)) => i32::try_from(i).ok().map(|x| x as u32),
+        (ElemTy::F32, v) => Some(nearest_f32(v.as_f64()).to_bits()),
+        (ElemTy::S32, Value::Int(i)) => i32::try_from(i).ok().map(i32::cast_unsigned),
         (ElemTy::U32, Value::Int(i)) => u32::try_from(i).ok(),
         (_, Value::Float(_)) => None,
     }
 }
 
+#[allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "element indices are the expression language's integers (i64): `len` is within the buffer limit, far \
+              below i64::MAX, and an index is checked within 0..len before it indexes"
+)]
 fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) -> Result<Vec<u32>, LoadError> {
     // The memory itself may be refused (a capped address space): an error, not an abort.
     let mut data: Vec<u32> = Vec::new();
@@ -1049,7 +1098,7 @@ fn decode(
             c,
         } => dec.atom(*op, *ty, *d, a, b, c.as_ref())?,
         // Barriers, and what a warp's lanes decide together.
-        Op::Bar { kind, id, count, pred } => dec.bar(kind, id, count.as_ref(), *pred)?,
+        Op::Bar { kind, id, count, pred } => dec.bar(*kind, id, count.as_ref(), *pred)?,
         Op::BarWarp { mask } => dec.bar_warp(mask.as_ref())?,
         Op::Vote {
             mode,
@@ -1070,7 +1119,7 @@ fn decode(
             mask,
         } => dec.shfl(*mode, (*d, *p), a, b, segment.as_ref(), mask.as_ref())?,
         // Control flow.
-        Op::Bra { target } => (DOp::Bra { target: *target as u32 }, Unit::Branch, Ty::B32),
+        Op::Bra { target } => (DOp::Bra { target: pc32(*target) }, Unit::Branch, Ty::B32),
         Op::Exit => (DOp::Exit, Unit::Branch, Ty::B32),
         Op::Nop => (DOp::Nop, Unit::Alu, Ty::B32),
     };
@@ -1102,7 +1151,7 @@ fn decode(
         pred_reads,
         write: inst.op.reg_written().map(|r| r.0),
         pred_write: inst.op.pred_written().map(|p| p.0),
-        reconverge: graph.reconvergence_pc(pc).unwrap_or(program.instructions.len()) as u32,
+        reconverge: pc32(graph.reconvergence_pc(pc).unwrap_or(program.instructions.len())),
         ty,
     })
 }
@@ -1147,8 +1196,9 @@ impl Decoder<'_> {
         }
         .map_err(eval_err)?;
         let out = match (ty, v) {
-            (Ty::F32, v) => Some((v.as_f64() as f32).to_bits()),
-            (_, Value::Int(i)) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Some(i as u32),
+            (Ty::F32, v) => Some(nearest_f32(v.as_f64()).to_bits()),
+            // An s32 or a u32: its 32-bit pattern.
+            (_, Value::Int(i)) if (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&i) => Some(low_bits(i)),
             _ => None,
         };
         out.ok_or_else(|| match v {
@@ -1181,7 +1231,7 @@ impl Decoder<'_> {
         let disp = match &a.disp {
             Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
                 Value::Int(v) => v,
-                v => {
+                v @ Value::Float(_) => {
                     return Err(diag(
                         e.span,
                         format!("address offset {v} is not an integer"),
@@ -1192,9 +1242,14 @@ impl Decoder<'_> {
             },
             None => 0,
         };
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the assembler refuses a program with u16::MAX buffers and shared arrays or more"
+        )]
+        let buffer = a.buffer as u16;
         Ok(DAddr {
             shared: a.space == Space::Shared,
-            buffer: a.buffer as u16,
+            buffer,
             byte: a.mode == AddrMode::Byte,
             base: a.base.as_ref().map(|b| self.src(b, Ty::U32)).transpose()?,
             disp,
@@ -1207,8 +1262,8 @@ impl Decoder<'_> {
         match m {
             None => Ok(lane_mask),
             Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
-                Value::Int(v) => Ok((v as u64) & lane_mask),
-                v => Err(diag(
+                Value::Int(v) => Ok(v.cast_unsigned() & lane_mask),
+                v @ Value::Float(_) => Err(diag(
                     e.span,
                     format!("lane mask {v} is not an integer"),
                     "expected a lane mask",
@@ -1416,7 +1471,7 @@ impl Decoder<'_> {
     /// `bar.sync` and `bar.red`: the barrier's id, its thread count, and what it reduces.
     fn bar(
         &self,
-        kind: &BarKind,
+        kind: BarKind,
         id: &Operand,
         count: Option<&Operand>,
         pred: Option<PredOperand>,
@@ -1536,16 +1591,17 @@ impl Decoder<'_> {
         Ok(match segment {
             None => (if mode == ShflMode::Up { 0 } else { w - 1 }, 0),
             Some(ShflSegment::Width(e)) => {
-                let width = match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
-                    Value::Int(v) if v >= 1 && v <= w as i64 && (v as u64).is_power_of_two() => v as u32,
-                    v => {
-                        return Err(diag(
-                            e.span,
-                            format!("shuffle width {v} does not fit a warp of {w} lanes"),
-                            "invalid width",
-                            Some(format!("the width is a power of two from 1 to the warp size ({w})")),
-                        ));
-                    }
+                let v = e.eval(&|name: &str| self.env(name)).map_err(eval_err)?;
+                let width = whole_in(v, 1, u64::from(w))
+                    .filter(|n| n.is_power_of_two())
+                    .and_then(|n| u32::try_from(n).ok());
+                let Some(width) = width else {
+                    return Err(diag(
+                        e.span,
+                        format!("shuffle width {v} does not fit a warp of {w} lanes"),
+                        "invalid width",
+                        Some(format!("the width is a power of two from 1 to the warp size ({w})")),
+                    ));
                 };
                 (if mode == ShflMode::Up { 0 } else { width - 1 }, w - width)
             }
@@ -1632,12 +1688,6 @@ fn elem_of(p: &Program, addr: &Address) -> ElemTy {
 /// Infers a display type per register: the type most typed instructions read or write it as (shuffles and
 /// `.b32` moves carry no type). Only traces use it; values are untyped bits.
 fn register_types(p: &Program) -> Vec<Ty> {
-    let mut votes = vec![[0u32; 3]; p.regs.len()];
-    let mut vote = |o: &Operand, ty: Ty| {
-        if let (Operand::Reg(r), Some(k)) = (o, slot(ty)) {
-            votes[r.0 as usize][k] += 1;
-        }
-    };
     fn slot(ty: Ty) -> Option<usize> {
         match ty {
             Ty::F32 => Some(0),
@@ -1646,6 +1696,12 @@ fn register_types(p: &Program) -> Vec<Ty> {
             Ty::B32 => None,
         }
     }
+    let mut votes = vec![[0u32; 3]; p.regs.len()];
+    let mut vote = |o: &Operand, ty: Ty| {
+        if let (Operand::Reg(r), Some(k)) = (o, slot(ty)) {
+            votes[r.0 as usize][k] += 1;
+        }
+    };
     for inst in &p.instructions {
         match &inst.op {
             Op::Mov { ty, d, a } | Op::Unary { ty, d, a, .. } => {

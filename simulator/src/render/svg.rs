@@ -33,6 +33,11 @@
 //! The output is a pure function of the kernel and the events: integer coordinates, no time stamps, no
 //! randomness.
 
+#![allow(
+    clippy::cast_possible_wrap,
+    reason = "pixel arithmetic over the counts of one picture (lanes, warps, columns, characters): far below i64::MAX"
+)]
+
 use super::{shuffle_label, value};
 use crate::kernel::{Kernel, Role};
 use crate::trace::{Event, Issue, MemoryTrace, ShuffleTrace};
@@ -52,7 +57,7 @@ pub struct SvgOptions {
     pub banks: u32,
 }
 
-pub const DEFAULT_WARPS: usize = 4;
+pub const DEFAULT_WARPS: u32 = 4;
 pub const DEFAULT_STEPS: usize = 64;
 /// Bank maps drawn at most (one per shared-memory instruction, its worst execution).
 pub const MAX_BANK_MAPS: usize = 8;
@@ -256,7 +261,7 @@ impl Column {
         if lo == usize::MAX { (0, 0) } else { (lo, hi) }
     }
 
-    fn cells<'a>(labels: &'a [Label]) -> impl Iterator<Item = ((u32, u32), &'a str)> + 'a {
+    fn cells(labels: &[Label]) -> impl Iterator<Item = ((u32, u32), &str)> + '_ {
         labels.iter().map(|l| ((l.warp, l.lane), l.text.as_str()))
     }
 
@@ -346,7 +351,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
             l.dedup();
             l
         }
-        None => (0..wpb.min(DEFAULT_WARPS as u32)).collect(),
+        None => (0..wpb.min(DEFAULT_WARPS)).collect(),
     };
     // Lanes that exist in each warp (the last warp of a block may be partial).
     let lanes_of = |warp: u32| lanes_in(kernel, warp);
@@ -383,11 +388,11 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     let left = 84i64;
     let gap = 14i64;
     let warp_gap = 18i64;
-    let band_h = w as i64 * row_h + warp_gap;
-    let bands_h = warps.len() as i64 * band_h - warp_gap;
+    let band_h = i64::from(w) * row_h + warp_gap;
+    let all_bands_h = warps.len() as i64 * band_h - warp_gap;
     // Strip `s`'s first lane row starts at `top + s * strip_pitch`; its headers are above it.
     let top = 104i64;
-    let strip_pitch = bands_h + 84;
+    let strip_pitch = all_bands_h + 84;
     let natural = |k: Kind| match k {
         Kind::Exchange(_) => vw + arrow_w + vw,
         Kind::Barrier => 24,
@@ -400,7 +405,6 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     size_positions(&mut slots, &columns, gap, natural);
 
     // Strips: as many as make the picture fit the slide best.
-    let banks = opts.banks.max(1) as i64;
     let cell = if w <= 16 { 12i64 } else { 9i64 };
     // Bank maps: each shared-memory instruction of the drawn warps, its worst execution.
     let mut worst: BTreeMap<u32, &Issue> = BTreeMap::new();
@@ -416,10 +420,10 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     let maps: Vec<&Issue> = worst.values().copied().take(MAX_BANK_MAPS).collect();
     let map_w = maps
         .iter()
-        .map(|i| bank_map_width(kernel, i, banks as u32, cell))
+        .map(|i| bank_map_width(kernel, i, opts.banks.max(1), cell))
         .max()
         .unwrap_or(0);
-    let map_h = 58 + w as i64 * cell + 28;
+    let map_h = 58 + i64::from(w) * cell + 28;
     // Lay the positions out in strips no wider than `limit`: each strip's positions, its right edge.
     let lay_out = |slots: &mut [Slot], limit: i64| -> (usize, i64) {
         let mut strip = 0usize;
@@ -446,7 +450,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         let width = right
             .max(per_row.min(maps.len().max(1) as i64) * (map_w + 20) + 20)
             .max(640);
-        let legend_y = top + (strips as i64 - 1) * strip_pitch + bands_h + 40;
+        let legend_y = top + (strips as i64 - 1) * strip_pitch + all_bands_h + 40;
         let maps_y = legend_y + 20 * 2 + 20;
         let height = if maps.is_empty() {
             maps_y - 20
@@ -498,9 +502,9 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     let strip_top = |s: usize| top + s as i64 * strip_pitch;
     let y_in = |s: usize, warp: u32, lane: u32| -> i64 {
         let r = row_of(warp).unwrap_or(0) as i64;
-        strip_top(s) + r * band_h + lane as i64 * row_h + row_h / 2
+        strip_top(s) + r * band_h + i64::from(lane) * row_h + row_h / 2
     };
-    let legend_y = strip_top(strips - 1) + bands_h + 40;
+    let legend_y = strip_top(strips - 1) + all_bands_h + 40;
     let mut o = String::new();
 
     // What the legend needs.
@@ -604,7 +608,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         w,
         vw,
         arrow_w,
-        bands_h,
+        all_bands_h,
     };
     for (ci, c) in columns.iter().enumerate() {
         let slot = &slots[slot_of[ci]];
@@ -656,7 +660,7 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="11">"#
     );
     o.push_str(STYLE);
-    let _ = writeln!(o, r#"<title>{}</title>"#, esc(&title));
+    let _ = writeln!(o, r"<title>{}</title>", esc(&title));
     let _ = writeln!(o, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
     let _ = writeln!(o, r#"<text class="title" x="12" y="22">{}</text>"#, esc(&title));
     let _ = writeln!(o, r#"<text class="sub" x="12" y="40">{}</text>"#, esc(&subtitle));
@@ -668,13 +672,12 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
     if !maps.is_empty() {
         let _ = writeln!(
             o,
-            r#"<text class="title" x="12" y="{}">Shared-memory bank maps (lanes × banks; the busiest bank's word count is the conflict degree)</text>"#,
-            maps_y
+            r#"<text class="title" x="12" y="{maps_y}">Shared-memory bank maps (lanes × banks; the busiest bank's word count is the conflict degree)</text>"#
         );
         for (k, i) in maps.iter().enumerate() {
             let mx = 12 + (k as i64 % per_row) * (map_w + 20);
             let my = maps_y + 16 + (k as i64 / per_row) * (map_h + 20);
-            bank_map(&mut o, kernel, i, mx, my, banks as u32, cell);
+            bank_map(&mut o, kernel, i, mx, my, opts.banks.max(1), cell);
         }
         if worst.len() > MAX_BANK_MAPS {
             let _ = writeln!(
@@ -1287,7 +1290,7 @@ struct Geometry {
     w: u32,
     vw: i64,
     arrow_w: i64,
-    bands_h: i64,
+    all_bands_h: i64,
 }
 
 /// Draw column `c` at its position `slot`: the combining boxes in the gap before it, then the barrier bar, the
@@ -1309,7 +1312,7 @@ fn draw_column(
         w,
         vw,
         arrow_w,
-        bands_h,
+        all_bands_h,
     } = *g;
     let (cx, cw) = (slot.x, slot.width);
     // The combining instructions, in the gap before the column, across each warp's lanes.
@@ -1324,7 +1327,7 @@ fn draw_column(
             esc(&b.title),
             y1 - y0,
             x0 + bw / 2,
-            (y0 + y1) / 2 + 4,
+            i64::midpoint(y0, y1) + 4,
             esc(&b.text)
         );
         used.insert("combine");
@@ -1336,7 +1339,7 @@ fn draw_column(
                 o,
                 r#"<rect class="barrier" x="{}" y="{y0}" width="8" height="{}"><title>{}</title></rect>"#,
                 cx + cw / 2 - 4,
-                bands_h + 12,
+                all_bands_h + 12,
                 esc(&c.title)
             );
             used.insert("barrier");
@@ -1391,7 +1394,7 @@ fn draw_column(
                 let _ = writeln!(
                     o,
                     r#"<circle class="{class}" cx="{}" cy="{}" r="5"><title>lane {lane}: source out of range, keeps its own value</title></circle>"#,
-                    (xa + xb) / 2,
+                    i64::midpoint(xa, xb),
                     y_of(warp, lane)
                 );
                 used.insert("own");
@@ -1616,7 +1619,11 @@ fn line_segment(o: &mut String, x0: i64, x1: i64, y: i64, active: bool, used: &m
     }
 }
 fn list(warps: &[u32]) -> String {
-    warps.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ")
+    warps
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Fill colours for the distinct words under one bank (a broadcast shares a colour).
@@ -1651,7 +1658,9 @@ fn bank_map_heading(kernel: &Kernel, i: &Issue) -> (String, String) {
 /// The width a bank map takes: its grid, or its heading where that is wider.
 fn bank_map_width(kernel: &Kernel, i: &Issue, banks: u32, cell: i64) -> i64 {
     let (a, b) = bank_map_heading(kernel, i);
-    (56 + banks as i64 * cell + 10).max(text_w(&a) + 8).max(text_w(&b) + 8)
+    (56 + i64::from(banks) * cell + 10)
+        .max(text_w(&a) + 8)
+        .max(text_w(&b) + 8)
 }
 
 /// One bank map: lanes as rows, banks as columns.
@@ -1685,13 +1694,13 @@ pub fn bank_map(o: &mut String, kernel: &Kernel, i: &Issue, x: i64, y: i64, bank
         let _ = write!(
             o,
             r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{b}</text>"#,
-            gx + b as i64 * cell + cell / 2,
+            gx + i64::from(b) * cell + cell / 2,
             gy - 4
         );
     }
     o.push('\n');
     for lane in 0..w {
-        let ly = gy + lane as i64 * cell;
+        let ly = gy + i64::from(lane) * cell;
         if lane % 4 == 0 || w <= 16 {
             let _ = write!(
                 o,
@@ -1703,7 +1712,7 @@ pub fn bank_map(o: &mut String, kernel: &Kernel, i: &Issue, x: i64, y: i64, bank
         let _ = write!(
             o,
             r#"<rect class="grid" x="{gx}" y="{ly}" width="{}" height="{cell}"/>"#,
-            banks as i64 * cell
+            i64::from(banks) * cell
         );
         if i.exec >> lane & 1 == 1 {
             let b = m.banks[lane as usize] % banks;
@@ -1714,7 +1723,7 @@ pub fn bank_map(o: &mut String, kernel: &Kernel, i: &Issue, x: i64, y: i64, bank
             let _ = write!(
                 o,
                 r#"<rect x="{}" y="{ly}" width="{cell}" height="{cell}" fill="{}"><title>lane {lane}: {name}[{}] in bank {b}</title></rect>"#,
-                gx + b as i64 * cell,
+                gx + i64::from(b) * cell,
                 WORD_COLOURS[k % WORD_COLOURS.len()],
                 m.index[lane as usize]
             );
@@ -1722,7 +1731,7 @@ pub fn bank_map(o: &mut String, kernel: &Kernel, i: &Issue, x: i64, y: i64, bank
         o.push('\n');
     }
     // Words per bank; the busiest bank(s) in red.
-    let cy = gy + w as i64 * cell + 14;
+    let cy = gy + i64::from(w) * cell + 14;
     let _ = write!(
         o,
         r#"<text class="tick" x="{}" y="{cy}" text-anchor="end">words</text>"#,
