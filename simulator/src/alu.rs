@@ -24,6 +24,10 @@ fn f(x: u32) -> f32 {
 }
 
 #[inline]
+#[allow(
+    clippy::float_cmp,
+    reason = "`a == b` is exact: -0 and +0 are then ordered by their sign"
+)]
 fn fmin(a: f32, b: f32) -> f32 {
     if a.is_nan() && b.is_nan() {
         return CANONICAL_NAN;
@@ -42,6 +46,10 @@ fn fmin(a: f32, b: f32) -> f32 {
 }
 
 #[inline]
+#[allow(
+    clippy::float_cmp,
+    reason = "`a == b` is exact: -0 and +0 are then ordered by their sign"
+)]
 fn fmax(a: f32, b: f32) -> f32 {
     if a.is_nan() && b.is_nan() {
         return CANONICAL_NAN;
@@ -89,19 +97,19 @@ pub fn binary(op: Bin, a: u32, b: u32) -> Option<u32> {
             if b == 0 {
                 return None;
             }
-            (a as i32).wrapping_div(b as i32) as u32
+            a.cast_signed().wrapping_div(b.cast_signed()).cast_unsigned()
         }
         Bin::DivU => a.checked_div(b)?,
         Bin::RemS => {
             if b == 0 {
                 return None;
             }
-            (a as i32).wrapping_rem(b as i32) as u32
+            a.cast_signed().wrapping_rem(b.cast_signed()).cast_unsigned()
         }
         Bin::RemU => a.checked_rem(b)?,
-        Bin::MinS => (a as i32).min(b as i32) as u32,
+        Bin::MinS => a.cast_signed().min(b.cast_signed()).cast_unsigned(),
         Bin::MinU => a.min(b),
-        Bin::MaxS => (a as i32).max(b as i32) as u32,
+        Bin::MaxS => a.cast_signed().max(b.cast_signed()).cast_unsigned(),
         Bin::MaxU => a.max(b),
         Bin::AddF => canon(f(a) + f(b)),
         Bin::SubF => canon(f(a) - f(b)),
@@ -114,16 +122,16 @@ pub fn binary(op: Bin, a: u32, b: u32) -> Option<u32> {
         Bin::Xor => a ^ b,
         Bin::Shl => a.checked_shl(b).unwrap_or(0),
         Bin::ShrU => a.checked_shr(b).unwrap_or(0),
-        Bin::ShrS => ((a as i32) >> b.min(31)) as u32,
+        Bin::ShrS => (a.cast_signed() >> b.min(31)).cast_unsigned(),
     })
 }
 
 #[inline]
 pub fn unary(op: Un, a: u32) -> u32 {
     match op {
-        Un::NegI => (a as i32).wrapping_neg() as u32,
+        Un::NegI => a.cast_signed().wrapping_neg().cast_unsigned(),
         Un::NegF => a ^ 0x8000_0000,
-        Un::AbsI => (a as i32).wrapping_abs() as u32,
+        Un::AbsI => a.cast_signed().wrapping_abs().cast_unsigned(),
         Un::AbsF => a & 0x7fff_ffff,
         Un::Not => !a,
     }
@@ -139,9 +147,9 @@ pub fn ternary(op: Tern, a: u32, b: u32, c: u32) -> u32 {
 
 #[inline]
 pub fn compare(cmp: Cmp, class: CmpClass, a: u32, b: u32) -> bool {
-    use std::cmp::Ordering::*;
+    use std::cmp::Ordering::{Equal, Greater, Less};
     let ord = match class {
-        CmpClass::Signed => Some((a as i32).cmp(&(b as i32))),
+        CmpClass::Signed => Some(a.cast_signed().cmp(&b.cast_signed())),
         CmpClass::Unsigned => Some(a.cmp(&b)),
         // Ordered comparisons: anything with NaN is false, except `ne` which PTX also makes false (ordered).
         CmpClass::Float => f(a).partial_cmp(&f(b)),
@@ -169,12 +177,18 @@ fn round(x: f32, r: Rounding) -> f32 {
 }
 
 #[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "float -> int `as` saturates and maps NaN to 0, int -> float `as` rounds to nearest even: PTX's cvt"
+)]
 pub fn convert(op: Conv, a: u32) -> u32 {
     match op {
         // `as` saturates and maps NaN to 0, exactly PTX's cvt semantics for float → int.
-        Conv::F2S(r) => round(f(a), r) as i32 as u32,
+        Conv::F2S(r) => (round(f(a), r) as i32).cast_unsigned(),
         Conv::F2U(r) => round(f(a), r) as u32,
-        Conv::S2F => (a as i32 as f32).to_bits(),
+        Conv::S2F => (a.cast_signed() as f32).to_bits(),
         Conv::U2F => (a as f32).to_bits(),
         Conv::F2F(r) => canon(round(f(a), r)),
         Conv::Bits => a,
@@ -193,10 +207,10 @@ pub fn atomic(op: crate::kernel::Atom, shared: bool, old: u32, b: u32, c: u32) -
         Atom::AddI => old.wrapping_add(b),
         Atom::AddF if shared => canon(f(old) + f(b)),
         Atom::AddF => canon(ftz(ftz(f(old)) + ftz(f(b)))),
-        Atom::MinS => (old as i32).min(b as i32) as u32,
+        Atom::MinS => old.cast_signed().min(b.cast_signed()).cast_unsigned(),
         Atom::MinU => old.min(b),
         Atom::MinF => fmin(f(old), f(b)).to_bits(),
-        Atom::MaxS => (old as i32).max(b as i32) as u32,
+        Atom::MaxS => old.cast_signed().max(b.cast_signed()).cast_unsigned(),
         Atom::MaxU => old.max(b),
         Atom::MaxF => fmax(f(old), f(b)).to_bits(),
         Atom::Exch => b,
@@ -296,7 +310,7 @@ pub fn compare_rows(cmp: Cmp, class: CmpClass, a: &Row, b: &Row, n: usize) -> u6
     fn bits(a: &Row, b: &Row, n: usize, test: impl Fn(u32, u32) -> bool) -> u64 {
         let mut out = 0u64;
         for (i, (&x, &y)) in a[..n].iter().zip(&b[..n]).enumerate() {
-            out |= (test(x, y) as u64) << i;
+            out |= u64::from(test(x, y)) << i;
         }
         out
     }
@@ -397,7 +411,10 @@ mod tests {
     fn integer_division_by_zero_is_reported_and_overflow_wraps() {
         assert_eq!(binary(Bin::DivU, 7, 0), None);
         assert_eq!(binary(Bin::RemS, 7, 0), None);
-        assert_eq!(binary(Bin::DivS, i32::MIN as u32, -1i32 as u32), Some(i32::MIN as u32));
+        assert_eq!(
+            binary(Bin::DivS, i32::MIN.cast_unsigned(), (-1i32).cast_unsigned()),
+            Some(i32::MIN.cast_unsigned())
+        );
         assert_eq!(binary(Bin::Shl, 1, 40), Some(0));
         assert_eq!(binary(Bin::ShrS, 0x8000_0000, 40), Some(0xffff_ffff));
     }
@@ -406,7 +423,10 @@ mod tests {
 /// The executors of the arithmetic and logic class: each reads its operands from the warp's register file as
 /// rows, computes with the row functions above, and writes the `exec` lanes of its destination.
 pub(crate) mod execute {
-    use super::*;
+    use super::{
+        Bin, Cmp, CmpClass, Conv, Tern, Un, binary_rows, compare_rows, convert_rows, divides_by_zero, ternary_rows,
+        unary_rows,
+    };
     use crate::kernel::Src;
     use crate::register_file::{LaneCtx, RegisterFile};
 

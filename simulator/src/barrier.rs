@@ -60,6 +60,10 @@ impl Barrier {
         self.expected.unwrap_or(live_warps)
     }
 
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "warps of one block, at most max_warps_per_sm (4096)"
+    )]
     pub fn complete(&self, live_warps: u32) -> bool {
         !self.waiting.is_empty() && self.waiting.len() as u32 >= self.expected_warps(live_warps)
     }
@@ -135,6 +139,10 @@ impl BarrierUnit {
         self.free = self.free.max(cycle) + interval;
         let barrier = &mut self.barriers[id as usize];
         barrier.arrive(waiter, expected, predicate);
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "warps of one block, at most max_warps_per_sm (4096)"
+        )]
         (barrier.waiting.len() as u32, barrier.expected_warps(live_warps))
     }
 
@@ -165,6 +173,7 @@ impl BarrierUnit {
 
 /// What a `bar` instruction arrives with: the barrier, the warps it waits for when a thread count is given, and
 /// the predicate a `bar.red` reduces (lane mask).
+#[derive(Clone, Copy)]
 pub(crate) struct Arrival {
     pub id: u32,
     pub expected: Option<u32>,

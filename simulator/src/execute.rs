@@ -219,7 +219,7 @@ pub(crate) fn execute<'a, const ON: bool>(
 
 /// The outcome of a memory access located as `located` into `words`.
 #[inline(always)]
-fn accessed<'a>((addr, kind, index): (DAddr, AccessKind, Vec<u64>), words: &'a [usize; 64]) -> Outcome<'a> {
+fn accessed((addr, kind, index): (DAddr, AccessKind, Vec<u64>), words: &[usize; 64]) -> Outcome<'_> {
     Outcome::Access(MemoryAccess {
         addr,
         kind,

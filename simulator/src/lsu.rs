@@ -34,7 +34,7 @@ use rustc_hash::FxHashMap;
 /// A shared word's last writer: the block's barrier generation, the store's pc and the warp (plus one).
 #[inline(always)]
 pub(crate) fn writer_stamp(generation: u32, pc: u32, warp_in_block: u32) -> u64 {
-    (generation as u64) << 32 | (pc as u64) << 12 | (warp_in_block as u64 + 1)
+    u64::from(generation) << 32 | u64::from(pc) << 12 | (u64::from(warp_in_block) + 1)
 }
 
 /// Stamp the shared word of every executing lane with its writer (a store or an atomic).
@@ -99,12 +99,12 @@ pub(crate) struct Return {
 pub(crate) fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
     let m = &config.timing.memory;
     let per_block = kernel.shared_words as u64 * 4;
-    let blocks = blocks_per_sm(kernel, config).min(kernel.grid as u64).max(1);
+    let blocks = blocks_per_sm(kernel, config).min(u64::from(kernel.grid)).max(1);
     let need = per_block * blocks;
-    let mut carveouts: Vec<u64> = m.shared_carveouts_kib.iter().map(|&k| k as u64 * 1024).collect();
+    let mut carveouts: Vec<u64> = m.shared_carveouts_kib.iter().map(|&k| u64::from(k) * 1024).collect();
     carveouts.sort_unstable();
     let carveout = carveouts.iter().copied().find(|&c| c >= need).unwrap_or(need);
-    (m.l1_shared_bytes as u64).saturating_sub(carveout)
+    u64::from(m.l1_shared_bytes).saturating_sub(carveout)
 }
 
 /// A global word's value as this SM sees it: its own uncommitted write if it made one, else global memory as
@@ -125,7 +125,7 @@ pub(crate) fn global_word(
 
 #[inline(always)]
 pub(crate) fn overlay_key(buffer: u16, word: usize) -> u64 {
-    (buffer as u64) << 32 | word as u64
+    u64::from(buffer) << 32 | word as u64
 }
 
 /// The distinct cache lines a global access touches; for a load (`l1` given with the cycle, the hit and the
@@ -161,7 +161,7 @@ pub(crate) fn global_lines(
         distinct += 1;
         if let Some((c, now, hit, miss)) = l1.as_mut() {
             let (was_hit, at) = c.load(line, *now, *now + *miss);
-            misses += !was_hit as u64;
+            misses += u64::from(!was_hit);
             arrival = arrival.max(at.max(*now + *hit));
         }
     }
@@ -175,7 +175,7 @@ pub(crate) fn shared_access(stats: &mut Stats, per_way: u32, degree: u32) -> u64
         return 0;
     }
     stats.shared_accesses += 1;
-    let extra = degree.saturating_sub(1) as u64 * per_way as u64;
+    let extra = u64::from(degree.saturating_sub(1)) * u64::from(per_way);
     if degree > 1 {
         stats.bank_conflicts += 1;
         stats.bank_conflict_cycles += extra;
@@ -202,7 +202,10 @@ pub(crate) fn locate(
         let b = &memory[addr.buffer as usize];
         (&b.name, b.data.len(), 0)
     };
-    let base = addr.base.map(|b| rf.read(b, lane, ctx) as i32 as i64).unwrap_or(0);
+    let base = addr
+        .base
+        .map(|b| i64::from(rf.read(b, lane, ctx).cast_signed()))
+        .unwrap_or(0);
     let offset_elems = base + addr.disp;
     let index = if addr.byte {
         if offset_elems.rem_euclid(4) != 0 {
@@ -217,7 +220,7 @@ pub(crate) fn locate(
     } else {
         offset_elems
     };
-    if index < 0 || index as usize >= len {
+    let Some(i) = usize::try_from(index).ok().filter(|&i| i < len) else {
         return Err(FaultKind::OutOfBounds {
             buffer: name.clone(),
             shared: addr.shared,
@@ -225,8 +228,8 @@ pub(crate) fn locate(
             len,
             store,
         });
-    }
-    Ok((offset + index as usize, index as usize))
+    };
+    Ok((offset + i, i))
 }
 
 /// Locate the word every executing lane accesses into `words` (indexed by lane), before any lane touches
@@ -384,6 +387,10 @@ pub(crate) fn store(
             if overlay {
                 own.insert(overlay_key(addr.buffer, word), v);
             }
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "a buffer holds at most MAX_BUFFER_ELEMENTS (2^28) words"
+            )]
             effects.push(Effect::Store {
                 buffer: addr.buffer,
                 word: word as u32,
@@ -423,6 +430,10 @@ pub(crate) fn atomic(
         } else {
             let old = global_word(own, true, global, addr.buffer, word);
             own.insert(overlay_key(addr.buffer, word), alu::atomic(f, false, old, bv, cv));
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "a buffer holds at most 2^28 words (MAX_BUFFER_ELEMENTS); a lane is below 64"
+            )]
             effects.push(Effect::Atomic {
                 f,
                 buffer: addr.buffer,

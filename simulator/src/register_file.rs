@@ -67,7 +67,12 @@ impl RegisterFile {
             Src::Imm(v) => out[..w].fill(v),
             Src::Special(sp) => {
                 for (lane, o) in out[..w].iter_mut().enumerate() {
-                    *o = special(sp, lane as u32, ctx);
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        reason = "a lane, below the warp size (at most 64)"
+                    )]
+                    let lane = lane as u32;
+                    *o = special(sp, lane, ctx);
                 }
             }
         }
@@ -103,6 +108,10 @@ impl RegisterFile {
 
 /// A special register as one lane reads it.
 #[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "%clock is the cycle's low 32 bits, as PTX's %clock wraps"
+)]
 fn special(sp: Special, lane: u32, ctx: &LaneCtx) -> u32 {
     match sp {
         Special::LaneId => lane,

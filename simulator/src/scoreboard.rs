@@ -62,7 +62,7 @@ impl Scoreboard {
             } else {
                 0
             };
-            let t = p.ready + extra as u64;
+            let t = p.ready + u64::from(extra);
             if t > r.at {
                 r = Ready {
                     at: t,

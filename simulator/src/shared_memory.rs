@@ -11,6 +11,7 @@
 
 /// The bank of word `word`.
 #[inline]
+#[allow(clippy::cast_possible_truncation, reason = "below `banks`, a u32")]
 pub fn bank(word: usize, banks: u32) -> u32 {
     (word % banks as usize) as u32
 }
@@ -61,9 +62,9 @@ mod tests {
 
     #[test]
     fn stride_s_words_gives_degree_s() {
-        for s in [1usize, 2, 4, 8, 16, 32] {
-            let words: Vec<usize> = (0..32).map(|l| l * s).collect();
-            assert_eq!(conflict_degree(&words, 32), s as u32, "stride {s}");
+        for s in [1u32, 2, 4, 8, 16, 32] {
+            let words: Vec<usize> = (0..32).map(|l| l * s as usize).collect();
+            assert_eq!(conflict_degree(&words, 32), s, "stride {s}");
         }
     }
 

@@ -41,22 +41,27 @@ pub fn source_lane(mode: ShflMode, lane: u32, b: u32, clamp: u32, segmask: u32, 
     let min_lane = lane & segmask;
     let (j, in_range) = match mode {
         ShflMode::Up => {
-            let j = lane as i64 - b as i64;
-            (j, j >= max_lane as i64)
+            let j = i64::from(lane) - i64::from(b);
+            (j, j >= i64::from(max_lane))
         }
         ShflMode::Down => {
-            let j = (lane + b) as i64;
-            (j, j <= max_lane as i64)
+            let j = i64::from(lane + b);
+            (j, j <= i64::from(max_lane))
         }
         ShflMode::Bfly => {
-            let j = (lane ^ b) as i64;
-            (j, j <= max_lane as i64)
+            let j = i64::from(lane ^ b);
+            (j, j <= i64::from(max_lane))
         }
         ShflMode::Idx => {
-            let j = (min_lane | (b & !segmask)) as i64;
-            (j, j <= max_lane as i64)
+            let j = i64::from(min_lane | (b & !segmask));
+            (j, j <= i64::from(max_lane))
         }
     };
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "in range: 0 <= j <= max_lane < 64"
+    )]
     LaneSource {
         src: if in_range { j as u32 } else { lane },
         in_range,
@@ -76,7 +81,7 @@ pub fn source_rows(mode: ShflMode, b: &[u32; 64], clamp: u32, segmask: u32, w: u
                     for lane in 0..w {
                         let s = source_lane(ShflMode::$m, lane, b[lane as usize], clamp, segmask, w);
                         src[lane as usize] = s.src;
-                        in_range |= (s.in_range as u64) << lane;
+                        in_range |= u64::from(s.in_range) << lane;
                     }
                 })*
             }
@@ -107,7 +112,7 @@ pub fn shuffle(
     member: u64,
     exec: u64,
 ) -> ShuffleResult {
-    let w = a.len() as u32;
+    let w = u32::try_from(a.len()).expect("a warp has at most 64 lanes");
     let mut values = a.to_vec();
     let mut sources = vec![
         LaneSource {

@@ -63,7 +63,7 @@ impl<'k> Shared<'k> {
     pub fn new(kernel: &'k Kernel, config: &'k Config, memory: &[Buffer], options: &RunOptions) -> Shared<'k> {
         let mut global_base = Vec::with_capacity(memory.len());
         // 256-byte aligned like cudaMalloc's, and never two buffers in one cache line.
-        let align = 256u64.max(config.timing.memory.line_bytes as u64);
+        let align = 256u64.max(u64::from(config.timing.memory.line_bytes));
         let mut next = 0u64;
         for b in memory {
             global_base.push(next);
@@ -89,7 +89,7 @@ impl<'k> Shared<'k> {
             overlay: reads.iter().zip(&writes).map(|(r, w)| *r && *w).collect(),
             race_global: writes.iter().map(|w| *w && options.checks.race).collect(),
             l1_bytes: l1_bytes(kernel, config),
-            capacity: blocks_per_sm(kernel, config) as u32,
+            capacity: u32::try_from(blocks_per_sm(kernel, config)).expect("at most max_blocks_per_sm (a u32) blocks"),
             checks: options.checks,
             sanitize: options.checks.any(),
             schedule: options.schedule,
@@ -214,6 +214,10 @@ impl<'k> Sm<'k> {
 
     /// The `pipe_free` entry that is always free.
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "Pipe::COUNT pipes per scheduler and per SM, at most 64 schedulers"
+    )]
     fn no_pipe(&self) -> u32 {
         (self.pipe_free.len() - 1) as u32
     }
@@ -287,10 +291,18 @@ impl<'k> Sm<'k> {
                 if self.warps[warp_slot].is_some() {
                     continue;
                 }
-                let first_thread = (k * self.w) as u32;
-                let lanes = (kernel.block - first_thread).min(self.w as u32);
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "a thread of the block (a u32 count), a warp size of at most 64"
+                )]
+                let (first_thread, w) = ((k * self.w) as u32, self.w as u32);
+                let lanes = (kernel.block - first_thread).min(w);
                 let mask = if lanes == 64 { u64::MAX } else { (1u64 << lanes) - 1 };
                 let mut warp = self.spare_warps.pop().unwrap_or_else(|| Warp::new(nregs, npreds));
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "a warp of the block, fewer than its threads (a u32)"
+                )]
                 warp.place((slot, id, k as u32), self.warps_launched, mask, cycle);
                 warp.rf.reset(nregs, npreds);
                 warp.shadow.reset(checks, nregs, npreds);
@@ -303,6 +315,10 @@ impl<'k> Sm<'k> {
                 k += 1;
             }
             if ON {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "the block's warps, fewer than its threads (a u32)"
+                )]
                 trace.event(Event::BlockLaunch {
                     cycle,
                     block: id,
@@ -335,6 +351,10 @@ impl<'k> Sm<'k> {
                     Some(inst) => {
                         let pipe = inst.unit.pipe();
                         let operands = warp.scoreboard.ready_at(inst, pipe, self.config.timing.pipe_switch);
+                        #[allow(
+                            clippy::cast_possible_truncation,
+                            reason = "Pipe::COUNT pipes per scheduler and per SM, at most 64 schedulers"
+                        )]
                         (
                             warp.next_issue.max(operands.at),
                             self.pipe_index(s, pipe) as u32,
@@ -519,6 +539,10 @@ impl<'k> Sm<'k> {
             let block = self.blocks[warp.block_slot].as_ref().expect("block of a live warp");
             let (id, pc) = warp.waiting.unwrap_or((0, 0));
             let b = &block.barrier.barriers[id as usize];
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "warps of one block, at most max_warps_per_sm (4096)"
+            )]
             waiting.push(WaitingWarp {
                 block: warp.block_id,
                 warp: warp.warp_in_block,
@@ -576,6 +600,7 @@ impl<'k> Sm<'k> {
                 active & if neg { !v } else { v }
             }
         };
+        #[allow(clippy::cast_possible_truncation, reason = "a warp size is at most 64")]
         let ctx = LaneCtx {
             w: w as u32,
             full: if w == 64 { u64::MAX } else { (1u64 << w) - 1 },
@@ -593,8 +618,9 @@ impl<'k> Sm<'k> {
             exec,
         };
         self.stats.warp_instructions += 1;
-        self.stats.lane_instructions += exec.count_ones() as u64;
+        self.stats.lane_instructions += u64::from(exec.count_ones());
         // Operand read: the trace keeps the sources, `--check init` looks for unwritten ones.
+        #[allow(clippy::cast_possible_truncation, reason = "at most 64 schedulers")]
         let mut event = ON.then(|| {
             Box::new(Issue {
                 cycle,
@@ -631,6 +657,10 @@ impl<'k> Sm<'k> {
         }
         // Execute.
         let block = self.blocks[warp.block_slot].as_mut().expect("block of a live warp");
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "a warp slot (at most 4096); an atomic return per instruction of an epoch (at most 10^6 cycles, 64 issues each)"
+        )]
         let memory = Memory {
             global: mem,
             shared: &mut block.shared,
@@ -665,7 +695,7 @@ impl<'k> Sm<'k> {
         }
         match &outcome {
             Outcome::Access(m) => {
-                self.stats.atomics += (m.kind == AccessKind::Atomic && exec != 0) as u64;
+                self.stats.atomics += u64::from(m.kind == AccessKind::Atomic && exec != 0);
                 if self.watch_unordered {
                     let generation = block.barrier.generation;
                     self.unordered = missing_barrier_hint(kernel, &mut block.writers, generation, &at, m, &ctx);
@@ -674,7 +704,7 @@ impl<'k> Sm<'k> {
             }
             Outcome::Exchange(x) => {
                 self.stats.shuffles += 1;
-                self.stats.undefined_shuffle_reads += x.undefined.count_ones() as u64;
+                self.stats.undefined_shuffle_reads += u64::from(x.undefined.count_ones());
             }
             _ => {}
         }
@@ -709,6 +739,10 @@ impl<'k> Sm<'k> {
         // Commit: the scoreboard, the pipe and the warp's next issue. The run lasts until the last result
         // (register, predicate or memory) is complete.
         let done = cycle + cost.latency;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "at most 63 replays of at most 1000000 cycles (Config::validate)"
+        )]
         warp.scoreboard
             .reserve(inst, inst.unit.pipe(), done, cost.replays as u32);
         if inst.write.is_some() || inst.pred_write.is_some() || matches!(inst.op, DOp::St { .. } | DOp::Atom { .. }) {
@@ -782,7 +816,7 @@ impl<'k> Sm<'k> {
         let (block_slot, block_id, warp_in_block) = (warp.block_slot, warp.block_id, warp.warp_in_block);
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
         // The block's barrier unit takes each arrival in turn.
-        let interval = self.config.timing.units.barrier.interval as u64;
+        let interval = u64::from(self.config.timing.units.barrier.interval);
         let (arrived, expected) = block.barrier.arrive(
             id,
             Waiter { slot, lanes },
@@ -809,7 +843,7 @@ impl<'k> Sm<'k> {
     #[inline(always)]
     fn try_release<const ON: bool>(&mut self, block_slot: usize, id: u32, cycle: u64, trace: &mut EpochTrace<ON>) {
         let block = self.blocks[block_slot].as_mut().expect("resident block");
-        let latency = self.config.timing.units.barrier.latency as u64;
+        let latency = u64::from(self.config.timing.units.barrier.latency);
         let Some(release) = block
             .barrier
             .try_release(id, block.warps_left, cycle, latency, &mut self.released)
@@ -877,6 +911,10 @@ impl<'k> Sm<'k> {
         finished_from: u64,
         trace: &mut EpochTrace<ON>,
     ) -> bool {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "a program has at most 2^16 instructions (the assembler's limit)"
+        )]
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
         loop {
@@ -898,7 +936,7 @@ impl<'k> Sm<'k> {
                 // Lanes at the end of the program exit; a warp waiting at a barrier exits once released.
                 // A warp still held (at a barrier, or resolving a branch) exits when it is next scheduled.
                 Some(top) if top.pc >= n && warp.waiting.is_none() && warp.next_issue <= cycle + 1 => {
-                    warp.stack.remove_lanes(top.mask)
+                    warp.stack.remove_lanes(top.mask);
                 }
                 _ => break,
             }
@@ -917,10 +955,11 @@ impl<'k> Sm<'k> {
         let block_slot = warp.block_slot;
         // Retire the warp's cycle breakdown; `finished` is known when the run ends.
         self.exited += 1;
-        self.exit_sum += finished_from as u128;
+        self.exit_sum += u128::from(finished_from);
         self.end = self.end.max(finished_from);
         self.stats.stalls.add(&warp.stalls);
-        let global = warp.block_id as u64 * self.kernel.warps_per_block() as u64 + warp.warp_in_block as u64;
+        let global =
+            u64::from(warp.block_id) * u64::from(self.kernel.warps_per_block()) + u64::from(warp.warp_in_block);
         if global < WARP_STALLS_KEPT as u64 {
             self.stats.warp_stalls.push(WarpStalls {
                 block: warp.block_id,
@@ -948,6 +987,7 @@ impl<'k> Sm<'k> {
             return true;
         }
         // Exited warps no longer hold back barriers.
+        #[allow(clippy::cast_possible_truncation, reason = "BARRIERS is 16")]
         for id in 0..BARRIERS as u32 {
             self.try_release(block_slot, id, cycle, trace);
         }

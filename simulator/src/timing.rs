@@ -65,7 +65,7 @@ pub(crate) fn price(
         p.cost = match m.kind {
             AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(unit, degree, conflict),
             AccessKind::Read => {
-                let miss = timing.memory.l1_miss_latency as u64;
+                let miss = u64::from(timing.memory.l1_miss_latency);
                 let l1 = Some((mem.l1, cycle, p.cost.latency, miss));
                 let (lines, misses, arrival) = global_lines(
                     mem.global_base,
@@ -120,8 +120,8 @@ impl Cost {
     #[inline(always)]
     pub fn of(unit: Unit) -> Cost {
         Cost {
-            latency: unit.latency as u64,
-            occupancy: unit.interval as u64,
+            latency: u64::from(unit.latency),
+            occupancy: u64::from(unit.interval),
             replays: 0,
         }
     }
@@ -133,7 +133,7 @@ impl Cost {
         let c = Cost::of(unit);
         Cost {
             latency: c.latency + conflict,
-            occupancy: c.occupancy * degree.max(1) as u64,
+            occupancy: c.occupancy * u64::from(degree.max(1)),
             replays: conflict,
         }
     }
@@ -145,7 +145,7 @@ impl Cost {
         let c = Cost::of(unit);
         Cost {
             latency: if lines > 0 {
-                arrival - cycle + (lines - 1) * unit.interval as u64
+                arrival - cycle + (lines - 1) * u64::from(unit.interval)
             } else {
                 c.latency
             },
@@ -169,7 +169,7 @@ impl Cost {
     #[inline(always)]
     pub fn atomic(unit: Unit, same: u32, per_lane: u32, conflict: u64) -> Cost {
         let c = Cost::of(unit);
-        let serial = same.saturating_sub(1) as u64 * per_lane as u64;
+        let serial = u64::from(same.saturating_sub(1)) * u64::from(per_lane);
         Cost {
             latency: c.latency + serial + conflict,
             occupancy: c.occupancy + serial + conflict,

@@ -64,7 +64,7 @@ impl Issue {
                     sources: x.sources[..w].to_vec(),
                     in_range: x.in_range & exec,
                     undefined: x.undefined,
-                })
+                });
             }
             Outcome::Access(m) => {
                 let (store, atomic) = (m.kind != AccessKind::Read, m.kind == AccessKind::Atomic);

@@ -24,6 +24,10 @@ pub(crate) fn vote(rf: &mut RegisterFile, mode: VoteMode, d: u16, (p, neg): (u16
         VoteMode::Any => set != 0,
         VoteMode::Uni => set == members || set == 0,
         VoteMode::Ballot => {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "32-bit lane masks: lanes 32-63 of a 64-lane warp are not representable (as PTX's .b32)"
+            )]
             for_lanes(exec, |lane| rf.regs[d as usize * STRIDE + lane as usize] = set as u32);
             false
         }
@@ -35,6 +39,10 @@ pub(crate) fn vote(rf: &mut RegisterFile, mode: VoteMode, d: u16, (p, neg): (u16
 
 /// `activemask.b32 d`: the executing lanes as a mask, in every executing lane.
 #[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "32-bit lane masks: lanes 32-63 of a 64-lane warp are not representable (as PTX's .b32)"
+)]
 pub(crate) fn activemask(rf: &mut RegisterFile, d: u16, exec: u64) {
     for_lanes(exec, |lane| rf.regs[d as usize * STRIDE + lane as usize] = exec as u32);
 }
@@ -59,7 +67,7 @@ pub(crate) fn match_sync(
     let first = members.trailing_zeros().min(63);
     let mut same_everywhere = true;
     for_lanes(members, |lane| {
-        same_everywhere &= values[lane as usize] == values[first as usize]
+        same_everywhere &= values[lane as usize] == values[first as usize];
     });
     let mut equal = [0u64; 64];
     for_lanes(members, |lane| {
@@ -82,7 +90,12 @@ pub(crate) fn match_sync(
         } else {
             equal[lane as usize]
         };
-        rf.regs[d as usize * STRIDE + lane as usize] = r as u32;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "32-bit lane masks: lanes 32-63 of a 64-lane warp are not representable (as PTX's .b32)"
+        )]
+        let r = r as u32;
+        rf.regs[d as usize * STRIDE + lane as usize] = r;
     });
     if let Some(p) = p {
         rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };

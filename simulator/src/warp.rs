@@ -24,6 +24,10 @@ pub(crate) enum Hold {
 pub(crate) struct Warp {
     pub block_slot: usize,
     pub block_id: u32,
+    #[allow(
+        clippy::struct_field_names,
+        reason = "the warp's index in its block, named as everywhere else (LaneCtx, Issue, the events)"
+    )]
     pub warp_in_block: u32,
     /// Unique on this SM (warp slots are reused): a deferred atomic result finds its warp by it.
     pub uid: u64,
@@ -122,9 +126,9 @@ impl Warp {
             Hold::Barrier => part(self.next_issue, &mut st.barrier, StallReason::Barrier),
         }
         // The operand wait ends with the producer's bank-conflict replays, then any pipe-switch cycles.
-        let replays_end = operands.at - operands.switch as u64;
+        let replays_end = operands.at - u64::from(operands.switch);
         part(
-            replays_end.saturating_sub(operands.conflict as u64),
+            replays_end.saturating_sub(u64::from(operands.conflict)),
             &mut st.operands,
             StallReason::Operands,
         );
@@ -132,7 +136,7 @@ impl Warp {
         part(operands.at, &mut st.operands, StallReason::Operands);
         part(unit, &mut st.unit_busy, StallReason::UnitBusy);
         part(cycle, &mut st.not_selected, StallReason::NotSelected);
-        st.issued += issues as u64;
-        self.accounted = cycle + issues as u64;
+        st.issued += u64::from(issues);
+        self.accounted = cycle + u64::from(issues);
     }
 }

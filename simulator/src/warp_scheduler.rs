@@ -48,6 +48,10 @@ impl Schedule {
     /// rotates every cycle, so that no scheduler always gets the SM-wide pipes first (in reverse, or in a random
     /// rotation, under those schedules).
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a rotation, taken modulo `schedulers`: a usize narrower than 64 bits would wrap it, still a rotation"
+    )]
     pub(crate) fn turns(self, sm: u32, cycle: u64, schedulers: usize) -> (usize, usize) {
         match self {
             Schedule::Policy => (cycle as usize, 1),
@@ -64,7 +68,7 @@ impl Schedule {
     #[inline]
     pub(crate) fn draw(seed: u64, sm: u32, cycle: u64, what: u64) -> u64 {
         let mut z = seed
-            ^ (sm as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ u64::from(sm).wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ cycle.wrapping_mul(0xd1b5_4a32_d192_ed03)
             ^ what.wrapping_mul(0xa24b_aed4_963e_e407);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -183,7 +187,7 @@ impl WarpScheduler {
             Schedule::Random { seed } => {
                 let mut n = 0u64;
                 for (k, &r) in ready.iter().enumerate() {
-                    n += can(s + schedulers * k, r, earliest) as u64;
+                    n += u64::from(can(s + schedulers * k, r, earliest));
                 }
                 if n == 0 {
                     return None;
