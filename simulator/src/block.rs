@@ -69,7 +69,7 @@ pub(crate) fn room_for_another(kernel: &Kernel, config: &Config, resident: usize
     let shared_used = resident as u64 * shared_bytes;
     resident < config.max_blocks_per_sm as usize
         && (resident + 1) * per_block <= warp_slots
-        && (resident == 0 || shared_used + shared_bytes <= config.shared_per_sm as u64)
+        && (resident == 0 || shared_used + shared_bytes <= u64::from(config.shared_per_sm))
 }
 
 /// Block ids in increasing order, kept as runs of consecutive ids: a whole grid queued on one SM is one run.
@@ -118,10 +118,10 @@ impl BlockQueue {
 /// Blocks of `kernel` one SM holds at once (at least one: a block that fits no SM runs alone).
 pub(crate) fn blocks_per_sm(kernel: &Kernel, config: &Config) -> u64 {
     let per_block = kernel.shared_words as u64 * 4;
-    let warps = kernel.warps_per_block().max(1) as u64;
-    let slots = (config.max_warps_per_sm as u64).max(warps);
-    let mut blocks = (config.max_blocks_per_sm as u64).min(slots / warps).max(1);
-    if let Some(fit) = (config.shared_per_sm as u64).checked_div(per_block) {
+    let warps = u64::from(kernel.warps_per_block().max(1));
+    let slots = u64::from(config.max_warps_per_sm).max(warps);
+    let mut blocks = u64::from(config.max_blocks_per_sm).min(slots / warps).max(1);
+    if let Some(fit) = u64::from(config.shared_per_sm).checked_div(per_block) {
         blocks = blocks.min(fit.max(1));
     }
     blocks

@@ -19,9 +19,10 @@ pub struct L1 {
 impl L1 {
     /// A cache of `bytes` bytes in lines of `line_bytes`, `ways`-way set-associative. Smaller than one set:
     /// no cache (every access misses).
+    #[allow(clippy::cast_possible_truncation, reason = "at most 2^20 lines (Config::validate)")]
     pub fn new(bytes: u64, line_bytes: u32, ways: u32) -> L1 {
         let ways = ways.max(1) as usize;
-        let sets = (bytes / line_bytes.max(1) as u64) as usize / ways;
+        let sets = (bytes / u64::from(line_bytes.max(1))) as usize / ways;
         L1 {
             sets,
             ways,
@@ -41,6 +42,7 @@ impl L1 {
             return (false, fill);
         }
         self.clock += 1;
+        #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
         let base = (line % self.sets as u64) as usize * self.ways;
         let set = base..base + self.ways;
         if let Some(k) = self.tags[set.clone()].iter().position(|&t| t == line) {

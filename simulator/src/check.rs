@@ -222,10 +222,10 @@ impl Finding {
                 "data race on {} memory: {} hazard on `{array}[{index}]` between threads {}",
                 if *global { "global" } else { "shared" },
                 hazard.name(),
-                if first.block != second.block {
-                    "of different blocks (nothing orders blocks within a kernel)"
-                } else {
+                if first.block == second.block {
                     "no barrier orders"
+                } else {
+                    "of different blocks (nothing orders blocks within a kernel)"
                 }
             ),
             FindingKind::UninitRegister { reg, lanes: l } => {
@@ -424,8 +424,8 @@ impl Rec {
     fn access(&self, block: u32) -> Access {
         Access {
             block,
-            warp: self.warp as u32,
-            lane: self.lane as u32,
+            warp: u32::from(self.warp),
+            lane: u32::from(self.lane),
             pc: self.pc,
             cycle: self.cycle,
             kind: self.kind,
@@ -509,6 +509,7 @@ impl WarpSync {
     fn together_since(&self, since: u32, a: u32, b: u32) -> bool {
         let both = 1u64 << a | 1u64 << b;
         // Too long ago to tell: take them as ordered (a missed report rather than a false one).
+        #[allow(clippy::cast_possible_truncation, reason = "KEPT is 16")]
         if self.seq.saturating_sub(since) >= WarpSync::KEPT as u32 {
             return true;
         }
@@ -542,6 +543,11 @@ pub(crate) enum Space {
 /// between blocks: `words[lane]` for each lane of `exec`.
 // (Out of line: inlined, it made the issue loop slower with the checks off.)
 #[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a warp of a block (at most 4096 threads) fits a u16, a lane (below 64) a u8, a word of a buffer (at most \
+              2^28, MAX_BUFFER_ELEMENTS) a u32"
+)]
 #[inline(never)]
 pub(crate) fn access(
     checks: Checks,
@@ -606,7 +612,7 @@ pub(crate) fn access(
                 warp,
                 lane: Some(lane),
                 pc: who.pc,
-                count: unwritten.count_ones() as u64,
+                count: u64::from(unwritten.count_ones()),
             });
         }
     }
@@ -627,10 +633,10 @@ pub(crate) fn access(
         };
         let vc = &block.vc[warp as usize * n..(warp as usize + 1) * n];
         let ordered = |prev: &Rec| {
-            if prev.warp as u32 == warp {
-                prev.lane as u32 == lane
+            if u32::from(prev.warp) == warp {
+                u32::from(prev.lane) == lane
                     || prev.mask >> lane & 1 == 1
-                    || who.sync.together_since(prev.seq, prev.lane as u32, lane)
+                    || who.sync.together_since(prev.seq, u32::from(prev.lane), lane)
             } else {
                 vc[prev.warp as usize] >= prev.clock
             }
@@ -681,7 +687,7 @@ pub(crate) fn access(
             }
         }
         match kind {
-            AccessKind::Read => match shadow.reads.iter_mut().find(|r| r.warp as u32 == warp) {
+            AccessKind::Read => match shadow.reads.iter_mut().find(|r| u32::from(r.warp) == warp) {
                 Some(r) => *r = now,
                 None => shadow.reads.push(now),
             },
@@ -696,7 +702,7 @@ pub(crate) fn access(
 
 /// The key of a global word in the race checker's maps.
 fn global_key(buffer: u16, word: usize) -> u64 {
-    (buffer as u64) << 32 | word as u64
+    u64::from(buffer) << 32 | word as u64
 }
 
 /// A global access to a buffer the kernel writes, logged by its SM (with `race`) for the check between blocks
@@ -728,8 +734,8 @@ impl GlobalRec {
     fn access(&self) -> Access {
         Access {
             block: self.block,
-            warp: self.warp as u32,
-            lane: self.lane as u32,
+            warp: u32::from(self.warp),
+            lane: u32::from(self.lane),
             pc: self.pc,
             cycle: self.cycle,
             kind: self.kind,
@@ -751,7 +757,7 @@ pub(crate) struct GlobalCheck {
     reads: FxHashMap<u64, Box<[[Option<GlobalRec>; 2]; PAGE]>>,
     pub findings: Findings,
     /// The epoch's accesses in check order: (cycle, SM, index in its log). Reused.
-    pub order: Vec<(u64, u32, u32)>,
+    pub order: Vec<(u64, u32, usize)>,
 }
 
 /// Words per page of [`GlobalCheck`]'s shadow: a compromise between dense accesses (a hash-table entry per word
@@ -787,11 +793,11 @@ impl GlobalCheck {
                 cycle: a.cycle,
                 sm,
                 block: a.block,
-                warp: a.warp as u32,
-                lane: Some(a.lane as u32),
+                warp: u32::from(a.warp),
+                lane: Some(u32::from(a.lane)),
                 pc: a.pc,
                 count: 1,
-            })
+            });
         };
         if let Some(w) = self.writes.get(&page).and_then(|p| p[slot]).filter(conflicts) {
             report(

@@ -210,6 +210,7 @@ impl Config {
 
     /// Checks what the simulator relies on; a loaded configuration must pass before use.
     pub fn validate(&self) -> Result<(), String> {
+        const LIMIT: u32 = 1_000_000;
         let bad = |what: &str| Err(format!("invalid configuration: {what}"));
         if !(2..=64).contains(&self.warp_size) || !self.warp_size.is_power_of_two() {
             return bad("`warp_size` must be a power of two from 2 to 64");
@@ -232,7 +233,6 @@ impl Config {
         if self.max_shared_per_block > self.shared_per_sm || self.shared_per_sm > 1 << 30 {
             return bad("`max_shared_per_block` must not exceed `shared_per_sm` (at most 1 GiB)");
         }
-        const LIMIT: u32 = 1_000_000;
         for (name, u) in self.timing.units.all() {
             if u.latency > LIMIT || u.interval > LIMIT {
                 return Err(format!(
@@ -265,21 +265,21 @@ impl Config {
         if !(1..=64).contains(&m.l1_ways) {
             return bad("`timing.memory.l1_ways` must be 1 to 64");
         }
-        if m.l1_shared_bytes as u64 / m.line_bytes as u64 > 1 << 20 {
+        if u64::from(m.l1_shared_bytes) / u64::from(m.line_bytes) > 1 << 20 {
             return bad("`timing.memory.l1_shared_bytes` must be at most 2^20 lines (`line_bytes` each)");
         }
         if m.shared_carveouts_kib.is_empty() || m.shared_carveouts_kib.len() > 64 {
             return bad("`timing.memory.shared_carveouts_kib` must list 1 to 64 carveouts");
         }
         // Every SM is made at the start: the whole machine, not only one SM, must fit in memory.
-        let sms = self.sms as u64;
-        if sms * self.max_warps_per_sm as u64 > 1 << 17 {
+        let sms = u64::from(self.sms);
+        if sms * u64::from(self.max_warps_per_sm) > 1 << 17 {
             return bad("`sms` x `max_warps_per_sm` (warp slots of the whole machine) must be at most 131072");
         }
-        if sms * (m.l1_shared_bytes as u64 / m.line_bytes as u64) > 1 << 22 {
+        if sms * (u64::from(m.l1_shared_bytes) / u64::from(m.line_bytes)) > 1 << 22 {
             return bad("`sms` x L1 lines (`timing.memory.l1_shared_bytes` / `line_bytes`) must be at most 4194304");
         }
-        if sms * self.shared_per_sm as u64 > 1 << 30 {
+        if sms * u64::from(self.shared_per_sm) > 1 << 30 {
             return bad("`sms` x `shared_per_sm` (shared memory of the whole machine) must be at most 1 GiB");
         }
         Ok(())
@@ -288,14 +288,16 @@ impl Config {
     /// Cycles per epoch of the parallel engine ([`crate::gpu`]): the shortest latency with which a global
     /// write of one SM can reach another (through L2): a global load's L1 miss, or a global atomic.
     pub fn epoch_cycles(&self) -> u64 {
-        (self
-            .timing
-            .memory
-            .l1_miss_latency
-            .min(self.timing.units.global_atomic.latency) as u64)
-            .max(1)
+        u64::from(
+            self.timing
+                .memory
+                .l1_miss_latency
+                .min(self.timing.units.global_atomic.latency),
+        )
+        .max(1)
     }
 
+    #[must_use]
     pub fn with_warp_size(mut self, w: u32) -> Config {
         self.warp_size = w;
         self

@@ -2,6 +2,7 @@
 //! instruction and its source line).
 
 use crate::kernel::Kernel;
+use std::fmt::Write;
 use warpsim_isa::Diagnostic;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -134,7 +135,8 @@ impl Fault {
                     )
                 };
                 for w in waiting {
-                    m.push_str(&format!(
+                    let _ = write!(
+                        m,
                         "\n  block {}, warp {}, pc {}: waits at barrier {} ({} of {} warp{} arrived)",
                         w.block,
                         w.warp,
@@ -143,7 +145,7 @@ impl Fault {
                         w.arrived,
                         w.expected,
                         if w.expected == 1 { "" } else { "s" }
-                    ));
+                    );
                 }
                 m
             }

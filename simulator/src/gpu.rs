@@ -120,7 +120,7 @@ impl<'k> Engine<'k> {
 
     fn run<const ON: bool, T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Result<RunOutput, Fault> {
         let epoch = self.shared.config.epoch_cycles();
-        let grid = self.shared.kernel.grid as u64;
+        let grid = u64::from(self.shared.kernel.grid);
         let mut locals: Vec<EpochTrace<ON>> = (0..self.sms.len()).map(|_| EpochTrace::default()).collect();
         let mut faults: Vec<Option<Fault>> = (0..self.sms.len()).map(|_| None).collect();
         let pool = match options.threads {
@@ -147,10 +147,10 @@ impl<'k> Engine<'k> {
                 at = at.saturating_add(step).min(limit);
                 let memory = &self.memory;
                 let run = |((sm, local), fault): ((&mut Sm<'k>, &mut EpochTrace<ON>), &mut Option<Fault>)| {
-                    if !sm.idle() {
-                        *fault = sm.run_until(at, memory, options, local).err();
-                    } else {
+                    if sm.idle() {
                         sm.cycle = at;
+                    } else {
+                        *fault = sm.run_until(at, memory, options, local).err();
                     }
                 };
                 match &pool {
@@ -166,7 +166,7 @@ impl<'k> Engine<'k> {
                                 .par_iter_mut()
                                 .zip(locals.par_iter_mut())
                                 .zip(faults.par_iter_mut())
-                                .for_each(run)
+                                .for_each(run);
                         };
                         match pool {
                             Some(pool) => pool.install(work),
@@ -246,7 +246,7 @@ impl<'k> Engine<'k> {
                     blocks: grid,
                 });
             }
-            if finished == grid || (self.next_block as u64 >= grid && self.sms.iter().all(Sm::idle)) {
+            if finished == grid || (u64::from(self.next_block) >= grid && self.sms.iter().all(Sm::idle)) {
                 break;
             }
         }
@@ -322,17 +322,14 @@ impl<'k> Engine<'k> {
         let mut order = std::mem::take(&mut check.order);
         order.clear();
         for (i, sm) in self.sms.iter().enumerate() {
+            #[allow(clippy::cast_possible_truncation, reason = "at most 1024 SMs (Config::validate)")]
+            let i = i as u32;
             let n = sm.global_log.partition_point(|a| a.cycle <= upto);
-            order.extend(
-                sm.global_log[..n]
-                    .iter()
-                    .enumerate()
-                    .map(|(j, a)| (a.cycle, i as u32, j as u32)),
-            );
+            order.extend(sm.global_log[..n].iter().enumerate().map(|(j, a)| (a.cycle, i, j)));
         }
         order.sort_unstable();
         for &(_, i, j) in &order {
-            check.access(self.shared.kernel, i, &self.sms[i as usize].global_log[j as usize]);
+            check.access(self.shared.kernel, i, &self.sms[i as usize].global_log[j]);
         }
         check.order = order;
         for sm in &mut self.sms {
@@ -367,7 +364,7 @@ impl<'k> Engine<'k> {
             exit_sum += sm.exit_sum;
         }
         // Exited warps were finished from their exit to the end of the run.
-        stats.stalls.finished = (exited as u128 * end as u128 - exit_sum) as u64;
+        stats.stalls.finished = u64::try_from(u128::from(exited) * u128::from(end) - exit_sum).unwrap_or(u64::MAX);
         for ws in &mut stats.warp_stalls {
             // (`finished` holds the first finished cycle until now.)
             ws.stalls.finished = end - ws.stalls.finished;

@@ -191,7 +191,7 @@ pub(crate) fn observe(
                     warp: ctx.warp_in_block,
                     lane: Some(lane),
                     pc: at.pc,
-                    count: x.undefined.count_ones() as u64,
+                    count: u64::from(x.undefined.count_ones()),
                 });
             }
             if checks.init
@@ -225,6 +225,7 @@ pub(crate) fn observe(
 }
 
 /// A register or a predicate that lanes read before writing it.
+#[derive(Clone, Copy)]
 enum Unwritten {
     Register(u16),
     Predicate(u16),
@@ -251,7 +252,7 @@ fn uninit(c: &mut SmChecks<'_>, at: &Site, ctx: &LaneCtx, what: Unwritten, lanes
         warp: ctx.warp_in_block,
         lane: Some(lanes.trailing_zeros()),
         pc: at.pc,
-        count: lanes.count_ones() as u64,
+        count: u64::from(lanes.count_ones()),
     });
 }
 
