@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 const STRIDE: u64 = 1000;
 
 /// One slice per wait on a warp's stall track.
-fn stall_slices(out: &mut Vec<Value>, pid: u32, tid: u64, waits: &[crate::trace::Wait], args: Value) {
+fn stall_slices(out: &mut Vec<Value>, pid: u32, tid: u64, waits: &[crate::trace::Wait], args: &Value) {
     for wait in waits {
         out.push(json!({
             "ph": "X", "cat": "stall", "name": wait.reason.name(),
@@ -36,7 +36,7 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
     let mut out: Vec<Value> = Vec::new();
     // Per (block, warp): when each of its in-flight tracks is free again.
     let mut tracks: BTreeMap<(u32, u32), Vec<u64>> = BTreeMap::new();
-    let stall_track = |warp: u32| warp as u64 * STRIDE;
+    let stall_track = |warp: u32| u64::from(warp) * STRIDE;
     for e in events {
         match e {
             Event::BlockLaunch {
@@ -62,7 +62,7 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
                     i.block,
                     stall_track(i.warp),
                     &i.waits,
-                    json!({"before_pc": i.pc}),
+                    &json!({"before_pc": i.pc}),
                 );
                 let free = tracks.entry((i.block, i.warp)).or_default();
                 let end = i.complete.max(i.cycle + 1);
@@ -176,7 +176,7 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
                 warp,
                 waits,
             } => {
-                stall_slices(&mut out, *block, stall_track(*warp), waits, json!({"before": "exit"}));
+                stall_slices(&mut out, *block, stall_track(*warp), waits, &json!({"before": "exit"}));
                 out.push(json!({
                     "ph": "i", "s": "t", "cat": "control", "name": "exit",
                     "pid": block, "tid": stall_track(*warp), "ts": cycle,

@@ -21,7 +21,7 @@ use warpsim_isa::{ElemTy, Ty};
 /// An f32 as JSON: its exact value as a number when it is finite, else (NaN, ±inf) the string `"0x…"` of its
 /// eight hex digits of bits.
 pub fn f32_value(bits: u32) -> Value {
-    serde_json::Number::from_f64(f32::from_bits(bits) as f64)
+    serde_json::Number::from_f64(f64::from(f32::from_bits(bits)))
         .filter(|_| f32::from_bits(bits).is_finite())
         .map(Value::Number)
         .unwrap_or_else(|| Value::String(format!("0x{bits:08x}")))
@@ -30,7 +30,7 @@ pub fn f32_value(bits: u32) -> Value {
 fn number(ty: Ty, bits: u32) -> Value {
     match ty {
         Ty::F32 => f32_value(bits),
-        Ty::S32 => json!(bits as i32),
+        Ty::S32 => json!(bits.cast_signed()),
         Ty::U32 | Ty::B32 => json!(bits),
     }
 }
@@ -62,6 +62,7 @@ pub fn buffers(kernel: &Kernel, data: &[crate::kernel::Buffer]) -> Value {
 
 pub fn stats(out: &RunOutput) -> Value {
     let s = &out.stats;
+    #[allow(clippy::cast_precision_loss, reason = "a ratio of counts, printed as a float")]
     let ipc = if out.cycles == 0 {
         0.0
     } else {
@@ -195,12 +196,12 @@ impl Serialize for Elements<'_> {
                 ElemTy::F32 => {
                     let x = f32::from_bits(bits);
                     if x.is_finite() {
-                        seq.serialize_element(&(x as f64))?
+                        seq.serialize_element(&f64::from(x))?;
                     } else {
-                        seq.serialize_element(&format!("0x{bits:08x}"))?
+                        seq.serialize_element(&format!("0x{bits:08x}"))?;
                     }
                 }
-                ElemTy::S32 => seq.serialize_element(&(bits as i32))?,
+                ElemTy::S32 => seq.serialize_element(&bits.cast_signed())?,
                 ElemTy::U32 => seq.serialize_element(&bits)?,
             }
         }
@@ -609,7 +610,7 @@ impl<W: std::io::Write> crate::trace::TraceSink for JsonLines<'_, W> {
         }
         let r = serde_json::to_writer(&mut self.out, &event(self.kernel, &e))
             .map_err(std::io::Error::from)
-            .and_then(|_| self.out.write_all(b"\n"));
+            .and_then(|()| self.out.write_all(b"\n"));
         match r {
             Ok(()) => self.events += 1,
             Err(e) => self.error = Some(e),

@@ -18,7 +18,7 @@ use warpsim_isa::{ElemTy, Ty};
 pub fn value(ty: Ty, bits: u32) -> String {
     match ty {
         Ty::F32 => format!("{}", f32::from_bits(bits)),
-        Ty::S32 => format!("{}", bits as i32),
+        Ty::S32 => format!("{}", bits.cast_signed()),
         Ty::U32 | Ty::B32 => format!("{bits}"),
     }
 }
@@ -108,6 +108,7 @@ pub fn hex_mask(w: u32, mask: u64) -> String {
 /// Is every executing lane part of a swap pair (a ↔ b)? Then the exchange can be shown as pairs.
 pub fn pairs(sources: &[u32], exec: u64) -> Option<Vec<(u32, u32)>> {
     let mut out = Vec::new();
+    #[allow(clippy::cast_possible_truncation, reason = "a source per lane of a warp, at most 64")]
     for lane in 0..sources.len() as u32 {
         if exec >> lane & 1 == 0 {
             continue;
@@ -151,6 +152,7 @@ pub fn exchanges(events: &[Event]) -> Vec<Option<Exchange>> {
         let Some(m) = i.memory.as_ref().filter(|m| m.shared) else {
             continue;
         };
+        #[allow(clippy::cast_possible_truncation, reason = "at most 64")]
         let lanes = (0..m.index.len().min(64) as u32).filter(|l| i.exec >> l & 1 == 1);
         if m.store {
             for lane in lanes {
@@ -189,14 +191,14 @@ pub fn shuffle_amount(kernel: &Kernel, i: &Issue) -> (Option<&'static str>, Opti
         return (None, None);
     };
     let amount = match amount {
-        Src::Imm(v) => Some(v as i32),
+        Src::Imm(v) => Some(v.cast_signed()),
         Src::Reg(_) | Src::Special(_) => {
             let vals: Vec<u32> = (0..kernel.warp_size)
                 .filter(|l| i.exec >> l & 1 == 1)
                 .map(|l| i.operands[1][l as usize])
                 .collect();
             if vals.windows(2).all(|p| p[0] == p[1]) && !vals.is_empty() {
-                Some(vals[0] as i32)
+                Some(vals[0].cast_signed())
             } else {
                 None
             }

@@ -472,7 +472,7 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
         let buf = if m.shared {
             format!("shared array {buf}")
         } else {
-            buf.to_string()
+            buf.clone()
         };
         let what = match (m.atomic, m.store) {
             (true, _) => "atomic on",
@@ -705,8 +705,10 @@ fn counters(s: &mut String, parts: &[String], width: usize) {
 
 /// `--stats`: IPC, counts, and where every warp's cycles went.
 pub fn stats(out: &RunOutput) -> String {
+    const SHOW: usize = 16;
     let st = &out.stats;
     let mut s = String::new();
+    #[allow(clippy::cast_precision_loss, reason = "a ratio of counts, printed to 3 decimals")]
     let ipc = if out.cycles == 0 {
         0.0
     } else {
@@ -733,6 +735,7 @@ pub fn stats(out: &RunOutput) -> String {
         out.cycles
     );
     for (name, v) in st.stalls.parts() {
+        #[allow(clippy::cast_precision_loss, reason = "a share of cycles, printed to one decimal")]
         let pct = if total == 0 {
             0.0
         } else {
@@ -741,13 +744,12 @@ pub fn stats(out: &RunOutput) -> String {
         let _ = writeln!(s, "    {name:<14}{v:>12}  {pct:5.1}%");
     }
     let _ = writeln!(s, "    {:<14}{total:>12}", "total");
-    const SHOW: usize = 16;
     if !st.warp_stalls.is_empty() {
         let _ = writeln!(s, "  per warp (cycles):");
         let names = st.stalls.parts().map(|(n, _)| n);
         let _ = write!(s, "    {:>5} {:>4}", "block", "warp");
         for n in names {
-            let _ = write!(s, " {:>13}", n);
+            let _ = write!(s, " {n:>13}");
         }
         let _ = writeln!(s, " {:>10}", "total");
         for ws in st.warp_stalls.iter().take(SHOW) {
@@ -757,11 +759,12 @@ pub fn stats(out: &RunOutput) -> String {
             }
             let _ = writeln!(s, " {:>10}", ws.stalls.total());
         }
-        if st.warps as usize > SHOW.min(st.warp_stalls.len()) {
+        let shown = SHOW.min(st.warp_stalls.len()) as u64;
+        if st.warps > shown {
             let _ = writeln!(
                 s,
                 "    … {} more warps (`--format json` lists the first {} under stats.warps)",
-                st.warps as usize - SHOW.min(st.warp_stalls.len()),
+                st.warps - shown,
                 crate::run::WARP_STALLS_KEPT
             );
         }
