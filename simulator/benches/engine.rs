@@ -43,7 +43,7 @@ fn engine(c: &mut Criterion) {
             };
             let label = if threads == 0 { "all cores" } else { "1 thread" };
             group.bench_function(label, |b| {
-                b.iter(|| warpsim::run(black_box(&k), &config, &options, &mut NoTrace).expect("runs"))
+                b.iter(|| warpsim::run(black_box(&k), &config, &options, &mut NoTrace).expect("runs"));
             });
         }
         group.finish();

@@ -233,7 +233,7 @@ fn shfl_idx_wraps_modulo_width() {
 
 #[test]
 fn shfl_idx_negative_lane_operand_wraps_within_segment() {
-    let minus2 = (-2i32) as u32;
+    let minus2 = (-2i32).cast_unsigned();
     // W=32, width 16: lane -2 ≡ 14 of each half.
     let (v, p) = full_shuffle(Idx, 32, &uniform(minus2, 32), 15, 16);
     assert_eq!(v, [vec![114; 16], vec![130; 16]].concat());
@@ -430,8 +430,8 @@ fn shfl_read_of_inactive_lane_is_undefined() {
     // The model returns the inactive lane's register value.
     let r = shuffle(Bfly, &lanes_values(8), &uniform(1, 8), 7, 0, 0xff, 0x55);
     assert_eq!(r.undefined, 0x55);
-    for lane in [0usize, 2, 4, 6] {
-        assert_eq!(r.values[lane], 101 + lane as u32, "lane {lane}");
+    for lane in [0u32, 2, 4, 6] {
+        assert_eq!(r.values[lane as usize], 101 + lane, "lane {lane}");
     }
     // bfly 2: even lanes read even lanes, all defined.
     let r = shuffle(Bfly, &lanes_values(8), &uniform(2, 8), 7, 0, 0xff, 0x55);
@@ -535,7 +535,7 @@ fn e2e_every_mode_width_and_warp_size_matches_cuda_segment_semantics() {
                         .map(|l| {
                             // PTX takes the operand modulo the warp size (b[4:0] at W=32).
                             let (src, ok) = cuda_source(mode, l, b % w, width);
-                            (100 + src, ok as u32)
+                            (100 + src, u32::from(ok))
                         })
                         .unzip();
                     assert_eq!(buf(&out, "out"), want, "W={w}: {instr}");
@@ -787,7 +787,7 @@ fn e2e_guarded_shuffle_leaves_non_executing_lanes_unchanged_and_counts_undefined
         assert_eq!(buf(&out, "even_src"), want_b, "W={w}");
         // Even lanes: in range. Odd lanes would be out of range but do not execute: the predicate stays true.
         assert_eq!(buf(&out, "ok"), vec![1; w as usize], "W={w}");
-        assert_eq!(out.stats.undefined_shuffle_reads, (w / 2) as u64, "W={w}");
+        assert_eq!(out.stats.undefined_shuffle_reads, u64::from(w / 2), "W={w}");
         assert_eq!(out.stats.shuffles, 2, "W={w}");
     }
 }
