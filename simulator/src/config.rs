@@ -285,7 +285,7 @@ impl Config {
         Ok(())
     }
 
-    /// Cycles per epoch of the parallel engine ([`crate::gpu`]): the shortest latency with which a global
+    /// Cycles per epoch of the parallel engine (`gpu.rs`): the shortest latency with which a global
     /// write of one SM can reach another (through L2): a global load's L1 miss, or a global atomic.
     pub fn epoch_cycles(&self) -> u64 {
         u64::from(

@@ -13,7 +13,8 @@
 //!   sending [`Event`]s to a [`TraceSink`]; a run gives a [`RunOutput`] (buffers, cycles, [`Stats`], the
 //!   sanitizers' [`Finding`]s) or a [`Fault`];
 //! - [`programs`]: the shipped programs and the include resolver;
-//! - [`render`]: text, JSON, SVG, HTML and Chrome-trace renderers, which read events and the kernel only;
+//! - [`render`]: text, JSON, SVG, HTML and Chrome-trace renderers, which read events and the kernel's
+//!   instruction descriptions only (`render::json::event` is the one serialisation of an event);
 //! - [`kernel`] and [`trace`]: the program representation and the events, for tools that read them (the CUDA
 //!   emitter, the cross-check); [`shuffle`]: the shuffle network's rule, PTX's pseudo-code for `W` lanes;
 //! - [`instantiate`], [`run`] and [`simulate`]: the same steps as free functions, for tests.

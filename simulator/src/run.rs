@@ -16,7 +16,7 @@ pub struct RunOptions {
     /// A run that has issued more warp instructions than this stops with a fault (checked at every epoch
     /// boundary, so it may go up to one epoch past it).
     pub max_instructions: u64,
-    /// The sanitizers that run ([`crate::check`]).
+    /// The sanitizers that run (see [`crate::Checks`]).
     pub checks: Checks,
     /// The order in which schedulers pick ready warps.
     pub schedule: Schedule,
@@ -25,7 +25,7 @@ pub struct RunOptions {
     pub threads: usize,
     /// Called after every epoch with how far the run is (for a progress bar).
     pub progress: Option<ProgressFn>,
-    /// A wall-clock limit: a run still going after this long stops with a [`FaultKind::Timeout`] fault. Checked
+    /// A wall-clock limit: a run still going after this long stops with a [`crate::FaultKind::Timeout`] fault. Checked
     /// at epoch boundaries only (never within an SM's cycles), so it changes nothing in a run that finishes;
     /// where a run that passes it stops depends on the host. `None` (the default here; the CLI's is 60 s): no
     /// limit but the cycle and instruction limits.
@@ -165,7 +165,7 @@ pub struct Stats {
     pub warps: u64,
     /// Cycle breakdown summed over every warp: `stalls.total()` = warps × cycles.
     pub stalls: Stalls,
-    /// Cycle breakdown of the first [`WARP_STALLS_KEPT`] warps, by block and warp.
+    /// Cycle breakdown of the first `WARP_STALLS_KEPT` (1,024) warps, by block and warp.
     pub warp_stalls: Vec<WarpStalls>,
 }
 

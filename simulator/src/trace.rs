@@ -1,5 +1,9 @@
-//! Trace events: what the SM did, cycle by cycle, as data. Renderers (text, lane grid, JSON) read these and
-//! never reach back into simulator state.
+//! Trace events: what the SM did, cycle by cycle, as data. The trace observes each instruction's
+//! outcome (`execute::Outcome`, in `Issue::observe`); an event is built once and never changed afterwards (a global atomic's old
+//! values, known only at the epoch's commit, are an event of their own, [`Event::AtomicReturn`]). Renderers
+//! (text, lane grid, SVG, Chrome trace) read these and the kernel's instruction descriptions
+//! ([`crate::kernel::Described`]) and never reach back into simulator state; JSON, the `--trace-file` lines and
+//! the stepper page carry them as the records of one schema ([`crate::render::json`], `docs/run.schema.json`).
 //!
 //! The executor is generic over a [`TraceSink`]; with [`NoTrace`] every trace statement compiles away, so a run
 //! without tracing pays nothing for it.
