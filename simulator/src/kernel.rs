@@ -366,6 +366,16 @@ pub struct DInstr {
     pub ty: Ty,
 }
 
+impl DInstr {
+    /// The register a global atomic's old value goes to: it arrives at the epoch's commit, after the issue.
+    pub fn returns_at_commit(&self) -> Option<u16> {
+        match self.op {
+            DOp::Atom { d, addr, .. } if !addr.shared => d,
+            _ => None,
+        }
+    }
+}
+
 /// An instruction as the trace's readers see it, described once when the kernel is decoded, so that no
 /// renderer interprets an instruction's encoding ([`DOp`]) again: the value operands it reads, the registers
 /// it reads and writes, and its role.

@@ -719,8 +719,7 @@ impl<'k> Sm<'k> {
         let cost = priced.cost;
         if let Some(mut e) = event.take() {
             e.observe(inst, &outcome, &priced, &warp.rf, &block.shared, w, banks);
-            if let DOp::Atom { d: Some(reg), addr, .. } = inst.op
-                && !addr.shared
+            if let Some(reg) = inst.returns_at_commit()
                 && exec != 0
             {
                 // Its old values arrive at the commit ([`Sm::deliver`]).

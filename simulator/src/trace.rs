@@ -10,7 +10,7 @@
 
 use crate::check::AccessKind;
 use crate::execute::Outcome;
-use crate::kernel::{DInstr, DOp, Unit};
+use crate::kernel::{DInstr, Unit};
 use crate::lsu::{memory_trace, shared_after};
 use crate::register_file::RegisterFile;
 use crate::timing::Priced;
@@ -93,10 +93,7 @@ impl Issue {
             _ => {}
         }
         // A barrier's results are written at its release, a global atomic's at the commit: each is its own event.
-        let later = match inst.op {
-            DOp::Atom { addr, .. } => !addr.shared,
-            _ => inst.unit == Unit::Barrier,
-        };
+        let later = inst.unit == Unit::Barrier || inst.returns_at_commit().is_some();
         if !later {
             if let Some(d) = inst.write {
                 self.write = Some((d, rf.row(d, w).to_vec()));
