@@ -77,3 +77,33 @@ step:
         down_sum_f32        \v, \tmp, \off, \more
 done:
 .endm
+
+// 64-bit butterfly sums: every lane ends with the sum of the 64-bit `v` over the warp. A shuffle moves 32 bits,
+// so each step moves the two halves (as CUDA's __shfl_xor_sync of a double or a long long does).
+// v: the value (a .reg.b64 register, in and out); other: a .reg.b64 scratch; lo, hi, off: 32-bit scratch;
+// more: a scratch predicate.
+.macro bfly_sum_u64 v, other, lo, hi, off, more
+        mov.u32             \off, (W / 2)
+step:
+        mov.b64             {\lo, \hi}, \v
+        shfl.sync.bfly.b32  \lo, \lo, \off
+        shfl.sync.bfly.b32  \hi, \hi, \off
+        mov.b64             \other, {\lo, \hi}
+        add.u64             \v, \v, \other
+        shr.u32             \off, \off, 1
+        setp.ne.u32         \more, \off, 0
+        @\more bra          step
+.endm
+
+.macro bfly_sum_f64 v, other, lo, hi, off, more
+        mov.u32             \off, (W / 2)
+step:
+        mov.b64             {\lo, \hi}, \v
+        shfl.sync.bfly.b32  \lo, \lo, \off
+        shfl.sync.bfly.b32  \hi, \hi, \off
+        mov.b64             \other, {\lo, \hi}
+        add.f64             \v, \v, \other
+        shr.u32             \off, \off, 1
+        setp.ne.u32         \more, \off, 0
+        @\more bra          step
+.endm

@@ -408,5 +408,5 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
         assert!(!case.cuda.body.contains(", 0xffffffff)"), "a constant member mask");
         seen += 1;
     }
-    assert_eq!(seen, 7);
+    assert_eq!(seen, 8);
 }

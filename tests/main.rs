@@ -14,3 +14,4 @@ mod programs;
 mod sanitizers;
 mod timing;
 mod traces;
+mod wide;

@@ -368,7 +368,7 @@ fn a_global_atomics_old_values_arrive_as_their_own_event_at_its_completion() {
         issues.iter().all(|i| i.write.is_none()),
         "the atomics' issues show no value"
     );
-    let returns: Vec<(u64, u32, u32, u16, u64, Vec<u32>)> = events
+    let returns: Vec<(u64, u32, u32, u16, u64, Vec<u64>)> = events
         .iter()
         .filter_map(|e| match e {
             Event::AtomicReturn {
@@ -384,7 +384,7 @@ fn a_global_atomics_old_values_arrive_as_their_own_event_at_its_completion() {
         })
         .collect();
     let t = u16::try_from(program.regs.iter().position(|r| r.name == "t").expect("%t")).expect("a register number");
-    let expected: Vec<(u64, u32, u32, u16, u64, Vec<u32>)> = issues
+    let expected: Vec<(u64, u32, u32, u16, u64, Vec<u64>)> = issues
         .iter()
         .map(|i| {
             let from = i.block * 32;
@@ -394,7 +394,7 @@ fn a_global_atomics_old_values_arrive_as_their_own_event_at_its_completion() {
                 3,
                 t,
                 u64::from(u32::MAX),
-                (from..from + 32).collect(),
+                (u64::from(from)..u64::from(from) + 32).collect(),
             )
         })
         .collect();

@@ -650,7 +650,7 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
         kernel
             .buffers
             .iter()
-            .map(|b| format!("{} {}[{}]", b.name, b.elem.name(), b.data.len()))
+            .map(|b| format!("{} {}[{}]", b.name, b.elem.name(), b.len()))
             .collect::<Vec<_>>()
             .join(", "),
         kernel.grid,

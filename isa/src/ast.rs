@@ -6,7 +6,8 @@
 use crate::expr::ConstExpr;
 use crate::source::{SourceMap, Span};
 
-/// How an instruction reads its 32-bit register operands.
+/// How an instruction reads its register operands: 32-bit types read one register, 64-bit types a 64-bit
+/// register (declared with `.reg.b64`, two 32-bit rows of the register file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     F32,
@@ -14,42 +15,88 @@ pub enum Ty {
     U32,
     /// Untyped bits (moves, bitwise ops, shuffles).
     B32,
+    F64,
+    S64,
+    U64,
+    /// Untyped 64 bits.
+    B64,
 }
 
 impl Ty {
+    pub const ALL: [Ty; 8] = [Ty::B32, Ty::U32, Ty::S32, Ty::F32, Ty::B64, Ty::U64, Ty::S64, Ty::F64];
+
     pub fn name(self) -> &'static str {
         match self {
             Ty::F32 => "f32",
             Ty::S32 => "s32",
             Ty::U32 => "u32",
             Ty::B32 => "b32",
+            Ty::F64 => "f64",
+            Ty::S64 => "s64",
+            Ty::U64 => "u64",
+            Ty::B64 => "b64",
         }
     }
 
     pub fn parse(s: &str) -> Option<Ty> {
-        Some(match s {
-            "f32" => Ty::F32,
-            "s32" => Ty::S32,
-            "u32" => Ty::U32,
-            "b32" => Ty::B32,
-            _ => return None,
-        })
+        Ty::ALL.into_iter().find(|t| t.name() == s)
     }
 
     pub fn is_int(self) -> bool {
-        !matches!(self, Ty::F32)
+        !self.is_float()
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F32 | Ty::F64)
+    }
+
+    /// A 64-bit type (its registers are `.reg.b64` registers).
+    pub fn wide(self) -> bool {
+        matches!(self, Ty::F64 | Ty::S64 | Ty::U64 | Ty::B64)
+    }
+
+    pub fn signed(self) -> bool {
+        matches!(self, Ty::S32 | Ty::S64)
+    }
+
+    /// The type of the other width with the same kind (`u32` ⇄ `u64`, …).
+    #[must_use]
+    pub fn other_width(self) -> Ty {
+        match self {
+            Ty::F32 => Ty::F64,
+            Ty::S32 => Ty::S64,
+            Ty::U32 => Ty::U64,
+            Ty::B32 => Ty::B64,
+            Ty::F64 => Ty::F32,
+            Ty::S64 => Ty::S32,
+            Ty::U64 => Ty::U32,
+            Ty::B64 => Ty::B32,
+        }
     }
 }
 
-/// Element type of a global buffer.
+/// Element type of a global buffer or shared array. A 64-bit element is two 32-bit words in memory, the low
+/// word first (little-endian, as on the GPU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ElemTy {
     F32,
     S32,
     U32,
+    F64,
+    S64,
+    U64,
 }
 
 impl ElemTy {
+    pub const ALL: [ElemTy; 6] = [
+        ElemTy::U32,
+        ElemTy::S32,
+        ElemTy::F32,
+        ElemTy::U64,
+        ElemTy::S64,
+        ElemTy::F64,
+    ];
+
     pub fn name(self) -> &'static str {
         self.ty().name()
     }
@@ -59,7 +106,19 @@ impl ElemTy {
             ElemTy::F32 => Ty::F32,
             ElemTy::S32 => Ty::S32,
             ElemTy::U32 => Ty::U32,
+            ElemTy::F64 => Ty::F64,
+            ElemTy::S64 => Ty::S64,
+            ElemTy::U64 => Ty::U64,
         }
+    }
+
+    pub fn parse(s: &str) -> Option<ElemTy> {
+        ElemTy::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    /// 32-bit words per element: 1 or 2.
+    pub fn words(self) -> usize {
+        if self.ty().wide() { 2 } else { 1 }
     }
 }
 
@@ -174,6 +233,8 @@ pub enum UnaryOp {
     Neg,
     Abs,
     Not,
+    /// `sqrt.rn`: the correctly rounded square root (f32, f64).
+    Sqrt,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -190,14 +251,22 @@ pub enum BinaryOp {
     Xor,
     Shl,
     Shr,
+    /// `mul.hi`: the high half of the double-width product.
+    MulHi,
+    /// `mul.wide.{u32,s32}`: the whole 64-bit product of two 32-bit operands.
+    MulWide,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TernaryOp {
-    /// `mad`: `a*b + c` (integer: low 32 bits; f32: fused, one rounding, as PTX `mad.rn.f32`).
+    /// `mad`: `a*b + c` (integer: low half; float: fused, one rounding, as PTX `mad.rn`).
     Mad,
-    /// `fma.f32`: fused multiply-add, one rounding.
+    /// `fma`: fused multiply-add, one rounding.
     Fma,
+    /// `mad.hi`: the high half of `a*b`, plus `c`.
+    MadHi,
+    /// `mad.wide.{u32,s32}`: the 64-bit product of two 32-bit operands plus a 64-bit `c`.
+    MadWide,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,8 +313,14 @@ pub enum Rounding {
     Down,
     /// `rpi`: towards plus infinity (ceil).
     Up,
-    /// `rn`: float result rounded to nearest (integer → float).
+    /// `rn`: float result rounded to nearest, ties to even (integer → float, f64 → f32).
     NearestFloat,
+    /// `rz`: float result rounded towards zero.
+    FloatZero,
+    /// `rm`: float result rounded towards minus infinity.
+    FloatDown,
+    /// `rp`: float result rounded towards plus infinity.
+    FloatUp,
 }
 
 impl Rounding {
@@ -256,6 +331,9 @@ impl Rounding {
             Rounding::Down => "rmi",
             Rounding::Up => "rpi",
             Rounding::NearestFloat => "rn",
+            Rounding::FloatZero => "rz",
+            Rounding::FloatDown => "rm",
+            Rounding::FloatUp => "rp",
         }
     }
 }
@@ -516,6 +594,18 @@ pub enum Op {
         a: Operand,
         mask: Option<ConstExpr>,
     },
+    /// `mov.b64 d, {lo, hi}`: a 64-bit register from two 32-bit values.
+    Pack {
+        d: Reg,
+        lo: Operand,
+        hi: Operand,
+    },
+    /// `mov.b64 {lo, hi}, a`: the two halves of a 64-bit value.
+    Unpack {
+        lo: Reg,
+        hi: Reg,
+        a: Operand,
+    },
     Bra {
         target: usize,
     },
@@ -536,6 +626,8 @@ impl Op {
             | Op::Ld { d, .. }
             | Op::Activemask { d }
             | Op::Match { d, .. }
+            | Op::Pack { d, .. }
+            | Op::Unpack { lo: d, .. }
             | Op::Shfl { d, .. } => Some(*d),
             Op::Atom { d, .. } => *d,
             Op::Bar {
@@ -586,7 +678,8 @@ impl Op {
                 v.extend(count.iter());
                 v
             }
-            Op::Match { a, .. } => vec![a],
+            Op::Match { a, .. } | Op::Unpack { a, .. } => vec![a],
+            Op::Pack { lo, hi, .. } => vec![lo, hi],
             Op::PredLogic { .. }
             | Op::BarWarp { .. }
             | Op::Vote { .. }
@@ -634,6 +727,19 @@ pub struct Instruction {
 pub struct Named {
     pub name: String,
     pub span: Span,
+    pub width: Width,
+}
+
+/// How wide a declared register is. A 64-bit register (`.reg.b64 %x`) takes two rows of the register file: its
+/// own (the low 32 bits) and the next, named `x.hi` and never written in a program (use `mov.b64 {lo, hi}, %x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    /// A 32-bit register (and every predicate).
+    W32,
+    /// A 64-bit register's low row.
+    W64,
+    /// A 64-bit register's high row.
+    High,
 }
 
 #[derive(Clone, Debug)]

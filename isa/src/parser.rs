@@ -118,6 +118,7 @@ impl AssembleError {
 /// The instruction mnemonics, for suggestions.
 pub const MNEMONICS: &[&str] = &[
     "mov",
+    "sqrt",
     "add",
     "sub",
     "mul",
@@ -805,8 +806,10 @@ impl Assembler<'_> {
                 .regs
                 .iter()
                 .enumerate()
+                .filter(|(_, r)| r.width != Width::High)
                 .map(|(k, r)| (r.name.as_str(), k as u16))
                 .collect(),
+            widths: p.regs.iter().map(|r| r.width).collect(),
             preds: p
                 .preds
                 .iter()
@@ -895,7 +898,19 @@ impl Assembler<'_> {
             ".shared" => self.shared(p, c)?,
             ".require" => p.requires.push(require(c)?),
             ".buffer" => self.buffer(p, c)?,
-            ".reg" | ".pred" => self.registers(p, d, c)?,
+            ".reg" | ".pred" => self.registers(p, d, Width::W32, c)?,
+            _ if d.starts_with(".reg.") => {
+                let width = match &d[5..] {
+                    "b32" | "u32" | "s32" | "f32" => Width::W32,
+                    "b64" | "u64" | "s64" | "f64" => Width::W64,
+                    other => {
+                        return Err(Diagnostic::error(span, format!("unknown register type `.{other}`"))
+                            .with_label("expected a type")
+                            .with_help("write `.reg %a` (32 bits) or `.reg.b64 %a` (64 bits: u64, s64, f64 values)"));
+                    }
+                };
+                self.registers(p, ".reg", width, c)?;
+            }
             _ => return Err(unknown_directive(d, span)),
         }
         c.finish()
@@ -978,7 +993,7 @@ impl Assembler<'_> {
     }
 
     /// `.reg` or `.pred` (`d`), then `%a, %b` or `%r<4>`: which registers it declares, each new and not special.
-    fn registers(&self, p: &mut Program, d: &str, c: &mut Cursor) -> Result<(), Diagnostic> {
+    fn registers(&self, p: &mut Program, d: &str, width: Width, c: &mut Cursor) -> Result<(), Diagnostic> {
         loop {
             let (name, nspan) = match c.next() {
                 Some(Token { tok: Tok::Reg(r), span }) => (r.clone(), *span),
@@ -1013,10 +1028,23 @@ impl Assembler<'_> {
                     return Err(Diagnostic::error(nspan, format!("`%{n}` is declared twice")).with_label("second"));
                 }
                 let list = if d == ".reg" { &mut p.regs } else { &mut p.preds };
-                if list.len() >= u16::MAX as usize {
+                if list.len() + 2 >= u16::MAX as usize {
                     return Err(Diagnostic::error(nspan, "too many registers").with_label("here"));
                 }
-                list.push(Named { name: n, span: nspan });
+                let high = format!("{n}.hi");
+                list.push(Named {
+                    name: n,
+                    span: nspan,
+                    width,
+                });
+                if width == Width::W64 {
+                    // The second row of a 64-bit register: not a name a program can use.
+                    list.push(Named {
+                        name: high,
+                        span: nspan,
+                        width: Width::High,
+                    });
+                }
             }
             if !c.eat(&Tok::Comma) {
                 return Ok(());
@@ -1112,22 +1140,19 @@ fn unknown_directive(d: &str, span: Span) -> Diagnostic {
 }
 
 fn element_type(c: &mut Cursor, example: &str) -> Result<ElemTy, Diagnostic> {
-    let (ty, tspan) = c.ident("an element type (f32, s32, u32)")?;
-    Ok(match ty.as_str() {
-        "f32" => ElemTy::F32,
-        "s32" => ElemTy::S32,
-        "u32" => ElemTy::U32,
-        _ => {
-            return Err(Diagnostic::error(tspan, format!("unknown element type `{ty}`"))
-                .with_label("expected f32, s32 or u32")
-                .with_help(example.to_string()));
-        }
+    let (ty, tspan) = c.ident("an element type (u32, s32, f32, u64, s64, f64)")?;
+    ElemTy::parse(&ty).ok_or_else(|| {
+        Diagnostic::error(tspan, format!("unknown element type `{ty}`"))
+            .with_label("expected u32, s32, f32, u64, s64 or f64")
+            .with_help(example.to_string())
     })
 }
 
 /// Declarations an instruction is checked against.
 struct Ctx<'a> {
     regs: HashMap<&'a str, u16>,
+    /// Each register row's width.
+    widths: Vec<Width>,
     preds: HashMap<&'a str, u16>,
     buffers: &'a [BufferDecl],
     shared: &'a [SharedDecl],
@@ -1237,10 +1262,11 @@ impl<'a> Parts<'a> {
     }
 }
 
-const INT_TYS: [Ty; 2] = [Ty::S32, Ty::U32];
-const ARITH_TYS: [Ty; 3] = [Ty::S32, Ty::U32, Ty::F32];
-const BIT_TYS: [Ty; 3] = [Ty::B32, Ty::U32, Ty::S32];
-const ALL_TYS: [Ty; 4] = [Ty::B32, Ty::U32, Ty::S32, Ty::F32];
+const INT_TYS: [Ty; 4] = [Ty::S32, Ty::U32, Ty::S64, Ty::U64];
+const ARITH_TYS: [Ty; 6] = [Ty::S32, Ty::U32, Ty::F32, Ty::S64, Ty::U64, Ty::F64];
+const BIT_TYS: [Ty; 6] = [Ty::B32, Ty::U32, Ty::S32, Ty::B64, Ty::U64, Ty::S64];
+const ALL_TYS: [Ty; 8] = Ty::ALL;
+const CVT_TYS: [Ty; 6] = [Ty::F32, Ty::S32, Ty::U32, Ty::F64, Ty::S64, Ty::U64];
 
 impl Ctx<'_> {
     fn instruction(&self, toks: &[Token], span: Span) -> Result<(Option<Guard>, Op), Diagnostic> {
@@ -1282,15 +1308,33 @@ impl Ctx<'_> {
         Ok(match m {
             "mov" => {
                 let ty = parts.ty(&ALL_TYS)?;
-                let d = self.dst(c)?;
+                if ty == Ty::B64 && c.eat(&Tok::LBrace) {
+                    // `mov.b64 {lo, hi}, a`
+                    let lo = self.dst(c, Ty::B32)?;
+                    c.comma()?;
+                    let hi = self.dst(c, Ty::B32)?;
+                    c.expect(&Tok::RBrace, "`}` after the two halves")?;
+                    c.comma()?;
+                    let a = self.src(c, Ty::B64)?;
+                    return Ok(Op::Unpack { lo, hi, a });
+                }
+                let d = self.dst(c, ty)?;
                 c.comma()?;
+                if ty == Ty::B64 && c.eat(&Tok::LBrace) {
+                    // `mov.b64 d, {lo, hi}`
+                    let lo = self.src(c, Ty::B32)?;
+                    c.comma()?;
+                    let hi = self.src(c, Ty::B32)?;
+                    c.expect(&Tok::RBrace, "`}` after the two halves")?;
+                    return Ok(Op::Pack { d, lo, hi });
+                }
                 let a = self.src(c, ty)?;
                 Op::Mov { ty, d, a }
             }
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
                 self.binary(m, parts, c)?
             }
-            "neg" | "abs" | "not" => self.unary(m, parts, c)?,
+            "neg" | "abs" | "not" | "sqrt" => self.unary(m, parts, c)?,
             "mad" | "fma" => self.ternary(m, parts, c)?,
             "setp" => self.setp(parts, c)?,
             "selp" => self.selp(parts, c)?,
@@ -1302,7 +1346,9 @@ impl Ctx<'_> {
             "vote" => self.vote(parts, c)?,
             "activemask" => {
                 parts.required(&["b32"], "`.b32`")?;
-                Op::Activemask { d: self.dst(c)? }
+                Op::Activemask {
+                    d: self.dst(c, Ty::B32)?,
+                }
             }
             "match" => self.match_sync(parts, c)?,
             "bra" => self.branch(parts, c)?,
@@ -1335,21 +1381,29 @@ impl Ctx<'_> {
         if matches!(m, "and" | "or" | "xor") && parts.optional(&["pred"]).is_some() {
             return self.pred_logic(m, c);
         }
-        let lo = if m == "mul" { parts.optional(&["lo"]) } else { None };
+        let half = if m == "mul" {
+            parts.optional(&["lo", "hi", "wide"])
+        } else {
+            None
+        };
         let rn = if matches!(m, "add" | "sub" | "mul" | "div") {
             parts.optional(&["rn"])
         } else {
             None
         };
-        let ty = match m {
-            "rem" => parts.ty(&INT_TYS)?,
-            "and" | "or" | "xor" | "shl" | "shr" => parts.ty(&BIT_TYS)?,
+        let ty = match (m, half) {
+            ("mul", Some("wide")) => parts.ty(&[Ty::U32, Ty::S32])?,
+            ("mul", Some("hi")) => parts.ty(&INT_TYS)?,
+            ("rem", _) => parts.ty(&INT_TYS)?,
+            ("and" | "or" | "xor" | "shl" | "shr", _) => parts.ty(&BIT_TYS)?,
             _ => parts.ty(&ARITH_TYS)?,
         };
-        check_rounding_modifiers(parts, lo, rn, ty)?;
+        check_rounding_modifiers(parts, half, rn, ty)?;
         let op = match m {
             "add" => BinaryOp::Add,
             "sub" => BinaryOp::Sub,
+            "mul" if half == Some("hi") => BinaryOp::MulHi,
+            "mul" if half == Some("wide") => BinaryOp::MulWide,
             "mul" => BinaryOp::Mul,
             "div" => BinaryOp::Div,
             "rem" => BinaryOp::Rem,
@@ -1361,11 +1415,12 @@ impl Ctx<'_> {
             "shl" => BinaryOp::Shl,
             _ => BinaryOp::Shr,
         };
-        let d = self.dst(c)?;
+        // `mul.wide` writes a 64-bit register.
+        let d = self.dst(c, if op == BinaryOp::MulWide { ty.other_width() } else { ty })?;
         c.comma()?;
         let a = self.src(c, ty)?;
         c.comma()?;
-        // The shift amount is always an unsigned integer.
+        // The shift amount is always a 32-bit unsigned integer.
         let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
             Ty::U32
         } else {
@@ -1380,17 +1435,21 @@ impl Ctx<'_> {
         if m == "not" && parts.optional(&["pred"]).is_some() {
             return self.pred_logic(m, c);
         }
-        let ty = if m == "not" {
-            parts.ty(&BIT_TYS)?
-        } else {
-            parts.ty(&[Ty::S32, Ty::F32])?
+        let ty = match m {
+            "not" => parts.ty(&BIT_TYS)?,
+            "sqrt" => {
+                parts.required(&["rn"], "`.rn` (the correctly rounded square root)")?;
+                parts.ty(&[Ty::F32, Ty::F64])?
+            }
+            _ => parts.ty(&[Ty::S32, Ty::F32, Ty::S64, Ty::F64])?,
         };
         let op = match m {
             "neg" => UnaryOp::Neg,
             "abs" => UnaryOp::Abs,
+            "sqrt" => UnaryOp::Sqrt,
             _ => UnaryOp::Not,
         };
-        let d = self.dst(c)?;
+        let d = self.dst(c, ty)?;
         c.comma()?;
         let a = self.src(c, ty)?;
         Ok(Op::Unary { op, ty, d, a })
@@ -1398,24 +1457,36 @@ impl Ctx<'_> {
 
     /// `mad` and `fma`.
     fn ternary(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let mut half = None;
         let ty = if m == "fma" {
             parts.optional(&["rn"]);
-            parts.ty(&[Ty::F32])?
+            parts.ty(&[Ty::F32, Ty::F64])?
         } else {
-            let lo = parts.optional(&["lo"]);
+            half = parts.optional(&["lo", "hi", "wide"]);
             let rn = parts.optional(&["rn"]);
-            let ty = parts.ty(&ARITH_TYS)?;
-            check_rounding_modifiers(parts, lo, rn, ty)?;
+            let ty = match half {
+                Some("wide") => parts.ty(&[Ty::U32, Ty::S32])?,
+                Some(_) => parts.ty(&INT_TYS)?,
+                None => parts.ty(&ARITH_TYS)?,
+            };
+            check_rounding_modifiers(parts, half, rn, ty)?;
             ty
         };
-        let d = self.dst(c)?;
+        let op = match (m, half) {
+            ("fma", _) => TernaryOp::Fma,
+            (_, Some("hi")) => TernaryOp::MadHi,
+            (_, Some("wide")) => TernaryOp::MadWide,
+            _ => TernaryOp::Mad,
+        };
+        // `mad.wide` adds a 64-bit `c` and writes a 64-bit register.
+        let wide_ty = if op == TernaryOp::MadWide { ty.other_width() } else { ty };
+        let d = self.dst(c, wide_ty)?;
         c.comma()?;
         let a = self.src(c, ty)?;
         c.comma()?;
         let b = self.src(c, ty)?;
         c.comma()?;
-        let cc = self.src(c, ty)?;
-        let op = if m == "fma" { TernaryOp::Fma } else { TernaryOp::Mad };
+        let cc = self.src(c, wide_ty)?;
         Ok(Op::Ternary { op, ty, d, a, b, c: cc })
     }
 
@@ -1425,10 +1496,13 @@ impl Ctx<'_> {
         let cmp_name = parts.required(&names, "a comparison")?;
         let cmp = Cmp::ALL.into_iter().find(|c| c.name() == cmp_name).expect("cmp");
         let ty = parts.ty(&ALL_TYS)?;
-        if ty == Ty::B32 && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
-            return Err(Diagnostic::error(parts.span, "`.b32` compares only for equality")
-                .with_label("ordering needs a type")
-                .with_help(format!("write `setp.{}.u32` or `setp.{}.s32`", cmp.name(), cmp.name())));
+        if matches!(ty, Ty::B32 | Ty::B64) && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
+            let (u, s) = if ty == Ty::B32 { ("u32", "s32") } else { ("u64", "s64") };
+            return Err(
+                Diagnostic::error(parts.span, format!("`.{}` compares only for equality", ty.name()))
+                    .with_label("ordering needs a type")
+                    .with_help(format!("write `setp.{}.{u}` or `setp.{}.{s}`", cmp.name(), cmp.name())),
+            );
         }
         let p = self.pred(c)?;
         c.comma()?;
@@ -1441,7 +1515,7 @@ impl Ctx<'_> {
     /// `selp.TYPE d, a, b, p`.
     fn selp(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
         let ty = parts.ty(&ALL_TYS)?;
-        let d = self.dst(c)?;
+        let d = self.dst(c, ty)?;
         c.comma()?;
         let a = self.src(c, ty)?;
         c.comma()?;
@@ -1456,7 +1530,7 @@ impl Ctx<'_> {
         let space = space(parts)?;
         let ty = parts.ty(&ALL_TYS)?;
         if m == "ld" {
-            let d = self.dst(c)?;
+            let d = self.dst(c, ty)?;
             c.comma()?;
             let addr = self.address(c, ty, space)?;
             Ok(Op::Ld { ty, d, addr })
@@ -1480,7 +1554,7 @@ impl Ctx<'_> {
         };
         let (d_pred, d_reg) = if mode == VoteMode::Ballot {
             parts.required(&["b32"], "`.b32` (a ballot is a lane mask)")?;
-            (None, Some(self.dst(c)?))
+            (None, Some(self.dst(c, Ty::B32)?))
         } else {
             parts.required(&["pred"], "`.pred`")?;
             (Some(self.pred(c)?), None)
@@ -1502,7 +1576,7 @@ impl Ctx<'_> {
         parts.optional(&["sync"]);
         let all = parts.required(&["any", "all"], "a match mode (any, all)")? == "all";
         parts.required(&["b32"], "`.b32`")?;
-        let d = self.dst(c)?;
+        let d = self.dst(c, Ty::B32)?;
         let p = if all && c.eat(&Tok::Pipe) {
             Some(self.pred(c)?)
         } else {
@@ -1537,10 +1611,12 @@ impl Ctx<'_> {
         let names: Vec<&str> = AtomOp::ALL.iter().map(|o| o.name()).collect();
         let name = parts.required(&names, "an operation (add, min, max, exch, cas, and, or, xor)")?;
         let op = AtomOp::ALL.into_iter().find(|o| o.name() == name).expect("atom op");
+        // PTX's atom types, and warpsim's f32 min/max and typed exch/cas (the same bits).
         let allowed: &[Ty] = match op {
-            AtomOp::Add | AtomOp::Min | AtomOp::Max => &[Ty::U32, Ty::S32, Ty::F32],
-            AtomOp::Exch | AtomOp::Cas => &[Ty::B32, Ty::U32, Ty::S32, Ty::F32],
-            AtomOp::And | AtomOp::Or | AtomOp::Xor => &[Ty::B32, Ty::U32, Ty::S32],
+            AtomOp::Add => &[Ty::U32, Ty::S32, Ty::F32, Ty::U64, Ty::F64],
+            AtomOp::Min | AtomOp::Max => &[Ty::U32, Ty::S32, Ty::F32, Ty::U64, Ty::S64],
+            AtomOp::Exch | AtomOp::Cas => &ALL_TYS,
+            AtomOp::And | AtomOp::Or | AtomOp::Xor => &BIT_TYS,
         };
         let ty = parts.ty(allowed)?;
         if !returns && op == AtomOp::Cas {
@@ -1549,7 +1625,7 @@ impl Ctx<'_> {
                 .with_help("write `atom.SPACE.cas.b32 %old, [addr], %compare, %new`"));
         }
         let d = if returns {
-            let d = self.dst(c)?;
+            let d = self.dst(c, ty)?;
             c.comma()?;
             Some(d)
         } else {
@@ -1596,7 +1672,7 @@ impl Ctx<'_> {
             _ => match parts.required(&["popc", "and", "or"], "a reduction (popc, and, or)")? {
                 "popc" => {
                     parts.required(&["u32"], "`.u32`")?;
-                    let d = self.dst(c)?;
+                    let d = self.dst(c, Ty::U32)?;
                     c.comma()?;
                     BarKind::Popc(d)
                 }
@@ -1678,52 +1754,91 @@ impl Ctx<'_> {
         })
     }
 
+    /// `cvt.RND.TO.FROM d, a` between u32, s32, f32, u64, s64 and f64, with PTX's rounding rules: float → integer
+    /// and float → the same float type (rounding to an integral value) take an integer rounding (`rni`, `rzi`,
+    /// `rmi`, `rpi`); integer → float and f64 → f32 take a float rounding (`rn`, the default, `rz`, `rm`, `rp`);
+    /// integer → integer and f32 → f64 are exact and take none.
     fn cvt(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
-        let rnd = parts.optional(&["rni", "rzi", "rmi", "rpi", "rn"]);
-        let to = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
-        let from = parts.ty(&[Ty::F32, Ty::S32, Ty::U32])?;
-        let rounding = match (to, from, rnd) {
-            (Ty::F32 | Ty::S32 | Ty::U32, Ty::F32, Some(r @ ("rni" | "rzi" | "rmi" | "rpi"))) => match r {
-                "rni" => Rounding::Nearest,
-                "rzi" => Rounding::Zero,
-                "rmi" => Rounding::Down,
-                _ => Rounding::Up,
-            },
-            (Ty::F32, Ty::F32, _) => {
+        let rnd = parts.optional(&["rni", "rzi", "rmi", "rpi", "rn", "rz", "rm", "rp"]);
+        let to = parts.ty(&CVT_TYS)?;
+        let from = parts.ty(&CVT_TYS)?;
+        let integer_rounding = |r: &str| match r {
+            "rni" => Some(Rounding::Nearest),
+            "rzi" => Some(Rounding::Zero),
+            "rmi" => Some(Rounding::Down),
+            "rpi" => Some(Rounding::Up),
+            _ => None,
+        };
+        let float_rounding = |r: Option<&str>| match r {
+            None | Some("rn") => Some(Rounding::NearestFloat),
+            Some("rz") => Some(Rounding::FloatZero),
+            Some("rm") => Some(Rounding::FloatDown),
+            Some("rp") => Some(Rounding::FloatUp),
+            _ => None,
+        };
+        let opcode = |r: &str| format!("cvt.{r}.{}.{}", to.name(), from.name());
+        let rounding = if from.is_float() && (to.is_int() || to == from) {
+            // To an integer, or to an integral value of the same type.
+            match rnd.and_then(integer_rounding) {
+                Some(r) => r,
+                None => {
+                    let message = match rnd {
+                        Some(r) => format!(
+                            "`.{r}` does not apply to a conversion from {} to {}",
+                            from.name(),
+                            to.name()
+                        ),
+                        None if to == from => format!(
+                            "`cvt.{0}.{0}` rounds to an integral value and needs an integer rounding mode",
+                            to.name()
+                        ),
+                        None => format!("a conversion from {} to an integer needs a rounding mode", from.name()),
+                    };
+                    return Err(Diagnostic::error(parts.span, message)
+                        .with_label("which rounding?")
+                        .with_help(format!(
+                            "write `{}` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
+                            opcode("rzi")
+                        )));
+                }
+            }
+        } else if to.is_float() && !(from == Ty::F32 && to == Ty::F64) {
+            // Integer → float, f64 → f32: the result is rounded.
+            match float_rounding(rnd) {
+                Some(r) => r,
+                None => {
+                    return Err(Diagnostic::error(
+                        parts.span,
+                        format!(
+                            "`.{}` does not apply to a conversion to {}",
+                            rnd.unwrap_or(""),
+                            to.name()
+                        ),
+                    )
+                    .with_label("invalid rounding")
+                    .with_help(format!(
+                        "a float result rounds with `.rn` (nearest even, the default), `.rz`, `.rm` or `.rp`: `{}`",
+                        opcode("rn")
+                    )));
+                }
+            }
+        } else {
+            // Integer → integer (extended by the source's signedness, or truncated) and f32 → f64: exact.
+            if let Some(r) = rnd {
                 return Err(Diagnostic::error(
                     parts.span,
-                    "`cvt.f32.f32` rounds to an integral value and needs an integer rounding mode",
-                )
-                .with_label("which rounding?")
-                .with_help(
-                    "write `cvt.rzi.f32.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
-                ));
-            }
-            (Ty::S32 | Ty::U32, Ty::F32, found) => {
-                let message = match found {
-                    Some(_) => "`.rn` does not apply to a conversion from f32 to an integer",
-                    None => "a conversion from f32 to an integer needs a rounding mode",
-                };
-                return Err(Diagnostic::error(parts.span, message)
-                    .with_label("which rounding?")
-                    .with_help(format!(
-                        "write `cvt.rzi.{}.f32` (truncate), `.rmi` (floor), `.rpi` (ceil) or `.rni` (nearest even)",
+                    format!(
+                        "a conversion from {} to {} is exact: `.{r}` does not apply",
+                        from.name(),
                         to.name()
-                    )));
+                    ),
+                )
+                .with_label("no rounding here")
+                .with_help(format!("write `cvt.{}.{}`", to.name(), from.name())));
             }
-            (Ty::F32, _, None | Some("rn")) => Rounding::NearestFloat,
-            (Ty::S32 | Ty::U32, Ty::S32 | Ty::U32, None) => Rounding::NearestFloat,
-            _ => {
-                return Err(
-                    Diagnostic::error(parts.span, "this rounding mode does not apply to this conversion")
-                        .with_label("invalid rounding")
-                        .with_help(
-                            "integer → f32 rounds with `.rn` (the default); f32 → integer takes .rni .rzi .rmi .rpi",
-                        ),
-                );
-            }
+            Rounding::NearestFloat
         };
-        let d = self.dst(c)?;
+        let d = self.dst(c, to)?;
         c.comma()?;
         let a = self.src(c, from)?;
         Ok(Op::Cvt {
@@ -1741,7 +1856,7 @@ impl Ctx<'_> {
         let mode_name = parts.required(&names, "a shuffle mode (idx, up, down, bfly)")?;
         let mode = ShflMode::ALL.into_iter().find(|m| m.name() == mode_name).expect("mode");
         parts.optional(&["b32"]);
-        let d = self.dst(c)?;
+        let d = self.dst(c, Ty::B32)?;
         let p = if c.eat(&Tok::Pipe) { Some(self.pred(c)?) } else { None };
         c.comma()?;
         let a = self.src(c, Ty::B32)?;
@@ -1845,13 +1960,18 @@ impl Ctx<'_> {
             });
         };
         let elem = names[buffer].1;
-        if ty != Ty::B32 && ty != elem.ty() {
+        let raw = if elem.ty().wide() { Ty::B64 } else { Ty::B32 };
+        if ty != raw && ty != elem.ty() {
             return Err(Diagnostic::error(
                 nspan,
                 format!("`.{}` access to buffer `{name}` of {}", ty.name(), elem.name()),
             )
             .with_label(format!("`{name}` holds {}", elem.name()))
-            .with_help(format!("use `.{}` (or `.b32` to move the raw bits)", elem.name())));
+            .with_help(format!(
+                "use `.{}` (or `.{}` to move the raw bits)",
+                elem.name(),
+                raw.name()
+            )));
         }
         let (base, disp) = if byte_mode {
             let r = if c.eat(&Tok::Plus) {
@@ -1905,14 +2025,46 @@ impl Ctx<'_> {
         }
     }
 
-    fn dst(&self, c: &mut Cursor) -> Result<Reg, Diagnostic> {
+    /// A register of the width `ty` asks for: an error naming both widths otherwise.
+    fn width_check(&self, r: u16, name: &str, span: Span, ty: Ty) -> Result<Reg, Diagnostic> {
+        let wide = self.widths[r as usize] == Width::W64;
+        if wide == ty.wide() {
+            return Ok(Reg(r));
+        }
+        let (is, wants) = if wide {
+            ("64-bit", "32-bit")
+        } else {
+            ("32-bit", "64-bit")
+        };
+        let help = if wide {
+            format!(
+                "convert it (`cvt.{}.{} %r32, %{name}`) or take its halves (`mov.b64 {{%lo, %hi}}, %{name}`)",
+                ty.name(),
+                ty.other_width().name()
+            )
+        } else {
+            format!(
+                "declare a 64-bit register (`.reg.b64 %x`) and widen the value into it (`cvt.{}.{} %x, %{name}`)",
+                ty.name(),
+                ty.other_width().name()
+            )
+        };
+        Err(Diagnostic::error(
+            span,
+            format!("`%{name}` is a {is} register, used as a `.{}` operand", ty.name()),
+        )
+        .with_label(format!("expected a {wants} register"))
+        .with_help(help))
+    }
+
+    fn dst(&self, c: &mut Cursor, ty: Ty) -> Result<Reg, Diagnostic> {
         match c.next() {
             Some(Token {
                 tok: Tok::Reg(name),
                 span,
             }) => {
                 if let Some(&r) = self.regs.get(name.as_str()) {
-                    return Ok(Reg(r));
+                    return self.width_check(r, name, *span, ty);
                 }
                 if Special::parse(name).is_some() {
                     return Err(Diagnostic::error(*span, format!("`%{name}` is read-only"))
@@ -1979,9 +2131,21 @@ impl Ctx<'_> {
                 let span = *span;
                 c.pos += 1;
                 if let Some(&r) = self.regs.get(name.as_str()) {
-                    return Ok(Operand::Reg(Reg(r)));
+                    return Ok(Operand::Reg(self.width_check(r, name, span, ty)?));
                 }
                 if let Some(s) = Special::parse(name) {
+                    if ty.wide() {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("`%{name}` is 32 bits wide, used as a `.{}` operand", ty.name()),
+                        )
+                        .with_label("a 32-bit special register")
+                        .with_help(format!(
+                            "widen it first: `cvt.{}.{} %x, %{name}`",
+                            ty.name(),
+                            ty.other_width().name()
+                        )));
+                    }
                     return Ok(Operand::Special(s));
                 }
                 if self.preds.contains_key(name.as_str()) {
@@ -2047,11 +2211,14 @@ fn space(parts: &mut Parts) -> Result<Space, Diagnostic> {
     )
 }
 
-/// `.lo` belongs to integer multiplies, `.rn` to f32 arithmetic.
-fn check_rounding_modifiers(parts: &Parts, lo: Option<&str>, rn: Option<&str>, ty: Ty) -> Result<(), Diagnostic> {
-    let bad = match (lo, rn) {
-        (Some(_), _) if ty == Ty::F32 => Some(("lo", "`.lo` (low 32 bits of the product) applies to integer types")),
-        (_, Some(_)) if ty != Ty::F32 => Some(("rn", "`.rn` (round to nearest) applies to `.f32`")),
+/// `.lo`, `.hi` and `.wide` belong to integer multiplies, `.rn` to float arithmetic.
+fn check_rounding_modifiers(parts: &Parts, half: Option<&str>, rn: Option<&str>, ty: Ty) -> Result<(), Diagnostic> {
+    let bad = match (half, rn) {
+        (Some(h), _) if ty.is_float() => Some((
+            h,
+            "`.lo`, `.hi` and `.wide` (halves of the product) apply to integer types",
+        )),
+        (_, Some(_)) if ty.is_int() => Some(("rn", "`.rn` (round to nearest) applies to `.f32` and `.f64`")),
         _ => None,
     };
     match bad {

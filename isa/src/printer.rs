@@ -63,11 +63,21 @@ pub fn print(p: &Program) -> String {
             r.message.replace('\\', "\\\\").replace('"', "\\\"")
         );
     }
-    for (kw, list) in [(".reg", &p.regs), (".pred", &p.preds)] {
-        if !list.is_empty() {
-            let names: Vec<String> = list.iter().map(|r| format!("%{}", r.name)).collect();
-            let _ = writeln!(out, "{kw} {}", names.join(", "));
+    // Registers in declaration order, a line per run of one width (a 64-bit register's second row is implied).
+    let mut runs: Vec<(Width, Vec<String>)> = Vec::new();
+    for r in p.regs.iter().filter(|r| r.width != Width::High) {
+        match runs.last_mut() {
+            Some((w, names)) if *w == r.width => names.push(format!("%{}", r.name)),
+            _ => runs.push((r.width, vec![format!("%{}", r.name)])),
         }
+    }
+    for (w, names) in runs {
+        let kw = if w == Width::W64 { ".reg.b64" } else { ".reg" };
+        let _ = writeln!(out, "{kw} {}", names.join(", "));
+    }
+    if !p.preds.is_empty() {
+        let names: Vec<String> = p.preds.iter().map(|r| format!("%{}", r.name)).collect();
+        let _ = writeln!(out, ".pred {}", names.join(", "));
     }
     for (pc, inst) in p.instructions.iter().enumerate() {
         for (l, _) in p.labels.iter().filter(|(_, at)| *at == pc) {
@@ -146,6 +156,7 @@ pub fn op(p: &Program, op: &Op) -> String {
                 UnaryOp::Neg => "neg",
                 UnaryOp::Abs => "abs",
                 UnaryOp::Not => "not",
+                UnaryOp::Sqrt => "sqrt.rn",
             };
             format!("{m}.{} {}, {}", ty.name(), r(d), o(a))
         }
@@ -154,6 +165,8 @@ pub fn op(p: &Program, op: &Op) -> String {
             let m = match op {
                 TernaryOp::Mad => "mad",
                 TernaryOp::Fma => "fma",
+                TernaryOp::MadHi => "mad.hi",
+                TernaryOp::MadWide => "mad.wide",
             };
             format!("{m}.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(c))
         }
@@ -180,9 +193,11 @@ pub fn op(p: &Program, op: &Op) -> String {
             d,
             a,
         } => {
-            let rnd = match (to, from) {
-                (Ty::S32 | Ty::U32, Ty::S32 | Ty::U32) => String::new(),
-                _ => format!(".{}", rounding.name()),
+            let exact = (to.is_int() && from.is_int()) || (*to == Ty::F64 && *from == Ty::F32);
+            let rnd = if exact {
+                String::new()
+            } else {
+                format!(".{}", rounding.name())
             };
             format!("cvt{rnd}.{}.{} {}, {}", to.name(), from.name(), r(d), o(a))
         }
@@ -286,6 +301,8 @@ pub fn op(p: &Program, op: &Op) -> String {
             }
             s
         }
+        Op::Pack { d, lo, hi } => format!("mov.b64 {}, {{{}, {}}}", r(d), o(lo), o(hi)),
+        Op::Unpack { lo, hi, a } => format!("mov.b64 {{{}, {}}}, {}", r(lo), r(hi), o(a)),
         Op::Bra { target } => {
             let name = p
                 .labels
@@ -314,5 +331,7 @@ pub fn binary_name(op: BinaryOp) -> &'static str {
         BinaryOp::Xor => "xor",
         BinaryOp::Shl => "shl",
         BinaryOp::Shr => "shr",
+        BinaryOp::MulHi => "mul.hi",
+        BinaryOp::MulWide => "mul.wide",
     }
 }

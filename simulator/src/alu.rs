@@ -12,8 +12,8 @@
 //! flip and clear the sign bit; of a NaN, PTX leaves their result unspecified (an H200 gives either that or
 //! the canonical NaN, depending on how the compiler lowers them).
 
-use crate::kernel::{Bin, CmpClass, Conv, Tern, Un};
-use warpsim_isa::{Cmp, Rounding};
+use crate::kernel::{Bin, CmpClass, Conv, Tern, Un, Wide};
+use warpsim_isa::{Cmp, Rounding, Ty};
 
 /// The NaN PTX's `min`/`max.f32` return when both operands are NaN.
 const CANONICAL_NAN: f32 = f32::from_bits(0x7fff_ffff);
@@ -172,7 +172,7 @@ fn round(x: f32, r: Rounding) -> f32 {
         Rounding::Zero => x.trunc(),
         Rounding::Down => x.floor(),
         Rounding::Up => x.ceil(),
-        Rounding::NearestFloat => x,
+        Rounding::NearestFloat | Rounding::FloatZero | Rounding::FloatDown | Rounding::FloatUp => x,
     }
 }
 
@@ -224,6 +224,335 @@ pub fn atomic(op: crate::kernel::Atom, shared: bool, old: u32, b: u32, c: u32) -
         Atom::And => old & b,
         Atom::Or => old | b,
         Atom::Xor => old ^ b,
+        // (64-bit atomics: `atomic64`.)
+        _ => old,
+    }
+}
+
+/// A 64-bit atomic's new value (see [`atomic`]). f64 `add` rounds to nearest even and keeps subnormals in
+/// both spaces (PTX flushes only `atom.add.f32`'s in global memory). Its NaN result, as an H100 gives it
+/// (`crosscheck/edges/edges_64.s`): in global memory the operand `b` if it is NaN, else the old value, unchanged
+/// (a signalling NaN stays signalling); in shared memory the old value if it is NaN, else `b`, quietened; an
+/// invalid sum (∞ - ∞) is the default NaN.
+#[inline]
+pub fn atomic64(op: crate::kernel::Atom, shared: bool, old: u64, b: u64, c: u64) -> u64 {
+    use crate::kernel::Atom;
+    match op {
+        Atom::AddI64 => old.wrapping_add(b),
+        Atom::AddF64 => {
+            let r = d(old) + d(b);
+            match (r.is_nan(), shared) {
+                (false, _) => r.to_bits(),
+                (true, false) if is_nan64(b) => b,
+                (true, false) if is_nan64(old) => old,
+                (true, true) if is_nan64(old) => quiet64(old),
+                (true, true) if is_nan64(b) => quiet64(b),
+                _ => DEFAULT_NAN64,
+            }
+        }
+        Atom::MinS64 => old.cast_signed().min(b.cast_signed()).cast_unsigned(),
+        Atom::MinU64 => old.min(b),
+        Atom::MaxS64 => old.cast_signed().max(b.cast_signed()).cast_unsigned(),
+        Atom::MaxU64 => old.max(b),
+        Atom::Exch64 => b,
+        Atom::Cas64 => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+        Atom::And64 => old & b,
+        Atom::Or64 => old | b,
+        Atom::Xor64 => old ^ b,
+        _ => old,
+    }
+}
+
+/// f64 NaNs are not canonical on the GPU, unlike f32's: an H100 (`crosscheck/edges/edges_64.s`) gives an f64
+/// operation's NaN operand back, quietened (the quiet bit set, sign and payload kept), and the *default NaN*
+/// 0xfff8000000000000 for an invalid operation (0 × ∞, ∞ - ∞, 0 / 0, the square root of a negative number).
+/// Which NaN operand wins depends on the operation: see [`nan_result`].
+const DEFAULT_NAN64: u64 = 0xfff8_0000_0000_0000;
+
+#[inline]
+fn d(x: u64) -> f64 {
+    f64::from_bits(x)
+}
+
+#[inline]
+fn is_nan64(x: u64) -> bool {
+    d(x).is_nan()
+}
+
+/// A NaN with its quiet bit set.
+#[inline]
+fn quiet64(x: u64) -> u64 {
+    x | 1 << 51
+}
+
+/// The result `r` of an f64 operation on `operands`, as the GPU writes it: when `r` is NaN, the first NaN among
+/// the operands in that (priority) order, quietened, else the default NaN.
+#[inline]
+fn nan_result(r: f64, operands: &[u64]) -> u64 {
+    if !r.is_nan() {
+        return r.to_bits();
+    }
+    operands
+        .iter()
+        .find(|&&x| is_nan64(x))
+        .map_or(DEFAULT_NAN64, |&x| quiet64(x))
+}
+
+/// `min`/`max.f64`: the other operand when one is NaN, the second operand quietened when both are (as measured);
+/// -0 below +0.
+#[allow(
+    clippy::float_cmp,
+    reason = "`a == b` is exact: -0 and +0 are then ordered by their sign"
+)]
+fn dminmax(a: u64, b: u64, max: bool) -> u64 {
+    let (x, y) = (d(a), d(b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => quiet64(b),
+        (true, false) => b,
+        (false, true) => a,
+        _ if x == y => {
+            if x.is_sign_negative() == max {
+                b
+            } else {
+                a
+            }
+        }
+        _ if (x < y) != max => a,
+        _ => b,
+    }
+}
+
+/// `x` rounded to an integral value by an integer rounding mode.
+fn round64(x: f64, r: Rounding) -> f64 {
+    match r {
+        Rounding::Nearest => x.round_ties_even(),
+        Rounding::Zero => x.trunc(),
+        Rounding::Down => x.floor(),
+        Rounding::Up => x.ceil(),
+        _ => x,
+    }
+}
+
+/// The value of a 64-bit or 32-bit operand of type `ty` (bits in the low half for 32-bit types), exactly: an
+/// integer as i128, a float as f64 (an f32 widens exactly).
+#[derive(Clone, Copy)]
+enum Exact {
+    Int(i128),
+    Float(f64),
+}
+
+fn exact(ty: Ty, bits: u64) -> Exact {
+    match ty {
+        Ty::F32 => Exact::Float(widen(low(bits))),
+        Ty::F64 => Exact::Float(d(bits)),
+        Ty::S32 => Exact::Int(i128::from(low(bits).cast_signed())),
+        Ty::S64 => Exact::Int(i128::from(bits.cast_signed())),
+        Ty::U32 | Ty::B32 => Exact::Int(i128::from(low(bits))),
+        Ty::U64 | Ty::B64 => Exact::Int(i128::from(bits)),
+    }
+}
+
+#[allow(clippy::cast_possible_truncation, reason = "the low half is the point")]
+fn low(x: u64) -> u32 {
+    x as u32
+}
+
+/// An f32 widened to f64, exactly; a NaN keeps its sign and payload (shifted to the top of the f64's) and is
+/// quietened, as `cvt.f64.f32` does on the GPU.
+fn widen(x: u32) -> f64 {
+    let v = f(x);
+    if v.is_nan() {
+        let sign = u64::from(x >> 31) << 63;
+        d(sign | 0x7ff8_0000_0000_0000 | u64::from(x & 0x007f_ffff) << 29)
+    } else {
+        f64::from(v)
+    }
+}
+
+/// An f64 NaN narrowed to f32: its sign and the top of its payload, quietened, as `cvt.f32.f64` does on the GPU.
+fn narrow_nan(x: u64) -> u32 {
+    let sign = low(x >> 63) << 31;
+    sign | 0x7fc0_0000 | low((x & 0x000f_ffff_ffff_ffff) >> 29)
+}
+
+/// A float result `r` (the nearest to the exact `x`, ties to even) moved to the neighbour a directed rounding
+/// asks for: towards zero, minus or plus infinity, when `r` lies on the wrong side of `x`. `cmp` orders `r`
+/// against `x` exactly.
+fn directed<T: Copy>(
+    r: T,
+    rounding: Rounding,
+    cmp: std::cmp::Ordering,
+    negative: bool,
+    down: impl Fn(T) -> T,
+    up: impl Fn(T) -> T,
+) -> T {
+    use std::cmp::Ordering::{Greater, Less};
+    match (rounding, cmp) {
+        (Rounding::FloatDown, Greater) => down(r),
+        (Rounding::FloatUp, Less) => up(r),
+        (Rounding::FloatZero, Greater) if !negative => down(r),
+        (Rounding::FloatZero, Less) if negative => up(r),
+        _ => r,
+    }
+}
+
+/// `cvt.RND.TO.FROM` for any pair of u32, s32, f32, u64, s64, f64 (bits in the low half for 32-bit types), as
+/// PTX defines it: integer → integer extends by the source's signedness or truncates; float → integer rounds
+/// by the integer rounding, saturates, and gives 0 for NaN; integer → float and f64 → f32 round by the float
+/// rounding (nearest even, or directed); f32 → f64 is exact; float → same float rounds to an integral value. A
+/// NaN float result is the canonical NaN of its type.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "`as` from float saturates and maps NaN to 0 (PTX's cvt); from integer it rounds to nearest even"
+)]
+pub fn convert_any(to: Ty, from: Ty, rounding: Rounding, a: u64) -> u64 {
+    use std::cmp::Ordering;
+    let x = exact(from, a);
+    // A NaN to an integer, as an H100 gives it (`crosscheck/edges/`): the sign bit alone (0x8000…) for a 64-bit
+    // integer from either float, and for a 32-bit one from an f64; 0 for a 32-bit one from an f32 (below).
+    let nan = match from {
+        Ty::F64 => is_nan64(a),
+        Ty::F32 => f(low(a)).is_nan(),
+        _ => false,
+    };
+    if nan && to.is_int() && (to.wide() || from == Ty::F64) {
+        return if to.wide() { 1 << 63 } else { 1 << 31 };
+    }
+    match (to, x) {
+        (Ty::S32 | Ty::U32 | Ty::B32, Exact::Int(i)) => u64::from(i as u32),
+        (Ty::S64 | Ty::U64 | Ty::B64, Exact::Int(i)) => i as u64,
+        (Ty::S32, Exact::Float(v)) => u64::from((round64(v, rounding) as i32).cast_unsigned()),
+        (Ty::U32 | Ty::B32, Exact::Float(v)) => u64::from(round64(v, rounding) as u32),
+        (Ty::S64, Exact::Float(v)) => (round64(v, rounding) as i64).cast_unsigned(),
+        (Ty::U64 | Ty::B64, Exact::Float(v)) => round64(v, rounding) as u64,
+        (Ty::F32, Exact::Int(i)) => {
+            let r = i as f32;
+            // (Integral, and within i128 for any 64-bit source.)
+            let cmp = (r as i128).cmp(&i);
+            u64::from(directed(r, rounding, cmp, i < 0, f32::next_down, f32::next_up).to_bits())
+        }
+        (Ty::F64, Exact::Int(i)) => {
+            let r = i as f64;
+            let cmp = (r as i128).cmp(&i);
+            directed(r, rounding, cmp, i < 0, f64::next_down, f64::next_up).to_bits()
+        }
+        (Ty::F32, Exact::Float(v)) if from == Ty::F32 => u64::from(canon(round(v as f32, rounding))),
+        (Ty::F32, Exact::Float(v)) => {
+            if v.is_nan() {
+                return u64::from(narrow_nan(a));
+            }
+            let r = v as f32;
+            let cmp = f64::from(r).partial_cmp(&v).unwrap_or(Ordering::Equal);
+            u64::from(directed(r, rounding, cmp, v < 0.0, f32::next_down, f32::next_up).to_bits())
+        }
+        (Ty::F64, Exact::Float(v)) if from == Ty::F64 => nan_result(round64(v, rounding), &[a]),
+        (Ty::F64, Exact::Float(v)) => v.to_bits(),
+    }
+}
+
+/// A 64-bit or mixed-width operation ([`Wide`]) on one lane's operands (32-bit ones in the low half); `None`
+/// is an integer division by zero. Integer arithmetic wraps; shifts clamp their amount to 64; f64 arithmetic
+/// is IEEE binary64 rounded to nearest even with subnormals kept, `div` and `sqrt` correctly rounded, `fma`
+/// rounded once; a NaN result is a NaN operand quietened or the default NaN ([`nan_result`]: `add`, `sub`,
+/// `mul` and `min`/`max` prefer their second operand, `div` its first, `fma(a, b, c)` prefers `b`, then `c`,
+/// then `a`, as measured on an H100; ptxas may commute a multiplication's operands, which PTX allows: then the
+/// GPU's choice between two NaNs differs, a difference PTX leaves unspecified).
+#[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the high halves of double-width products are the point"
+)]
+pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
+    let (sa, sb) = (a.cast_signed(), b.cast_signed());
+    let s32 = |x: u64| i64::from(low(x).cast_signed());
+    Some(match op {
+        Wide::Mov => a,
+        Wide::Pack => u64::from(low(a)) | u64::from(low(b)) << 32,
+        Wide::Add => a.wrapping_add(b),
+        Wide::Sub => a.wrapping_sub(b),
+        Wide::Mul => a.wrapping_mul(b),
+        Wide::MulHiU => ((u128::from(a) * u128::from(b)) >> 64) as u64,
+        Wide::MulHiS => (((i128::from(sa) * i128::from(sb)) >> 64) as i64).cast_unsigned(),
+        Wide::MulHi32U => (u64::from(low(a)) * u64::from(low(b))) >> 32,
+        Wide::MulHi32S => u64::from(low(((s32(a) * s32(b)) >> 32).cast_unsigned())),
+        Wide::MulWideU => u64::from(low(a)) * u64::from(low(b)),
+        Wide::MulWideS => (s32(a) * s32(b)).cast_unsigned(),
+        Wide::DivU => a.checked_div(b)?,
+        Wide::DivS => {
+            if b == 0 {
+                return None;
+            }
+            sa.wrapping_div(sb).cast_unsigned()
+        }
+        Wide::RemU => a.checked_rem(b)?,
+        Wide::RemS => {
+            if b == 0 {
+                return None;
+            }
+            sa.wrapping_rem(sb).cast_unsigned()
+        }
+        Wide::MinU => a.min(b),
+        Wide::MinS => sa.min(sb).cast_unsigned(),
+        Wide::MaxU => a.max(b),
+        Wide::MaxS => sa.max(sb).cast_unsigned(),
+        Wide::And => a & b,
+        Wide::Or => a | b,
+        Wide::Xor => a ^ b,
+        Wide::Shl => a.checked_shl(low(b)).unwrap_or(0),
+        Wide::ShrU => a.checked_shr(low(b)).unwrap_or(0),
+        Wide::ShrS => (sa >> low(b).min(63)).cast_unsigned(),
+        Wide::Not => !a,
+        Wide::NegI => sa.wrapping_neg().cast_unsigned(),
+        Wide::AbsI => sa.wrapping_abs().cast_unsigned(),
+        Wide::Mad => a.wrapping_mul(b).wrapping_add(c),
+        Wide::MadHiU => (((u128::from(a) * u128::from(b)) >> 64) as u64).wrapping_add(c),
+        Wide::MadHiS => (((i128::from(sa) * i128::from(sb)) >> 64) as i64)
+            .cast_unsigned()
+            .wrapping_add(c),
+        Wide::MadHi32U => u64::from(low(((u64::from(low(a)) * u64::from(low(b))) >> 32).wrapping_add(c))),
+        Wide::MadHi32S => u64::from(low(((s32(a) * s32(b)) >> 32).cast_unsigned().wrapping_add(c))),
+        Wide::MadWideU => (u64::from(low(a)) * u64::from(low(b))).wrapping_add(c),
+        Wide::MadWideS => (s32(a) * s32(b)).cast_unsigned().wrapping_add(c),
+        Wide::AddF => nan_result(d(a) + d(b), &[b, a]),
+        Wide::SubF => nan_result(d(a) - d(b), &[b, a]),
+        Wide::MulF => nan_result(d(a) * d(b), &[b, a]),
+        Wide::DivF => nan_result(d(a) / d(b), &[a, b]),
+        Wide::MinF => dminmax(a, b, false),
+        Wide::MaxF => dminmax(a, b, true),
+        Wide::NegF => a ^ (1 << 63),
+        Wide::AbsF => a & !(1 << 63),
+        Wide::FmaF => nan_result(d(a).mul_add(d(b), d(c)), &[b, c, a]),
+        Wide::SqrtF => nan_result(d(a).sqrt(), &[a]),
+        Wide::Sqrt32 => u64::from(canon(f(low(a)).sqrt())),
+        Wide::Cvt { to, from, rounding } => convert_any(to, from, rounding, a),
+    })
+}
+
+/// `setp` on 64-bit operands (the f32 rules for NaN).
+#[inline]
+pub fn compare64(cmp: Cmp, class: CmpClass, a: u64, b: u64) -> bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let ord = match class {
+        CmpClass::Signed => Some(a.cast_signed().cmp(&b.cast_signed())),
+        CmpClass::Unsigned => Some(a.cmp(&b)),
+        CmpClass::Float => d(a).partial_cmp(&d(b)),
+    };
+    match (cmp, ord) {
+        (_, None) => false,
+        (Cmp::Eq, Some(o)) => o == Equal,
+        (Cmp::Ne, Some(o)) => o != Equal,
+        (Cmp::Lt, Some(o)) => o == Less,
+        (Cmp::Le, Some(o)) => o != Greater,
+        (Cmp::Gt, Some(o)) => o == Greater,
+        (Cmp::Ge, Some(o)) => o != Less,
     }
 }
 
@@ -427,8 +756,8 @@ pub(crate) mod execute {
         Bin, Cmp, CmpClass, Conv, Tern, Un, binary_rows, compare_rows, convert_rows, divides_by_zero, ternary_rows,
         unary_rows,
     };
-    use crate::kernel::Src;
-    use crate::register_file::{LaneCtx, RegisterFile};
+    use crate::kernel::{Src, Wide};
+    use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 
     /// `mov d, a`.
     #[inline(always)]
@@ -546,6 +875,75 @@ pub(crate) mod execute {
             }
         }
         rf.write_row(d, w, exec, &x);
+    }
+
+    /// A 64-bit or mixed-width operation: each executing lane's operands read at their widths, the result
+    /// written at its width; `Err` with the first lane that divides by zero, before anything is written.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(crate) fn wide(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        f: Wide,
+        d: u16,
+        (a, b, c): (Src, Src, Src),
+    ) -> Result<(), u32> {
+        let (dw, widths) = f.shape();
+        let mut out = [0u64; 64];
+        let mut m = exec;
+        while m != 0 {
+            let lane = m.trailing_zeros();
+            m &= m - 1;
+            let x = rf.read_at(a, widths[0], lane, ctx);
+            let y = rf.read_at(b, widths[1], lane, ctx);
+            let z = rf.read_at(c, widths[2], lane, ctx);
+            out[lane as usize] = super::wide(f, x, y, z).ok_or(lane)?;
+        }
+        for_lanes(exec, |lane| rf.write_at(d, dw, lane, out[lane as usize]));
+        Ok(())
+    }
+
+    /// `setp` on 64-bit operands.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(crate) fn setp64(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        cmp: Cmp,
+        class: CmpClass,
+        p: u16,
+        a: Src,
+        b: Src,
+    ) {
+        let mut bits = 0u64;
+        for_lanes(exec, |lane| {
+            let (x, y) = (rf.read_at(a, true, lane, ctx), rf.read_at(b, true, lane, ctx));
+            bits |= u64::from(super::compare64(cmp, class, x, y)) << lane;
+        });
+        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | bits;
+    }
+
+    /// `selp` of 64-bit values.
+    #[inline(never)]
+    pub(crate) fn selp64(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, d: u16, a: Src, b: Src, p: u16) {
+        let pv = rf.preds[p as usize];
+        for_lanes(exec, |lane| {
+            let s = if pv >> lane & 1 == 1 { a } else { b };
+            let v = rf.read_at(s, true, lane, ctx);
+            rf.write_at(d, true, lane, v);
+        });
+    }
+
+    /// `mov.b64 {lo, hi}, a`.
+    #[inline(never)]
+    pub(crate) fn unpack(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, lo: u16, hi: u16, a: Src) {
+        for_lanes(exec, |lane| {
+            let v = rf.read_at(a, true, lane, ctx);
+            rf.write_at(lo, false, lane, v);
+            rf.write_at(hi, false, lane, v >> 32);
+        });
     }
 
     /// `cvt`: a conversion between integer and float, or a rounding.

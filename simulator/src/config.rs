@@ -38,6 +38,13 @@ pub struct Units {
     pub int_div: Unit,
     /// f32 divide, IEEE round to nearest (likewise a sequence on hardware).
     pub fp32_div: Unit,
+    /// FP64 pipe: f64 add, mul, fma, min/max, compares. Not yet calibrated (`docs/timing.md`); a configuration
+    /// file without it takes the default.
+    #[serde(default = "Units::default_fp64")]
+    pub fp64: Unit,
+    /// f64 divide and square root, f32 square root (instruction sequences on hardware). Not yet calibrated.
+    #[serde(default = "Units::default_fp64_div")]
+    pub fp64_div: Unit,
     /// `shfl.sync` up, down, bfly.
     pub shuffle: Unit,
     /// `shfl.sync.idx` (same pipe as the other shuffles).
@@ -181,6 +188,8 @@ impl Config {
                     convert: Unit::new(12, 4),
                     int_div: Unit::new(46, 8),
                     fp32_div: Unit::new(83, 8),
+                    fp64: Units::default_fp64(),
+                    fp64_div: Units::default_fp64_div(),
                     shuffle: Unit::new(24, 4),
                     shuffle_idx: Unit::new(26, 4),
                     shared_load: Unit::new(29, 1),
@@ -305,14 +314,28 @@ impl Config {
 }
 
 impl Units {
+    /// The FP64 pipe's default: Hopper's DFMA latency and its half rate per sub-partition (16 FP64 lanes), from
+    /// NVIDIA's published figures, not yet measured here.
+    pub fn default_fp64() -> Unit {
+        Unit::new(8, 2)
+    }
+
+    /// f64 division and square root: like the f32 division's sequence, twice as many FP64 steps (an estimate,
+    /// not yet measured).
+    pub fn default_fp64_div() -> Unit {
+        Unit::new(120, 16)
+    }
+
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 16] {
+    pub fn all(&self) -> [(&'static str, Unit); 18] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
             ("convert", self.convert),
             ("int_div", self.int_div),
             ("fp32_div", self.fp32_div),
+            ("fp64", self.fp64),
+            ("fp64_div", self.fp64_div),
             ("shuffle", self.shuffle),
             ("shuffle_idx", self.shuffle_idx),
             ("shared_load", self.shared_load),

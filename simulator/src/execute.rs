@@ -142,6 +142,22 @@ pub(crate) fn execute<'a, const ON: bool>(
             alu::execute::convert(rf, ctx, exec, f, d, a);
             Outcome::Lanes
         }
+        DOp::Wide { f, d, a, b, c } => {
+            alu::execute::wide(rf, ctx, exec, f, d, (a, b, c)).map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
+            Outcome::Lanes
+        }
+        DOp::Setp64 { cmp, class, p, a, b } => {
+            alu::execute::setp64(rf, ctx, exec, cmp, class, p, a, b);
+            Outcome::Lanes
+        }
+        DOp::Selp64 { d, a, b, p } => {
+            alu::execute::selp64(rf, ctx, exec, d, a, b, p);
+            Outcome::Lanes
+        }
+        DOp::Unpack { lo, hi, a } => {
+            alu::execute::unpack(rf, ctx, exec, lo, hi, a);
+            Outcome::Lanes
+        }
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
             let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && !mem.own.is_empty();

@@ -275,11 +275,21 @@ impl<'k> Engine<'k> {
                         c,
                         ret,
                     } => {
-                        let cell = &mut self.memory[buffer as usize].data[word as usize];
-                        let old = *cell;
-                        *cell = alu::atomic(f, false, old, b, c);
+                        let data = &mut self.memory[buffer as usize].data;
+                        let at = word as usize;
+                        let old = if f.wide() {
+                            let old = u64::from(data[at]) | u64::from(data[at + 1]) << 32;
+                            let new = alu::atomic64(f, false, old, b, c);
+                            data[at] = crate::kernel::low32(new);
+                            data[at + 1] = crate::kernel::high32(new);
+                            old
+                        } else {
+                            let old = data[at];
+                            data[at] = alu::atomic(f, false, old, crate::kernel::low32(b), crate::kernel::low32(c));
+                            u64::from(old)
+                        };
                         if let Some(ret) = ret {
-                            sm.deliver(ret, old);
+                            sm.deliver(ret, old, f.wide());
                         }
                     }
                 }

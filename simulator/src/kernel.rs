@@ -44,10 +44,127 @@ impl Default for Limits {
 /// A source operand, resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Src {
+    /// A register row (a 64-bit operand: this row and the next).
     Reg(u16),
     /// The bit pattern in the instruction's type.
     Imm(u32),
     Special(Special),
+    /// A 64-bit immediate: its index in [`Kernel::consts`] (so that a source operand stays 8 bytes).
+    Const(u32),
+}
+
+/// What a 64-bit (or mixed-width) instruction computes, with its types folded in. Each reads up to three
+/// operands and writes one register; [`Wide::shape`] says which are 64 bits wide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wide {
+    /// `mov` of 64 bits.
+    Mov,
+    /// `mov.b64 d, {lo, hi}`.
+    Pack,
+    Add,
+    Sub,
+    Mul,
+    /// `mul.hi.u64` / `.s64`.
+    MulHiU,
+    MulHiS,
+    /// `mul.hi.u32` / `.s32`: 32-bit operands and result.
+    MulHi32U,
+    MulHi32S,
+    /// `mul.wide.u32` / `.s32`: 32-bit operands, 64-bit product.
+    MulWideU,
+    MulWideS,
+    DivU,
+    DivS,
+    RemU,
+    RemS,
+    MinU,
+    MinS,
+    MaxU,
+    MaxS,
+    And,
+    Or,
+    Xor,
+    /// Shifts: the amount is a 32-bit operand.
+    Shl,
+    ShrU,
+    ShrS,
+    Not,
+    NegI,
+    AbsI,
+    /// `mad.lo.{u64,s64}`.
+    Mad,
+    /// `mad.hi.{u64,s64}` / `mad.hi.{u32,s32}`.
+    MadHiU,
+    MadHiS,
+    MadHi32U,
+    MadHi32S,
+    /// `mad.wide.{u32,s32}`: 32-bit `a`, `b`, 64-bit `c` and result.
+    MadWideU,
+    MadWideS,
+    AddF,
+    SubF,
+    MulF,
+    DivF,
+    MinF,
+    MaxF,
+    NegF,
+    AbsF,
+    FmaF,
+    /// `sqrt.rn.f64`.
+    SqrtF,
+    /// `sqrt.rn.f32`: 32-bit operand and result.
+    Sqrt32,
+    /// `cvt` where one side is 64 bits wide, or with a directed float rounding (`rz`, `rm`, `rp`).
+    Cvt {
+        to: Ty,
+        from: Ty,
+        rounding: Rounding,
+    },
+}
+
+impl Wide {
+    /// Whether the result and the operands `a`, `b`, `c` are 64 bits wide.
+    pub fn shape(self) -> (bool, [bool; 3]) {
+        match self {
+            Wide::Pack | Wide::MulWideU | Wide::MulWideS => (true, [false, false, false]),
+            Wide::MulHi32U | Wide::MulHi32S | Wide::MadHi32U | Wide::MadHi32S | Wide::Sqrt32 => {
+                (false, [false, false, false])
+            }
+            Wide::MadWideU | Wide::MadWideS => (true, [false, false, true]),
+            Wide::Shl | Wide::ShrU | Wide::ShrS => (true, [true, false, false]),
+            Wide::Cvt { to, from, .. } => (to.wide(), [from.wide(), false, false]),
+            _ => (true, [true, true, true]),
+        }
+    }
+
+    /// How many of `a`, `b`, `c` it reads.
+    pub fn arity(self) -> usize {
+        match self {
+            Wide::Mov
+            | Wide::Not
+            | Wide::NegI
+            | Wide::AbsI
+            | Wide::NegF
+            | Wide::AbsF
+            | Wide::SqrtF
+            | Wide::Sqrt32
+            | Wide::Cvt { .. } => 1,
+            Wide::Mad
+            | Wide::MadHiU
+            | Wide::MadHiS
+            | Wide::MadHi32U
+            | Wide::MadHi32S
+            | Wide::MadWideU
+            | Wide::MadWideS
+            | Wide::FmaF => 3,
+            _ => 2,
+        }
+    }
+
+    /// Whether integer division by zero can fault.
+    pub fn divides(self) -> bool {
+        matches!(self, Wide::DivU | Wide::DivS | Wide::RemU | Wide::RemS)
+    }
 }
 
 /// Binary operations, with the type folded in.
@@ -119,6 +236,8 @@ pub enum Conv {
 pub struct DAddr {
     /// Shared memory of the block (else global memory).
     pub shared: bool,
+    /// A 64-bit access: two words per lane (the low one first), 8-byte aligned.
+    pub wide: bool,
     /// Index into [`Kernel::buffers`] or [`Kernel::shared`].
     pub buffer: u16,
     pub byte: bool,
@@ -134,6 +253,10 @@ pub enum Unit {
     Convert,
     IntDiv,
     Fp32Div,
+    /// f64 add, mul, fma, min/max (the FP64 pipe).
+    Fp64,
+    /// f64 divide and square root, and f32 square root (instruction sequences on hardware).
+    Fp64Div,
     Shuffle,
     ShuffleIdx,
     SharedLoad,
@@ -155,6 +278,8 @@ pub enum Pipe {
     Fma,
     /// Conversions and the division sequences.
     Sfu,
+    /// Double precision.
+    Fp64,
     Shuffle,
     /// The SM's shared-memory pipe (loads, stores, atomics), shared by its sub-partitions.
     Shared,
@@ -168,7 +293,7 @@ pub enum Pipe {
 }
 
 impl Pipe {
-    pub const COUNT: usize = 10;
+    pub const COUNT: usize = 11;
 
     /// One pipe per SM rather than per sub-partition.
     pub fn per_sm(self) -> bool {
@@ -181,7 +306,8 @@ impl Unit {
         match self {
             Unit::Alu => Pipe::Alu,
             Unit::Fma => Pipe::Fma,
-            Unit::Convert | Unit::IntDiv | Unit::Fp32Div => Pipe::Sfu,
+            Unit::Convert | Unit::IntDiv | Unit::Fp32Div | Unit::Fp64Div => Pipe::Sfu,
+            Unit::Fp64 => Pipe::Fp64,
             Unit::Shuffle | Unit::ShuffleIdx => Pipe::Shuffle,
             Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic => Pipe::Shared,
             Unit::GlobalLoad | Unit::GlobalStore => Pipe::Global,
@@ -200,6 +326,8 @@ impl Unit {
             Unit::Convert => u.convert,
             Unit::IntDiv => u.int_div,
             Unit::Fp32Div => u.fp32_div,
+            Unit::Fp64 => u.fp64,
+            Unit::Fp64Div => u.fp64_div,
             Unit::Shuffle => u.shuffle,
             Unit::ShuffleIdx => u.shuffle_idx,
             Unit::SharedLoad => u.shared_load,
@@ -220,6 +348,18 @@ impl Unit {
 pub enum Atom {
     AddI,
     AddF,
+    /// 64-bit: `add.u64`, `add.f64`, `min`/`max.{u64,s64}`, `exch`/`cas`/`and`/`or`/`xor.b64`.
+    AddI64,
+    AddF64,
+    MinS64,
+    MinU64,
+    MaxS64,
+    MaxU64,
+    Exch64,
+    Cas64,
+    And64,
+    Or64,
+    Xor64,
     MinS,
     MinU,
     MinF,
@@ -231,6 +371,26 @@ pub enum Atom {
     And,
     Or,
     Xor,
+}
+
+impl Atom {
+    /// A 64-bit atomic.
+    pub fn wide(self) -> bool {
+        matches!(
+            self,
+            Atom::AddI64
+                | Atom::AddF64
+                | Atom::MinS64
+                | Atom::MinU64
+                | Atom::MaxS64
+                | Atom::MaxU64
+                | Atom::Exch64
+                | Atom::Cas64
+                | Atom::And64
+                | Atom::Or64
+                | Atom::Xor64
+        )
+    }
 }
 
 /// What a barrier computes besides waiting.
@@ -288,6 +448,35 @@ pub enum DOp {
     Cvt {
         f: Conv,
         d: u16,
+        a: Src,
+    },
+    /// A 64-bit or mixed-width operation ([`Wide`]); unused operands are `Src::Imm(0)`.
+    Wide {
+        f: Wide,
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `setp` on 64-bit operands.
+    Setp64 {
+        cmp: Cmp,
+        class: CmpClass,
+        p: u16,
+        a: Src,
+        b: Src,
+    },
+    /// `selp` of 64-bit values.
+    Selp64 {
+        d: u16,
+        a: Src,
+        b: Src,
+        p: u16,
+    },
+    /// `mov.b64 {lo, hi}, a`.
+    Unpack {
+        lo: u16,
+        hi: u16,
         a: Src,
     },
     Ld {
@@ -357,8 +546,10 @@ pub struct DInstr {
     pub reads: smallvec::SmallVec<[u16; 4]>,
     /// Predicates read (including the guard).
     pub pred_reads: smallvec::SmallVec<[u16; 2]>,
-    /// Register written.
+    /// Register written (a 64-bit register: its first row).
     pub write: Option<u16>,
+    /// A second register written (`mov.b64 {lo, hi}, a` writes two).
+    pub write2: Option<u16>,
     pub pred_write: Option<u16>,
     /// For a branch: where split lanes reconverge (`len` = at exit).
     pub reconverge: u32,
@@ -383,9 +574,13 @@ impl DInstr {
 pub struct Described {
     /// Its value operands in order (the trace's [`crate::trace::Issue::operands`] are their lanes' values).
     pub operands: SmallVec<[Src; 3]>,
+    /// Whether each operand is 64 bits wide.
+    pub wide: SmallVec<[bool; 3]>,
     /// Every register it reads (address registers too) and the one it writes.
     pub reads: SmallVec<[u16; 4]>,
     pub write: Option<u16>,
+    /// Whether the register written is 64 bits wide.
+    pub write_wide: bool,
     pub role: Role,
 }
 
@@ -443,7 +638,24 @@ impl Described {
                 v.extend(c);
                 v
             }
+            DOp::Wide { f, a, b, c, .. } => [a, b, c][..f.arity()].iter().copied().collect(),
+            DOp::Setp64 { a, b, .. } | DOp::Selp64 { a, b, .. } => smallvec![a, b],
+            DOp::Unpack { a, .. } => smallvec![a],
             _ => SmallVec::new(),
+        };
+        let wide: SmallVec<[bool; 3]> = match d.op {
+            DOp::Wide { f, .. } => f.shape().1[..f.arity()].iter().copied().collect(),
+            DOp::Setp64 { .. } | DOp::Selp64 { .. } => smallvec![true, true],
+            DOp::Unpack { .. } => smallvec![true],
+            DOp::St { addr, .. } => smallvec![addr.wide],
+            DOp::Atom { addr, .. } => operands.iter().map(|_| addr.wide).collect(),
+            _ => operands.iter().map(|_| false).collect(),
+        };
+        let write_wide = match d.op {
+            DOp::Wide { f, .. } => f.shape().0,
+            DOp::Selp64 { .. } => true,
+            DOp::Ld { addr, .. } | DOp::Atom { addr, .. } => addr.wide,
+            _ => false,
         };
         let role = match d.op {
             DOp::Mov { .. } => Role::Move,
@@ -456,8 +668,24 @@ impl Described {
                     _ => None,
                 },
             },
-            DOp::Un { .. } | DOp::Tern { .. } | DOp::Selp { .. } | DOp::Cvt { .. } => Role::Combine { name: None },
-            DOp::Setp { .. } | DOp::PredLogic { .. } => Role::Compare,
+            DOp::Un { .. } | DOp::Tern { .. } | DOp::Selp { .. } | DOp::Cvt { .. } | DOp::Selp64 { .. } => {
+                Role::Combine { name: None }
+            }
+            DOp::Wide {
+                f: Wide::Mov | Wide::Pack,
+                ..
+            }
+            | DOp::Unpack { .. } => Role::Move,
+            DOp::Wide { f, .. } => Role::Combine {
+                name: match f {
+                    Wide::MaxF | Wide::MaxS | Wide::MaxU => Some("max"),
+                    Wide::MinF | Wide::MinS | Wide::MinU => Some("min"),
+                    Wide::AddF | Wide::Add => Some("add"),
+                    Wide::MulF | Wide::Mul => Some("mul"),
+                    _ => None,
+                },
+            },
+            DOp::Setp { .. } | DOp::Setp64 { .. } | DOp::PredLogic { .. } => Role::Compare,
             DOp::Shfl { mode, a, b, member, .. } => Role::Shuffle {
                 mode,
                 sent: reg(a),
@@ -481,19 +709,46 @@ impl Described {
         };
         Described {
             operands,
+            wide,
             reads: d.reads.clone(),
             write: d.write,
+            write_wide,
             role,
         }
     }
 }
 
-/// A global buffer with its contents (32-bit words).
+/// A global buffer with its contents: 32-bit words, a 64-bit element as two (the low word first).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Buffer {
     pub name: String,
     pub elem: ElemTy,
     pub data: Vec<u32>,
+}
+
+impl Buffer {
+    /// Elements.
+    pub fn len(&self) -> usize {
+        self.data.len() / self.elem.words()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Element `k`'s bits (a 32-bit element's in the low half).
+    pub fn element(&self, k: usize) -> u64 {
+        if self.elem.words() == 2 {
+            u64::from(self.data[2 * k]) | u64::from(self.data[2 * k + 1]) << 32
+        } else {
+            u64::from(self.data[k])
+        }
+    }
+
+    /// Every element's bits, in order.
+    pub fn elements(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        (0..self.len()).map(|k| self.element(k))
+    }
 }
 
 /// A program made concrete for one launch.
@@ -515,6 +770,8 @@ pub struct Kernel {
     pub described: Vec<Described>,
     /// How to show each register's value in traces: the type the program's typed instructions use it as.
     pub reg_types: Vec<Ty>,
+    /// The 64-bit immediates of the code ([`Src::Const`] indexes them).
+    pub consts: Vec<u64>,
 }
 
 /// A shared-memory array as laid out in the block's shared memory.
@@ -522,8 +779,10 @@ pub struct Kernel {
 pub struct SharedArray {
     pub name: String,
     pub elem: ElemTy,
-    /// First word in the block's shared memory (bank of element `k` = (offset + k) mod banks).
+    /// First word in the block's shared memory (bank of element `k` = (offset + k·words) mod banks, a 64-bit
+    /// element taking two words).
     pub offset: usize,
+    /// Elements.
     pub len: usize,
 }
 
@@ -774,7 +1033,8 @@ pub fn instantiate_with(
                 Some(format!("a buffer holds 0 to {max_elements} elements")),
             ));
         };
-        total_elements += len as u64;
+        // (Counted in 4-byte words: a 64-bit element is two.)
+        total_elements += len as u64 * b.elem.words() as u64;
         if total_elements > max_elements {
             return Err(diag(
                 b.len.span,
@@ -795,9 +1055,14 @@ pub fn instantiate_with(
                 program.name
             )));
         }
-        if bytes % 4 != 0 {
+        let size = program
+            .shared
+            .iter()
+            .find(|s| s.len.is_none())
+            .map_or(4, |s| 4 * s.elem.words()) as u64;
+        if u64::from(bytes) % size != 0 {
             return Err(LoadError::Usage(format!(
-                "--dynamic-shared {bytes}: the size is in bytes and must be a multiple of 4 (the element size)"
+                "--dynamic-shared {bytes}: the size is in bytes and must be a multiple of {size} (the element size)"
             )));
         }
     }
@@ -807,7 +1072,7 @@ pub fn instantiate_with(
     let max_words = (config.max_shared_per_block / 4) as usize;
     for sh in &program.shared {
         let len = match &sh.len {
-            None => (launch.dynamic_shared.unwrap_or(0) / 4) as usize,
+            None => launch.dynamic_shared.unwrap_or(0) as usize / (4 * sh.elem.words()),
             Some(e) => {
                 let v = e.eval(&env).map_err(eval_err)?;
                 let Some(len) = whole_in(v, 0, max_words as u64).and_then(|n| usize::try_from(n).ok()) else {
@@ -830,7 +1095,7 @@ pub fn instantiate_with(
             offset: words,
             len,
         });
-        words += len;
+        words += len * sh.elem.words();
     }
     if words > max_words {
         return Err(LoadError::Usage(format!(
@@ -850,15 +1115,17 @@ pub fn instantiate_with(
             data,
         });
     }
+    let consts = std::cell::RefCell::new(Vec::new());
     let graph = cfg::analyse(program);
     let code = program
         .instructions
         .iter()
         .enumerate()
-        .map(|(pc, inst)| decode(program, inst, pc, &graph, w, &params))
+        .map(|(pc, inst)| decode(program, inst, pc, &graph, w, &params, &consts))
         .collect::<Result<Vec<_>, _>>()?;
     let described = code.iter().map(Described::of).collect();
     Ok(Kernel {
+        consts: consts.into_inner(),
         reg_types: register_types(program),
         program: program.clone(),
         warp_size: w,
@@ -934,13 +1201,24 @@ fn nearest_f32(v: f64) -> f32 {
     v as f32
 }
 
-/// The bits of `v` as an element of type `elem`.
-fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
+/// The bits of `v` as an element of type `elem` (a 32-bit element in the low half).
+fn to_elem(v: Value, elem: ElemTy) -> Option<u64> {
     match (elem, v) {
-        (ElemTy::F32, v) => Some(nearest_f32(v.as_f64()).to_bits()),
-        (ElemTy::S32, Value::Int(i)) => i32::try_from(i).ok().map(i32::cast_unsigned),
-        (ElemTy::U32, Value::Int(i)) => u32::try_from(i).ok(),
+        (ElemTy::F32, v) => Some(u64::from(nearest_f32(v.as_f64()).to_bits())),
+        (ElemTy::S32, Value::Int(i)) => i32::try_from(i).ok().map(|x| u64::from(x.cast_unsigned())),
+        (ElemTy::U32, Value::Int(i)) => u32::try_from(i).ok().map(u64::from),
+        (ElemTy::F64, v) => Some(v.as_f64().to_bits()),
+        (ElemTy::S64, Value::Int(i)) => Some(i.cast_unsigned()),
+        (ElemTy::U64, Value::Int(i)) => u64::try_from(i).ok(),
         (_, Value::Float(_)) => None,
+    }
+}
+
+/// Element `k` of a buffer of `words`-word elements set to `bits` (low word first).
+fn put(data: &mut [u32], words: usize, k: usize, bits: u64) {
+    data[k * words] = low32(bits);
+    if words == 2 {
+        data[k * words + 1] = high32(bits);
     }
 }
 
@@ -953,22 +1231,23 @@ fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
 )]
 fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) -> Result<Vec<u32>, LoadError> {
     // The memory itself may be refused (a capped address space): an error, not an abort.
+    let words = b.elem.words();
     let mut data: Vec<u32> = Vec::new();
-    if data.try_reserve_exact(len).is_err() {
+    if data.try_reserve_exact(len * words).is_err() {
         return Err(diag(
             b.len.span,
             format!(
                 "cannot allocate buffer `{}`: {} elements ({} bytes)",
                 b.name,
                 len,
-                len as u64 * 4
+                len as u64 * 4 * words as u64
             ),
             "the host has not this much memory",
             Some("make the buffer smaller, or free memory (a `ulimit -v` may cap this process)".into()),
         ));
     }
     let Some(init) = &b.init else {
-        data.resize(len, 0);
+        data.resize(len * words, 0);
         return Ok(data);
     };
     let n = len as i64;
@@ -987,7 +1266,7 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
     // Values are evaluated in the element's arithmetic: floating point for f32 buffers.
     let value_of = |e: &ConstExpr, i: i64| {
         let env = |name: &str| lookup(name, w, params, Some((i, n)));
-        if b.elem == ElemTy::F32 {
+        if matches!(b.elem, ElemTy::F32 | ElemTy::F64) {
             e.eval_float(&env)
         } else {
             e.eval(&env)
@@ -996,7 +1275,11 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
     };
     for i in 0..n {
         let v = value_of(&init.default, i)?;
-        data.push(to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?);
+        let bits = to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?;
+        data.push(low32(bits));
+        if words == 2 {
+            data.push(high32(bits));
+        }
     }
     // Indices are integers in `len`, `W` and the parameters (no `i`: they name elements, not compute them).
     let env = |name: &str| match name {
@@ -1028,7 +1311,12 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
                     ));
                 }
                 let v = value_of(value, k)?;
-                data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(value.span, v, k))?;
+                put(
+                    &mut data,
+                    words,
+                    k as usize,
+                    to_elem(v, b.elem).ok_or_else(|| bad_value(value.span, v, k))?,
+                );
             }
             InitOverride::List {
                 start,
@@ -1038,7 +1326,12 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
                 let s = index(start)?;
                 for (k, ve) in (s..n).zip(values) {
                     let v = value_of(ve, k)?;
-                    data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
+                    put(
+                        &mut data,
+                        words,
+                        k as usize,
+                        to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?,
+                    );
                 }
             }
             InitOverride::List {
@@ -1061,7 +1354,12 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
                 }
                 for (k, ve) in (s..e).zip(values) {
                     let v = value_of(ve, k)?;
-                    data[k as usize] = to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?;
+                    put(
+                        &mut data,
+                        words,
+                        k as usize,
+                        to_elem(v, b.elem).ok_or_else(|| bad_value(ve.span, v, k))?,
+                    );
                 }
             }
         }
@@ -1078,14 +1376,15 @@ fn decode(
     graph: &cfg::Cfg,
     w: u32,
     params: &[(String, Value)],
+    consts: &std::cell::RefCell<Vec<u64>>,
 ) -> Result<DInstr, LoadError> {
-    let dec = Decoder { w, params };
+    let dec = Decoder { w, params, consts };
     let (op, unit, ty) = match &inst.op {
         // Arithmetic, comparisons and conversions.
         Op::Mov { ty, d, a } => dec.mov(*ty, *d, a)?,
         Op::Unary { op, ty, d, a } => dec.unary(*op, *ty, *d, a)?,
         Op::Binary { op, ty, d, a, b } => dec.binary(*op, *ty, *d, a, b)?,
-        Op::Ternary { ty, d, a, b, c, .. } => dec.ternary(*ty, *d, a, b, c)?,
+        Op::Ternary { op, ty, d, a, b, c } => dec.ternary(*op, *ty, *d, a, b, c)?,
         Op::Setp { cmp, ty, p, a, b } => dec.setp(*cmp, *ty, *p, a, b)?,
         Op::PredLogic { op, d, a, b } => pred_logic(*op, *d, *a, *b),
         Op::Selp { ty, d, a, b, p } => dec.selp(*ty, *d, a, b, *p)?,
@@ -1128,6 +1427,26 @@ fn decode(
             segment,
             mask,
         } => dec.shfl(*mode, (*d, *p), a, b, segment.as_ref(), mask.as_ref())?,
+        Op::Pack { d, lo, hi } => (
+            DOp::Wide {
+                f: Wide::Pack,
+                d: d.0,
+                a: dec.src(lo, Ty::B32)?,
+                b: dec.src(hi, Ty::B32)?,
+                c: Src::Imm(0),
+            },
+            Unit::Alu,
+            Ty::B64,
+        ),
+        Op::Unpack { lo, hi, a } => (
+            DOp::Unpack {
+                lo: lo.0,
+                hi: hi.0,
+                a: dec.src(a, Ty::B64)?,
+            },
+            Unit::Alu,
+            Ty::B32,
+        ),
         // Control flow.
         Op::Bra { target } => (DOp::Bra { target: pc32(*target) }, Unit::Branch, Ty::B32),
         Op::Exit => (DOp::Exit, Unit::Branch, Ty::B32),
@@ -1160,6 +1479,10 @@ fn decode(
         reads,
         pred_reads,
         write: inst.op.reg_written().map(|r| r.0),
+        write2: match inst.op {
+            Op::Unpack { hi, .. } => Some(hi.0),
+            _ => None,
+        },
         pred_write: inst.op.pred_written().map(|p| p.0),
         reconverge: pc32(graph.reconvergence_pc(pc).unwrap_or(program.instructions.len())),
         ty,
@@ -1188,6 +1511,8 @@ fn pred_logic(op: PredLogicOp, d: Pred, a: PredOperand, b: Option<PredOperand>) 
 struct Decoder<'a> {
     w: u32,
     params: &'a [(String, Value)],
+    /// The 64-bit immediates met so far ([`Kernel::consts`]).
+    consts: &'a std::cell::RefCell<Vec<u64>>,
 }
 
 impl Decoder<'_> {
@@ -1227,17 +1552,87 @@ impl Decoder<'_> {
         })
     }
 
+    /// An immediate as the bits of a 64-bit `ty` operand: an integer in 64 bits, or a float for `.f64`.
+    fn imm64(&self, e: &ConstExpr, ty: Ty) -> Result<u64, LoadError> {
+        let env = |name: &str| self.env(name);
+        let v = if ty == Ty::F64 {
+            e.eval_float(&env)
+        } else {
+            e.eval(&env)
+        }
+        .map_err(eval_err)?;
+        match (ty, v) {
+            (Ty::F64, v) => Ok(v.as_f64().to_bits()),
+            // Any i64 is an s64's pattern, and a u64 up to 2^63 - 1 (the expression language's integers).
+            (_, Value::Int(i)) => Ok(i.cast_unsigned()),
+            (_, Value::Float(_)) => Err(diag(
+                e.span,
+                format!("a `.{}` operand needs an integer, and this is {v}", ty.name()),
+                "not an integer",
+                Some("set an integer (a `--set` value with a decimal point is a float)".into()),
+            )),
+        }
+    }
+
     /// A value operand read as `ty`.
     fn src(&self, o: &Operand, ty: Ty) -> Result<Src, LoadError> {
         Ok(match o {
             Operand::Reg(r) => Src::Reg(r.0),
             Operand::Special(s) => Src::Special(*s),
+            Operand::Imm(e) if ty.wide() => {
+                let v = self.imm64(e, ty)?;
+                let mut consts = self.consts.borrow_mut();
+                let k = consts.iter().position(|&c| c == v).unwrap_or_else(|| {
+                    consts.push(v);
+                    consts.len() - 1
+                });
+                Src::Const(u32::try_from(k).expect("fewer constants than instructions"))
+            }
             Operand::Imm(e) => Src::Imm(self.imm(e, ty)?),
         })
     }
 
+    /// A 64-bit or mixed-width operation on the `unit`, its operands read as `ty` (or 32 bits where `f`'s
+    /// shape says so).
+    #[allow(clippy::too_many_arguments)]
+    fn wide(
+        &self,
+        f: Wide,
+        unit: Unit,
+        ty: Ty,
+        d: Reg,
+        a: &Operand,
+        b: Option<&Operand>,
+        c: Option<&Operand>,
+    ) -> Result<Decoded, LoadError> {
+        let (_, widths) = f.shape();
+        let read = |o: Option<&Operand>, wide: bool| -> Result<Src, LoadError> {
+            let t = match (ty.wide(), wide) {
+                (true, false) | (false, true) => ty.other_width(),
+                _ => ty,
+            };
+            o.map_or(Ok(Src::Imm(0)), |o| self.src(o, t))
+        };
+        let a = match f {
+            Wide::Cvt { from, .. } => self.src(a, from)?,
+            _ => read(Some(a), widths[0])?,
+        };
+        // A shift's amount is a u32.
+        let b = match f {
+            Wide::Shl | Wide::ShrU | Wide::ShrS => b.map_or(Ok(Src::Imm(0)), |o| self.src(o, Ty::U32))?,
+            _ => read(b, widths[1])?,
+        };
+        let c = read(c, widths[2])?;
+        let shown = match f {
+            Wide::Cvt { to, .. } => to,
+            _ if f.shape().0 == ty.wide() => ty,
+            _ => ty.other_width(),
+        };
+        Ok((DOp::Wide { f, d: d.0, a, b, c }, unit, shown))
+    }
+
     /// An address: its array, base and integer offset.
-    fn addr(&self, a: &Address) -> Result<DAddr, LoadError> {
+    fn addr(&self, a: &Address, ty: Ty) -> Result<DAddr, LoadError> {
         let disp = match &a.disp {
             Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
                 Value::Int(v) => v,
@@ -1259,6 +1654,7 @@ impl Decoder<'_> {
         let buffer = a.buffer as u16;
         Ok(DAddr {
             shared: a.space == Space::Shared,
+            wide: ty.wide(),
             buffer,
             byte: a.mode == AddrMode::Byte,
             base: a.base.as_ref().map(|b| self.src(b, Ty::U32)).transpose()?,
@@ -1285,6 +1681,9 @@ impl Decoder<'_> {
 
     /// `mov`: the clock's own unit for `%clock`, the ALU otherwise.
     fn mov(&self, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
+        if ty.wide() {
+            return self.wide(Wide::Mov, Unit::Alu, ty, d, a, None, None);
+        }
         let unit = if matches!(a, Operand::Special(Special::Clock)) {
             Unit::Clock
         } else {
@@ -1302,12 +1701,24 @@ impl Decoder<'_> {
 
     /// `neg`, `abs`, `not`: float or integer by the type.
     fn unary(&self, op: UnaryOp, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
+        if ty.wide() || op == UnaryOp::Sqrt {
+            let (f, unit) = match (op, ty) {
+                (UnaryOp::Sqrt, Ty::F32) => (Wide::Sqrt32, Unit::Fp64Div),
+                (UnaryOp::Sqrt, _) => (Wide::SqrtF, Unit::Fp64Div),
+                (UnaryOp::Neg, Ty::F64) => (Wide::NegF, Unit::Alu),
+                (UnaryOp::Neg, _) => (Wide::NegI, Unit::Fma),
+                (UnaryOp::Abs, Ty::F64) => (Wide::AbsF, Unit::Alu),
+                (UnaryOp::Abs, _) => (Wide::AbsI, Unit::Alu),
+                (UnaryOp::Not, _) => (Wide::Not, Unit::Alu),
+            };
+            return self.wide(f, unit, ty, d, a, None, None);
+        }
         let f = match (op, ty) {
             (UnaryOp::Neg, Ty::F32) => Un::NegF,
             (UnaryOp::Neg, _) => Un::NegI,
             (UnaryOp::Abs, Ty::F32) => Un::AbsF,
             (UnaryOp::Abs, _) => Un::AbsI,
-            (UnaryOp::Not, _) => Un::Not,
+            (UnaryOp::Not | UnaryOp::Sqrt, _) => Un::Not,
         };
         Ok((
             DOp::Un {
@@ -1323,6 +1734,10 @@ impl Decoder<'_> {
     /// A two-operand operation: float, signed or unsigned by the type, on the unit its operation uses; a shift's
     /// amount is read as `.u32`.
     fn binary(&self, op: BinaryOp, ty: Ty, d: Reg, a: &Operand, b: &Operand) -> Result<Decoded, LoadError> {
+        if ty.wide() || matches!(op, BinaryOp::MulHi | BinaryOp::MulWide) {
+            let (f, unit) = wide_binary(op, ty);
+            return self.wide(f, unit, ty, d, a, Some(b), None);
+        }
         let f = binary_op(op, ty);
         let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
             Ty::U32
@@ -1341,8 +1756,27 @@ impl Decoder<'_> {
         ))
     }
 
-    /// `fma` or `mad`, on the FMA datapath.
-    fn ternary(&self, ty: Ty, d: Reg, a: &Operand, b: &Operand, c: &Operand) -> Result<Decoded, LoadError> {
+    /// `fma` or `mad`, on the FMA datapath (FP64's for f64).
+    fn ternary(
+        &self,
+        op: TernaryOp,
+        ty: Ty,
+        d: Reg,
+        a: &Operand,
+        b: &Operand,
+        c: &Operand,
+    ) -> Result<Decoded, LoadError> {
+        if ty.wide() || matches!(op, TernaryOp::MadHi | TernaryOp::MadWide) {
+            let signed = ty.signed();
+            let (f, unit) = match op {
+                _ if ty == Ty::F64 => (Wide::FmaF, Unit::Fp64),
+                TernaryOp::MadHi if ty.wide() => (if signed { Wide::MadHiS } else { Wide::MadHiU }, Unit::Fma),
+                TernaryOp::MadHi => (if signed { Wide::MadHi32S } else { Wide::MadHi32U }, Unit::Fma),
+                TernaryOp::MadWide => (if signed { Wide::MadWideS } else { Wide::MadWideU }, Unit::Fma),
+                _ => (Wide::Mad, Unit::Fma),
+            };
+            return self.wide(f, unit, ty, d, a, Some(b), Some(c));
+        }
         let (f, unit) = if ty == Ty::F32 {
             (Tern::FmaF, Unit::Fma)
         } else {
@@ -1364,10 +1798,23 @@ impl Decoder<'_> {
     /// `setp`: a float, signed or unsigned comparison by the type.
     fn setp(&self, cmp: Cmp, ty: Ty, p: Pred, a: &Operand, b: &Operand) -> Result<Decoded, LoadError> {
         let class = match ty {
-            Ty::F32 => CmpClass::Float,
-            Ty::S32 => CmpClass::Signed,
+            Ty::F32 | Ty::F64 => CmpClass::Float,
+            Ty::S32 | Ty::S64 => CmpClass::Signed,
             _ => CmpClass::Unsigned,
         };
+        if ty.wide() {
+            return Ok((
+                DOp::Setp64 {
+                    cmp,
+                    class,
+                    p: p.0,
+                    a: self.src(a, ty)?,
+                    b: self.src(b, ty)?,
+                },
+                if ty == Ty::F64 { Unit::Fp64 } else { Unit::Alu },
+                ty,
+            ));
+        }
         Ok((
             DOp::Setp {
                 cmp,
@@ -1383,6 +1830,18 @@ impl Decoder<'_> {
 
     /// `selp`: one of two values by a predicate.
     fn selp(&self, ty: Ty, d: Reg, a: &Operand, b: &Operand, p: Pred) -> Result<Decoded, LoadError> {
+        if ty.wide() {
+            return Ok((
+                DOp::Selp64 {
+                    d: d.0,
+                    a: self.src(a, ty)?,
+                    b: self.src(b, ty)?,
+                    p: p.0,
+                },
+                Unit::Alu,
+                ty,
+            ));
+        }
         Ok((
             DOp::Selp {
                 d: d.0,
@@ -1397,6 +1856,11 @@ impl Decoder<'_> {
 
     /// `cvt`: which conversion the two types make; the value shows as the type converted to.
     fn cvt(&self, rounding: Rounding, to: Ty, from: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
+        let directed = matches!(rounding, Rounding::FloatZero | Rounding::FloatDown | Rounding::FloatUp);
+        if to.wide() || from.wide() || directed {
+            let f = Wide::Cvt { to, from, rounding };
+            return self.wide(f, Unit::Convert, to, d, a, None, None);
+        }
         let f = match (to, from) {
             (Ty::F32, Ty::F32) => Conv::F2F(rounding),
             (Ty::S32, Ty::F32) => Conv::F2S(rounding),
@@ -1426,7 +1890,7 @@ impl Decoder<'_> {
         Ok((
             DOp::Ld {
                 d: d.0,
-                addr: self.addr(a)?,
+                addr: self.addr(a, ty)?,
             },
             unit,
             ty,
@@ -1442,7 +1906,7 @@ impl Decoder<'_> {
         };
         Ok((
             DOp::St {
-                addr: self.addr(a)?,
+                addr: self.addr(a, ty)?,
                 a: self.src(v, ty)?,
             },
             unit,
@@ -1469,7 +1933,7 @@ impl Decoder<'_> {
             DOp::Atom {
                 f: atomic_op(op, ty),
                 d: d.map(|d| d.0),
-                addr: self.addr(a)?,
+                addr: self.addr(a, ty)?,
                 b: self.src(b, ty)?,
                 c: c.map(|c| self.src(c, ty)).transpose()?,
             },
@@ -1651,7 +2115,53 @@ fn binary_op(op: BinaryOp, ty: Ty) -> Bin {
         BinaryOp::Shl => Bin::Shl,
         BinaryOp::Shr if signed => Bin::ShrS,
         BinaryOp::Shr => Bin::ShrU,
+        // (Decoded as `Wide`.)
+        BinaryOp::MulHi | BinaryOp::MulWide => Bin::MulI,
     }
+}
+
+/// A 64-bit (or `.hi`/`.wide`) two-operand operation's function and unit.
+fn wide_binary(op: BinaryOp, ty: Ty) -> (Wide, Unit) {
+    let signed = ty.signed();
+    if ty == Ty::F64 {
+        return match op {
+            BinaryOp::Add => (Wide::AddF, Unit::Fp64),
+            BinaryOp::Sub => (Wide::SubF, Unit::Fp64),
+            BinaryOp::Mul => (Wide::MulF, Unit::Fp64),
+            BinaryOp::Div => (Wide::DivF, Unit::Fp64Div),
+            BinaryOp::Min => (Wide::MinF, Unit::Fp64),
+            _ => (Wide::MaxF, Unit::Fp64),
+        };
+    }
+    let pick = |s: Wide, u: Wide| if signed { s } else { u };
+    match op {
+        BinaryOp::Add => (Wide::Add, Unit::Fma),
+        BinaryOp::Sub => (Wide::Sub, Unit::Fma),
+        BinaryOp::Mul => (Wide::Mul, Unit::Fma),
+        BinaryOp::MulHi if ty.wide() => (pick(Wide::MulHiS, Wide::MulHiU), Unit::Fma),
+        BinaryOp::MulHi => (pick(Wide::MulHi32S, Wide::MulHi32U), Unit::Fma),
+        BinaryOp::MulWide => (pick(Wide::MulWideS, Wide::MulWideU), Unit::Fma),
+        BinaryOp::Div => (pick(Wide::DivS, Wide::DivU), Unit::IntDiv),
+        BinaryOp::Rem => (pick(Wide::RemS, Wide::RemU), Unit::IntDiv),
+        BinaryOp::Min => (pick(Wide::MinS, Wide::MinU), Unit::Alu),
+        BinaryOp::Max => (pick(Wide::MaxS, Wide::MaxU), Unit::Alu),
+        BinaryOp::And => (Wide::And, Unit::Alu),
+        BinaryOp::Or => (Wide::Or, Unit::Alu),
+        BinaryOp::Xor => (Wide::Xor, Unit::Alu),
+        BinaryOp::Shl => (Wide::Shl, Unit::Alu),
+        BinaryOp::Shr => (pick(Wide::ShrS, Wide::ShrU), Unit::Alu),
+    }
+}
+
+/// The low and high 32 bits of a 64-bit value.
+#[allow(clippy::cast_possible_truncation, reason = "the halves are the point")]
+pub(crate) fn low32(v: u64) -> u32 {
+    v as u32
+}
+
+#[allow(clippy::cast_possible_truncation, reason = "the halves are the point")]
+pub(crate) fn high32(v: u64) -> u32 {
+    (v >> 32) as u32
 }
 
 /// The unit a two-operand operation runs on.
@@ -1668,8 +2178,23 @@ fn binary_unit(f: Bin) -> Unit {
 
 /// An atomic's function: float, signed or unsigned by the type.
 fn atomic_op(op: AtomOp, ty: Ty) -> Atom {
-    let float = ty == Ty::F32;
-    let signed = ty == Ty::S32;
+    let float = ty.is_float();
+    let signed = ty.signed();
+    if ty.wide() {
+        return match op {
+            AtomOp::Add if float => Atom::AddF64,
+            AtomOp::Add => Atom::AddI64,
+            AtomOp::Min if signed => Atom::MinS64,
+            AtomOp::Min => Atom::MinU64,
+            AtomOp::Max if signed => Atom::MaxS64,
+            AtomOp::Max => Atom::MaxU64,
+            AtomOp::Exch => Atom::Exch64,
+            AtomOp::Cas => Atom::Cas64,
+            AtomOp::And => Atom::And64,
+            AtomOp::Or => Atom::Or64,
+            AtomOp::Xor => Atom::Xor64,
+        };
+    }
     match op {
         AtomOp::Add if float => Atom::AddF,
         AtomOp::Add => Atom::AddI,
@@ -1698,15 +2223,10 @@ fn elem_of(p: &Program, addr: &Address) -> ElemTy {
 /// Infers a display type per register: the type most typed instructions read or write it as (shuffles and
 /// `.b32` moves carry no type). Only traces use it; values are untyped bits.
 fn register_types(p: &Program) -> Vec<Ty> {
-    fn slot(ty: Ty) -> Option<usize> {
-        match ty {
-            Ty::F32 => Some(0),
-            Ty::S32 => Some(1),
-            Ty::U32 => Some(2),
-            Ty::B32 => None,
-        }
-    }
-    let mut votes = vec![[0u32; 3]; p.regs.len()];
+    // Types that say how to show a value (untyped bits carry no vote).
+    const SHOWN: [Ty; 6] = [Ty::F32, Ty::S32, Ty::U32, Ty::F64, Ty::S64, Ty::U64];
+    let slot = |ty: Ty| SHOWN.iter().position(|&t| t == ty);
+    let mut votes = vec![[0u32; 6]; p.regs.len()];
     let mut vote = |o: &Operand, ty: Ty| {
         if let (Operand::Reg(r), Some(k)) = (o, slot(ty)) {
             votes[r.0 as usize][k] += 1;
@@ -1719,17 +2239,27 @@ fn register_types(p: &Program) -> Vec<Ty> {
                 vote(a, *ty);
             }
             Op::Binary { op, ty, d, a, b } => {
-                vote(&Operand::Reg(*d), *ty);
+                let dt = if *op == BinaryOp::MulWide {
+                    ty.other_width()
+                } else {
+                    *ty
+                };
+                vote(&Operand::Reg(*d), dt);
                 vote(a, *ty);
                 if !matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
                     vote(b, *ty);
                 }
             }
-            Op::Ternary { ty, d, a, b, c, .. } => {
-                vote(&Operand::Reg(*d), *ty);
-                for o in [a, b, c] {
-                    vote(o, *ty);
-                }
+            Op::Ternary { op, ty, d, a, b, c } => {
+                let wt = if *op == TernaryOp::MadWide {
+                    ty.other_width()
+                } else {
+                    *ty
+                };
+                vote(&Operand::Reg(*d), wt);
+                vote(a, *ty);
+                vote(b, *ty);
+                vote(c, wt);
             }
             Op::Setp { ty, a, b, .. } => {
                 vote(a, *ty);
@@ -1745,11 +2275,19 @@ fn register_types(p: &Program) -> Vec<Ty> {
                 vote(a, *from);
             }
             Op::Ld { ty, d, addr } => {
-                let t = if *ty == Ty::B32 { elem_of(p, addr).ty() } else { *ty };
+                let t = if matches!(ty, Ty::B32 | Ty::B64) {
+                    elem_of(p, addr).ty()
+                } else {
+                    *ty
+                };
                 vote(&Operand::Reg(*d), t);
             }
             Op::St { ty, addr, a } => {
-                let t = if *ty == Ty::B32 { elem_of(p, addr).ty() } else { *ty };
+                let t = if matches!(ty, Ty::B32 | Ty::B64) {
+                    elem_of(p, addr).ty()
+                } else {
+                    *ty
+                };
                 vote(a, t);
             }
             _ => {}
@@ -1757,12 +2295,15 @@ fn register_types(p: &Program) -> Vec<Ty> {
     }
     votes
         .iter()
-        .map(|v| {
-            let best = (0..3).max_by_key(|&k| (v[k], 3 - k)).unwrap_or(2);
-            if v[best] == 0 {
-                Ty::U32
-            } else {
-                [Ty::F32, Ty::S32, Ty::U32][best]
+        .zip(&p.regs)
+        .map(|(v, r)| {
+            // Only the types of the register's width count.
+            let range = if r.width == Width::W64 { 3..6 } else { 0..3 };
+            let best = range.clone().max_by_key(|&k| (v[k], 6 - k)).unwrap_or(2);
+            match r.width {
+                _ if v[best] > 0 => SHOWN[best],
+                Width::W64 => Ty::U64,
+                _ => Ty::U32,
             }
         })
         .collect()

@@ -77,8 +77,9 @@ pub(crate) enum Effect {
         f: crate::kernel::Atom,
         buffer: u16,
         word: u32,
-        b: u32,
-        c: u32,
+        /// The operands (a 32-bit atomic's in the low half).
+        b: u64,
+        c: u64,
         /// Where the old value goes: the lane's destination register.
         ret: Option<Return>,
     },
@@ -168,17 +169,19 @@ pub(crate) fn global_lines(
     (distinct, misses, arrival)
 }
 
-/// Count a shared access and its bank conflict; returns the extra cycles it costs.
-pub(crate) fn shared_access(stats: &mut Stats, per_way: u32, degree: u32) -> u64 {
+/// Count a shared access and its bank conflict; returns the extra cycles it costs. `degree` is how many times
+/// the banks are cycled through (wavefronts), of which `minimum` the access needs without any conflict (2 for a
+/// 64-bit access by both halves of a warp): only those beyond it are a bank conflict in the statistics.
+pub(crate) fn shared_access(stats: &mut Stats, per_way: u32, degree: u32, minimum: u32) -> u64 {
     // A fully predicated-off access touches no bank.
     if degree == 0 {
         return 0;
     }
     stats.shared_accesses += 1;
     let extra = u64::from(degree.saturating_sub(1)) * u64::from(per_way);
-    if degree > 1 {
+    if degree > minimum {
         stats.bank_conflicts += 1;
-        stats.bank_conflict_cycles += extra;
+        stats.bank_conflict_cycles += u64::from(degree - minimum) * u64::from(per_way);
     }
     extra
 }
@@ -195,12 +198,14 @@ pub(crate) fn locate(
     ctx: &LaneCtx,
     store: bool,
 ) -> Result<(usize, usize), FaultKind> {
+    // Words per element as a shift: a 64-bit access is to an array of 64-bit elements (the assembler checks).
+    let wide = usize::from(addr.wide);
     let (name, len, offset) = if addr.shared {
         let a = &kernel.shared[addr.buffer as usize];
         (&a.name, a.len, a.offset)
     } else {
         let b = &memory[addr.buffer as usize];
-        (&b.name, b.data.len(), 0)
+        (&b.name, b.data.len() >> wide, 0)
     };
     let base = addr
         .base
@@ -208,7 +213,7 @@ pub(crate) fn locate(
         .unwrap_or(0);
     let offset_elems = base + addr.disp;
     let index = if addr.byte {
-        if offset_elems.rem_euclid(4) != 0 {
+        if offset_elems & ((4 << wide) - 1) != 0 {
             return Err(FaultKind::Misaligned {
                 buffer: name.clone(),
                 shared: addr.shared,
@@ -216,7 +221,8 @@ pub(crate) fn locate(
                 store,
             });
         }
-        offset_elems.div_euclid(4)
+        // (An arithmetic shift: floor division, as div_euclid by a power of two.)
+        offset_elems >> (2 + wide)
     } else {
         offset_elems
     };
@@ -229,7 +235,7 @@ pub(crate) fn locate(
             store,
         });
     };
-    Ok((offset + i, i))
+    Ok((offset + (i << wide), i))
 }
 
 /// Locate the word every executing lane accesses into `words` (indexed by lane), before any lane touches
@@ -262,6 +268,7 @@ pub(crate) fn locate_lanes<const ON: bool>(
 /// A shared access's conflict degree and the extra cycles it costs (counted in the statistics); nothing for
 /// global memory.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn shared_cost(
     stats: &mut Stats,
     per_way: u32,
@@ -269,13 +276,40 @@ pub(crate) fn shared_cost(
     addr: DAddr,
     words: &[usize; 64],
     exec: u64,
+    w: u32,
 ) -> (u32, u64) {
     if !addr.shared {
         return (0, 0);
     }
-    let (compact, count) = compact_words(words, exec);
-    let degree = shared_memory::conflict_degree(&compact[..count], banks);
-    (degree, shared_access(stats, per_way, degree))
+    let (degree, minimum) = if addr.wide {
+        wide_degree(banks, words, exec, w)
+    } else {
+        let (compact, count) = compact_words(words, exec);
+        (shared_memory::conflict_degree(&compact[..count], banks), 1)
+    };
+    (degree, shared_access(stats, per_way, degree, minimum))
+}
+
+/// A 64-bit shared access's wavefronts, and how many it needs without a conflict. It moves twice the bytes:
+/// each half of the warp is served on its own (a wavefront at least), its lanes' two words each spread over the
+/// banks; the degrees of the halves add up.
+#[inline(never)]
+fn wide_degree(banks: u32, words: &[usize; 64], exec: u64, w: u32) -> (u32, u32) {
+    let half = if w >= 64 { u64::MAX >> 32 } else { (1u64 << (w / 2)) - 1 };
+    let mut degree = 0;
+    let mut minimum = 0;
+    for lanes in [exec & half, exec & !half] {
+        let mut both = [0usize; 64];
+        let mut count = 0;
+        for_lanes(lanes, |lane| {
+            both[count] = words[lane as usize];
+            both[count + 1] = words[lane as usize] + 1;
+            count += 2;
+        });
+        degree += shared_memory::conflict_degree(&both[..count], banks);
+        minimum += u32::from(lanes != 0);
+    }
+    (degree, minimum)
 }
 
 /// The words of the executing lanes, in lane order (from `words` indexed by lane).
@@ -324,9 +358,13 @@ pub(crate) fn memory_trace(
 }
 
 /// Each executing lane's shared word as the instruction left it (for the trace of a store or atomic).
-pub(crate) fn shared_after(shared: &[u32], words: &[usize; 64], exec: u64, w: usize) -> Vec<u32> {
-    let mut after = vec![0u32; w];
-    for_lanes(exec, |lane| after[lane as usize] = shared[words[lane as usize]]);
+pub(crate) fn shared_after(shared: &[u32], words: &[usize; 64], exec: u64, w: usize, wide: bool) -> Vec<u64> {
+    let mut after = vec![0u64; w];
+    for_lanes(exec, |lane| {
+        let at = words[lane as usize];
+        let hi = if wide { u64::from(shared[at + 1]) << 32 } else { 0 };
+        after[lane as usize] = u64::from(shared[at]) | hi;
+    });
     after
 }
 
@@ -346,6 +384,22 @@ pub(crate) fn load(
     words: &[usize; 64],
     exec: u64,
 ) {
+    if addr.wide {
+        // Two rows, from two words each.
+        for_lanes(exec, |lane| {
+            let word = words[lane as usize];
+            let get = |k: usize| {
+                if addr.shared {
+                    shared[k]
+                } else {
+                    global_word(own, overlay, global, addr.buffer, k)
+                }
+            };
+            let v = u64::from(get(word)) | u64::from(get(word + 1)) << 32;
+            rf.write_at(d, true, lane, v);
+        });
+        return;
+    }
     let row = &mut rf.regs[d as usize * STRIDE..(d as usize + 1) * STRIDE];
     if addr.shared {
         for_lanes(exec, |lane| row[lane as usize] = shared[words[lane as usize]]);
@@ -377,25 +431,29 @@ pub(crate) fn store(
     words: &[usize; 64],
     exec: u64,
 ) {
+    let halves = if addr.wide { 2 } else { 1 };
     for_lanes(exec, |lane| {
-        let v = rf.read(a, lane, ctx);
-        let word = words[lane as usize];
-        if addr.shared {
-            shared[word] = v;
-        } else {
-            // Global memory sees the store when the epoch is committed; this SM sees it now.
-            if overlay {
-                own.insert(overlay_key(addr.buffer, word), v);
+        let bits = rf.read_at(a, addr.wide, lane, ctx);
+        for k in 0..halves {
+            let v = crate::kernel::low32(bits >> (32 * k));
+            let word = words[lane as usize] + k;
+            if addr.shared {
+                shared[word] = v;
+            } else {
+                // Global memory sees the store when the epoch is committed; this SM sees it now.
+                if overlay {
+                    own.insert(overlay_key(addr.buffer, word), v);
+                }
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "a buffer holds at most MAX_BUFFER_ELEMENTS (2^28) words"
+                )]
+                effects.push(Effect::Store {
+                    buffer: addr.buffer,
+                    word: word as u32,
+                    value: v,
+                });
             }
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "a buffer holds at most MAX_BUFFER_ELEMENTS (2^28) words"
-            )]
-            effects.push(Effect::Store {
-                buffer: addr.buffer,
-                word: word as u32,
-                value: v,
-            });
         }
     });
 }
@@ -418,18 +476,41 @@ pub(crate) fn atomic(
     words: &[usize; 64],
     exec: u64,
 ) {
+    let wide = addr.wide;
     for_lanes(exec, |lane| {
         let word = words[lane as usize];
-        let bv = rf.read(b, lane, ctx);
-        let cv = c.map(|c| rf.read(c, lane, ctx)).unwrap_or(0);
+        let bv = rf.read_at(b, wide, lane, ctx);
+        let cv = c.map(|c| rf.read_at(c, wide, lane, ctx)).unwrap_or(0);
+        let (lo, hi) = (crate::kernel::low32, crate::kernel::high32);
         let old = if addr.shared {
-            let cell = &mut shared[word];
-            let old = *cell;
-            *cell = alu::atomic(f, true, old, bv, cv);
-            old
+            if wide {
+                let old = u64::from(shared[word]) | u64::from(shared[word + 1]) << 32;
+                let new = alu::atomic64(f, true, old, bv, cv);
+                shared[word] = lo(new);
+                shared[word + 1] = hi(new);
+                old
+            } else {
+                let cell = &mut shared[word];
+                let old = *cell;
+                *cell = alu::atomic(f, true, old, lo(bv), lo(cv));
+                u64::from(old)
+            }
         } else {
-            let old = global_word(own, true, global, addr.buffer, word);
-            own.insert(overlay_key(addr.buffer, word), alu::atomic(f, false, old, bv, cv));
+            let get = |k: usize| global_word(own, true, global, addr.buffer, k);
+            let old = if wide {
+                let old = u64::from(get(word)) | u64::from(get(word + 1)) << 32;
+                let new = alu::atomic64(f, false, old, bv, cv);
+                own.insert(overlay_key(addr.buffer, word), lo(new));
+                own.insert(overlay_key(addr.buffer, word + 1), hi(new));
+                old
+            } else {
+                let old = get(word);
+                own.insert(
+                    overlay_key(addr.buffer, word),
+                    alu::atomic(f, false, old, lo(bv), lo(cv)),
+                );
+                u64::from(old)
+            };
             #[allow(
                 clippy::cast_possible_truncation,
                 reason = "a buffer holds at most 2^28 words (MAX_BUFFER_ELEMENTS); a lane is below 64"
@@ -451,7 +532,7 @@ pub(crate) fn atomic(
             old
         };
         if let Some(d) = d {
-            rf.regs[d as usize * STRIDE + lane as usize] = old;
+            rf.write_at(d, wide, lane, old);
         }
     });
 }

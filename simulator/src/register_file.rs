@@ -27,7 +27,9 @@ pub(crate) struct RegisterFile {
 }
 
 /// What the special registers read for a lane of one warp at one cycle.
-pub(crate) struct LaneCtx {
+pub(crate) struct LaneCtx<'k> {
+    /// The kernel's 64-bit immediates.
+    pub consts: &'k [u64],
     pub w: u32,
     /// Every lane of the warp, as a mask.
     pub full: u64,
@@ -54,7 +56,32 @@ impl RegisterFile {
         match s {
             Src::Reg(r) => self.regs[r as usize * STRIDE + lane as usize],
             Src::Imm(v) => v,
+            Src::Const(k) => crate::kernel::low32(ctx.consts[k as usize]),
             Src::Special(sp) => special(sp, lane, ctx),
+        }
+    }
+
+    /// Operand `s` of one lane, 64 bits wide (a register and the next row, a 64-bit immediate) or 32 (in the low
+    /// half).
+    #[inline]
+    pub fn read_at(&self, s: Src, wide: bool, lane: u32, ctx: &LaneCtx) -> u64 {
+        match s {
+            Src::Reg(r) if wide => {
+                let at = r as usize * STRIDE + lane as usize;
+                u64::from(self.regs[at]) | u64::from(self.regs[at + STRIDE]) << 32
+            }
+            Src::Const(k) => ctx.consts[k as usize],
+            _ => u64::from(self.read(s, lane, ctx)),
+        }
+    }
+
+    /// Write register `d` of one lane: 64 bits (this row and the next) or the low 32.
+    #[inline]
+    pub fn write_at(&mut self, d: u16, wide: bool, lane: u32, v: u64) {
+        let at = d as usize * STRIDE + lane as usize;
+        self.regs[at] = crate::kernel::low32(v);
+        if wide {
+            self.regs[at + STRIDE] = crate::kernel::high32(v);
         }
     }
 
@@ -65,6 +92,7 @@ impl RegisterFile {
         match s {
             Src::Reg(r) => out.copy_from_slice(&self.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE]),
             Src::Imm(v) => out[..w].fill(v),
+            Src::Const(k) => out[..w].fill(crate::kernel::low32(ctx.consts[k as usize])),
             Src::Special(sp) => {
                 for (lane, o) in out[..w].iter_mut().enumerate() {
                     #[allow(
@@ -98,10 +126,11 @@ impl RegisterFile {
 
     /// The values of `operands` (an instruction's value operands, [`crate::kernel::Described`]) in every lane,
     /// as its operand read sees them (before it writes): for the trace only.
-    pub fn operand_rows(&self, operands: &[Src], ctx: &LaneCtx) -> Vec<Vec<u32>> {
-        operands
+    pub fn operand_rows(&self, d: &crate::kernel::Described, ctx: &LaneCtx) -> Vec<Vec<u64>> {
+        d.operands
             .iter()
-            .map(|&s| (0..ctx.w).map(|lane| self.read(s, lane, ctx)).collect())
+            .zip(&d.wide)
+            .map(|(&s, &wide)| (0..ctx.w).map(|lane| self.read_at(s, wide, lane, ctx)).collect())
             .collect()
     }
 }

@@ -215,7 +215,7 @@ pub(crate) fn observe(
         _ => {}
     }
     if checks.init {
-        if let Some(d) = inst.write {
+        for d in inst.write.into_iter().chain(inst.write2) {
             warp.init_regs[d as usize] |= exec;
         }
         if let Some(p) = inst.pred_write {

@@ -80,6 +80,9 @@ impl Scoreboard {
         if let Some(d) = inst.write {
             take(&self.regs[d as usize], false);
         }
+        if let Some(d) = inst.write2 {
+            take(&self.regs[d as usize], false);
+        }
         if let Some(p) = inst.pred_write {
             take(&self.preds[p as usize], false);
         }
@@ -95,6 +98,9 @@ impl Scoreboard {
             conflict,
         };
         if let Some(d) = inst.write {
+            self.regs[d as usize] = p;
+        }
+        if let Some(d) = inst.write2 {
             self.regs[d as usize] = p;
         }
         if let Some(x) = inst.pred_write {

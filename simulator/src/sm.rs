@@ -27,7 +27,7 @@ use crate::execute::{LaneScratch, Memory, Outcome, execute};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::kernel::{Buffer, DOp, Kernel, Pipe};
 use crate::lsu::{Effect, Return, l1_bytes};
-use crate::register_file::{LaneCtx, STRIDE};
+use crate::register_file::LaneCtx;
 use crate::run::{RunOptions, Stalls, Stats, WARP_STALLS_KEPT, WarpStalls};
 use crate::sanitizers::{self, Site, SmChecks, missing_barrier_hint};
 use crate::scoreboard::Ready;
@@ -497,9 +497,9 @@ impl<'k> Sm<'k> {
 
     /// Commit-time delivery of an atomic's old value to its lane, if the warp is still there; with tracing, the
     /// value joins its atomic's return event.
-    pub fn deliver(&mut self, ret: Return, old: u32) {
+    pub fn deliver(&mut self, ret: Return, old: u64, wide: bool) {
         if let Some(warp) = self.warps[ret.slot as usize].as_mut().filter(|x| x.uid == ret.uid) {
-            warp.rf.regs[ret.reg as usize * STRIDE + ret.lane as usize] = old;
+            warp.rf.write_at(ret.reg, wide, u32::from(ret.lane), old);
         }
         // (The memory system returns the value even to a warp that has exited meanwhile.)
         if let Some(Event::AtomicReturn { lanes, values, .. }) = self.returning.get_mut(ret.event as usize) {
@@ -602,6 +602,7 @@ impl<'k> Sm<'k> {
         };
         #[allow(clippy::cast_possible_truncation, reason = "a warp size is at most 64")]
         let ctx = LaneCtx {
+            consts: &kernel.consts,
             w: w as u32,
             full: if w == 64 { u64::MAX } else { (1u64 << w) - 1 },
             block: warp.block_id,
@@ -630,7 +631,7 @@ impl<'k> Sm<'k> {
                 pc,
                 active,
                 exec,
-                operands: warp.rf.operand_rows(&kernel.described[pc as usize].operands, &ctx),
+                operands: warp.rf.operand_rows(&kernel.described[pc as usize], &ctx),
                 write: None,
                 pred_write: None,
                 shuffle: None,
@@ -712,6 +713,7 @@ impl<'k> Sm<'k> {
         let banks = self.config.shared_banks;
         let lsu = MemoryTiming {
             banks,
+            w: kernel.warp_size,
             l1: &mut self.l1,
             global_base: &self.shared.global_base,
         };

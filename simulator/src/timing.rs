@@ -35,6 +35,8 @@ pub(crate) struct Priced {
 /// global load) and where each global buffer lies (for cache lines).
 pub(crate) struct MemoryTiming<'a> {
     pub banks: u32,
+    /// The warp size (a 64-bit shared access is served a half warp at a time).
+    pub w: u32,
     pub l1: &'a mut L1,
     pub global_base: &'a [u64],
 }
@@ -60,7 +62,7 @@ pub(crate) fn price(
         same_address: 0,
     };
     if let Outcome::Access(m) = outcome {
-        let (degree, conflict) = shared_cost(stats, timing.bank_conflict, mem.banks, m.addr, m.words, exec);
+        let (degree, conflict) = shared_cost(stats, timing.bank_conflict, mem.banks, m.addr, m.words, exec, mem.w);
         p.degree = degree;
         p.cost = match m.kind {
             AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(unit, degree, conflict),

@@ -29,9 +29,10 @@ pub struct Issue {
     /// Active lanes whose guard predicate is true: the lanes that executed.
     pub exec: u64,
     /// Source operand values per lane (all `W` lanes; only `exec` lanes are meaningful).
-    pub operands: Vec<Vec<u32>>,
-    /// The register written and its new value in every lane.
-    pub write: Option<(u16, Vec<u32>)>,
+    /// (A 64-bit operand's value is 64 bits; a 32-bit one's in the low half.)
+    pub operands: Vec<Vec<u64>>,
+    /// The register written and its new value in every lane (64 bits for a 64-bit register).
+    pub write: Option<(u16, Vec<u64>)>,
     /// The predicate written and its new value as a lane mask.
     pub pred_write: Option<(u16, u64)>,
     pub shuffle: Option<ShuffleTrace>,
@@ -86,7 +87,7 @@ impl Issue {
                     same,
                 );
                 if m.addr.shared && store {
-                    t.after = shared_after(shared, m.words, exec, w);
+                    t.after = shared_after(shared, m.words, exec, w, m.addr.wide);
                 }
                 self.memory = Some(t);
             }
@@ -96,12 +97,34 @@ impl Issue {
         let later = inst.unit == Unit::Barrier || inst.returns_at_commit().is_some();
         if !later {
             if let Some(d) = inst.write {
-                self.write = Some((d, rf.row(d, w).to_vec()));
+                let wide = described_write_wide(inst);
+                let lo = rf.row(d, w);
+                let values = if wide {
+                    let hi = rf.row(d + 1, w);
+                    lo.iter()
+                        .zip(hi)
+                        .map(|(&l, &h)| u64::from(l) | u64::from(h) << 32)
+                        .collect()
+                } else {
+                    lo.iter().map(|&l| u64::from(l)).collect()
+                };
+                self.write = Some((d, values));
             }
             if let Some(p) = inst.pred_write {
                 self.pred_write = Some((p, rf.preds[p as usize]));
             }
         }
+    }
+}
+
+/// Whether `inst` writes a 64-bit register.
+fn described_write_wide(inst: &DInstr) -> bool {
+    use crate::kernel::DOp;
+    match inst.op {
+        DOp::Wide { f, .. } => f.shape().0,
+        DOp::Selp64 { .. } => true,
+        DOp::Ld { addr, .. } | DOp::Atom { addr, .. } => addr.wide,
+        _ => false,
     }
 }
 
@@ -173,7 +196,7 @@ pub struct MemoryTrace {
     pub same_address: u32,
     /// Shared-memory stores and atomics: the word each executing lane accessed, as the instruction left it (where
     /// several lanes hit one word, the value after all of them); empty otherwise.
-    pub after: Vec<u32>,
+    pub after: Vec<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -234,7 +257,8 @@ pub enum Event {
         pc: u32,
         reg: u16,
         lanes: u64,
-        values: Vec<u32>,
+        /// (64 bits for a 64-bit atomic.)
+        values: Vec<u64>,
     },
     /// Barrier `id` released its waiting `warps`; they may issue again at cycle `resume`.
     BarrierRelease {

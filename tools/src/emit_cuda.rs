@@ -14,8 +14,17 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
-use warpsim::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Src, Tern, Un};
-use warpsim_isa::ast::{Cmp, PredLogicOp, Rounding, ShflMode, Special, VoteMode};
+use warpsim::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Src, Tern, Un, Wide};
+use warpsim_isa::ast::{Cmp, ElemTy, PredLogicOp, Rounding, ShflMode, Special, VoteMode, Width};
+
+/// The C type of an array of `elem`: 32-bit words, or 64-bit ones for a 64-bit element.
+fn ctype(elem: ElemTy) -> &'static str {
+    if elem.words() == 2 {
+        "unsigned long long"
+    } else {
+        "unsigned"
+    }
+}
 
 /// CUDA runs warps of 32 lanes: the only warp size a program can be translated at.
 pub const CUDA_WARP: u32 = 32;
@@ -327,6 +336,8 @@ impl Emitter<'_> {
                 View::S32 => s32_literal(bits),
                 View::F32 => f32_literal(bits),
             },
+            // 64-bit operands are always read as their bits.
+            Src::Const(k) => format!("0x{:016x}ull", self.k.consts[k as usize]),
             Src::Special(sp) => {
                 if sp == Special::Clock {
                     self.helpers.clock = true;
@@ -372,7 +383,8 @@ impl Emitter<'_> {
             (Some(b), d) => format!("{b} + {d}"),
         };
         if a.byte {
-            format!("*(unsigned *)((char *){name} + ({offset}))")
+            let t = if a.wide { "unsigned long long" } else { "unsigned" };
+            format!("*({t} *)((char *){name} + ({offset}))")
         } else {
             format!("{name}[{offset}]")
         }
@@ -455,10 +467,135 @@ impl Emitter<'_> {
                     (false, _) => format!("{} = match_any({m}, {x});", self.reg(d)),
                 }
             }
+            DOp::Wide { f, d, a, b, c } => self.wide(f, d, [a, b, c]),
+            DOp::Setp64 { cmp, class, p, a, b } => {
+                let view = |s: String| match class {
+                    CmpClass::Signed => format!("(long long){s}"),
+                    CmpClass::Unsigned => s,
+                    CmpClass::Float => format!("__longlong_as_double({s})"),
+                };
+                let (x, y) = (view(self.src(a, View::U32)), view(self.src(b, View::U32)));
+                let v = match (cmp, class) {
+                    (Cmp::Ne, CmpClass::Float) => format!("{x} < {y} || {x} > {y}"),
+                    _ => format!("{x} {} {y}", c_cmp(cmp)),
+                };
+                format!("{} = {v};", self.pred(p))
+            }
+            DOp::Selp64 { d, a, b, p } => {
+                let (x, y) = (self.src(a, View::U32), self.src(b, View::U32));
+                format!("{} = {} ? {x} : {y};", self.reg(d), self.pred(p))
+            }
+            DOp::Unpack { lo, hi, a } => {
+                let x = self.src(a, View::U32);
+                format!(
+                    "{} = (unsigned){x}; {} = (unsigned)({x} >> 32);",
+                    self.reg(lo),
+                    self.reg(hi)
+                )
+            }
             DOp::Bra { target } => format!("goto {};", self.label(target)),
             DOp::Exit => "goto warpsim_exit;".into(),
             DOp::Nop => ";".into(),
         }
+    }
+
+    /// A 64-bit or mixed-width operation as the PTX instruction warpsim models (inline PTX, so that its
+    /// semantics are PTX's own), or a bit operation where the instruction's NaN result is not specified (the
+    /// sign of `neg`/`abs.f64`).
+    fn wide(&mut self, f: Wide, d: u16, ops: [Src; 3]) -> String {
+        let (dw, widths) = f.shape();
+        let x = self.src(ops[0], View::U32);
+        match f {
+            Wide::NegF => return format!("{} = {x} ^ 0x8000000000000000ull;", self.reg(d)),
+            Wide::AbsF => return format!("{} = {x} & 0x7fffffffffffffffull;", self.reg(d)),
+            _ => {}
+        }
+        let opcode = match f {
+            Wide::Mov => "mov.b64".to_string(),
+            Wide::Pack => "mov.b64".to_string(),
+            Wide::Add => "add.s64".into(),
+            Wide::Sub => "sub.s64".into(),
+            Wide::Mul => "mul.lo.s64".into(),
+            Wide::MulHiU => "mul.hi.u64".into(),
+            Wide::MulHiS => "mul.hi.s64".into(),
+            Wide::MulHi32U => "mul.hi.u32".into(),
+            Wide::MulHi32S => "mul.hi.s32".into(),
+            Wide::MulWideU => "mul.wide.u32".into(),
+            Wide::MulWideS => "mul.wide.s32".into(),
+            Wide::DivU => "div.u64".into(),
+            Wide::DivS => "div.s64".into(),
+            Wide::RemU => "rem.u64".into(),
+            Wide::RemS => "rem.s64".into(),
+            Wide::MinU => "min.u64".into(),
+            Wide::MinS => "min.s64".into(),
+            Wide::MaxU => "max.u64".into(),
+            Wide::MaxS => "max.s64".into(),
+            Wide::And => "and.b64".into(),
+            Wide::Or => "or.b64".into(),
+            Wide::Xor => "xor.b64".into(),
+            Wide::Shl => "shl.b64".into(),
+            Wide::ShrU => "shr.u64".into(),
+            Wide::ShrS => "shr.s64".into(),
+            Wide::Not => "not.b64".into(),
+            Wide::NegI => "neg.s64".into(),
+            Wide::AbsI => "abs.s64".into(),
+            Wide::Mad => "mad.lo.s64".into(),
+            Wide::MadHiU => "mad.hi.u64".into(),
+            Wide::MadHiS => "mad.hi.s64".into(),
+            Wide::MadHi32U => "mad.hi.u32".into(),
+            Wide::MadHi32S => "mad.hi.s32".into(),
+            Wide::MadWideU => "mad.wide.u32".into(),
+            Wide::MadWideS => "mad.wide.s32".into(),
+            Wide::AddF => "add.rn.f64".into(),
+            Wide::SubF => "sub.rn.f64".into(),
+            Wide::MulF => "mul.rn.f64".into(),
+            Wide::DivF => "div.rn.f64".into(),
+            Wide::MinF => "min.f64".into(),
+            Wide::MaxF => "max.f64".into(),
+            Wide::FmaF => "fma.rn.f64".into(),
+            Wide::SqrtF => "sqrt.rn.f64".into(),
+            Wide::Sqrt32 => "sqrt.rn.f32".into(),
+            Wide::NegF | Wide::AbsF => unreachable!("bit operations return above"),
+            Wide::Cvt { to, from, rounding } => {
+                let exact =
+                    (to.is_int() && from.is_int()) || (to == warpsim_isa::Ty::F64 && from == warpsim_isa::Ty::F32);
+                if exact {
+                    format!("cvt.{}.{}", to.name(), from.name())
+                } else {
+                    format!("cvt.{}.{}.{}", rounding.name(), to.name(), from.name())
+                }
+            }
+        };
+        let n = f.arity();
+        let constraint = |wide: bool| if wide { "l" } else { "r" };
+        let mut inputs = Vec::new();
+        for (k, &s) in ops.iter().enumerate().take(n) {
+            let wide = match f {
+                Wide::Cvt { from, .. } => from.wide(),
+                _ => widths[k],
+            };
+            let mut v = self.src(s, View::U32);
+            // ptxas simplifies min/max(x, x) and takes abs's result as never negative (see `binary_f32` and
+            // `unary`): an operand it cannot see through keeps PTX's own result.
+            if (matches!(f, Wide::MinF | Wide::MaxF) && k == 1) || (f == Wide::AbsI && k == 0) {
+                v = format!("({v} ^ (unsigned long long)warpsim_zero)");
+            }
+            if !wide && matches!(s, Src::Reg(_)) {
+                v = format!("(unsigned){v}");
+            }
+            inputs.push(format!("\"{}\"({v})", constraint(wide)));
+        }
+        let operands = if f == Wide::Pack {
+            "%0, {%1, %2}".to_string()
+        } else {
+            (0..=n).map(|k| format!("%{k}")).collect::<Vec<_>>().join(", ")
+        };
+        format!(
+            "asm(\"{opcode} {operands};\" : \"={}\"({}) : {});",
+            constraint(dw),
+            self.reg(d),
+            inputs.join(", ")
+        )
     }
 
     /// A unary operation: which bit operation or helper keeps PTX's result (wrapping negation, the sign bit of a
@@ -598,7 +735,7 @@ impl Emitter<'_> {
                     Rounding::Zero => "cvt_rzi_f32",
                     Rounding::Down => "cvt_rmi_f32",
                     Rounding::Up => "cvt_rpi_f32",
-                    Rounding::NearestFloat => "",
+                    Rounding::NearestFloat | Rounding::FloatZero | Rounding::FloatDown | Rounding::FloatUp => "",
                 };
                 if func.is_empty() {
                     self.src(a, View::U32)
@@ -659,6 +796,31 @@ impl Emitter<'_> {
             format!("&{place}")
         };
         let b_u = self.src(b, View::U32);
+        if f.wide() {
+            let ull = "(unsigned long long *)";
+            let call = match f {
+                Atom::AddI64 => format!("atomicAdd({ull}{ptr}, {b_u})"),
+                Atom::AddF64 => {
+                    format!("__double_as_longlong(atomicAdd((double *){ptr}, __longlong_as_double({b_u})))")
+                }
+                Atom::MinS64 => format!("atomicMin((long long *){ptr}, (long long){b_u})"),
+                Atom::MaxS64 => format!("atomicMax((long long *){ptr}, (long long){b_u})"),
+                Atom::MinU64 => format!("atomicMin({ull}{ptr}, {b_u})"),
+                Atom::MaxU64 => format!("atomicMax({ull}{ptr}, {b_u})"),
+                Atom::Exch64 => format!("atomicExch({ull}{ptr}, {b_u})"),
+                Atom::Cas64 => {
+                    let cv = c.map(|c| self.src(c, View::U32)).unwrap_or_else(|| "0ull".into());
+                    format!("atomicCAS({ull}{ptr}, {b_u}, {cv})")
+                }
+                Atom::And64 => format!("atomicAnd({ull}{ptr}, {b_u})"),
+                Atom::Or64 => format!("atomicOr({ull}{ptr}, {b_u})"),
+                _ => format!("atomicXor({ull}{ptr}, {b_u})"),
+            };
+            return match d {
+                Some(d) => format!("{} = (unsigned long long){call};", self.reg(d)),
+                None => format!("{call};"),
+            };
+        }
         let (call, wrap) = match f {
             Atom::AddI => (format!("atomicAdd({ptr}, {b_u})"), ("", "")),
             Atom::AddF => (
@@ -693,6 +855,7 @@ impl Emitter<'_> {
             Atom::And => (format!("atomicAnd({ptr}, {b_u})"), ("", "")),
             Atom::Or => (format!("atomicOr({ptr}, {b_u})"), ("", "")),
             Atom::Xor => (format!("atomicXor({ptr}, {b_u})"), ("", "")),
+            _ => unreachable!("64-bit atomics return above"),
         };
         match d {
             Some(d) => format!("{} = {}{call}{};", self.reg(d), wrap.0, wrap.1),
@@ -760,9 +923,21 @@ fn member_mask(m: u64) -> String {
 fn round_suffix(r: Rounding) -> &'static str {
     match r {
         Rounding::Nearest | Rounding::NearestFloat => "rn",
-        Rounding::Zero => "rz",
-        Rounding::Down => "rd",
-        Rounding::Up => "ru",
+        Rounding::Zero | Rounding::FloatZero => "rz",
+        Rounding::Down | Rounding::FloatDown => "rd",
+        Rounding::Up | Rounding::FloatUp => "ru",
+    }
+}
+
+/// C's comparison operator.
+fn c_cmp(cmp: Cmp) -> &'static str {
+    match cmp {
+        Cmp::Eq => "==",
+        Cmp::Ne => "!=",
+        Cmp::Lt => "<",
+        Cmp::Le => "<=",
+        Cmp::Gt => ">",
+        Cmp::Ge => ">=",
     }
 }
 
@@ -773,7 +948,7 @@ fn clock_buffers(k: &Kernel) -> Vec<bool> {
     let is_clock = |s: &Src, t: &[bool]| match s {
         Src::Special(Special::Clock) => true,
         Src::Reg(r) => t[*r as usize],
-        Src::Imm(_) | Src::Special(_) => false,
+        Src::Imm(_) | Src::Const(_) | Src::Special(_) => false,
     };
     loop {
         let mut changed = false;
@@ -888,7 +1063,7 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     let params: Vec<String> = k
         .buffers
         .iter()
-        .map(|b| format!("unsigned *{}", ident("g_", &b.name)))
+        .map(|b| format!("{} *{}", ctype(b.elem), ident("g_", &b.name)))
         .collect();
     let _ = writeln!(s, "// warpsim program `{}` at W = 32: {shape}.", k.program.name);
     for b in &k.buffers {
@@ -898,7 +1073,7 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
             ident("g_", &b.name),
             b.name,
             b.elem.name(),
-            b.data.len()
+            b.len()
         );
     }
     let _ = writeln!(
@@ -915,11 +1090,12 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
                 reason = "instantiate checked the array against the machine's shared memory per block (a u32)"
             )]
             {
-                dynamic_shared_bytes = (a.len * 4) as u32;
+                dynamic_shared_bytes = (a.len * 4 * a.elem.words()) as u32;
             }
             let _ = writeln!(
                 s,
-                "    extern __shared__ unsigned {}[]; // {} {}[{}]",
+                "    extern __shared__ {} {}[]; // {} {}[{}]",
+                ctype(a.elem),
                 ident("s_", &a.name),
                 a.name,
                 a.elem.name(),
@@ -928,7 +1104,8 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
         } else {
             let _ = writeln!(
                 s,
-                "    __shared__ unsigned {}[{}]; // {} {}[{}]",
+                "    __shared__ {} {}[{}]; // {} {}[{}]",
+                ctype(a.elem),
                 ident("s_", &a.name),
                 a.len.max(1),
                 a.name,
@@ -956,14 +1133,17 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
         };
         let _ = writeln!(s, "    const unsigned {sp} = {v};");
     }
-    let regs: Vec<String> = k
-        .program
-        .regs
-        .iter()
-        .map(|r| format!("{} = 0", ident("r_", &r.name)))
-        .collect();
-    for chunk in regs.chunks(8) {
-        let _ = writeln!(s, "    unsigned {};", chunk.join(", "));
+    for (width, ty) in [(Width::W32, "unsigned"), (Width::W64, "unsigned long long")] {
+        let regs: Vec<String> = k
+            .program
+            .regs
+            .iter()
+            .filter(|r| r.width == width)
+            .map(|r| format!("{} = 0", ident("r_", &r.name)))
+            .collect();
+        for chunk in regs.chunks(8) {
+            let _ = writeln!(s, "    {ty} {};", chunk.join(", "));
+        }
     }
     let preds: Vec<String> = k
         .program

@@ -172,9 +172,10 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue], width: usize)
         }
     }
     let label_width = rows.iter().map(|(l, _, _)| l.chars().count()).max().unwrap_or(0).max(4);
-    // Lanes per band: the whole warp when it fits in `width` columns, else the most (a power of two) that do.
+    // Lanes per band: the whole warp when it fits in `width` columns, else the most (a power of two) that do
+    // (one lane a band for the widest values, f64s in a narrow terminal).
     let mut band = w as usize;
-    while band > 4 && label_width + 1 + band * cell > width {
+    while band > 1 && label_width + 1 + band * cell > width {
         band /= 2;
     }
     let bands = (w as usize).div_ceil(band);
@@ -192,7 +193,8 @@ fn draw_warp(out: &mut String, kernel: &Kernel, issues: &[&Issue], width: usize)
             if cells.is_empty() {
                 // The per-pair arithmetic, once (with the first band).
                 if let (0, Some(Note::Pairs(entries))) = (b, note) {
-                    for line in spread(entries, width.saturating_sub(label_width + 3)) {
+                    let room = width.saturating_sub(label_width + 3);
+                    for line in spread(entries, room).iter().flat_map(|l| cut(l, room)) {
                         let _ = writeln!(out, "{:<label_width$}   {line}", "");
                     }
                 }
@@ -237,4 +239,22 @@ fn spread(entries: &[String], room: usize) -> Vec<String> {
         })
         .unwrap_or(1);
     entries.chunks(per_line.max(1)).map(|c| c.join("   ")).collect()
+}
+
+/// `line` in pieces of at most `room` columns (one piece when it fits): each cut after the last `,`, `(` or `=`
+/// that keeps the piece within `room` (long 64-bit values in a narrow terminal), else at `room`.
+fn cut(line: &str, room: usize) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut rest: Vec<char> = line.chars().collect();
+    while rest.len() > room.max(8) {
+        let limit = room.max(8);
+        let at = rest[..limit]
+            .iter()
+            .rposition(|c| matches!(c, ',' | '(' | '='))
+            .map_or(limit, |k| k + 1);
+        pieces.push(rest[..at].iter().collect());
+        rest.drain(..at);
+    }
+    pieces.push(rest.into_iter().collect());
+    pieces
 }

@@ -27,11 +27,25 @@ pub fn f32_value(bits: u32) -> Value {
         .unwrap_or_else(|| Value::String(format!("0x{bits:08x}")))
 }
 
-fn number(ty: Ty, bits: u32) -> Value {
+/// An f64 as JSON: its value as a number when it is finite (serde_json writes the shortest round-trip form),
+/// else the string `"0x…"` of its sixteen hex digits of bits.
+pub fn f64_value(bits: u64) -> Value {
+    serde_json::Number::from_f64(f64::from_bits(bits))
+        .map(Value::Number)
+        .unwrap_or_else(|| Value::String(format!("0x{bits:016x}")))
+}
+
+/// A value of type `ty` (a 32-bit type's in the low half) as JSON. 64-bit integers are JSON numbers too: exact
+/// in the text (a reader that parses numbers as doubles, like JavaScript, rounds those past 2^53).
+fn number(ty: Ty, bits: u64) -> Value {
+    let low = crate::kernel::low32(bits);
     match ty {
-        Ty::F32 => f32_value(bits),
-        Ty::S32 => json!(bits.cast_signed()),
-        Ty::U32 | Ty::B32 => json!(bits),
+        Ty::F32 => f32_value(low),
+        Ty::S32 => json!(low.cast_signed()),
+        Ty::U32 | Ty::B32 => json!(low),
+        Ty::F64 => f64_value(bits),
+        Ty::S64 => json!(bits.cast_signed()),
+        Ty::U64 | Ty::B64 => json!(bits),
     }
 }
 
@@ -46,14 +60,9 @@ fn lanes(kernel: &Kernel, exec: u64, f: impl Fn(usize) -> Value) -> Value {
 pub fn buffers(kernel: &Kernel, data: &[crate::kernel::Buffer]) -> Value {
     let mut m = Map::new();
     for b in data {
-        let ty = match b.elem {
-            ElemTy::F32 => Ty::F32,
-            ElemTy::S32 => Ty::S32,
-            ElemTy::U32 => Ty::U32,
-        };
         m.insert(
             b.name.clone(),
-            Value::Array(b.data.iter().map(|&v| number(ty, v)).collect()),
+            Value::Array(b.elements().map(|v| number(b.elem.ty(), v)).collect()),
         );
     }
     let _ = kernel;
@@ -189,20 +198,31 @@ struct Elements<'a>(&'a Buffer);
 
 impl Serialize for Elements<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.0.data.len()))?;
-        for &bits in &self.0.data {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for bits in self.0.elements() {
+            let low = crate::kernel::low32(bits);
             match self.0.elem {
                 // Non-finite floats have no JSON number: their bits as a string, as `f32_value` writes them.
                 ElemTy::F32 => {
-                    let x = f32::from_bits(bits);
+                    let x = f32::from_bits(low);
                     if x.is_finite() {
                         seq.serialize_element(&f64::from(x))?;
                     } else {
-                        seq.serialize_element(&format!("0x{bits:08x}"))?;
+                        seq.serialize_element(&format!("0x{low:08x}"))?;
                     }
                 }
-                ElemTy::S32 => seq.serialize_element(&bits.cast_signed())?,
-                ElemTy::U32 => seq.serialize_element(&bits)?,
+                ElemTy::S32 => seq.serialize_element(&low.cast_signed())?,
+                ElemTy::U32 => seq.serialize_element(&low)?,
+                ElemTy::F64 => {
+                    let x = f64::from_bits(bits);
+                    if x.is_finite() {
+                        seq.serialize_element(&x)?;
+                    } else {
+                        seq.serialize_element(&format!("0x{bits:016x}"))?;
+                    }
+                }
+                ElemTy::S64 => seq.serialize_element(&bits.cast_signed())?,
+                ElemTy::U64 => seq.serialize_element(&bits)?,
             }
         }
         seq.end()

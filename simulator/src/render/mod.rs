@@ -14,17 +14,22 @@ use crate::trace::{Event, Issue};
 use std::collections::BTreeMap;
 use warpsim_isa::{ElemTy, Ty};
 
-/// A 32-bit value as its type reads: f32 in Rust's shortest round-trip form (`1000`, `3.3333333`).
-pub fn value(ty: Ty, bits: u32) -> String {
+/// A value as its type reads (a 32-bit type's in the low half): floats in Rust's shortest round-trip form
+/// (`1000`, `3.3333333`).
+pub fn value(ty: Ty, bits: u64) -> String {
+    let low = crate::kernel::low32(bits);
     match ty {
-        Ty::F32 => format!("{}", f32::from_bits(bits)),
-        Ty::S32 => format!("{}", bits.cast_signed()),
-        Ty::U32 | Ty::B32 => format!("{bits}"),
+        Ty::F32 => format!("{}", f32::from_bits(low)),
+        Ty::S32 => format!("{}", low.cast_signed()),
+        Ty::U32 | Ty::B32 => format!("{low}"),
+        Ty::F64 => format!("{}", f64::from_bits(bits)),
+        Ty::S64 => format!("{}", bits.cast_signed()),
+        Ty::U64 | Ty::B64 => format!("{bits}"),
     }
 }
 
 /// One cell per lane: the value in executing lanes, `-` elsewhere.
-pub fn lane_cells(w: u32, ty: Ty, values: &[u32], exec: u64) -> Vec<String> {
+pub fn lane_cells(w: u32, ty: Ty, values: &[u64], exec: u64) -> Vec<String> {
     (0..w)
         .map(|l| {
             if exec >> l & 1 == 1 {
@@ -36,7 +41,7 @@ pub fn lane_cells(w: u32, ty: Ty, values: &[u32], exec: u64) -> Vec<String> {
         .collect()
 }
 
-pub fn elem_value(elem: ElemTy, bits: u32) -> String {
+pub fn elem_value(elem: ElemTy, bits: u64) -> String {
     value(elem.ty(), bits)
 }
 
@@ -192,10 +197,11 @@ pub fn shuffle_amount(kernel: &Kernel, i: &Issue) -> (Option<&'static str>, Opti
     };
     let amount = match amount {
         Src::Imm(v) => Some(v.cast_signed()),
+        Src::Const(k) => Some(crate::kernel::low32(kernel.consts[k as usize]).cast_signed()),
         Src::Reg(_) | Src::Special(_) => {
             let vals: Vec<u32> = (0..kernel.warp_size)
                 .filter(|l| i.exec >> l & 1 == 1)
-                .map(|l| i.operands[1][l as usize])
+                .map(|l| crate::kernel::low32(i.operands[1][l as usize]))
                 .collect();
             if vals.windows(2).all(|p| p[0] == p[1]) && !vals.is_empty() {
                 Some(vals[0].cast_signed())

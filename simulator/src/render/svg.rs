@@ -979,7 +979,7 @@ struct Walker<'k, 'e> {
     issues_of: Vec<Vec<(usize, &'e Issue)>>,
     last_sent: Vec<Option<u16>>,
     /// The latest values of each drawn warp's registers: (row, register) → (values, lanes written).
-    latest: BTreeMap<(usize, u16), (Vec<u32>, u64)>,
+    latest: BTreeMap<(usize, u16), (Vec<u64>, u64)>,
     /// The event that last stored each shared word of the block: (array, index) → event.
     stored_at: BTreeMap<(u16, u64), usize>,
     /// Exchanges so far, at the current event.

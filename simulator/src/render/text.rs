@@ -647,16 +647,11 @@ pub fn summary(out: &RunOutput, width: usize) -> String {
     let name_width = out.buffers.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for b in &out.buffers {
         const SHOW: usize = 64;
-        let mut vals: Vec<String> = b
-            .data
-            .iter()
-            .take(SHOW)
-            .map(|&v| super::elem_value(b.elem, v))
-            .collect();
-        if b.data.len() > SHOW {
-            vals.push(format!("… ({} more)", b.data.len() - SHOW));
+        let mut vals: Vec<String> = b.elements().take(SHOW).map(|v| super::elem_value(b.elem, v)).collect();
+        if b.len() > SHOW {
+            vals.push(format!("… ({} more)", b.len() - SHOW));
         }
-        let head = format!("{:<name_width$} {}[{}] = [", b.name, b.elem.name(), b.data.len());
+        let head = format!("{:<name_width$} {}[{}] = [", b.name, b.elem.name(), b.len());
         let at = head.chars().count();
         // One value never splits across lines: `… (n more)` is one item.
         let mut line = head;

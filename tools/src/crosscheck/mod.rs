@@ -318,6 +318,8 @@ fn show(elem: ElemTy, bits: u32) -> String {
         ElemTy::F32 => format!("{:?}", f32::from_bits(bits)),
         ElemTy::S32 => bits.cast_signed().to_string(),
         ElemTy::U32 => bits.to_string(),
+        // (Buffers are compared word by word: a 64-bit element is two.)
+        ElemTy::F64 | ElemTy::S64 | ElemTy::U64 => format!("0x{bits:08x} (a word of a {} element)", elem.name()),
     }
 }
 
