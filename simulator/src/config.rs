@@ -38,13 +38,16 @@ pub struct Units {
     pub int_div: Unit,
     /// f32 divide, IEEE round to nearest (likewise a sequence on hardware).
     pub fp32_div: Unit,
-    /// FP64 pipe: f64 add, mul, fma, min/max, compares. Not yet calibrated (`docs/timing.md`); a configuration
-    /// file without it takes the default.
+    /// FP64 pipe: f64 add, mul, fma, min/max, compares. A configuration file without it takes the default (as
+    /// for the two below).
     #[serde(default = "Units::default_fp64")]
     pub fp64: Unit,
-    /// f64 divide and square root, f32 square root (instruction sequences on hardware). Not yet calibrated.
+    /// f64 divide, IEEE round to nearest (an instruction sequence on hardware).
     #[serde(default = "Units::default_fp64_div")]
     pub fp64_div: Unit,
+    /// Square root, `sqrt.rn.f64` and `sqrt.rn.f32` (sequences on hardware).
+    #[serde(default = "Units::default_sqrt")]
+    pub sqrt: Unit,
     /// `shfl.sync` up, down, bfly.
     pub shuffle: Unit,
     /// `shfl.sync.idx` (same pipe as the other shuffles).
@@ -190,6 +193,7 @@ impl Config {
                     fp32_div: Unit::new(83, 8),
                     fp64: Units::default_fp64(),
                     fp64_div: Units::default_fp64_div(),
+                    sqrt: Units::default_sqrt(),
                     shuffle: Unit::new(24, 4),
                     shuffle_idx: Unit::new(26, 4),
                     shared_load: Unit::new(29, 1),
@@ -314,20 +318,27 @@ impl Config {
 }
 
 impl Units {
-    /// The FP64 pipe's default: Hopper's DFMA latency and its half rate per sub-partition (16 FP64 lanes), from
-    /// NVIDIA's published figures, not yet measured here.
+    /// The FP64 pipe's default, measured on an H100 (`calibration/measured/ubench-f64-h100-2026-11-26.txt`): a
+    /// dependent DFMA or DADD chain 8.3 cycles an operation, 8 independent chains in one warp 2.3 (half rate:
+    /// 16 FP64 lanes per sub-partition).
     pub fn default_fp64() -> Unit {
         Unit::new(8, 2)
     }
 
-    /// f64 division and square root: like the f32 division's sequence, twice as many FP64 steps (an estimate,
-    /// not yet measured).
+    /// `div.rn.f64`: a dependent divide + add chain takes 132.3 cycles on an H100, the add 8 of them. The
+    /// interval (the sequence's FP64 steps) is an estimate.
     pub fn default_fp64_div() -> Unit {
-        Unit::new(120, 16)
+        Unit::new(124, 16)
+    }
+
+    /// `sqrt.rn.f64`: a dependent square root + add chain takes 100.2 cycles on an H100. `sqrt.rn.f32` is priced
+    /// the same (not measured). The interval is an estimate.
+    pub fn default_sqrt() -> Unit {
+        Unit::new(92, 16)
     }
 
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 18] {
+    pub fn all(&self) -> [(&'static str, Unit); 19] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
@@ -336,6 +347,7 @@ impl Units {
             ("fp32_div", self.fp32_div),
             ("fp64", self.fp64),
             ("fp64_div", self.fp64_div),
+            ("sqrt", self.sqrt),
             ("shuffle", self.shuffle),
             ("shuffle_idx", self.shuffle_idx),
             ("shared_load", self.shared_load),

@@ -255,8 +255,10 @@ pub enum Unit {
     Fp32Div,
     /// f64 add, mul, fma, min/max (the FP64 pipe).
     Fp64,
-    /// f64 divide and square root, and f32 square root (instruction sequences on hardware).
+    /// f64 divide (an instruction sequence on hardware).
     Fp64Div,
+    /// Square roots, f64 and f32 (sequences on hardware).
+    Sqrt,
     Shuffle,
     ShuffleIdx,
     SharedLoad,
@@ -306,7 +308,7 @@ impl Unit {
         match self {
             Unit::Alu => Pipe::Alu,
             Unit::Fma => Pipe::Fma,
-            Unit::Convert | Unit::IntDiv | Unit::Fp32Div | Unit::Fp64Div => Pipe::Sfu,
+            Unit::Convert | Unit::IntDiv | Unit::Fp32Div | Unit::Fp64Div | Unit::Sqrt => Pipe::Sfu,
             Unit::Fp64 => Pipe::Fp64,
             Unit::Shuffle | Unit::ShuffleIdx => Pipe::Shuffle,
             Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic => Pipe::Shared,
@@ -328,6 +330,7 @@ impl Unit {
             Unit::Fp32Div => u.fp32_div,
             Unit::Fp64 => u.fp64,
             Unit::Fp64Div => u.fp64_div,
+            Unit::Sqrt => u.sqrt,
             Unit::Shuffle => u.shuffle,
             Unit::ShuffleIdx => u.shuffle_idx,
             Unit::SharedLoad => u.shared_load,
@@ -1703,8 +1706,8 @@ impl Decoder<'_> {
     fn unary(&self, op: UnaryOp, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
         if ty.wide() || op == UnaryOp::Sqrt {
             let (f, unit) = match (op, ty) {
-                (UnaryOp::Sqrt, Ty::F32) => (Wide::Sqrt32, Unit::Fp64Div),
-                (UnaryOp::Sqrt, _) => (Wide::SqrtF, Unit::Fp64Div),
+                (UnaryOp::Sqrt, Ty::F32) => (Wide::Sqrt32, Unit::Sqrt),
+                (UnaryOp::Sqrt, _) => (Wide::SqrtF, Unit::Sqrt),
                 (UnaryOp::Neg, Ty::F64) => (Wide::NegF, Unit::Alu),
                 (UnaryOp::Neg, _) => (Wide::NegI, Unit::Fma),
                 (UnaryOp::Abs, Ty::F64) => (Wide::AbsF, Unit::Alu),
