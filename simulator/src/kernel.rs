@@ -559,6 +559,21 @@ pub struct Launch {
     pub set: Vec<(String, Value)>,
     /// Bytes of dynamic shared memory per block (the `.shared NAME TYPE[]` array); default 0.
     pub dynamic_shared: Option<u32>,
+    /// Buffers' initial contents, instead of their initialisers (`sim run --input NAME=FILE`): each must have
+    /// exactly the buffer's length, checked before any buffer is allocated.
+    pub contents: Vec<Contents>,
+}
+
+/// A buffer's initial contents given with a [`Launch`]: from a data file ([`crate::data::decode`]) or an
+/// embedder's array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contents {
+    /// The buffer's name.
+    pub buffer: String,
+    /// Its elements' bits, as [`Buffer::data`].
+    pub data: Vec<u32>,
+    /// Where they come from, for messages: a file name in backquotes (`` `in.npy` ``), or words (`the array`).
+    pub origin: String,
 }
 
 /// Why a program cannot be launched as asked.
@@ -761,10 +776,11 @@ pub fn instantiate_with(
     }
     // Buffers: every length, and their sum, is checked before any buffer is allocated or initialised (a
     // launch past the limit is refused in milliseconds, whatever the order of its buffers).
+    let given = given_contents(program, launch)?;
     let mut lengths = Vec::with_capacity(program.buffers.len());
     let mut total_elements = 0u64;
     let max_elements = limits.buffer_elements;
-    for b in &program.buffers {
+    for (b, given) in program.buffers.iter().zip(&given) {
         let v = b.len.eval(&env).map_err(eval_err)?;
         let Some(len) = whole_in(v, 0, max_elements).and_then(|n| usize::try_from(n).ok()) else {
             return Err(diag(
@@ -785,6 +801,9 @@ pub fn instantiate_with(
                     bytes(max_elements.saturating_mul(4))
                 )),
             ));
+        }
+        if let Some(c) = given {
+            check_contents(program, b, len, c, &params)?;
         }
         lengths.push(len);
     }
@@ -842,8 +861,8 @@ pub fn instantiate_with(
     }
     // Every size is known and within its limit: now the buffers are allocated and initialised.
     let mut buffers = Vec::with_capacity(program.buffers.len());
-    for (b, &len) in program.buffers.iter().zip(&lengths) {
-        let data = initialise(b, len, w, &params)?;
+    for ((b, &len), given) in program.buffers.iter().zip(&lengths).zip(&given) {
+        let data = initialise(b, len, w, &params, given.map(|c| c.data.as_slice()))?;
         buffers.push(Buffer {
             name: b.name.clone(),
             elem: b.elem,
@@ -871,6 +890,82 @@ pub fn instantiate_with(
         code,
         described,
     })
+}
+
+/// For each buffer of `program`, the contents `launch` gives it: every [`Contents`] names a buffer, and no
+/// buffer is given two.
+fn given_contents<'l>(program: &Program, launch: &'l Launch) -> Result<Vec<Option<&'l Contents>>, LoadError> {
+    let mut given: Vec<Option<&Contents>> = vec![None; program.buffers.len()];
+    for c in &launch.contents {
+        let Some(k) = program.buffers.iter().position(|b| b.name == c.buffer) else {
+            let names: Vec<&str> = program.buffers.iter().map(|b| b.name.as_str()).collect();
+            let hint = match warpsim_isa::diagnostic::closest(&c.buffer, names.iter().copied()) {
+                Some(s) => format!("; did you mean `{s}`?"),
+                None if names.is_empty() => format!("; `{}` has no buffers", program.name),
+                None => format!("; its buffers are: {}", names.join(", ")),
+            };
+            return Err(LoadError::Usage(format!(
+                "`{}` has no buffer `{}` for {}{hint}",
+                program.name, c.buffer, c.origin
+            )));
+        };
+        if let Some(first) = given[k] {
+            return Err(LoadError::Usage(format!(
+                "buffer `{}` is given two contents: {} and {}",
+                c.buffer, first.origin, c.origin
+            )));
+        }
+        given[k] = Some(c);
+    }
+    Ok(given)
+}
+
+/// Contents `c` for buffer `b` of `len` elements: exactly that many, else an error at the buffer's length that
+/// says what the length is made of and, where it is one parameter, the `--set` that fits the contents.
+fn check_contents(
+    program: &Program,
+    b: &BufferDecl,
+    len: usize,
+    c: &Contents,
+    params: &[(String, Value)],
+) -> Result<(), LoadError> {
+    let words_per_element = crate::data::dtype(b.elem).size / 4;
+    let count = c.data.len() / words_per_element;
+    if c.data.len().is_multiple_of(words_per_element) && count == len {
+        return Ok(());
+    }
+    let text = program.sources.snippet(b.len.span);
+    let mut with: Vec<String> = params
+        .iter()
+        .filter(|(name, _)| b.len.mentions(name))
+        .map(|(name, v)| format!("{name} = {v}"))
+        .collect();
+    if b.len.as_literal_int().is_none() && with.is_empty() {
+        with.push(format!("{len} elements"));
+    }
+    let declared = if with.is_empty() {
+        format!("{}[{text}]", b.elem.name())
+    } else {
+        format!("{}[{text}] with {}", b.elem.name(), with.join(", "))
+    };
+    let help = match &b.len.kind {
+        warpsim_isa::expr::ExprKind::Var(p) if params.iter().any(|(n, _)| n == p) => {
+            format!(
+                "run with `--set {p}={count}` to make the buffer as long as {}",
+                c.origin
+            )
+        }
+        _ => format!("give exactly {len} elements"),
+    };
+    Err(diag(
+        b.len.span,
+        format!(
+            "{} has {count} elements, but buffer `{}` is {declared}",
+            c.origin, b.name
+        ),
+        &format!("{len} elements"),
+        Some(help),
+    ))
 }
 
 /// `1073741824` → `1 GiB`: a byte count in the largest binary unit that divides it.
@@ -934,8 +1029,9 @@ fn nearest_f32(v: f64) -> f32 {
     v as f32
 }
 
-/// The bits of `v` as an element of type `elem`.
-fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
+/// The bits of `v` as an element of type `elem` (an initialiser's value; a JSON data file's number,
+/// [`crate::data`]).
+pub(crate) fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
     match (elem, v) {
         (ElemTy::F32, v) => Some(nearest_f32(v.as_f64()).to_bits()),
         (ElemTy::S32, Value::Int(i)) => i32::try_from(i).ok().map(i32::cast_unsigned),
@@ -951,7 +1047,13 @@ fn to_elem(v: Value, elem: ElemTy) -> Option<u32> {
     reason = "element indices are the expression language's integers (i64): `len` is within the buffer limit, far \
               below i64::MAX, and an index is checked within 0..len before it indexes"
 )]
-fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) -> Result<Vec<u32>, LoadError> {
+fn initialise(
+    b: &BufferDecl,
+    len: usize,
+    w: u32,
+    params: &[(String, Value)],
+    given: Option<&[u32]>,
+) -> Result<Vec<u32>, LoadError> {
     // The memory itself may be refused (a capped address space): an error, not an abort.
     let mut data: Vec<u32> = Vec::new();
     if data.try_reserve_exact(len).is_err() {
@@ -966,6 +1068,11 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
             "the host has not this much memory",
             Some("make the buffer smaller, or free memory (a `ulimit -v` may cap this process)".into()),
         ));
+    }
+    // Contents given with the launch replace the initialiser, which is not evaluated (their length is checked).
+    if let Some(given) = given {
+        data.extend_from_slice(given);
+        return Ok(data);
     }
     let Some(init) = &b.init else {
         data.resize(len, 0);
