@@ -56,9 +56,9 @@ impl Format {
                 if let Some(f) = Format::ALL.into_iter().find(|f| f.extension() == ext) {
                     return Ok(f);
                 }
-                format!("`.{ext}` is not a data format warpsim knows")
+                format!("`.{ext}` is not a data format warpsim reads or writes")
             }
-            _ => "the name has no extension, which says its format".into(),
+            _ => format!("`{name}` has no extension to say its format"),
         };
         Err(DataError::new(found).with_help(
             "name the file `.npy` (NumPy's format), `.bin` (the elements' raw little-endian bytes) or `.json` (an \
@@ -501,15 +501,15 @@ mod tests {
         assert_eq!(Format::of_path("dir.v2/x.json"), Ok(Format::Json));
         assert_eq!(
             Format::of_path("x.txt").unwrap_err().message,
-            "`.txt` is not a data format warpsim knows"
+            "`.txt` is not a data format warpsim reads or writes"
         );
         assert_eq!(
             Format::of_path("dir.npy/x").unwrap_err().message,
-            "the name has no extension, which says its format"
+            "`x` has no extension to say its format"
         );
         assert_eq!(
             Format::of_path(".npy").unwrap_err().message,
-            "the name has no extension, which says its format"
+            "`.npy` has no extension to say its format"
         );
     }
 

@@ -892,23 +892,27 @@ pub fn instantiate_with(
     })
 }
 
+/// The index of `program`'s buffer `name` in [`Program::buffers`], or a message that says there is none and
+/// what is (`` `k` has no buffer `inn`; did you mean `in`? ``).
+pub fn find_buffer(program: &Program, name: &str) -> Result<usize, String> {
+    if let Some(k) = program.buffers.iter().position(|b| b.name == name) {
+        return Ok(k);
+    }
+    let names: Vec<&str> = program.buffers.iter().map(|b| b.name.as_str()).collect();
+    let hint = match warpsim_isa::diagnostic::closest(name, names.iter().copied()) {
+        Some(s) => format!("; did you mean `{s}`?"),
+        None if names.is_empty() => format!("; `{}` has no buffers", program.name),
+        None => format!("; its buffers are: {}", names.join(", ")),
+    };
+    Err(format!("`{}` has no buffer `{name}`{hint}", program.name))
+}
+
 /// For each buffer of `program`, the contents `launch` gives it: every [`Contents`] names a buffer, and no
 /// buffer is given two.
 fn given_contents<'l>(program: &Program, launch: &'l Launch) -> Result<Vec<Option<&'l Contents>>, LoadError> {
     let mut given: Vec<Option<&Contents>> = vec![None; program.buffers.len()];
     for c in &launch.contents {
-        let Some(k) = program.buffers.iter().position(|b| b.name == c.buffer) else {
-            let names: Vec<&str> = program.buffers.iter().map(|b| b.name.as_str()).collect();
-            let hint = match warpsim_isa::diagnostic::closest(&c.buffer, names.iter().copied()) {
-                Some(s) => format!("; did you mean `{s}`?"),
-                None if names.is_empty() => format!("; `{}` has no buffers", program.name),
-                None => format!("; its buffers are: {}", names.join(", ")),
-            };
-            return Err(LoadError::Usage(format!(
-                "`{}` has no buffer `{}` for {}{hint}",
-                program.name, c.buffer, c.origin
-            )));
-        };
+        let k = find_buffer(program, &c.buffer).map_err(|m| LoadError::Usage(format!("{}: {m}", c.origin)))?;
         if let Some(first) = given[k] {
             return Err(LoadError::Usage(format!(
                 "buffer `{}` is given two contents: {} and {}",

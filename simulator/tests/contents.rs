@@ -111,11 +111,11 @@ fn contents_for_no_buffer_or_twice_are_refused() {
     };
     assert_eq!(
         usage(&launch(&[], vec![contents("inn", vec![])])),
-        "`block_reduce` has no buffer `inn` for `in.npy`; did you mean `in`?"
+        "`in.npy`: `block_reduce` has no buffer `inn`; did you mean `in`?"
     );
     assert_eq!(
         usage(&launch(&[], vec![contents("zzz", vec![])])),
-        "`block_reduce` has no buffer `zzz` for `in.npy`; its buffers are: in, out"
+        "`in.npy`: `block_reduce` has no buffer `zzz`; its buffers are: in, out"
     );
     let twice = vec![
         contents("in", vec![0; 128]),
