@@ -24,6 +24,8 @@ Examples:
   sim run butterfly_max --format json                values and cycles as JSON
   sim run shfl_wrap --set offset=-2                  override a program parameter
   sim run my_kernel.s --grid 4 --block 64            run your own file
+  sim run block_reduce --set n=1000 --input in=data.npy --save out=sums.npy
+                                                     your data in (.npy, .bin, .json), a buffer saved
   sim run butterfly_max --stats                      cycles, IPC and where each warp's cycles went
   sim run butterfly_max --warp 8 --svg b.svg         the lane exchanges drawn (SVG)
   sim run histogram_bin --html h.html                step through the trace in a browser
