@@ -633,7 +633,7 @@ fn save_buffers(saves: &[Save], buffers: &[warpsim::Buffer]) -> Vec<String> {
             continue;
         };
         let bytes = warpsim::data::encode(s.format, b.elem, &b.data);
-        match write_atomically(Path::new(&s.file), &bytes) {
+        match write_bytes_atomically(Path::new(&s.file), &bytes) {
             Ok(()) => eprintln!("wrote {}", s.file),
             Err(f) => errors.push(f.message),
         }
@@ -1432,9 +1432,14 @@ fn temp_beside(path: &Path) -> std::path::PathBuf {
 }
 
 /// Write a whole output or nothing (see [`Output`]): every error reported, naming `path`.
-fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Failure> {
+fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
+    write_bytes_atomically(path, text.as_bytes())
+}
+
+/// [`write_atomically`] for bytes.
+fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let mut out = Output::open(path).map_err(|e| write_failure(path, &e))?;
-    match out.write_all(bytes.as_ref()) {
+    match out.write_all(bytes) {
         Ok(()) => out.commit(),
         Err(e) => {
             out.discard();

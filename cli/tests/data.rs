@@ -2,7 +2,7 @@
 //! (the same run as the same values written inline), `--save NAME=FILE` writes a buffer after the run (exactly
 //! the expected bytes; nothing at all when the run fails), and every format reads back what it wrote.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// A folder of its own for each test, removed at the end.
@@ -199,7 +199,7 @@ fn npy_of_any_order_and_byte_order_is_read_row_major() {
 fn a_large_input_runs_from_a_file() {
     let dir = Dir::new("large");
     let n = 1usize << 16;
-    let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761) >> 12).collect();
+    let values: Vec<u32> = (0..1u32 << 16).map(|i| i.wrapping_mul(2_654_435_761) >> 12).collect();
     let mut npy = npy_header("<u4", n);
     npy.extend(le(&values));
     dir.write("big.npy", &npy);
