@@ -410,3 +410,25 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
     }
     assert_eq!(seen, 8);
 }
+
+/// Contents given with the launch (`sim crosscheck --input`) reach both machines: the simulation runs on them
+/// and the GPU's launch starts from them.
+#[test]
+fn launch_contents_reach_the_simulation_and_the_gpu_job() {
+    let program = programs::assemble("block_reduce").expect("shipped").expect("assembles");
+    let values: Vec<u32> = (0..256u32).map(|i| i * 31 % 97).collect();
+    let launch = Launch {
+        set: vec![("n".into(), warpsim_isa::Value::Int(256))],
+        contents: vec![warpsim::Contents {
+            buffer: "in".into(),
+            data: values.clone(),
+            origin: "the values".into(),
+        }],
+        ..Launch::default()
+    };
+    let case = crosscheck::prepare(&program, &launch, "block_reduce_0").expect("prepares");
+    let job = crosscheck::LaunchJob::of(&case);
+    assert_eq!(job.buffers[0], values);
+    let sums: Vec<u32> = values.chunks(128).map(|c| c.iter().sum()).collect();
+    assert_eq!(case.sim.buffer("out").expect("out").data, sums);
+}

@@ -24,6 +24,8 @@ Examples:
   sim run butterfly_max --format json                values and cycles as JSON
   sim run shfl_wrap --set offset=-2                  override a program parameter
   sim run my_kernel.s --grid 4 --block 64            run your own file
+  sim run block_reduce --set n=1000 --input in=data.npy --save out=sums.npy
+                                                     your data in (.npy, .bin, .json), a buffer saved
   sim run butterfly_max --stats                      cycles, IPC and where each warp's cycles went
   sim run butterfly_max --warp 8 --svg b.svg         the lane exchanges drawn (SVG)
   sim run histogram_bin --html h.html                step through the trace in a browser
@@ -168,6 +170,10 @@ struct RunArgs {
     machine: MachineArgs,
     #[command(flatten)]
     shape: ShapeArgs,
+    #[command(flatten)]
+    inputs: InputArgs,
+    #[command(flatten)]
+    saves: SaveArgs,
     /// Trace every issued warp instruction and each lane exchange.
     #[arg(long)]
     trace: bool,
@@ -258,6 +264,10 @@ struct BenchArgs {
     machine: MachineArgs,
     #[command(flatten)]
     shape: ShapeArgs,
+    #[command(flatten)]
+    inputs: InputArgs,
+    #[command(flatten)]
+    saves: SaveArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -322,6 +332,9 @@ struct CrosscheckArgs {
     /// Launch flags for the named programs (not `--all`, not the random ones).
     #[command(flatten)]
     shape: ShapeArgs,
+    /// Data files for the named programs' buffers (the GPU starts from the same contents).
+    #[command(flatten)]
+    inputs: InputArgs,
 }
 
 /// The simulated machine, and the host threads that simulate it (`run`, `bench`).
@@ -462,8 +475,170 @@ impl ShapeArgs {
             block: self.block,
             set: parse_set(&self.set)?,
             dynamic_shared: self.dynamic_shared,
+            contents: Vec::new(),
         })
     }
+}
+
+/// `--input NAME=FILE`: a buffer's initial contents from a data file (`run`, `bench`, `crosscheck`).
+#[derive(clap::Args, Clone, Default)]
+struct InputArgs {
+    /// Start buffer NAME with the contents of FILE instead of its initialiser: `.npy` (NumPy's format, the
+    /// buffer's dtype), `.bin` (the elements' raw little-endian bytes) or `.json` (an array of numbers); exactly as
+    /// many elements as the buffer has (repeatable, one per buffer).
+    #[arg(long = "input", value_name = "NAME=FILE", help_heading = "Data files")]
+    input: Vec<String>,
+}
+
+/// `--save NAME=FILE`: a buffer's contents after the run, into a data file (`run`, `bench`).
+#[derive(clap::Args, Clone, Default)]
+struct SaveArgs {
+    /// After the run, write buffer NAME into FILE: `.npy`, `.bin` or `.json`, as `--input` reads them (repeatable).
+    /// Written whole or not at all, and only when the run succeeds.
+    #[arg(long = "save", value_name = "NAME=FILE", help_heading = "Data files")]
+    save: Vec<String>,
+}
+
+/// `NAME=FILE` of `--input`/`--save` (`flag`), split.
+fn name_and_file<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str), Failure> {
+    match text.split_once('=') {
+        Some((name, file)) if !name.trim().is_empty() && !file.is_empty() => Ok((name.trim(), file)),
+        _ => Err(Failure::input(format!(
+            "error: `{flag} {text}`: expected NAME=FILE\n  help: for example `{flag} in=data.npy`"
+        ))),
+    }
+}
+
+/// The largest data file `--input` reads: the largest buffer's bytes (every buffer together holds at most
+/// [`warpsim::kernel::MAX_BUFFER_ELEMENTS`]) and 1 MiB for a `.npy` header or JSON's punctuation. A larger file
+/// is refused by its size before a byte is read.
+fn max_input_bytes(elem: warpsim_isa::ElemTy) -> u64 {
+    warpsim::kernel::MAX_BUFFER_ELEMENTS * warpsim::data::dtype(elem).size as u64 + (1 << 20)
+}
+
+impl InputArgs {
+    /// Read and decode every `--input` for `program`'s buffers: the launch's contents.
+    fn contents(&self, program: &Program) -> Result<Vec<warpsim::Contents>, Failure> {
+        let mut out: Vec<warpsim::Contents> = Vec::with_capacity(self.input.len());
+        for text in &self.input {
+            let (name, file) = name_and_file("--input", text)?;
+            let flag = format!("`--input {text}`");
+            let fail = |m: String| Failure::input(format!("error: {flag}: {m}"));
+            let format = warpsim::data::Format::of_path(file).map_err(|e| fail(e.to_string()))?;
+            let k = warpsim::kernel::find_buffer(program, name).map_err(fail)?;
+            if let Some(first) = out.iter().find(|c| c.buffer == name) {
+                return Err(fail(format!(
+                    "buffer `{name}` already starts from {}\n  help: give each buffer one --input",
+                    first.origin
+                )));
+            }
+            let elem = program.buffers[k].elem;
+            let bytes = read_input(file, max_input_bytes(elem)).map_err(fail)?;
+            // The hint's NumPy line names this file.
+            let data = warpsim::data::decode(format, &bytes, elem).map_err(|e| {
+                let quoted = format!("{file:?}");
+                fail(
+                    e.to_string()
+                        .replace("\"FILE.npy\"", &quoted)
+                        .replace("\"FILE.bin\"", &quoted),
+                )
+            })?;
+            out.push(warpsim::Contents {
+                buffer: name.to_string(),
+                data,
+                origin: format!("`{file}`"),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The bytes of data file `file`, at most `limit` of them (checked before reading).
+fn read_input(file: &str, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let path = Path::new(file);
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{file}`: {e}"))?;
+    if meta.is_dir() {
+        return Err(format!("`{file}` is a directory, not a data file"));
+    }
+    if meta.len() > limit {
+        return Err(format!(
+            "`{file}` is {} bytes, more than the largest buffer's data ({limit} bytes with room for a header)",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read `{file}`: {e}"))?;
+    Ok(bytes)
+}
+
+/// One `--save NAME=FILE`, checked before the run.
+struct Save {
+    buffer: String,
+    format: warpsim::data::Format,
+    file: String,
+}
+
+impl SaveArgs {
+    /// Every `--save` checked before the run: a buffer of `program`, a data format, a path that can become a file,
+    /// no two into one file.
+    fn targets(&self, program: &Program) -> Result<Vec<Save>, Failure> {
+        let mut out: Vec<Save> = Vec::with_capacity(self.save.len());
+        for text in &self.save {
+            let (name, file) = name_and_file("--save", text)?;
+            let fail = |m: String| Failure::input(format!("error: `--save {text}`: {m}"));
+            let format = warpsim::data::Format::of_path(file).map_err(|e| fail(e.to_string()))?;
+            warpsim::kernel::find_buffer(program, name).map_err(fail)?;
+            check_output("--save", file).map_err(|f| {
+                Failure::input(
+                    f.message
+                        .replace(&format!("`--save {file}`"), &format!("`--save {text}`")),
+                )
+            })?;
+            if let Some(first) = out.iter().find(|s| same_path(&s.file, file)) {
+                return Err(Failure::input(format!(
+                    "error: `--save {}={}` and `--save {text}` both write `{file}`\n  help: give each output its own file",
+                    first.buffer, first.file
+                )));
+            }
+            out.push(Save {
+                buffer: name.to_string(),
+                format,
+                file: file.to_string(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Two paths that name one file the same way, `./x` and `x` alike.
+fn same_path(a: &str, b: &str) -> bool {
+    let parts = |p: &str| -> Vec<std::path::PathBuf> {
+        Path::new(p)
+            .components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .map(|c| c.as_os_str().into())
+            .collect()
+    };
+    parts(a) == parts(b)
+}
+
+/// Write each `--save` from the run's final buffers, each whole or not at all: the errors, one message each.
+fn save_buffers(saves: &[Save], buffers: &[warpsim::Buffer]) -> Vec<String> {
+    let mut errors = Vec::new();
+    for s in saves {
+        let Some(b) = buffers.iter().find(|b| b.name == s.buffer) else {
+            continue;
+        };
+        let bytes = warpsim::data::encode(s.format, b.elem, &b.data);
+        match write_bytes_atomically(Path::new(&s.file), &bytes) {
+            Ok(()) => eprintln!("wrote {}", s.file),
+            Err(f) => errors.push(f.message),
+        }
+    }
+    errors
 }
 
 /// A failure: what to print on stderr and the exit status.
@@ -832,7 +1007,12 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
     // Assemble everything first: bad input is reported before the GPU is looked for.
     let mut named: Vec<(String, Program, Launch)> = Vec::new();
     for p in &args.programs {
-        named.push((p.clone(), load(p, color)?, launch.clone()));
+        let program = load(p, color)?;
+        let launch = Launch {
+            contents: args.inputs.contents(&program)?,
+            ..launch.clone()
+        };
+        named.push((p.clone(), program, launch));
     }
     if args.all {
         for name in programs::names() {
@@ -1253,8 +1433,13 @@ fn temp_beside(path: &Path) -> std::path::PathBuf {
 
 /// Write a whole output or nothing (see [`Output`]): every error reported, naming `path`.
 fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
+    write_bytes_atomically(path, text.as_bytes())
+}
+
+/// [`write_atomically`] for bytes.
+fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let mut out = Output::open(path).map_err(|e| write_failure(path, &e))?;
-    match out.write_all(text.as_bytes()) {
+    match out.write_all(bytes) {
         Ok(()) => out.commit(),
         Err(e) => {
             out.discard();
@@ -1330,9 +1515,15 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
     let config = machine.config();
     let threads = args.machine.threads()?;
     let program = load(&args.program, color)?;
+    let saves = args.saves.targets(&program)?;
+    let launch = Launch {
+        contents: args.inputs.contents(&program)?,
+        ..args.shape.launch()?
+    };
     let mut kernel = machine
-        .load(&program, &args.shape.launch()?)
+        .load(&program, &launch)
         .map_err(|e| Failure::input(e.render(&program, color)))?;
+    drop(launch);
     // The run consumes the buffers: no second copy.
     let memory = kernel.take_buffers();
     let buffer_bytes: u64 = memory.iter().map(|b| b.data.len() as u64 * 4).sum();
@@ -1356,6 +1547,10 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
         message: fault.render(&kernel, color),
         code: fault_code(&fault),
     })?;
+    let errors = save_buffers(&saves, &out.buffers);
+    if !errors.is_empty() {
+        return Err(Failure::input(errors.join("\n")));
+    }
     let threads = if threads == 0 {
         rayon::current_num_threads()
     } else {
@@ -1463,10 +1658,16 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
     let machine = args.machine.machine()?;
     let config = machine.config();
     let program = load(&args.program, color)?;
-    let launch = args.shape.launch()?;
+    let saves = args.saves.targets(&program)?;
+    let launch = Launch {
+        contents: args.inputs.contents(&program)?,
+        ..args.shape.launch()?
+    };
     let mut kernel = machine
         .load(&program, &launch)
         .map_err(|e| Failure::input(e.render(&program, color)))?;
+    // The kernel has its own copy of the contents.
+    drop(launch);
     // The run consumes the initial buffers (the renderers need only their names and types): no second copy.
     let memory = kernel.take_buffers();
     let schedule = match (args.schedule, args.seed) {
@@ -1509,6 +1710,12 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
     let dropped = trace.dropped;
     // The pictures are drawn from the trace up to a fault, too; each file on its own.
     let mut file_errors = files.write(&kernel, config, &trace.events, &result, dropped);
+    // The buffers are saved only after a run that succeeds (no fault, nothing found by --check).
+    if let Ok(out) = &result
+        && out.findings.is_empty()
+    {
+        file_errors.extend(save_buffers(&saves, &out.buffers));
+    }
     if let Some(Err(e)) = stream.map(TraceFile::finish) {
         file_errors.push(e.message);
     }
@@ -1821,6 +2028,7 @@ fn check_output(flag: &str, file: &str) -> Result<(), Failure> {
             "--svg" => "out.svg",
             "--html" => "out.html",
             "--trace-file" => "trace.jsonl",
+            "--save" => "out.npy",
             _ => "trace.json",
         });
         return Err(Failure::input(format!(

@@ -952,6 +952,172 @@ fn output_paths_that_cannot_be_written_are_refused_before_the_run() {
     assert!(dir.path("new/sub/x.svg").is_file());
 }
 
+/// A `.npy` file (format 1.0) of `descr` elements, shape `shape`, with `data` after the header.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}").into_bytes();
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(b' ');
+    }
+    header.push(b'\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend(u16::try_from(header.len()).expect("short header").to_le_bytes());
+    out.extend(header);
+    out.extend_from_slice(data);
+    out
+}
+
+/// Data files that are not a buffer's contents, and `--save` targets that cannot be written: refused before
+/// the run, naming the flag, the file and what was expected; nothing written.
+#[test]
+fn data_files_that_do_not_fit_are_refused_before_the_run() {
+    let dir = Scratch::new("data");
+    std::fs::create_dir_all(dir.path("folder.npy")).expect("folder");
+    let words = |n: u32| -> Vec<u8> { (0..n).flat_map(u32::to_le_bytes).collect() };
+    dir.write("ok.npy", npy("<u4", "(128,)", &words(128)));
+    dir.write("a1000.npy", npy("<u4", "(1000,)", &words(1000)));
+    dir.write("int64.npy", npy("<i8", "(128,)", &[0; 8 * 128]));
+    dir.write("float64.npy", npy("<f8", "(128,)", &[0; 8 * 128]));
+    dir.write("truncated.npy", &npy("<u4", "(1000,)", &words(1000))[..1000]);
+    dir.write("garbage.npy", [0x7f, b'E', b'L', b'F', 0x02, 0x01, 0x01, 0x00]);
+    dir.write("odd.bin", [0u8; 510]);
+    dir.write("big.json", "[1, 4294967296]");
+    dir.write("half.json", "[0.5]");
+    dir.write("object.json", "{\"in\": [1, 2]}");
+    dir.write("broken.json", "[1, 2,");
+    dir.sparse("huge.bin", 2 << 30);
+    let input = |file: &'static str| -> &'static [&'static str] {
+        Box::leak(Box::new(["run", "block_reduce", "--input", file]))
+    };
+    let cases = [
+        case(
+            input("in=data.txt"),
+            2,
+            "error: `--input in=data.txt`: `.txt` is not a data format warpsim reads or writes",
+        ),
+        case(
+            input("in=data"),
+            2,
+            "error: `--input in=data`: `data` has no extension to say its format",
+        ),
+        case(input("in"), 2, "error: `--input in`: expected NAME=FILE"),
+        case(
+            input("in=missing.npy"),
+            2,
+            "error: `--input in=missing.npy`: cannot read `missing.npy`: No such file or directory (os error 2)",
+        ),
+        case(
+            input("in=folder.npy"),
+            2,
+            "error: `--input in=folder.npy`: `folder.npy` is a directory, not a data file",
+        ),
+        case(
+            input("inn=ok.npy"),
+            2,
+            "error: `--input inn=ok.npy`: `block_reduce` has no buffer `inn`; did you mean `in`?",
+        ),
+        case(
+            input("in=a1000.npy"),
+            2,
+            "error: `a1000.npy` has 1000 elements, but buffer `in` is u32[n] with n = 128",
+        ),
+        case(
+            input("in=int64.npy"),
+            2,
+            "error: `--input in=int64.npy`: the array holds int64 (`<i8`); a u32 buffer reads uint32 (`<u4`, or big-endian `>u4`)",
+        ),
+        case(
+            input("in=float64.npy"),
+            2,
+            "error: `--input in=float64.npy`: the array holds float64 (`<f8`); a u32 buffer reads uint32 (`<u4`, or big-endian `>u4`)",
+        ),
+        case(
+            input("in=truncated.npy"),
+            2,
+            "error: `--input in=truncated.npy`: the header says shape (1000,) (1000 elements of 4 bytes), but 872 bytes of data follow it",
+        ),
+        case(
+            input("in=garbage.npy"),
+            2,
+            "error: `--input in=garbage.npy`: not a NumPy `.npy` file: magic not found for NPY file",
+        ),
+        case(
+            input("in=odd.bin"),
+            2,
+            "error: `--input in=odd.bin`: 510 bytes is not a whole number of u32 elements (4 bytes each): 2 bytes left over",
+        ),
+        case(
+            input("in=big.json"),
+            2,
+            "error: `--input in=big.json`: element 1: 4294967296 is out of range for a u32 buffer at line 1 column 14",
+        ),
+        case(
+            input("in=half.json"),
+            2,
+            "error: `--input in=half.json`: element 0: 0.5 is not a whole number for a u32 buffer at line 1 column 4",
+        ),
+        case(
+            input("in=object.json"),
+            2,
+            "error: `--input in=object.json`: invalid type: map, expected an array of numbers at line 1 column 1",
+        ),
+        case(
+            input("in=broken.json"),
+            2,
+            "error: `--input in=broken.json`: EOF while parsing a value at line 1 column 6",
+        ),
+        case(
+            input("in=huge.bin"),
+            2,
+            "error: `--input in=huge.bin`: `huge.bin` is 2147483648 bytes, more than the largest buffer's data (1074790400 bytes with room for a header)",
+        ),
+        case(
+            &["run", "block_reduce", "--input", "in=ok.npy", "--input", "in=ok.npy"],
+            2,
+            "error: `--input in=ok.npy`: buffer `in` already starts from `ok.npy`",
+        ),
+        case(
+            &["run", "block_reduce", "--save", "out=x.txt"],
+            2,
+            "error: `--save out=x.txt`: `.txt` is not a data format warpsim reads or writes",
+        ),
+        case(
+            &["run", "block_reduce", "--save", "sums=x.npy"],
+            2,
+            "error: `--save sums=x.npy`: `block_reduce` has no buffer `sums`; its buffers are: in, out",
+        ),
+        case(
+            &["run", "block_reduce", "--save", "out=folder.npy"],
+            2,
+            "error: `--save out=folder.npy`: `folder.npy` is a directory",
+        ),
+        case(
+            &["run", "block_reduce", "--save", "out=x.npy", "--save", "in=./x.npy"],
+            2,
+            "error: `--save out=x.npy` and `--save in=./x.npy` both write `./x.npy`",
+        ),
+        case(
+            &["bench", "block_reduce", "--input", "in=a1000.npy"],
+            2,
+            "error: `a1000.npy` has 1000 elements, but buffer `in` is u32[n] with n = 128",
+        ),
+    ];
+    check_cases(&dir, &cases);
+    // The length's hint: the `--set` that fits the file.
+    let (o, _) = sim_in(&dir.0, input("in=a1000.npy"));
+    assert!(
+        text(&o.stderr).contains("help: run with `--set n=1000` to make the buffer as long as `a1000.npy`"),
+        "{}",
+        text(&o.stderr)
+    );
+    // The dtype's hint: the NumPy line that converts this file.
+    let (o, _) = sim_in(&dir.0, input("in=int64.npy"));
+    assert!(
+        text(&o.stderr).contains("help: convert it in NumPy: `np.save(\"int64.npy\", a.astype(np.uint32))`"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
 /// The four outputs of one run, into `dir`.
 const OUTPUTS: [&str; 7] = [
     "--svg",

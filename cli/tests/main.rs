@@ -3,4 +3,5 @@
 
 mod browser;
 mod cli;
+mod data;
 mod hostile;

@@ -821,6 +821,21 @@ pub struct Launch {
     pub set: Vec<(String, Value)>,
     /// Bytes of dynamic shared memory per block (the `.shared NAME TYPE[]` array); default 0.
     pub dynamic_shared: Option<u32>,
+    /// Buffers' initial contents, instead of their initialisers (`sim run --input NAME=FILE`): each must have
+    /// exactly the buffer's length, checked before any buffer is allocated.
+    pub contents: Vec<Contents>,
+}
+
+/// A buffer's initial contents given with a [`Launch`]: from a data file ([`crate::data::decode`]) or an
+/// embedder's array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contents {
+    /// The buffer's name.
+    pub buffer: String,
+    /// Its elements' bits, as [`Buffer::data`].
+    pub data: Vec<u32>,
+    /// Where they come from, for messages: a file name in backquotes (`` `in.npy` ``), or words (`the array`).
+    pub origin: String,
 }
 
 /// Why a program cannot be launched as asked.
@@ -1023,10 +1038,11 @@ pub fn instantiate_with(
     }
     // Buffers: every length, and their sum, is checked before any buffer is allocated or initialised (a
     // launch past the limit is refused in milliseconds, whatever the order of its buffers).
+    let given = given_contents(program, launch)?;
     let mut lengths = Vec::with_capacity(program.buffers.len());
     let mut total_elements = 0u64;
     let max_elements = limits.buffer_elements;
-    for b in &program.buffers {
+    for (b, given) in program.buffers.iter().zip(&given) {
         let v = b.len.eval(&env).map_err(eval_err)?;
         let Some(len) = whole_in(v, 0, max_elements).and_then(|n| usize::try_from(n).ok()) else {
             return Err(diag(
@@ -1048,6 +1064,9 @@ pub fn instantiate_with(
                     bytes(max_elements.saturating_mul(4))
                 )),
             ));
+        }
+        if let Some(c) = given {
+            check_contents(program, b, len, c, &params)?;
         }
         lengths.push(len);
     }
@@ -1110,8 +1129,8 @@ pub fn instantiate_with(
     }
     // Every size is known and within its limit: now the buffers are allocated and initialised.
     let mut buffers = Vec::with_capacity(program.buffers.len());
-    for (b, &len) in program.buffers.iter().zip(&lengths) {
-        let data = initialise(b, len, w, &params)?;
+    for ((b, &len), given) in program.buffers.iter().zip(&lengths).zip(&given) {
+        let data = initialise(b, len, w, &params, given.map(|c| c.data.as_slice()))?;
         buffers.push(Buffer {
             name: b.name.clone(),
             elem: b.elem,
@@ -1141,6 +1160,86 @@ pub fn instantiate_with(
         code,
         described,
     })
+}
+
+/// The index of `program`'s buffer `name` in [`Program::buffers`], or a message that says there is none and
+/// what is (`` `k` has no buffer `inn`; did you mean `in`? ``).
+pub fn find_buffer(program: &Program, name: &str) -> Result<usize, String> {
+    if let Some(k) = program.buffers.iter().position(|b| b.name == name) {
+        return Ok(k);
+    }
+    let names: Vec<&str> = program.buffers.iter().map(|b| b.name.as_str()).collect();
+    let hint = match warpsim_isa::diagnostic::closest(name, names.iter().copied()) {
+        Some(s) => format!("; did you mean `{s}`?"),
+        None if names.is_empty() => format!("; `{}` has no buffers", program.name),
+        None => format!("; its buffers are: {}", names.join(", ")),
+    };
+    Err(format!("`{}` has no buffer `{name}`{hint}", program.name))
+}
+
+/// For each buffer of `program`, the contents `launch` gives it: every [`Contents`] names a buffer, and no
+/// buffer is given two.
+fn given_contents<'l>(program: &Program, launch: &'l Launch) -> Result<Vec<Option<&'l Contents>>, LoadError> {
+    let mut given: Vec<Option<&Contents>> = vec![None; program.buffers.len()];
+    for c in &launch.contents {
+        let k = find_buffer(program, &c.buffer).map_err(|m| LoadError::Usage(format!("{}: {m}", c.origin)))?;
+        if let Some(first) = given[k] {
+            return Err(LoadError::Usage(format!(
+                "buffer `{}` is given two contents: {} and {}",
+                c.buffer, first.origin, c.origin
+            )));
+        }
+        given[k] = Some(c);
+    }
+    Ok(given)
+}
+
+/// Contents `c` for buffer `b` of `len` elements: exactly that many, else an error at the buffer's length that
+/// says what the length is made of and, where it is one parameter, the `--set` that fits the contents.
+fn check_contents(
+    program: &Program,
+    b: &BufferDecl,
+    len: usize,
+    c: &Contents,
+    params: &[(String, Value)],
+) -> Result<(), LoadError> {
+    let words_per_element = crate::data::dtype(b.elem).size / 4;
+    let count = c.data.len() / words_per_element;
+    if c.data.len().is_multiple_of(words_per_element) && count == len {
+        return Ok(());
+    }
+    let text = program.sources.snippet(b.len.span);
+    let mut with: Vec<String> = params
+        .iter()
+        .filter(|(name, _)| b.len.mentions(name))
+        .map(|(name, v)| format!("{name} = {v}"))
+        .collect();
+    if b.len.as_literal_int().is_none() && with.is_empty() {
+        with.push(format!("{len} elements"));
+    }
+    let declared = if with.is_empty() {
+        format!("{}[{text}]", b.elem.name())
+    } else {
+        format!("{}[{text}] with {}", b.elem.name(), with.join(", "))
+    };
+    let help = match &b.len.kind {
+        warpsim_isa::expr::ExprKind::Var(p) if params.iter().any(|(n, _)| n == p) => {
+            format!(
+                "run with `--set {p}={count}` to make the buffer as long as {}",
+                c.origin
+            )
+        }
+        _ => format!("give exactly {len} elements"),
+    };
+    Err(diag(
+        b.len.span,
+        format!(
+            "{} has {count} elements, but buffer `{}` is {declared}",
+            c.origin, b.name
+        ),
+        &format!("{len} elements"),
+        Some(help),
+    ))
 }
 
 /// `1073741824` → `1 GiB`: a byte count in the largest binary unit that divides it.
@@ -1204,8 +1303,9 @@ fn nearest_f32(v: f64) -> f32 {
     v as f32
 }
 
-/// The bits of `v` as an element of type `elem` (a 32-bit element in the low half).
-fn to_elem(v: Value, elem: ElemTy) -> Option<u64> {
+/// The bits of `v` as an element of type `elem`, a 32-bit element in the low half (an initialiser's value; a
+/// JSON data file's number, [`crate::data`]).
+pub(crate) fn to_elem(v: Value, elem: ElemTy) -> Option<u64> {
     match (elem, v) {
         (ElemTy::F32, v) => Some(u64::from(nearest_f32(v.as_f64()).to_bits())),
         (ElemTy::S32, Value::Int(i)) => i32::try_from(i).ok().map(|x| u64::from(x.cast_unsigned())),
@@ -1232,7 +1332,13 @@ fn put(data: &mut [u32], words: usize, k: usize, bits: u64) {
     reason = "element indices are the expression language's integers (i64): `len` is within the buffer limit, far \
               below i64::MAX, and an index is checked within 0..len before it indexes"
 )]
-fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) -> Result<Vec<u32>, LoadError> {
+fn initialise(
+    b: &BufferDecl,
+    len: usize,
+    w: u32,
+    params: &[(String, Value)],
+    given: Option<&[u32]>,
+) -> Result<Vec<u32>, LoadError> {
     // The memory itself may be refused (a capped address space): an error, not an abort.
     let words = b.elem.words();
     let mut data: Vec<u32> = Vec::new();
@@ -1248,6 +1354,11 @@ fn initialise(b: &BufferDecl, len: usize, w: u32, params: &[(String, Value)]) ->
             "the host has not this much memory",
             Some("make the buffer smaller, or free memory (a `ulimit -v` may cap this process)".into()),
         ));
+    }
+    // Contents given with the launch replace the initialiser, which is not evaluated (their length is checked).
+    if let Some(given) = given {
+        data.extend_from_slice(given);
+        return Ok(data);
     }
     let Some(init) = &b.init else {
         data.resize(len * words, 0);

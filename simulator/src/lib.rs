@@ -13,6 +13,8 @@
 //!   sending [`Event`]s to a [`TraceSink`]; a run gives a [`RunOutput`] (buffers, cycles, [`Stats`], the
 //!   sanitizers' [`Finding`]s) or a [`Fault`];
 //! - [`programs`]: the shipped programs and the include resolver;
+//! - [`data`]: a buffer's contents as the bytes of a `.npy`, `.bin` or `.json` file and back (a [`Launch`]'s
+//!   [`Contents`] give a buffer's initial contents instead of its initialiser);
 //! - [`render`]: text, JSON, SVG, HTML and Chrome-trace renderers, which read events and the kernel's
 //!   instruction descriptions only (`render::json::event` is the one serialisation of an event);
 //! - [`kernel`] and [`trace`]: the program representation and the events, for tools that read them (the CUDA
@@ -33,6 +35,7 @@ pub(crate) mod block;
 pub(crate) mod cache;
 pub(crate) mod check;
 pub mod config;
+pub mod data;
 pub(crate) mod execute;
 pub(crate) mod fault;
 pub(crate) mod gpu;
@@ -59,7 +62,7 @@ pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, Shuffl
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
-pub use kernel::{Buffer, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
+pub use kernel::{Buffer, Contents, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
 pub use machine::Machine;
 pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
 pub use run::{Stalls, WarpStalls};
