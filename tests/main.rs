@@ -12,5 +12,7 @@ mod parallel;
 mod pictures;
 mod programs;
 mod sanitizers;
+mod shape;
 mod timing;
 mod traces;
+mod transpose;

@@ -11,7 +11,7 @@
 //! rows; lanes past W are never read.
 
 use crate::alu::Row;
-use crate::kernel::Src;
+use crate::kernel::{Dim3, Src};
 use warpsim_isa::Special;
 
 /// Lanes per register row (the widest warp).
@@ -31,10 +31,13 @@ pub(crate) struct LaneCtx {
     pub w: u32,
     /// Every lane of the warp, as a mask.
     pub full: u64,
+    /// The block's linear number in the grid (x fastest).
     pub block: u32,
     pub warp_in_block: u32,
-    pub ntid: u32,
-    pub nctaid: u32,
+    /// The block's shape.
+    pub ntid: Dim3,
+    /// The grid's shape.
+    pub nctaid: Dim3,
     pub nwarps: u32,
     pub cycle: u64,
 }
@@ -115,10 +118,21 @@ impl RegisterFile {
 fn special(sp: Special, lane: u32, ctx: &LaneCtx) -> u32 {
     match sp {
         Special::LaneId => lane,
-        Special::TidX => ctx.warp_in_block * ctx.w + lane,
-        Special::NtidX => ctx.ntid,
-        Special::CtaidX => ctx.block,
-        Special::NctaidX => ctx.nctaid,
+        // The thread's linear number in the block is warp · W + lane (warps are cut from the linear numbers,
+        // x fastest, as CUDA forms them); its (x, y, z) index follows from the block's shape.
+        Special::TidX => (ctx.warp_in_block * ctx.w + lane) % ctx.ntid.x,
+        Special::TidY => (ctx.warp_in_block * ctx.w + lane) / ctx.ntid.x % ctx.ntid.y,
+        Special::TidZ => (ctx.warp_in_block * ctx.w + lane) / (ctx.ntid.x * ctx.ntid.y),
+        Special::NtidX => ctx.ntid.x,
+        Special::NtidY => ctx.ntid.y,
+        Special::NtidZ => ctx.ntid.z,
+        // Blocks likewise: the linear block number, x fastest.
+        Special::CtaidX => ctx.block % ctx.nctaid.x,
+        Special::CtaidY => ctx.block / ctx.nctaid.x % ctx.nctaid.y,
+        Special::CtaidZ => ctx.block / (ctx.nctaid.x * ctx.nctaid.y),
+        Special::NctaidX => ctx.nctaid.x,
+        Special::NctaidY => ctx.nctaid.y,
+        Special::NctaidZ => ctx.nctaid.z,
         Special::WarpId => ctx.warp_in_block,
         Special::NWarpId => ctx.nwarps,
         Special::WarpSize => ctx.w,
