@@ -367,3 +367,60 @@ threads (x,y,z) of each warp's lanes (x fastest):
         "test: W=8, grid 2 x block 40 (5 warps per block)\n"
     );
 }
+
+#[test]
+fn a_race_in_a_2d_launch_names_the_block_and_thread_indices() {
+    // Thread (0,1) (warp 1, lane 0 at W = 4) stores s[0]; the threads of row 0 (warp 0) read it, no barrier.
+    let text = "\
+.grid 1, 2
+.block 4, 2
+.shared s u32[4]
+.reg %v
+.pred %p, %q
+    setp.eq.u32 %p, %tid.y, 1
+    setp.eq.u32 %q, %tid.x, 0
+    and.pred %p, %p, %q
+    @%p st.shared.u32 s[0], 7
+    ld.shared.u32 %v, s[0]
+";
+    let (kernel, config) = kernel_of(text, 4);
+    let options = RunOptions {
+        checks: warpsim::Checks {
+            race: true,
+            ..warpsim::Checks::default()
+        },
+        ..RunOptions::default()
+    };
+    let out = warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace).expect("runs");
+    let reports: Vec<String> = out.findings.iter().map(|f| f.render(&kernel, false)).collect();
+    // One finding (the same pair of instructions in both blocks: 2 times in all), naming both sides with the
+    // block's and the threads' indices: warp 0's lanes read first (the last of them, lane 3, is named).
+    assert_eq!(reports.len(), 1, "{reports:#?}");
+    let report = &reports[0];
+    assert!(
+        report.contains("then: block 0 = (0,0), warp 1, lane 0 (thread 4 = (0,1)) wrote it at cycle "),
+        "{report}"
+    );
+    assert!(
+        report.contains("first: block 0 = (0,0), warp 0, lane 3 (thread 3 = (3,0)) read it at cycle "),
+        "{report}"
+    );
+    assert!(report.contains("(2 times in all)"), "{report}");
+}
+
+#[test]
+fn the_lane_grid_of_a_2d_block_names_each_warps_threads() {
+    let (kernel, config) = kernel_of(
+        ".grid 1, 2\n.block 2, 4\n.reg %v\n    shfl.sync.bfly.b32 %v, %laneid, 1\n",
+        4,
+    );
+    let mut events = Vec::new();
+    warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
+    let grid = warpsim::render::grid::grid(&kernel, &events, 120);
+    assert!(
+        grid.contains(
+            "\nLane exchanges: block 1 = (0,1), warp 1 (W=4)\nthreads: lanes 0-1 = (0..1,2), lanes 2-3 = (0..1,3)\n"
+        ),
+        "{grid}"
+    );
+}
