@@ -20,6 +20,7 @@ fn emitted_cuda_matches_the_reviewed_snapshots() {
         "histogram_bin",
         "shfl_wrap",
         "warp_prefix_sum",
+        "transpose",
     ] {
         let mut settings = insta::Settings::clone_current();
         settings.set_snapshot_path("../traces/cuda");
@@ -49,6 +50,62 @@ fn every_shipped_program_translates() {
             "{name} has no clock buffer"
         );
     }
+}
+
+#[test]
+fn a_3d_launch_reads_cudas_indices_and_launches_with_dim3() {
+    let src = "\
+.grid 2, 3, 4
+.block 8, 4, 2
+.buffer out u32[32]
+.reg %x
+    mov.u32 %x, %tid.y
+    mov.u32 %x, %tid.z
+    mov.u32 %x, %ntid.z
+    mov.u32 %x, %ctaid.y
+    mov.u32 %x, %nctaid.z
+    mov.u32 %x, %laneid
+    mov.u32 %x, %warpid
+    mov.u32 %x, %nwarpid
+    st.global.u32 out[%laneid], %x
+";
+    let program = warpsim_isa::parse("three.s", src, &programs::Resolver).expect("assembles");
+    let case = crosscheck::prepare(&program, &Launch::default(), "three").expect("prepares");
+    let body = &case.cuda.body;
+    for line in [
+        "// warpsim program `three` at W = 32: grid 2x3x4, block 8x4x2.",
+        "//   launch as three<<<dim3(2, 3, 4), dim3(8, 4, 2)>>>",
+        "    const unsigned warpsim_tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);",
+        "    const unsigned laneid = warpsim_tid % 32;",
+        "    const unsigned tid_y = threadIdx.y;",
+        "    const unsigned tid_z = threadIdx.z;",
+        "    const unsigned ntid_z = blockDim.z;",
+        "    const unsigned ctaid_y = blockIdx.y;",
+        "    const unsigned nctaid_z = gridDim.z;",
+        "    const unsigned warpid = warpsim_tid / 32;",
+        "    const unsigned nwarpid = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;",
+        "        atomicMin(&warpsim_clocks[2 * (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))], \
+         (unsigned long long)warpsim_start);",
+    ] {
+        assert!(body.lines().any(|l| l == line), "missing `{line}` in:\n{body}");
+    }
+    let job = crosscheck::LaunchJob::of(&case);
+    assert_eq!((job.grid, job.block), ([2, 3, 4], [8, 4, 2]));
+    // A 1-D launch reads threadIdx.x as before.
+    let one = warpsim_isa::parse(
+        "one.s",
+        ".block 64\n.reg %x\n    mov.u32 %x, %laneid\n",
+        &programs::Resolver,
+    )
+    .expect("assembles");
+    let case = crosscheck::prepare(&one, &Launch::default(), "one").expect("prepares");
+    assert!(
+        case.cuda
+            .body
+            .contains("    const unsigned laneid = threadIdx.x % 32;\n")
+    );
+    assert!(!case.cuda.body.contains("warpsim_tid") && !case.cuda.body.contains("dim3"));
+    assert_eq!(crosscheck::LaunchJob::of(&case).block, [64, 1, 1]);
 }
 
 #[test]

@@ -60,6 +60,41 @@ top:
 }
 
 #[test]
+fn printer_round_trips_launch_shapes_and_every_special() {
+    let specials: Vec<String> = warpsim_isa::Special::ALL
+        .iter()
+        .map(|s| format!("    mov.u32 %x, %{}\n", s.name()))
+        .collect();
+    for (grid, block, printed) in [
+        ("4", "W", ".grid 4\n.block W\n"),
+        ("n, 2", "16, W / 8", ".grid n, 2\n.block 16, W / 8\n"),
+        ("2,3,n+1", "8,4,2", ".grid 2, 3, n + 1\n.block 8, 4, 2\n"),
+    ] {
+        let src = format!(
+            ".param n = 3\n.grid {grid}\n.block {block}\n.reg %x\n{}",
+            specials.concat()
+        );
+        let p = parse("shapes.s", &src, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let text = print(&p);
+        let again =
+            parse("printed.s", &text, &programs::Resolver).unwrap_or_else(|e| panic!("{}\n{text}", e.render(false)));
+        assert!(p.equivalent(&again), "{text}");
+        assert_eq!(print(&again), text);
+        // The components are printed x first, separated by `, `; every special register by its PTX name.
+        assert!(text.contains(printed), "{text}");
+        for s in warpsim_isa::Special::ALL {
+            assert!(text.contains(&format!("mov.u32 %x, %{}\n", s.name())), "{text}");
+        }
+    }
+    // Different shapes are different programs.
+    let a = parse("a.s", ".grid 4, 2\n", &programs::Resolver).expect("assembles");
+    let b = parse("b.s", ".grid 4\n", &programs::Resolver).expect("assembles");
+    let c = parse("c.s", ".grid 4, 2, 1\n", &programs::Resolver).expect("assembles");
+    assert!(!a.equivalent(&b));
+    assert!(!a.equivalent(&c));
+}
+
+#[test]
 fn shorthand_and_canonical_shuffles_are_the_same_instruction() {
     let a = parse("same.s", ".reg %v\n    shfl.bfly %v, %v, 1\n", &programs::Resolver).expect("assembles");
     let b = parse(

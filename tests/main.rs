@@ -12,6 +12,8 @@ mod parallel;
 mod pictures;
 mod programs;
 mod sanitizers;
+mod shape;
 mod timing;
 mod traces;
+mod transpose;
 mod wide;

@@ -150,6 +150,29 @@ fn divergence_is_drawn_with_the_lanes_that_take_the_branch() {
 }
 
 #[test]
+fn a_2d_block_labels_each_lane_with_its_thread() {
+    // transpose at W = 8 with 8 × 2 blocks: warp 1 is row y = 1.
+    let s = svg(
+        "transpose",
+        8,
+        &[("n", 8), ("tile", 8), ("rows", 2)],
+        SvgOptions::default(),
+    );
+    for (lane, x, y) in [(0, 0, 0), (7, 7, 0)] {
+        assert!(s.contains(&format!(">lane {lane} ({x},{y})</text>")), "lane {lane}");
+    }
+    assert!(s.contains(">lane 5 (5,1)</text>"), "warp 1, lane 5");
+    // A 1-D block's lanes stay `lane k`.
+    let one = svg("butterfly_max", 8, &[], SvgOptions::default());
+    assert!(one.contains(">lane 7</text>") && !one.contains(">lane 7 ("));
+    snapshot(
+        "transpose@w8@n=8@tile=8@rows=2.svg",
+        "sim run transpose --warp 8 --set n=8 --set tile=8 --set rows=2 --svg t.svg",
+        &s,
+    );
+}
+
+#[test]
 fn block_program_draws_shared_memory_exchanges_barriers_and_bank_maps() {
     let set = [("threads", 32), ("target_bin", 1)];
     let s = svg("histogram_bin", 8, &set, SvgOptions::default());

@@ -168,7 +168,7 @@ fn no_shipped_program_reads_undefined_shuffle_lanes() {
 #[test]
 fn every_shipped_program_has_a_test_here() {
     // A new program must come with a reference test: this list is the programs this file and block.rs check.
-    // The block-level programs are checked in block.rs, the 64-bit ones in wide.rs.
+    // The block-level programs are checked in block.rs, the 64-bit ones in wide.rs, `transpose` in transpose.rs.
     let tested = [
         "block_reduce",
         "block_sum",
@@ -187,6 +187,7 @@ fn every_shipped_program_has_a_test_here() {
         "shfl_xor",
         "shfl_xor_array",
         "sum64",
+        "transpose",
         "warp_prefix_sum",
         "warp_reduce_sum",
     ];

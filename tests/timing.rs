@@ -1,7 +1,7 @@
 //! The timing model: calibration against the measured Hopper table, scheduling policies and configurations that
 //! change cycles but never values, and the stall breakdown that accounts for every cycle.
 
-use warpsim::{Config, Launch, RunOutput, SchedulerPolicy, programs};
+use warpsim::{Config, Dim3, Launch, RunOutput, SchedulerPolicy, programs};
 
 fn run_with(name: &str, config: &Config) -> Result<RunOutput, warpsim::SimError> {
     let program = programs::assemble(name).expect("shipped").expect("assembles");
@@ -99,7 +99,7 @@ fn both_policies_and_an_edited_configuration_give_the_same_values() {
         (
             "block_sum",
             Launch {
-                grid: Some(40),
+                grid: Some(Dim3::x(40)),
                 ..Launch::default()
             },
         ),
@@ -160,7 +160,7 @@ fn every_warps_stall_breakdown_adds_up_to_the_run() {
             ..Config::hopper()
         },
         &Launch {
-            grid: Some(40),
+            grid: Some(Dim3::x(40)),
             ..Launch::default()
         },
     )

@@ -123,6 +123,21 @@ fn block_program_traces_with_four_warps_of_eight() {
     snapshot("histogram_bin", 8, &[("threads", 32), ("target_bin", 1)]);
 }
 
+/// A 2-D launch: `transpose` of a 6 × 6 matrix in 2 × 2 blocks of 4 × 2 threads at W = 4 (two warps a block):
+/// the header lists each warp's threads (x,y), block launches name their (x,y).
+#[test]
+fn transpose_trace_names_blocks_and_threads_by_x_and_y() {
+    snapshot("transpose", 4, &[("n", 6), ("tile", 4), ("rows", 2)]);
+    let t = text_trace("transpose", 4, &[("n", 6), ("tile", 4), ("rows", 2)]);
+    assert!(t.starts_with(
+        "transpose: W=4, grid 2x2 x block 4x2 (2 warps per block)\n\
+         threads (x,y) of each warp's lanes (x fastest):\n  \
+         warp 0: lanes 0-3 = (0..3,0)\n  \
+         warp 1: lanes 0-3 = (0..3,1)\n"
+    ));
+    assert!(t.contains("block 3 = (1,1) launched on SM 3: 2 warps"), "{t}");
+}
+
 #[test]
 fn json_trace_of_the_8_lane_butterfly() {
     let mut settings = insta::Settings::clone_current();

@@ -13,8 +13,8 @@ use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 use warpsim::render;
 use warpsim::{
-    Checks, Config, Launch, Machine, NoTrace, Progress, ProgressFn, RunOptions, Schedule, SchedulerPolicy, TraceBuffer,
-    programs,
+    Checks, Config, Dim3, Launch, Machine, NoTrace, Progress, ProgressFn, RunOptions, Schedule, SchedulerPolicy,
+    TraceBuffer, programs,
 };
 use warpsim_isa::{AssembleError, Program};
 
@@ -451,15 +451,44 @@ fn instruction_limit(text: &str) -> Result<u64, String> {
     }
 }
 
+/// `--grid`/`--block`: one to three whole numbers separated by `x` (x first, as CUDA's `dim3`). A 1-D `0` passes
+/// (the launch says it is out of range, with the limits); a zero component of a 2-D or 3-D shape does not.
+fn launch_shape(text: &str) -> Result<Dim3, String> {
+    const HINT: &str = "a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`";
+    let parts: Vec<&str> = text.split(['x', 'X']).collect();
+    if parts.len() > 3 {
+        return Err(format!("`{text}` has {} components; {HINT}", parts.len()));
+    }
+    let mut comps = [1u32; 3];
+    for (k, part) in parts.iter().enumerate() {
+        let axis = ["x", "y", "z"][k];
+        if part.is_empty() {
+            return Err(format!("`{text}` has no {axis} component; {HINT}"));
+        }
+        if !part.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("`{part}` is not a whole number; {HINT}"));
+        }
+        comps[k] = part
+            .parse()
+            .map_err(|_| format!("{axis} `{part}` is too large (at most {}); {HINT}", u32::MAX))?;
+        if comps[k] == 0 && parts.len() > 1 {
+            return Err(format!(
+                "`{text}`: {axis} is 0; every component of a shape is at least 1"
+            ));
+        }
+    }
+    Ok(Dim3::new(comps[0], comps[1], comps[2]))
+}
+
 /// The launch flags shared by `run`, `bench`, `emit-cuda` and `crosscheck`.
 #[derive(clap::Args, Clone, Default)]
 struct ShapeArgs {
-    /// Blocks in the grid (overrides the program's `.grid`).
-    #[arg(long, allow_negative_numbers = true)]
-    grid: Option<u32>,
-    /// Threads per block (overrides the program's `.block`).
-    #[arg(long, allow_negative_numbers = true)]
-    block: Option<u32>,
+    /// The grid's shape: blocks in x, `XxY` or `XxYxZ` (`--grid 8`, `--grid 8x4`; overrides the program's `.grid`).
+    #[arg(long, value_name = "SHAPE", value_parser = launch_shape, allow_negative_numbers = true)]
+    grid: Option<Dim3>,
+    /// The block's shape: threads in x, `XxY` or `XxYxZ` (`--block 256`, `--block 16x16`; overrides the program's `.block`).
+    #[arg(long, value_name = "SHAPE", value_parser = launch_shape, allow_negative_numbers = true)]
+    block: Option<Dim3>,
     /// Bytes of dynamic shared memory per block (sizes the program's `.shared NAME TYPE[]` array).
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     dynamic_shared: Option<u32>,
@@ -828,8 +857,8 @@ fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failur
             .map(|b| format!("{} {}[{}]", b.name, b.elem.name(), b.len()))
             .collect::<Vec<_>>()
             .join(", "),
-        kernel.grid,
-        kernel.block,
+        kernel.grid_dim,
+        kernel.block_dim,
         if branches.is_empty() {
             "none".into()
         } else {
@@ -1567,6 +1596,8 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
                 "warp_size": kernel.warp_size,
                 "grid": kernel.grid,
                 "block": kernel.block,
+                "grid_shape": [kernel.grid_dim.x, kernel.grid_dim.y, kernel.grid_dim.z],
+                "block_shape": [kernel.block_dim.x, kernel.block_dim.y, kernel.block_dim.z],
                 "sms": config.sms,
                 "threads": threads,
                 "wall_seconds": wall,
@@ -1590,8 +1621,8 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
                 "{}: W={}, grid {} x block {}, {} SMs, {} host thread{}\n",
                 kernel.program.name,
                 kernel.warp_size,
-                kernel.grid,
-                kernel.block,
+                kernel.grid_dim,
+                kernel.block_dim,
                 config.sms,
                 threads,
                 if threads == 1 { "" } else { "s" }

@@ -194,6 +194,53 @@ fn set_overrides_a_parameter_and_rejects_unknown_names() {
 }
 
 #[test]
+fn grid_and_block_shapes_from_the_command_line() {
+    // 40 × 40 with 16 × 8 tiles: 3 × 3 blocks of 16 × 4 threads, given on the command line.
+    let o = sim(&[
+        "run",
+        "transpose",
+        "--set",
+        "n=40",
+        "--set",
+        "tile=16",
+        "--set",
+        "rows=4",
+        "--grid",
+        "3x3",
+        "--block",
+        "16x4",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!((doc["grid"].as_u64(), doc["block"].as_u64()), (Some(9), Some(64)));
+    assert_eq!(doc["grid_shape"], serde_json::json!([3, 3, 1]));
+    assert_eq!(doc["block_shape"], serde_json::json!([16, 4, 1]));
+    let out: Vec<u64> = doc["buffers"]["out"]
+        .as_array()
+        .expect("out")
+        .iter()
+        .map(|v| v.as_u64().expect("u32"))
+        .collect();
+    let expected: Vec<u64> = (0..1600u64).map(|k| (k % 40) * 40 + k / 40).collect();
+    assert_eq!(out, expected);
+    // The text header and `sim check` show the shapes.
+    let o = sim(&["run", "transpose", "--warp", "32"]);
+    assert!(
+        stdout(&o).starts_with("transpose: W=32, grid 3x3 x block 32x8 (8 warps per block)\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = sim(&["check", "transpose"]);
+    assert!(
+        stdout(&o).contains("launch at W=32: grid 3x3 x block 32x8;"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn bad_input_exits_2_with_one_clear_error() {
     let dir = std::env::temp_dir();
     let garbage = temp_file("garbage.s", &[0xff, 0xfe, 0x00, 0x12, 0x80]);

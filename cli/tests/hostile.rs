@@ -522,13 +522,61 @@ fn launch_flags() {
     let dir = Scratch::new("launch");
     dir.write("dyn.s", ".shared dyn u32[]\n    nop\n");
     dir.write("nodyn.s", "    nop\n");
+    dir.write("tall.s", ".grid 2, 70000\n    nop\n");
+    dir.write("four.s", ".block 2, 2, 2, 2\n    nop\n");
     check_cases(
         &dir,
         &[
             case(
+                &["run", "tall.s"],
+                2,
+                "error: the grid's y is 70000; it must be a whole number from 1 to 65535",
+            ),
+            case(&["run", "four.s"], 2, "error: `.block` has at most three components"),
+            case(
                 &["run", "pair_swap", "--grid", "-1"],
                 2,
-                "error: invalid value '-1' for '--grid <GRID>': -1 is not in 0..=4294967295",
+                "error: invalid value '-1' for '--grid <SHAPE>': `-1` is not a whole number; a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`",
+            ),
+            case(
+                &["run", "pair_swap", "--grid", "8x"],
+                2,
+                "error: invalid value '8x' for '--grid <SHAPE>': `8x` has no y component; a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`",
+            ),
+            case(
+                &["run", "pair_swap", "--grid", "0x4"],
+                2,
+                "error: invalid value '0x4' for '--grid <SHAPE>': `0x4`: x is 0; every component of a shape is at least 1",
+            ),
+            case(
+                &["run", "pair_swap", "--block", "2x2x2x2"],
+                2,
+                "error: invalid value '2x2x2x2' for '--block <SHAPE>': `2x2x2x2` has 4 components; a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`",
+            ),
+            case(
+                &["run", "pair_swap", "--block", "8x4.5"],
+                2,
+                "error: invalid value '8x4.5' for '--block <SHAPE>': `4.5` is not a whole number; a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`",
+            ),
+            case(
+                &["run", "pair_swap", "--grid", "1x65536"],
+                2,
+                "error: --grid 1x65536: y is 65536; at most 65535 (CUDA's limit in y)",
+            ),
+            case(
+                &["run", "pair_swap", "--grid", "65536x65536"],
+                2,
+                "error: --grid 65536x65536 is 4294967296 blocks; at most 2147483647 in all",
+            ),
+            case(
+                &["run", "pair_swap", "--block", "1x1x65"],
+                2,
+                "error: --block 1x1x65: z is 65; at most 64 (CUDA's limit in z)",
+            ),
+            case(
+                &["run", "pair_swap", "--block", "64x32"],
+                2,
+                "error: --block 64x32 is 2048 threads; at most 1024 in all (the machine's limit per block)",
             ),
             case(
                 &["run", "pair_swap", "--grid", "0"],
@@ -543,7 +591,7 @@ fn launch_flags() {
             case(
                 &["run", "pair_swap", "--grid", "99999999999999999999"],
                 2,
-                "error: invalid value '99999999999999999999' for '--grid <GRID>': number too large to fit in target type",
+                "error: invalid value '99999999999999999999' for '--grid <SHAPE>': x `99999999999999999999` is too large (at most 4294967295); a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`",
             ),
             case(
                 &["run", "pair_swap", "--block", "0"],

@@ -135,14 +135,30 @@ pub struct Pred(pub u16);
 pub enum Special {
     /// `%laneid`: position of the thread in its warp, `0..W`.
     LaneId,
-    /// `%tid.x`: thread index in the block.
+    /// `%tid.x`: the thread's x index in the block (for a 1-D block: its index).
     TidX,
-    /// `%ntid.x`: threads per block.
+    /// `%tid.y`: the thread's y index in the block.
+    TidY,
+    /// `%tid.z`: the thread's z index in the block.
+    TidZ,
+    /// `%ntid.x`: the block's x size (for a 1-D block: threads per block).
     NtidX,
-    /// `%ctaid.x`: block index in the grid.
+    /// `%ntid.y`: the block's y size.
+    NtidY,
+    /// `%ntid.z`: the block's z size.
+    NtidZ,
+    /// `%ctaid.x`: the block's x index in the grid (for a 1-D grid: its index).
     CtaidX,
-    /// `%nctaid.x`: blocks in the grid.
+    /// `%ctaid.y`: the block's y index in the grid.
+    CtaidY,
+    /// `%ctaid.z`: the block's z index in the grid.
+    CtaidZ,
+    /// `%nctaid.x`: the grid's x size (for a 1-D grid: blocks in the grid).
     NctaidX,
+    /// `%nctaid.y`: the grid's y size.
+    NctaidY,
+    /// `%nctaid.z`: the grid's z size.
+    NctaidZ,
     /// `%warpid`: warp index in the block.
     WarpId,
     /// `%nwarpid`: warps per block.
@@ -164,12 +180,20 @@ pub enum Special {
 }
 
 impl Special {
-    pub const ALL: [Special; 14] = [
+    pub const ALL: [Special; 22] = [
         Special::LaneId,
         Special::TidX,
+        Special::TidY,
+        Special::TidZ,
         Special::NtidX,
+        Special::NtidY,
+        Special::NtidZ,
         Special::CtaidX,
+        Special::CtaidY,
+        Special::CtaidZ,
         Special::NctaidX,
+        Special::NctaidY,
+        Special::NctaidZ,
         Special::WarpId,
         Special::NWarpId,
         Special::WarpSize,
@@ -186,9 +210,17 @@ impl Special {
         match self {
             Special::LaneId => "laneid",
             Special::TidX => "tid.x",
+            Special::TidY => "tid.y",
+            Special::TidZ => "tid.z",
             Special::NtidX => "ntid.x",
+            Special::NtidY => "ntid.y",
+            Special::NtidZ => "ntid.z",
             Special::CtaidX => "ctaid.x",
+            Special::CtaidY => "ctaid.y",
+            Special::CtaidZ => "ctaid.z",
             Special::NctaidX => "nctaid.x",
+            Special::NctaidY => "nctaid.y",
+            Special::NctaidZ => "nctaid.z",
             Special::WarpId => "warpid",
             Special::NWarpId => "nwarpid",
             Special::WarpSize => "warpsize",
@@ -806,8 +838,10 @@ pub struct Program {
     /// Warp sizes the program supports (inclusive, powers of two).
     pub warp_sizes: (u32, u32),
     pub warp_sizes_span: Option<Span>,
-    pub grid: Option<ConstExpr>,
-    pub block: Option<ConstExpr>,
+    /// `.grid X[,Y[,Z]]`: one to three constant expressions, x first (a missing component is 1).
+    pub grid: Option<Vec<ConstExpr>>,
+    /// `.block X[,Y[,Z]]`: one to three constant expressions, x first (a missing component is 1).
+    pub block: Option<Vec<ConstExpr>>,
     pub params: Vec<ParamDecl>,
     pub buffers: Vec<BufferDecl>,
     /// Shared-memory arrays, per block, in declaration order (the dynamic one, if any, last).

@@ -887,7 +887,7 @@ impl Assembler<'_> {
             ".desc" => p.description = Some(description(c)?),
             ".warp_sizes" => warp_sizes(p, span, c)?,
             ".grid" | ".block" => {
-                let e = c.expr()?;
+                let e = shape(d, c)?;
                 let slot = if d == ".grid" { &mut p.grid } else { &mut p.block };
                 if slot.is_some() {
                     return Err(Diagnostic::error(span, format!("`{d}` given twice")).with_label("second"));
@@ -1107,6 +1107,23 @@ fn warp_sizes(p: &mut Program, span: Span, c: &mut Cursor) -> Result<(), Diagnos
     p.warp_sizes = (lo as u32, hi as u32);
     p.warp_sizes_span = Some(span.to(c.prev_span()));
     Ok(())
+}
+
+/// `.grid X[,Y[,Z]]` or `.block X[,Y[,Z]]`: one to three constant expressions, x first (as CUDA's `dim3`).
+fn shape(d: &str, c: &mut Cursor) -> Result<Vec<ConstExpr>, Diagnostic> {
+    let mut dims = vec![c.expr()?];
+    while c.eat(&Tok::Comma) {
+        let e = c.expr()?;
+        if dims.len() == 3 {
+            return Err(Diagnostic::error(e.span, format!("`{d}` has at most three components"))
+                .with_label("a fourth component")
+                .with_help(format!(
+                    "write `{d} X`, `{d} X, Y` or `{d} X, Y, Z` (x, y, z as in CUDA's dim3)"
+                )));
+        }
+        dims.push(e);
+    }
+    Ok(dims)
 }
 
 /// `.require COND, "MESSAGE"`: whether the message follows the condition.

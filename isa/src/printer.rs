@@ -8,6 +8,11 @@ use crate::ast::*;
 use crate::expr::ConstExpr;
 use std::fmt::Write as _;
 
+/// A launch shape's components, x first: `8`, `8, 4` or `8, 4, 2`.
+fn shape(dims: &[ConstExpr]) -> String {
+    dims.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+}
+
 pub fn print(p: &Program) -> String {
     let mut out = String::new();
     let _ = writeln!(out, ".kernel {}", p.name);
@@ -21,10 +26,10 @@ pub fn print(p: &Program) -> String {
         let _ = writeln!(out, ".param {} = {}", param.name, param.default);
     }
     if let Some(g) = &p.grid {
-        let _ = writeln!(out, ".grid {g}");
+        let _ = writeln!(out, ".grid {}", shape(g));
     }
     if let Some(b) = &p.block {
-        let _ = writeln!(out, ".block {b}");
+        let _ = writeln!(out, ".block {}", shape(b));
     }
     for b in &p.buffers {
         let _ = write!(out, ".buffer {} {}[{}]", b.name, b.elem.name(), b.len);

@@ -270,7 +270,7 @@ impl Finding {
         let Some(inst) = code.get(self.pc as usize) else {
             return format!("error: {}\n", self.message());
         };
-        let thread = |warp: u32, lane: u32| warp * kernel.warp_size + lane;
+        let thread = |warp: u32, lane: u32| kernel.thread_name(warp, lane);
         let times = if self.count > 1 {
             format!(" ({} times in all)", self.count)
         } else {
@@ -306,7 +306,7 @@ impl Finding {
                 let side = |a: &Access, text: &str| {
                     format!(
                         "block {}, warp {}, lane {} (thread {}) {} it at cycle {}, pc {}: `{text}`",
-                        a.block,
+                        kernel.block_name(a.block),
                         a.warp,
                         a.lane,
                         thread(a.warp, a.lane),
@@ -337,7 +337,11 @@ impl Finding {
                 d = d.with_label(self.check_label()).with_note(
                     format!(
                         "first in block {}, warp {}{lane}{th}, pc {}, cycle {}: `{}`{times}",
-                        self.block, self.warp, self.pc, self.cycle, inst.text
+                        kernel.block_name(self.block),
+                        self.warp,
+                        self.pc,
+                        self.cycle,
+                        inst.text
                     ),
                     None,
                 );
@@ -896,7 +900,10 @@ impl UnorderedRead {
         let mut d = Diagnostic::warning(load.span, message)
             .with_label(format!(
                 "block {}, warp {}, lane {} reads it here at cycle {}",
-                self.block, self.warp, self.lane, self.cycle
+                kernel.block_name(self.block),
+                self.warp,
+                self.lane,
+                self.cycle
             ))
             .with_help(
                 "nothing orders the two warps, so the value read depends on which one ran first: warpsim's schedule \

@@ -167,14 +167,18 @@ impl Fault {
         let lane = self.lane.map(|l| format!(", lane {l}")).unwrap_or_default();
         let thread = self
             .lane
-            .map(|l| format!(" (thread {})", self.warp * kernel.warp_size + l))
+            .map(|l| format!(" (thread {})", kernel.thread_name(self.warp, l)))
             .unwrap_or_default();
         let mut d = Diagnostic::error(inst.span, self.message())
             .with_label("faulting instruction")
             .with_note(
                 format!(
                     "in block {}, warp {}{lane}{thread}, pc {}, cycle {}: `{}`",
-                    self.block, self.warp, self.pc, self.cycle, inst.text
+                    kernel.block_name(self.block),
+                    self.warp,
+                    self.pc,
+                    self.cycle,
+                    inst.text
                 ),
                 None,
             );

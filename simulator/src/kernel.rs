@@ -19,8 +19,87 @@ use warpsim_isa::{Diagnostic, Span};
 /// Largest buffer, in elements, a program may declare (1 GiB of 4-byte words); also the limit for all buffers
 /// together.
 pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 28;
-/// Largest grid.
+/// Largest grid: blocks in all, and the grid's x size (CUDA's `maxGridSize[0]`).
 pub const MAX_GRID: u64 = (1 << 31) - 1;
+/// Largest y and z sizes of a grid (CUDA's `maxGridSize[1]` and `[2]` on sm_90).
+pub const MAX_GRID_YZ: u64 = 65535;
+/// Largest x, y and z sizes of a block (CUDA's `maxThreadsDim` on sm_90); the threads of a block in all are
+/// limited by the machine's `max_threads_per_block`.
+pub const MAX_BLOCK_DIM: [u64; 3] = [1024, 1024, 64];
+
+/// A launch shape, CUDA's `dim3`: sizes in x, y and z (each at least 1); a 1-D shape has `y` = `z` = 1.
+///
+/// Threads of a block, and blocks of a grid, are numbered linearly x fastest: `x + y·X + z·X·Y`. Warps are
+/// cut from the block's linear thread numbers (warp = linear / W, lane = linear % W), and blocks are dealt to
+/// the SMs in linear order, as on the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dim3 {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+impl Dim3 {
+    pub const fn new(x: u32, y: u32, z: u32) -> Dim3 {
+        Dim3 { x, y, z }
+    }
+
+    /// A 1-D shape of `x`.
+    pub const fn x(x: u32) -> Dim3 {
+        Dim3 { x, y: 1, z: 1 }
+    }
+
+    /// Every thread (or block) of the shape: x·y·z.
+    pub fn count(self) -> u64 {
+        u64::from(self.x) * u64::from(self.y) * u64::from(self.z)
+    }
+
+    /// How many components matter: 3 when z > 1, else 2 when y > 1, else 1.
+    pub fn rank(self) -> usize {
+        if self.z > 1 {
+            3
+        } else if self.y > 1 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The (x, y, z) index of the thread (or block) with linear number `linear` (x fastest).
+    pub fn index(self, linear: u32) -> [u32; 3] {
+        let x = linear % self.x;
+        let rest = linear / self.x;
+        [x, rest % self.y, rest / self.y]
+    }
+
+    /// The index of `linear` as its components that matter: `(3,1)` in a 2-D shape, `(3,1,0)` in a 3-D one
+    /// (a 1-D shape's index is the number itself, without parentheses).
+    pub fn label(self, linear: u32) -> String {
+        let [x, y, z] = self.index(linear);
+        match self.rank() {
+            1 => x.to_string(),
+            2 => format!("({x},{y})"),
+            _ => format!("({x},{y},{z})"),
+        }
+    }
+}
+
+impl From<u32> for Dim3 {
+    fn from(x: u32) -> Dim3 {
+        Dim3::x(x)
+    }
+}
+
+/// `8`, `8x4` or `8x4x2`: the components that matter (as `--grid` and `--block` take them).
+impl std::fmt::Display for Dim3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.rank() {
+            1 => write!(f, "{}", self.x),
+            2 => write!(f, "{}x{}", self.x, self.y),
+            _ => write!(f, "{}x{}x{}", self.x, self.y, self.z),
+        }
+    }
+}
 /// Most bytes of registers the warps resident at once may hold (each register is a row of 64 lanes of 4 bytes,
 /// whatever the warp size): 1 GiB, as global memory.
 pub const MAX_REGISTER_BYTES: u64 = 1 << 30;
@@ -759,8 +838,14 @@ impl Buffer {
 pub struct Kernel {
     pub program: Program,
     pub warp_size: u32,
+    /// Blocks in the grid: `grid_dim.count()`.
     pub grid: u32,
+    /// Threads per block: `block_dim.count()`.
     pub block: u32,
+    /// The grid's shape (`%nctaid.x/.y/.z`).
+    pub grid_dim: Dim3,
+    /// The block's shape (`%ntid.x/.y/.z`).
+    pub block_dim: Dim3,
     /// Parameter values in declaration order.
     pub params: Vec<(String, Value)>,
     pub buffers: Vec<Buffer>,
@@ -794,6 +879,25 @@ impl Kernel {
         self.block.div_ceil(self.warp_size)
     }
 
+    /// `4`, or in a 2-D or 3-D grid the block's index too: `4 = (1,1)` (for faults and findings).
+    pub fn block_name(&self, block: u32) -> String {
+        if self.grid_dim.rank() == 1 {
+            block.to_string()
+        } else {
+            format!("{block} = {}", self.grid_dim.label(block))
+        }
+    }
+
+    /// The thread that is lane `lane` of warp `warp`: `49`, or in a 2-D or 3-D block its index too: `49 = (1,3)`.
+    pub fn thread_name(&self, warp: u32, lane: u32) -> String {
+        let linear = warp * self.warp_size + lane;
+        if self.block_dim.rank() == 1 {
+            linear.to_string()
+        } else {
+            format!("{linear} = {}", self.block_dim.label(linear))
+        }
+    }
+
     pub fn buffer(&self, name: &str) -> Option<&Buffer> {
         self.buffers.iter().find(|b| b.name == name)
     }
@@ -815,8 +919,10 @@ impl Kernel {
 /// How to launch: warp size, optional shape overrides, parameter overrides.
 #[derive(Clone, Debug, Default)]
 pub struct Launch {
-    pub grid: Option<u32>,
-    pub block: Option<u32>,
+    /// `--grid`: the grid's shape (overrides the program's `.grid`).
+    pub grid: Option<Dim3>,
+    /// `--block`: the block's shape (overrides the program's `.block`).
+    pub block: Option<Dim3>,
     /// `--set NAME=VALUE`, in order.
     pub set: Vec<(String, Value)>,
     /// Bytes of dynamic shared memory per block (the `.shared NAME TYPE[]` array); default 0.
@@ -982,38 +1088,8 @@ pub fn instantiate_with(
         }
     }
 
-    let shape = |e: &Option<ConstExpr>, default: u64, what: &str, max: u64| -> Result<u64, LoadError> {
-        let Some(e) = e else { return Ok(default) };
-        match e.eval(&env).map_err(eval_err)? {
-            // (At least 1: the same value unsigned.)
-            Value::Int(v) if v >= 1 && v.cast_unsigned() <= max => Ok(v.cast_unsigned()),
-            v => Err(diag(
-                e.span,
-                format!("{what} is {v}; it must be a whole number from 1 to {max}"),
-                "evaluates out of range",
-                None,
-            )),
-        }
-    };
-    let max_block = u64::from(config.max_threads_per_block);
-    let grid = match launch.grid {
-        Some(g) => u64::from(g),
-        None => shape(&program.grid, 1, "the grid", MAX_GRID)?,
-    };
-    let block = match launch.block {
-        Some(b) => u64::from(b),
-        None => shape(&program.block, u64::from(w), "the block size", max_block)?,
-    };
-    if grid == 0 || grid > MAX_GRID {
-        return Err(LoadError::Usage(format!(
-            "--grid {grid} is out of range: 1 to {MAX_GRID} blocks"
-        )));
-    }
-    if block == 0 || block > max_block {
-        return Err(LoadError::Usage(format!(
-            "--block {block} is out of range: 1 to {max_block} threads (the machine's limit per block)"
-        )));
-    }
+    let (grid_dim, block_dim) = launch_shape(program, config, launch, &env)?;
+    let (grid, block) = (grid_dim.count(), block_dim.count());
     if block.div_ceil(u64::from(w)) > u64::from(config.max_warps_per_sm) {
         return Err(LoadError::Usage(format!(
             "a block of {block} threads is {} warps of {w}; the SM holds at most {} (config `max_warps_per_sm`)",
@@ -1153,6 +1229,8 @@ pub fn instantiate_with(
         warp_size: w,
         grid: u32::try_from(grid).expect("the grid is checked against MAX_GRID"),
         block: u32::try_from(block).expect("the block is checked against max_threads_per_block, a u32"),
+        grid_dim,
+        block_dim,
         params,
         buffers,
         shared,
@@ -1240,6 +1318,156 @@ fn check_contents(
         &format!("{len} elements"),
         Some(help),
     ))
+}
+
+/// The launch's grid and block shapes: `--grid`/`--block` if given, else the program's `.grid` (default 1) and
+/// `.block` (default `W`), each within CUDA's limits (sm_90: a grid's x to 2³¹-1, y and z to 65535; a block's
+/// x and y to 1024, z to 64) and today's totals (at most 2³¹-1 blocks, the machine's `max_threads_per_block`
+/// threads in a block).
+fn launch_shape(
+    program: &Program,
+    config: &Config,
+    launch: &Launch,
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<(Dim3, Dim3), LoadError> {
+    let max_block = u64::from(config.max_threads_per_block);
+    let grid = match launch.grid {
+        Some(g) => {
+            flag_shape(
+                g,
+                "--grid",
+                [MAX_GRID, MAX_GRID_YZ, MAX_GRID_YZ],
+                MAX_GRID,
+                "blocks",
+                "",
+            )?;
+            g
+        }
+        None => directive_shape(
+            program.grid.as_deref(),
+            1,
+            ("the grid", "blocks"),
+            [MAX_GRID, MAX_GRID_YZ, MAX_GRID_YZ],
+            MAX_GRID,
+            env,
+        )?,
+    };
+    let block = match launch.block {
+        Some(b) => {
+            flag_shape(
+                b,
+                "--block",
+                MAX_BLOCK_DIM,
+                max_block,
+                "threads",
+                " (the machine's limit per block)",
+            )?;
+            b
+        }
+        None => directive_shape(
+            program.block.as_deref(),
+            config.warp_size,
+            ("the block", "threads"),
+            MAX_BLOCK_DIM,
+            max_block,
+            env,
+        )?,
+    };
+    Ok((grid, block))
+}
+
+const AXES: [&str; 3] = ["x", "y", "z"];
+
+/// Whether `--grid`/`--block` `d` is within `per_axis` and `total`: a 1-D shape is one count, 1 to `total`;
+/// a 2-D or 3-D one has each component from 1 to its axis's limit and at most `total` in all.
+fn flag_shape(d: Dim3, flag: &str, per_axis: [u64; 3], total: u64, what: &str, why: &str) -> Result<(), LoadError> {
+    if d.rank() == 1 && !(1..=total).contains(&u64::from(d.x)) {
+        return Err(LoadError::Usage(format!(
+            "{flag} {d} is out of range: 1 to {total} {what}{why}"
+        )));
+    }
+    let comps = [d.x, d.y, d.z];
+    if let Some(k) = comps.iter().position(|&c| c == 0) {
+        return Err(LoadError::Usage(format!(
+            "{flag} {}x{}x{}: {} is 0; every component of a shape is at least 1",
+            d.x, d.y, d.z, AXES[k]
+        )));
+    }
+    if d.count() > total {
+        return Err(LoadError::Usage(format!(
+            "{flag} {d} is {} {what}; at most {total} in all{why}",
+            d.count()
+        )));
+    }
+    for k in 0..3 {
+        if u64::from(comps[k]) > per_axis[k] {
+            return Err(LoadError::Usage(format!(
+                "{flag} {d}: {} is {}; at most {} (CUDA's limit in {})",
+                AXES[k], comps[k], per_axis[k], AXES[k]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The shape a `.grid`/`.block` directive gives (`default` in x when there is none), each component evaluated
+/// and checked against its axis's limit, then the whole against `total`.
+fn directive_shape(
+    dims: Option<&[ConstExpr]>,
+    default: u32,
+    (what, unit): (&str, &str),
+    per_axis: [u64; 3],
+    total: u64,
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<Dim3, LoadError> {
+    let Some(dims) = dims else {
+        return Ok(Dim3::x(default));
+    };
+    let mut comps = [1u32; 3];
+    for (k, e) in dims.iter().enumerate() {
+        // A 1-D shape is one count, from 1 to the total; a component of a 2-D or 3-D one is limited per axis.
+        let max = if dims.len() == 1 { total } else { per_axis[k].min(total) };
+        let v = e.eval(env).map_err(eval_err)?;
+        let Some(c) = whole_in(v, 1, max).and_then(|n| u32::try_from(n).ok()) else {
+            let (name, help) = if dims.len() == 1 {
+                // (As before 2-D launches: "the grid is 0", "the block size is 0".)
+                (
+                    if unit == "threads" {
+                        "the block size".to_string()
+                    } else {
+                        what.to_string()
+                    },
+                    None,
+                )
+            } else {
+                (
+                    format!("{what}'s {}", AXES[k]),
+                    Some(format!(
+                        "CUDA allows {} in x, {} in y and {} in z, and at most {total} {unit} in all",
+                        per_axis[0], per_axis[1], per_axis[2]
+                    )),
+                )
+            };
+            return Err(diag(
+                e.span,
+                format!("{name} is {v}; it must be a whole number from 1 to {max}"),
+                "evaluates out of range",
+                help,
+            ));
+        };
+        comps[k] = c;
+    }
+    let d = Dim3::new(comps[0], comps[1], comps[2]);
+    if d.count() > total {
+        let span = dims[0].span.to(dims[dims.len() - 1].span);
+        return Err(diag(
+            span,
+            format!("{what} is {d} = {} {unit}; at most {total} in all", d.count()),
+            "too large in all",
+            Some("make one of the components smaller".into()),
+        ));
+    }
+    Ok(d)
 }
 
 /// `1073741824` → `1 GiB`: a byte count in the largest binary unit that divides it.

@@ -62,7 +62,7 @@ pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, Shuffl
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
-pub use kernel::{Buffer, Contents, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
+pub use kernel::{Buffer, Contents, Dim3, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
 pub use machine::Machine;
 pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
 pub use run::{Stalls, WarpStalls};

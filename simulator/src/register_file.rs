@@ -11,7 +11,7 @@
 //! rows; lanes past W are never read.
 
 use crate::alu::Row;
-use crate::kernel::Src;
+use crate::kernel::{Dim3, Src};
 use warpsim_isa::Special;
 
 /// Lanes per register row (the widest warp).
@@ -33,10 +33,13 @@ pub(crate) struct LaneCtx<'k> {
     pub w: u32,
     /// Every lane of the warp, as a mask.
     pub full: u64,
+    /// The block's linear number in the grid (x fastest).
     pub block: u32,
     pub warp_in_block: u32,
-    pub ntid: u32,
-    pub nctaid: u32,
+    /// The block's shape.
+    pub ntid: Dim3,
+    /// The grid's shape.
+    pub nctaid: Dim3,
     pub nwarps: u32,
     pub cycle: u64,
 }
@@ -93,7 +96,15 @@ impl RegisterFile {
             Src::Reg(r) => out.copy_from_slice(&self.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE]),
             Src::Imm(v) => out[..w].fill(v),
             Src::Const(k) => out[..w].fill(crate::kernel::low32(ctx.consts[k as usize])),
-            Src::Special(sp) => {
+            Src::Special(sp @ (Special::TidX | Special::TidY | Special::TidZ)) => tid_row(sp, ctx, &mut out[..w]),
+            Src::Special(
+                sp @ (Special::LaneId
+                | Special::LanemaskEq
+                | Special::LanemaskLt
+                | Special::LanemaskLe
+                | Special::LanemaskGt
+                | Special::LanemaskGe),
+            ) => {
                 for (lane, o) in out[..w].iter_mut().enumerate() {
                     #[allow(
                         clippy::cast_possible_truncation,
@@ -103,6 +114,8 @@ impl RegisterFile {
                     *o = special(sp, lane, ctx);
                 }
             }
+            // The same in every lane: the warp's and block's numbers, the shapes, W, the clock.
+            Src::Special(sp) => out[..w].fill(special(sp, 0, ctx)),
         }
     }
 
@@ -144,10 +157,30 @@ impl RegisterFile {
 fn special(sp: Special, lane: u32, ctx: &LaneCtx) -> u32 {
     match sp {
         Special::LaneId => lane,
-        Special::TidX => ctx.warp_in_block * ctx.w + lane,
-        Special::NtidX => ctx.ntid,
-        Special::CtaidX => ctx.block,
-        Special::NctaidX => ctx.nctaid,
+        // The thread's linear number in the block is warp · W + lane (warps are cut from the linear numbers,
+        // x fastest, as CUDA forms them); its (x, y, z) index follows from the block's shape. (A 1-D shape
+        // takes no division: the number is below x, y and z are 0.)
+        Special::TidX => {
+            let t = ctx.warp_in_block * ctx.w + lane;
+            if t < ctx.ntid.x { t } else { t % ctx.ntid.x }
+        }
+        Special::TidY if ctx.ntid.y == 1 => 0,
+        Special::TidY => (ctx.warp_in_block * ctx.w + lane) / ctx.ntid.x % ctx.ntid.y,
+        Special::TidZ if ctx.ntid.z == 1 => 0,
+        Special::TidZ => (ctx.warp_in_block * ctx.w + lane) / (ctx.ntid.x * ctx.ntid.y),
+        Special::NtidX => ctx.ntid.x,
+        Special::NtidY => ctx.ntid.y,
+        Special::NtidZ => ctx.ntid.z,
+        // Blocks likewise: the linear block number, x fastest.
+        Special::CtaidX if ctx.block < ctx.nctaid.x => ctx.block,
+        Special::CtaidX => ctx.block % ctx.nctaid.x,
+        Special::CtaidY if ctx.nctaid.y == 1 => 0,
+        Special::CtaidY => ctx.block / ctx.nctaid.x % ctx.nctaid.y,
+        Special::CtaidZ if ctx.nctaid.z == 1 => 0,
+        Special::CtaidZ => ctx.block / (ctx.nctaid.x * ctx.nctaid.y),
+        Special::NctaidX => ctx.nctaid.x,
+        Special::NctaidY => ctx.nctaid.y,
+        Special::NctaidZ => ctx.nctaid.z,
         Special::WarpId => ctx.warp_in_block,
         Special::NWarpId => ctx.nwarps,
         Special::WarpSize => ctx.w,
@@ -161,6 +194,43 @@ fn special(sp: Special, lane: u32, ctx: &LaneCtx) -> u32 {
             .unwrap_or(u32::MAX),
         Special::LanemaskGt => u32::MAX.checked_shl(lane + 1).unwrap_or(0),
         Special::LanemaskGe => u32::MAX.checked_shl(lane).unwrap_or(0),
+    }
+}
+
+/// `%tid.x`, `%tid.y` or `%tid.z` of every lane of the warp, into `out`: the first lane's index by division,
+/// then each next lane one step along x (wrapping into y, then z), so a row costs no division per lane; a 1-D
+/// block's `%tid.x` is warp · W + lane.
+#[inline]
+fn tid_row(sp: Special, ctx: &LaneCtx, out: &mut [u32]) {
+    let first = ctx.warp_in_block * ctx.w;
+    let n = ctx.ntid;
+    if n.y == 1 && n.z == 1 {
+        match sp {
+            Special::TidX => {
+                for (t, o) in (first..).zip(out.iter_mut()) {
+                    *o = t;
+                }
+            }
+            _ => out.fill(0),
+        }
+        return;
+    }
+    let [mut x, mut y, mut z] = n.index(first);
+    for o in out.iter_mut() {
+        *o = match sp {
+            Special::TidX => x,
+            Special::TidY => y,
+            _ => z,
+        };
+        x += 1;
+        if x == n.x {
+            x = 0;
+            y += 1;
+            if y == n.y {
+                y = 0;
+                z += 1;
+            }
+        }
     }
 }
 

@@ -607,8 +607,8 @@ impl<'k> Sm<'k> {
             full: if w == 64 { u64::MAX } else { (1u64 << w) - 1 },
             block: warp.block_id,
             warp_in_block: warp.warp_in_block,
-            ntid: kernel.block,
-            nctaid: kernel.grid,
+            ntid: kernel.block_dim,
+            nctaid: kernel.grid_dim,
             nwarps: kernel.warps_per_block(),
             cycle,
         };

@@ -129,6 +129,11 @@ pub fn run(program: &Program, w: u32) -> Outcome {
     out
 }
 
+/// The (x, y, z) index of linear number `n` in `shape`, x fastest (CUDA's order of threads and blocks).
+fn unflatten(n: u32, shape: [u32; 3]) -> [u32; 3] {
+    [n % shape[0], n / shape[0] % shape[1], n / (shape[0] * shape[1])]
+}
+
 /// The lowest `n` lanes.
 fn lane_bits(n: u32) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
@@ -140,6 +145,9 @@ struct Env {
     params: Vec<(String, Value)>,
     grid: u32,
     block: u32,
+    /// The shapes (x, y, z) whose products are `grid` and `block`.
+    grid_dim: [u32; 3],
+    block_dim: [u32; 3],
     shared_lens: Vec<usize>,
 }
 
@@ -150,6 +158,8 @@ impl Env {
             params: Vec::new(),
             grid: 1,
             block: w,
+            grid_dim: [1; 3],
+            block_dim: [w, 1, 1],
             shared_lens: Vec::new(),
         };
         for decl in &p.params {
@@ -159,12 +169,21 @@ impl Env {
                 .unwrap_or_else(|e| panic!("parameter {}: {e:?}", decl.name));
             env.params.push((decl.name.clone(), v));
         }
+        let dims = |env: &Env, exprs: &[ConstExpr]| {
+            let mut d = [1u32; 3];
+            for (k, e) in exprs.iter().enumerate() {
+                d[k] = u32::try_from(env.int(e)).expect("a component fits 32 bits");
+            }
+            d
+        };
         if let Some(g) = &p.grid {
-            env.grid = u32::try_from(env.int(g)).expect("the grid fits 32 bits");
+            env.grid_dim = dims(&env, g);
         }
         if let Some(b) = &p.block {
-            env.block = u32::try_from(env.int(b)).expect("the block fits 32 bits");
+            env.block_dim = dims(&env, b);
         }
+        env.grid = env.grid_dim.iter().product();
+        env.block = env.block_dim.iter().product();
         // The dynamic array has no elements without `--dynamic-shared`.
         env.shared_lens = p
             .shared
@@ -619,10 +638,18 @@ impl Warp<'_> {
         let below = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
         match s {
             Special::LaneId => lane,
-            Special::TidX => self.warp * w + lane,
-            Special::NtidX => self.env.block,
-            Special::CtaidX => self.block,
-            Special::NctaidX => self.env.grid,
+            Special::TidX => unflatten(self.warp * w + lane, self.env.block_dim)[0],
+            Special::TidY => unflatten(self.warp * w + lane, self.env.block_dim)[1],
+            Special::TidZ => unflatten(self.warp * w + lane, self.env.block_dim)[2],
+            Special::NtidX => self.env.block_dim[0],
+            Special::NtidY => self.env.block_dim[1],
+            Special::NtidZ => self.env.block_dim[2],
+            Special::CtaidX => unflatten(self.block, self.env.grid_dim)[0],
+            Special::CtaidY => unflatten(self.block, self.env.grid_dim)[1],
+            Special::CtaidZ => unflatten(self.block, self.env.grid_dim)[2],
+            Special::NctaidX => self.env.grid_dim[0],
+            Special::NctaidY => self.env.grid_dim[1],
+            Special::NctaidZ => self.env.grid_dim[2],
             Special::WarpId => self.warp,
             Special::NWarpId => self.env.block.div_ceil(w),
             Special::WarpSize => w,

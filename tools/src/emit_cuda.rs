@@ -244,9 +244,17 @@ fn special(sp: Special) -> &'static str {
     match sp {
         Special::LaneId => "laneid",
         Special::TidX => "tid_x",
+        Special::TidY => "tid_y",
+        Special::TidZ => "tid_z",
         Special::NtidX => "ntid_x",
+        Special::NtidY => "ntid_y",
+        Special::NtidZ => "ntid_z",
         Special::CtaidX => "ctaid_x",
+        Special::CtaidY => "ctaid_y",
+        Special::CtaidZ => "ctaid_z",
         Special::NctaidX => "nctaid_x",
+        Special::NctaidY => "nctaid_y",
+        Special::NctaidZ => "nctaid_z",
         Special::WarpId => "warpid",
         Special::NWarpId => "nwarpid",
         Special::WarpSize => "warpsize",
@@ -1059,13 +1067,21 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     }
 
     let mut s = String::new();
-    let shape = format!("grid {}, block {}", k.grid, k.block);
+    let shape = format!("grid {}, block {}", k.grid_dim, k.block_dim);
     let params: Vec<String> = k
         .buffers
         .iter()
         .map(|b| format!("{} *{}", ctype(b.elem), ident("g_", &b.name)))
         .collect();
     let _ = writeln!(s, "// warpsim program `{}` at W = 32: {shape}.", k.program.name);
+    if k.grid_dim.rank() > 1 || k.block_dim.rank() > 1 {
+        let (g, b) = (k.grid_dim, k.block_dim);
+        let _ = writeln!(
+            s,
+            "//   launch as {name}<<<dim3({}, {}, {}), dim3({}, {}, {})>>>",
+            g.x, g.y, g.z, b.x, b.y, b.z
+        );
+    }
     for b in &k.buffers {
         let _ = writeln!(
             s,
@@ -1114,21 +1130,48 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
             );
         }
     }
+    // The thread's linear number in its block (x fastest, as the GPU cuts warps from it), the block's threads,
+    // and the block's linear number in the grid: `threadIdx.x`, `blockDim.x` and `blockIdx.x` for a 1-D launch.
+    let multi_block = k.block_dim.rank() > 1;
+    if multi_block {
+        s.push_str(
+            "    const unsigned warpsim_tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+",
+        );
+    }
+    let (tid, threads) = if multi_block {
+        ("warpsim_tid", "blockDim.x * blockDim.y * blockDim.z")
+    } else {
+        ("threadIdx.x", "blockDim.x")
+    };
+    let block_id = if k.grid_dim.rank() > 1 {
+        "(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))"
+    } else {
+        "blockIdx.x"
+    };
     for sp in &e.specials {
         let v = match *sp {
-            "laneid" => "threadIdx.x % 32",
-            "tid_x" => "threadIdx.x",
-            "ntid_x" => "blockDim.x",
-            "ctaid_x" => "blockIdx.x",
-            "nctaid_x" => "gridDim.x",
-            "warpid" => "threadIdx.x / 32",
-            "nwarpid" => "(blockDim.x + 31) / 32",
-            "warpsize" => "32",
-            "lanemask_eq" => "1u << (threadIdx.x % 32)",
-            "lanemask_lt" => "(1u << (threadIdx.x % 32)) - 1",
-            "lanemask_le" => "(unsigned)((2ull << (threadIdx.x % 32)) - 1)",
-            "lanemask_gt" => "(unsigned)(0xffffffffull << (threadIdx.x % 32 + 1))",
-            "lanemask_ge" => "0xffffffffu << (threadIdx.x % 32)",
+            "laneid" => format!("{tid} % 32"),
+            "tid_x" => "threadIdx.x".into(),
+            "tid_y" => "threadIdx.y".into(),
+            "tid_z" => "threadIdx.z".into(),
+            "ntid_x" => "blockDim.x".into(),
+            "ntid_y" => "blockDim.y".into(),
+            "ntid_z" => "blockDim.z".into(),
+            "ctaid_x" => "blockIdx.x".into(),
+            "ctaid_y" => "blockIdx.y".into(),
+            "ctaid_z" => "blockIdx.z".into(),
+            "nctaid_x" => "gridDim.x".into(),
+            "nctaid_y" => "gridDim.y".into(),
+            "nctaid_z" => "gridDim.z".into(),
+            "warpid" => format!("{tid} / 32"),
+            "nwarpid" => format!("({threads} + 31) / 32"),
+            "warpsize" => "32".into(),
+            "lanemask_eq" => format!("1u << ({tid} % 32)"),
+            "lanemask_lt" => format!("(1u << ({tid} % 32)) - 1"),
+            "lanemask_le" => format!("(unsigned)((2ull << ({tid} % 32)) - 1)"),
+            "lanemask_gt" => format!("(unsigned)(0xffffffffull << ({tid} % 32 + 1))"),
+            "lanemask_ge" => format!("0xffffffffu << ({tid} % 32)"),
             _ => unreachable!("every special has a definition"),
         };
         let _ = writeln!(s, "    const unsigned {sp} = {v};");
@@ -1159,7 +1202,7 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
         for a in &k.shared {
             let _ = writeln!(
                 s,
-                "    for (unsigned i = threadIdx.x; i < {}; i += blockDim.x) {}[i] = 0;",
+                "    for (unsigned i = {tid}; i < {}; i += {threads}) {}[i] = 0;",
                 a.len,
                 ident("s_", &a.name)
             );
@@ -1172,14 +1215,15 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     s.push_str("    const long long warpsim_start = clock64();\n");
     s.push_str(&body);
     s.push_str(
-        "warpsim_exit:\n\
+        &"warpsim_exit:\n\
          \x20   // The block's first start and last exit cycle, for the cycle comparison.\n\
          \x20   {\n\
          \x20       const long long end = clock64();\n\
-         \x20       atomicMin(&warpsim_clocks[2 * blockIdx.x], (unsigned long long)warpsim_start);\n\
-         \x20       atomicMax(&warpsim_clocks[2 * blockIdx.x + 1], (unsigned long long)end);\n\
+         \x20       atomicMin(&warpsim_clocks[2 * BLOCK], (unsigned long long)warpsim_start);\n\
+         \x20       atomicMax(&warpsim_clocks[2 * BLOCK + 1], (unsigned long long)end);\n\
          \x20   }\n\
-         }\n",
+         }\n"
+        .replace("BLOCK", block_id),
     );
     Ok(CudaKernel {
         name: name.to_string(),

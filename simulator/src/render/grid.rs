@@ -39,9 +39,19 @@ pub fn grid(kernel: &Kernel, events: &[Event], width: usize) -> String {
     for ((block, warp), issues) in with_shuffles.iter().take(MAX_WARPS) {
         let _ = writeln!(
             out,
-            "\nLane exchanges: block {block}, warp {warp} (W={})",
+            "\nLane exchanges: block {}, warp {warp} (W={})",
+            kernel.block_name(*block),
             kernel.warp_size
         );
+        // A 2-D or 3-D block: which thread each lane is (the lanes' columns below are lane numbers).
+        if let Some(runs) = super::warp_threads(kernel, *warp) {
+            for (k, line) in super::wrap(&format!("threads: {}", runs.join(", ")), 0, 9, width)
+                .iter()
+                .enumerate()
+            {
+                let _ = writeln!(out, "{}{line}", if k == 0 { "" } else { "         " });
+            }
+        }
         draw_warp(&mut out, kernel, issues, width);
     }
     if with_shuffles.len() > MAX_WARPS {

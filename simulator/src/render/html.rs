@@ -66,6 +66,8 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
     m.insert("banks".into(), json!(banks));
     m.insert("grid".into(), json!(kernel.grid));
     m.insert("block".into(), json!(kernel.block));
+    m.insert("grid_shape".into(), super::json::shape(kernel.grid_dim));
+    m.insert("block_shape".into(), super::json::shape(kernel.block_dim));
     match outcome {
         Ok(c) => m.insert("cycles".into(), json!(c)),
         Err(f) => m.insert("fault".into(), json!(f)),

@@ -313,12 +313,19 @@ fn finding(kernel: &Kernel, f: &crate::check::Finding) -> Value {
     v
 }
 
+/// A launch shape as `[x, y, z]`.
+pub(crate) fn shape(d: crate::kernel::Dim3) -> Value {
+    json!([d.x, d.y, d.z])
+}
+
 fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Event]>) -> Map<String, Value> {
     let mut doc = Map::new();
     doc.insert("program".into(), json!(kernel.program.name));
     doc.insert("warp_size".into(), json!(kernel.warp_size));
     doc.insert("grid".into(), json!(kernel.grid));
     doc.insert("block".into(), json!(kernel.block));
+    doc.insert("grid_shape".into(), shape(kernel.grid_dim));
+    doc.insert("block_shape".into(), shape(kernel.block_dim));
     let params: Map<String, Value> = kernel
         .params
         .iter()

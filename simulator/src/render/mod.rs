@@ -101,6 +101,52 @@ pub fn xor_rule(pairs: &[(u32, u32)]) -> Option<u32> {
 }
 
 /// Every lane of a `w`-lane warp.
+/// The thread lane `lane` of warp `warp` is in a 2-D or 3-D block: `(x,y)` or `(x,y,z)`; `None` for a 1-D block.
+pub fn lane_thread(kernel: &Kernel, warp: u32, lane: u32) -> Option<String> {
+    (kernel.block_dim.rank() > 1).then(|| kernel.block_dim.label(warp * kernel.warp_size + lane))
+}
+
+/// The threads the lanes of warp `warp` hold in a 2-D or 3-D block, as runs of consecutive x in one row:
+/// `["lanes 0-3 = (4..7,1)", "lanes 4-7 = (0..3,2)"]` (x first, as `%tid.x`, `%tid.y`, `%tid.z`); `None` for a
+/// 1-D block, whose lane k of warp w is thread w·W + k.
+pub fn warp_threads(kernel: &Kernel, warp: u32) -> Option<Vec<String>> {
+    let shape = kernel.block_dim;
+    if shape.rank() == 1 {
+        return None;
+    }
+    let w = kernel.warp_size;
+    let first = warp * w;
+    let lanes = kernel.block.saturating_sub(first).min(w);
+    let name = |[x, y, z]: [u32; 3], x_end: u32| {
+        let xs = if x_end == x {
+            x.to_string()
+        } else {
+            format!("{x}..{x_end}")
+        };
+        if shape.rank() == 2 {
+            format!("({xs},{y})")
+        } else {
+            format!("({xs},{y},{z})")
+        }
+    };
+    let mut runs = Vec::new();
+    let mut lane = 0;
+    while lane < lanes {
+        let start = shape.index(first + lane);
+        // The run ends at the row's end or the warp's.
+        let len = (shape.x - start[0]).min(lanes - lane);
+        let last = lane + len - 1;
+        let lanes_text = if len == 1 {
+            format!("lane {lane}")
+        } else {
+            format!("lanes {lane}-{last}")
+        };
+        runs.push(format!("{lanes_text} = {}", name(start, start[0] + len - 1)));
+        lane += len;
+    }
+    Some(runs)
+}
+
 pub fn all_lanes(w: u32) -> u64 {
     if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
 }

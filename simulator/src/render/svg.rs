@@ -385,7 +385,12 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
         .max(2) as i64;
     let vw = max_chars * char_w + 6;
     let arrow_w = 56i64;
-    let left = 84i64;
+    // Room for the lane labels: `lane 31`, or `lane 31 (15,1)` in a 2-D block, `lane 31 (7,1,1)` in a 3-D one.
+    let left = match kernel.block_dim.rank() {
+        1 => 84i64,
+        2 => 140,
+        _ => 160,
+    };
     let gap = 14i64;
     let warp_gap = 18i64;
     let band_h = i64::from(w) * row_h + warp_gap;
@@ -578,9 +583,12 @@ pub fn diagram(kernel: &Kernel, events: &[Event], opts: &SvgOptions) -> Result<S
                     continue;
                 }
                 let y = y_in(strip, warp, lane);
+                let thread = super::lane_thread(kernel, warp, lane)
+                    .map(|t| format!(" {t}"))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     o,
-                    r#"<text class="lane" x="{}" y="{}" text-anchor="end">lane {lane}</text>"#,
+                    r#"<text class="lane" x="{}" y="{}" text-anchor="end">lane {lane}{thread}</text>"#,
                     left - 4,
                     y + 4
                 );

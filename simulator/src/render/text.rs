@@ -174,16 +174,54 @@ fn mask_rest(out: &mut String, entry_start: usize, mask: &str, cols: usize) {
     }
 }
 
+/// Warps of a 2-D or 3-D block whose threads the header lists.
+const HEADER_WARPS: u32 = 16;
+
 pub fn header(kernel: &Kernel) -> String {
-    format!(
+    let mut out = format!(
         "{}: W={}, grid {} x block {} ({} warp{} per block)\n",
         kernel.program.name,
         kernel.warp_size,
-        kernel.grid,
-        kernel.block,
+        kernel.grid_dim,
+        kernel.block_dim,
         kernel.warps_per_block(),
         if kernel.warps_per_block() == 1 { "" } else { "s" }
-    )
+    );
+    // A 2-D or 3-D block: which thread (x,y[,z]) each lane is, the same in every block.
+    if kernel.block_dim.rank() > 1 {
+        let axes = if kernel.block_dim.rank() == 2 {
+            "(x,y)"
+        } else {
+            "(x,y,z)"
+        };
+        let _ = writeln!(out, "threads {axes} of each warp's lanes (x fastest):");
+        let warps = kernel.warps_per_block();
+        for warp in 0..warps.min(HEADER_WARPS) {
+            // Runs of lanes, as many to a line as fit in the narrowest width (`--width 80`).
+            let lead = format!("  warp {warp}: ");
+            let mut line = lead.clone();
+            for (k, run) in super::warp_threads(kernel, warp).unwrap_or_default().iter().enumerate() {
+                let more = k > 0;
+                if more && line.chars().count() + 2 + run.chars().count() > super::MIN_WIDTH {
+                    let _ = writeln!(out, "{line},");
+                    line = " ".repeat(lead.len());
+                } else if more {
+                    line.push_str(", ");
+                }
+                line.push_str(run);
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        if warps > HEADER_WARPS {
+            let _ = writeln!(
+                out,
+                "  … {} more warps: lane k of warp w is the thread numbered w·{} + k",
+                warps - HEADER_WARPS,
+                kernel.warp_size
+            );
+        }
+    }
+    out
 }
 
 /// The whole detailed trace, its lines at most `width` columns where they can be (an instruction is never cut).
@@ -218,7 +256,8 @@ pub fn trace(kernel: &Kernel, events: &[Event], width: usize) -> String {
             } => {
                 let _ = writeln!(
                     out,
-                    "{cycle:>7}     {block:>3}  block {block} launched on SM {sm}: {warps} warp{}",
+                    "{cycle:>7}     {block:>3}  block {} launched on SM {sm}: {warps} warp{}",
+                    kernel.block_name(*block),
                     if *warps == 1 { "" } else { "s" }
                 );
                 String::new()

@@ -106,7 +106,8 @@ impl CudaGpu {
             .map(|b| self.stream.clone_htod(b))
             .collect::<Result<_, _>>()
             .map_err(failed)?;
-        let start: Vec<u64> = (0..job.grid).flat_map(|_| [u64::MAX, 0]).collect();
+        let blocks = job.grid.iter().map(|&n| u64::from(n)).product::<u64>();
+        let start: Vec<u64> = (0..blocks).flat_map(|_| [u64::MAX, 0]).collect();
         let mut clocks = self.stream.clone_htod(&start).map_err(failed)?;
         let mut args = self.stream.launch_builder(&f);
         for b in &mut buffers {
@@ -117,8 +118,8 @@ impl CudaGpu {
         let zero = 0u32;
         args.arg(&zero);
         let config = LaunchConfig {
-            grid_dim: (job.grid, 1, 1),
-            block_dim: (job.block, 1, 1),
+            grid_dim: (job.grid[0], job.grid[1], job.grid[2]),
+            block_dim: (job.block[0], job.block[1], job.block[2]),
             shared_mem_bytes: job.dynamic_shared_bytes,
         };
         // SAFETY: the kernel's parameters are the buffers (u32 words, in order), the clock array and

@@ -159,8 +159,9 @@ pub fn module_source(cases: &[&Case]) -> String {
 pub struct LaunchJob {
     /// The `extern "C"` kernel name in the job's module.
     pub kernel: String,
-    pub grid: u32,
-    pub block: u32,
+    /// The grid's and the block's shapes, x, y, z (CUDA's `dim3`).
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
     pub dynamic_shared_bytes: u32,
     /// The initial buffers, in [`Kernel::buffers`] order.
     pub buffers: Vec<Vec<u32>>,
@@ -170,8 +171,12 @@ impl LaunchJob {
     pub fn of(case: &Case) -> LaunchJob {
         LaunchJob {
             kernel: case.cuda.name.clone(),
-            grid: case.kernel.grid,
-            block: case.kernel.block,
+            grid: [case.kernel.grid_dim.x, case.kernel.grid_dim.y, case.kernel.grid_dim.z],
+            block: [
+                case.kernel.block_dim.x,
+                case.kernel.block_dim.y,
+                case.kernel.block_dim.z,
+            ],
             dynamic_shared_bytes: case.cuda.dynamic_shared_bytes,
             buffers: case.kernel.buffers.iter().map(|b| b.data.clone()).collect(),
         }
