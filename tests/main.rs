@@ -8,6 +8,7 @@ mod differential;
 mod docs;
 mod fuzz_regressions;
 mod isa;
+mod member_masks;
 mod parallel;
 mod pictures;
 mod programs;

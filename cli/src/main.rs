@@ -197,7 +197,8 @@ struct RunArgs {
     timeout: TimeLimit,
     /// Sanitizers for the simulated program, comma-separated: `race` (shared- and global-memory hazards between
     /// threads nothing orders: no barrier within a block, nothing between blocks), `init` (reads of registers, predicates or shared memory never written), `shfl`
-    /// (shuffles reading a lane that is inactive or outside the member mask), or `all`. Findings are reported
+    /// (shuffles reading a lane that is inactive or outside the member mask), `sync` (member masks of `.sync`
+    /// instructions that PTX leaves undefined or that name lanes not executing them), or `all`. Findings are reported
     /// after the run (exit status 1).
     #[arg(long, value_name = "LIST", value_parser = parse_checks)]
     check: Option<Checks>,

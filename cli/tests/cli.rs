@@ -1241,7 +1241,7 @@ fn checks_on_a_correct_program_say_so_and_exit_0() {
     let o = sim(&["run", "histogram_bin", "--check", "all"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("check race,init,shfl: no problems found"),
+        stdout(&o).contains("check race,init,shfl,sync: no problems found"),
         "{}",
         stdout(&o)
     );

@@ -176,6 +176,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Barrier(barrier::arrival(rf, ctx, (id, count, pred), exec, stack.live())?)
         }
         DOp::BarWarp { mask } => {
+            let mask = mask.lanes(rf, ctx, exec);
             let missing = mask & stack.live() & !exec;
             if missing != 0 {
                 return Err((FaultKind::WarpSyncDivergence { missing }, None));
@@ -183,7 +184,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::WarpSync { lanes: mask & exec }
         }
         DOp::Vote { mode, d, a, mask } => {
-            vote::vote(rf, mode, d, a, mask, exec);
+            vote::vote(rf, mode, d, a, mask.lanes(rf, ctx, exec), exec);
             Outcome::Lanes
         }
         DOp::Activemask { d } => {
@@ -191,7 +192,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Lanes
         }
         DOp::Match { all, d, p, a, mask } => {
-            vote::match_sync(rf, ctx, all, d, p, a, mask, exec);
+            vote::match_sync(rf, ctx, all, d, p, a, mask.lanes(rf, ctx, exec), exec);
             Outcome::Lanes
         }
         DOp::Shfl {
@@ -207,7 +208,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             rf,
             ctx,
             (mode, d, p, a, b),
-            (clamp, segmask, member),
+            (clamp, segmask, member.lanes(rf, ctx, exec)),
             exec,
             sources,
         )),

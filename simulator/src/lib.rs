@@ -55,7 +55,7 @@ pub(crate) mod vote;
 pub(crate) mod warp;
 pub(crate) mod warp_scheduler;
 
-pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, ShuffleReason, UnorderedRead};
+pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, MaskReason, ShuffleReason, UnorderedRead};
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};

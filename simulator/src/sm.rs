@@ -652,8 +652,13 @@ impl<'k> Sm<'k> {
                 }
             };
         }
-        if checks.init {
-            sanitizers::operands(sanitizers!(), &at, inst, &warp.shadow, &warp.rf, &ctx);
+        if self.shared.sanitize {
+            if checks.init {
+                sanitizers::operands(sanitizers!(), &at, inst, &warp.shadow, &warp.rf, &ctx);
+            }
+            if checks.sync {
+                sanitizers::member_mask(sanitizers!(), &at, inst, &warp.rf, warp.stack.live(), &ctx);
+            }
         }
         // Execute.
         let block = self.blocks[warp.block_slot].as_mut().expect("block of a live warp");
