@@ -13,5 +13,6 @@ mod parallel;
 mod pictures;
 mod programs;
 mod sanitizers;
+mod scheduling;
 mod timing;
 mod traces;

@@ -177,7 +177,8 @@ pub(crate) fn execute<'a, const ON: bool>(
         }
         DOp::BarWarp { mask } => {
             let mask = mask.lanes(rf, ctx, exec);
-            let missing = mask & stack.live() & !exec;
+            // (`synced`: lanes on other paths that arrived at a `bar.warp.sync` of theirs, under ITS.)
+            let missing = mask & stack.live() & !exec & !stack.synced;
             if missing != 0 {
                 return Err((FaultKind::WarpSyncDivergence { missing }, None));
             }

@@ -61,7 +61,7 @@ pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
 pub use machine::Machine;
-pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
+pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Scheduling, Stats};
 pub use run::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 pub use warp_scheduler::Schedule;
