@@ -627,6 +627,8 @@ impl<'k> Sm<'k> {
                     Rendezvous::Wait => {
                         // The path waits; another path of the warp issues next.
                         warp.next_issue = cycle + 1;
+                        let n = kernel_len(kernel);
+                        its_next_path(warp, n, self.shared.checks.race, cycle, trace);
                         return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
                     }
                     Rendezvous::Fault(kind) => {
@@ -827,6 +829,11 @@ impl<'k> Sm<'k> {
         if let Outcome::Barrier(a) = outcome {
             self.arrive(slot, pc, a, exec, cycle, trace);
         }
+        if self.shared.its {
+            // ITS: the next path goes to the top (paths at their reconvergence pc arrive there).
+            let warp = self.warps[slot].as_mut().expect("live warp");
+            its_next_path(warp, kernel_len(kernel), self.shared.checks.race, cycle, trace);
+        }
         Ok(self.after_issue(slot, cycle, cycle + 1, trace))
     }
 
@@ -953,10 +960,9 @@ impl<'k> Sm<'k> {
         )]
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
-        let (its, race) = (self.shared.its, self.shared.checks.race);
         loop {
             if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle(n) {
-                if race {
+                if self.shared.checks.race {
                     warp.shadow.sync.sync(mask);
                 }
                 if ON {
@@ -968,9 +974,6 @@ impl<'k> Sm<'k> {
                         mask,
                     });
                 }
-            }
-            if its {
-                its_next_path(warp, n, race, cycle, trace);
             }
             match warp.stack.top().copied() {
                 // Lanes at the end of the program exit; a warp waiting at a barrier exits once released.
@@ -1124,6 +1127,15 @@ fn rendezvous(
         paths,
         missing: others & !stack.waiting,
     })
+}
+
+/// The number of instructions of `kernel` (a program has at most 2^16).
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a program has at most 2^16 instructions (the assembler's limit)"
+)]
+fn kernel_len(kernel: &Kernel) -> u32 {
+    kernel.code.len() as u32
 }
 
 /// ITS: the next path of `warp` goes to the top of its stack (paths at their reconvergence pc arrive there,
