@@ -121,6 +121,26 @@ fn clock_buffers_are_found_through_registers() {
 }
 
 #[test]
+fn register_member_masks_are_emitted_as_the_variable() {
+    let program = warpsim_tests::assemble(
+        ".buffer out u32[W]\n.reg %m, %r\n.pred %p\n\
+         activemask.b32 %m\n shfl.sync.idx.b32 %r, %laneid, 0, mask=%m\n vote.sync.ballot.b32 %r, %p, %m\n\
+         match.sync.any.b32 %r, %r, mask=%lanemask_le\n bar.warp.sync %m\n st.global.u32 out[%laneid], %r\n",
+    );
+    let case = crosscheck::prepare(&program, &Launch::default(), "masks").expect("prepares");
+    let body = &case.cuda.body;
+    for line in [
+        "r_m = __activemask();",
+        "r_r = shfl_idx(laneid, 0u, 0x001f, r_m);",
+        "r_r = vote_ballot(r_m, p_p);",
+        "__syncwarp(r_m);",
+    ] {
+        assert!(body.contains(line), "no `{line}` in\n{body}");
+    }
+    assert!(body.contains("r_r = match_any(lanemask_le, r_r);"), "{body}");
+}
+
+#[test]
 fn random_programs_are_reproducible() {
     let a = warpsim_tools::random::generate(7, 3);
     let b = warpsim_tools::random::generate(7, 3);
@@ -241,6 +261,8 @@ fn random_programs_are_well_defined_and_cover_every_instruction() {
         "width=16,",
         ", mask=0xff00ff00",
         ", 0x55555555",
+        ", mask=%t1",
+        ", %t0, %t1",
         "@!%p",
         "loop_",
         "else_",

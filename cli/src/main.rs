@@ -162,6 +162,10 @@ fn parse_checks(text: &str) -> Result<Checks, String> {
     Checks::parse(text)
 }
 
+fn parse_scheduling(text: &str) -> Result<warpsim::Scheduling, String> {
+    warpsim::Scheduling::parse(text)
+}
+
 #[derive(clap::Args)]
 struct RunArgs {
     /// A program name (see `sim list`) or a path to an assembly file.
@@ -203,7 +207,8 @@ struct RunArgs {
     timeout: TimeLimit,
     /// Sanitizers for the simulated program, comma-separated: `race` (shared- and global-memory hazards between
     /// threads nothing orders: no barrier within a block, nothing between blocks), `init` (reads of registers, predicates or shared memory never written), `shfl`
-    /// (shuffles reading a lane that is inactive or outside the member mask), or `all`. Findings are reported
+    /// (shuffles reading a lane that is inactive or outside the member mask), `sync` (member masks of `.sync`
+    /// instructions that PTX leaves undefined or that name lanes not executing them), or `all`. Findings are reported
     /// after the run (exit status 1).
     #[arg(long, value_name = "LIST", value_parser = parse_checks)]
     check: Option<Checks>,
@@ -215,6 +220,11 @@ struct RunArgs {
     /// The seed of `--schedule random`.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     seed: Option<u64>,
+    /// How a warp's diverged paths run: `lockstep` (the reconvergence stack: one path at a time until it
+    /// reconverges; the default) or `its` (independent thread scheduling, PTX's sm_70+ semantics: the paths
+    /// issue in turn and warp-synchronous instructions wait for the lanes of their member mask).
+    #[arg(long, value_name = "MODE", value_parser = parse_scheduling)]
+    scheduling: Option<warpsim::Scheduling>,
     /// Stream the trace into FILE as it is produced, one JSON object per line (any length, in constant memory;
     /// the same records as `--format json`'s `trace`).
     #[arg(long, value_name = "FILE")]
@@ -1721,6 +1731,7 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
         checks,
         schedule,
         threads: args.machine.threads()?,
+        scheduling: args.scheduling.unwrap_or_default(),
         ..RunOptions::default()
     };
     let files = OutputFiles::from_args(args)?;

@@ -1288,7 +1288,7 @@ fn checks_on_a_correct_program_say_so_and_exit_0() {
     let o = sim(&["run", "histogram_bin", "--check", "all"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("check race,init,shfl: no problems found"),
+        stdout(&o).contains("check race,init,shfl,sync: no problems found"),
         "{}",
         stdout(&o)
     );
@@ -1544,4 +1544,33 @@ skip:
         "warp_exit",
     ];
     assert_eq!(kinds.into_iter().collect::<Vec<_>>(), every);
+}
+
+#[test]
+fn scheduling_its_lets_a_spin_wait_end_and_lockstep_stays_the_default() {
+    let path = temp_file(
+        "spin_its.s",
+        b".buffer out u32[W]\n.shared flag u32[1]\n.reg %v\n.pred %p, %q\n\
+          setp.eq.u32 %p, %laneid, 0\n @!%p bra setter\nspin:\n ld.shared.u32 %v, flag[0]\n\
+          setp.eq.u32 %q, %v, 0\n @%q bra spin\n bra done\nsetter:\n mov.u32 %v, 7\n\
+          st.shared.u32 flag[0], %v\ndone:\n st.global.u32 out[%laneid], %v\n",
+    );
+    let file = path.to_str().expect("a UTF-8 path");
+    let o = sim(&["run", file, "--warp", "4", "--scheduling", "its"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("out u32[4] = [7, 7, 7, 7]"), "{}", stdout(&o));
+    let o = sim(&["run", file, "--warp", "4", "--max-instructions", "1000"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("the run passed the instruction limit"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sim(&["run", file, "--scheduling", "volta"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown scheduling `volta`: `lockstep` (the reconvergence stack, the default) or `its`"),
+        "{}",
+        stderr(&o)
+    );
 }

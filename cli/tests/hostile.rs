@@ -696,7 +696,7 @@ fn launch_flags() {
             case(
                 &["run", "pair_swap", "--check", "bogus"],
                 2,
-                "error: invalid value 'bogus' for '--check <LIST>': unknown check `bogus`: the checks are race, init, shfl (or all), comma-separated",
+                "error: invalid value 'bogus' for '--check <LIST>': unknown check `bogus`: the checks are race, init, shfl, sync (or all), comma-separated",
             ),
             case(
                 &["run", "pair_swap", "--threads", "0"],
@@ -1604,7 +1604,7 @@ fn faults_of_the_simulated_program_exit_1_with_the_instruction() {
 }
 
 /// The `--check` examples of docs/errors.md: the program as the page shows it, the first line of stderr.
-const FINDINGS: [(&str, &str, &str); 3] = [
+const FINDINGS: [(&str, &str, &str); 4] = [
     (
         "uninit.s",
         "init",
@@ -1619,6 +1619,11 @@ const FINDINGS: [(&str, &str, &str); 3] = [
         "shfl_inactive.s",
         "shfl",
         "error: undefined shuffle read: lane 4 reads lane 0, which does not execute it (lanes 4-7 in all)",
+    ),
+    (
+        "mask_absent.s",
+        "sync",
+        "error: member mask: it names lanes 4-7 that do not execute the instruction (on another path or guarded off): on sm_70 and later the lanes that execute it would wait for them",
     ),
 ];
 

@@ -581,8 +581,8 @@ pub enum Op {
         a: Operand,
         b: Operand,
         segment: Option<ShflSegment>,
-        /// Member mask; `None` is all lanes of the warp.
-        mask: Option<ConstExpr>,
+        /// Member mask (a constant, or a register read in each lane); `None` is all lanes of the warp.
+        mask: Option<Operand>,
     },
     /// `atom.SPACE.OP.TYPE d, [addr], b[, c]` (returns the old value) or `red.SPACE.OP.TYPE [addr], b` (`d` = None).
     Atom {
@@ -604,7 +604,8 @@ pub enum Op {
     },
     /// `bar.warp.sync mask`: the lanes in `mask` must be converged here.
     BarWarp {
-        mask: Option<ConstExpr>,
+        /// Member mask (a constant, or a register read in each lane); `None` is all lanes of the warp.
+        mask: Option<Operand>,
     },
     /// `vote.sync.MODE`: `d` is a predicate for all/any/uni, a register (lane mask) for ballot.
     Vote {
@@ -612,7 +613,7 @@ pub enum Op {
         d_pred: Option<Pred>,
         d_reg: Option<Reg>,
         a: PredOperand,
-        mask: Option<ConstExpr>,
+        mask: Option<Operand>,
     },
     /// `activemask.b32 d`: the mask of the lanes executing it.
     Activemask {
@@ -624,7 +625,7 @@ pub enum Op {
         d: Reg,
         p: Option<Pred>,
         a: Operand,
-        mask: Option<ConstExpr>,
+        mask: Option<Operand>,
     },
     /// `mov.b64 d, {lo, hi}`: a 64-bit register from two 32-bit values.
     Pack {
@@ -685,7 +686,7 @@ impl Op {
         }
     }
 
-    /// Source operands that are read, in order.
+    /// Source operands that are read, in order (a member mask last).
     pub fn sources(&self) -> Vec<&Operand> {
         match self {
             Op::Mov { a, .. } | Op::Unary { a, .. } | Op::Cvt { a, .. } | Op::St { a, .. } => {
@@ -698,7 +699,11 @@ impl Op {
             Op::Binary { a, b, .. } | Op::Setp { a, b, .. } | Op::Selp { a, b, .. } => vec![a, b],
             Op::Ternary { a, b, c, .. } => vec![a, b, c],
             Op::Ld { addr, .. } => addr.base.iter().collect(),
-            Op::Shfl { a, b, .. } => vec![a, b],
+            Op::Shfl { a, b, mask, .. } => {
+                let mut v = vec![a, b];
+                v.extend(mask.iter());
+                v
+            }
             Op::Atom { addr, b, c, .. } => {
                 let mut v: Vec<&Operand> = addr.base.iter().collect();
                 v.push(b);
@@ -710,15 +715,15 @@ impl Op {
                 v.extend(count.iter());
                 v
             }
-            Op::Match { a, .. } | Op::Unpack { a, .. } => vec![a],
+            Op::Match { a, mask, .. } => {
+                let mut v = vec![a];
+                v.extend(mask.iter());
+                v
+            }
+            Op::Unpack { a, .. } => vec![a],
             Op::Pack { lo, hi, .. } => vec![lo, hi],
-            Op::PredLogic { .. }
-            | Op::BarWarp { .. }
-            | Op::Vote { .. }
-            | Op::Activemask { .. }
-            | Op::Bra { .. }
-            | Op::Exit
-            | Op::Nop => vec![],
+            Op::BarWarp { mask } | Op::Vote { mask, .. } => mask.iter().collect(),
+            Op::PredLogic { .. } | Op::Activemask { .. } | Op::Bra { .. } | Op::Exit | Op::Nop => vec![],
         }
     }
 

@@ -1679,10 +1679,11 @@ impl Ctx<'_> {
             }
             "warp" => {
                 parts.required(&["sync"], "`.sync`")?;
-                let mask = if c.peek().is_some() { Some(c.expr()?) } else { None };
-                if let Some(m) = &mask {
-                    self.check_imm(m, Ty::U32)?;
-                }
+                let mask = if c.peek().is_some() {
+                    Some(self.src(c, Ty::U32)?)
+                } else {
+                    None
+                };
                 return Ok(Op::BarWarp { mask });
             }
             "sync" => BarKind::Sync,
@@ -1729,8 +1730,8 @@ impl Ctx<'_> {
         Ok(Op::Bar { kind, id, count, pred })
     }
 
-    /// `, mask=M` or a bare `, M` after the operands of vote/match.
-    fn optional_mask(&self, c: &mut Cursor) -> Result<Option<ConstExpr>, Diagnostic> {
+    /// `, mask=M` or a bare `, M` after the operands of vote/match: a constant or a register.
+    fn optional_mask(&self, c: &mut Cursor) -> Result<Option<Operand>, Diagnostic> {
         if !c.eat(&Tok::Comma) {
             return Ok(None);
         }
@@ -1738,9 +1739,7 @@ impl Ctx<'_> {
         {
             c.pos += 2;
         }
-        let m = c.expr()?;
-        self.check_imm(&m, Ty::U32)?;
-        Ok(Some(m))
+        Ok(Some(self.src(c, Ty::U32)?))
     }
 
     fn pred_logic(&self, m: &str, c: &mut Cursor) -> Result<Op, Diagnostic> {
@@ -1890,6 +1889,14 @@ impl Ctx<'_> {
                 loop {
                     let (k, kspan) = c.ident("`width=` or `mask=`")?;
                     c.expect(&Tok::Eq, "`=`")?;
+                    if k == "mask" && mask.is_none() {
+                        // The member mask: a constant or a register.
+                        mask = Some(self.src(c, Ty::U32)?);
+                        if !c.eat(&Tok::Comma) {
+                            break;
+                        }
+                        continue;
+                    }
                     let e = c.expr()?;
                     self.check_imm(&e, Ty::U32)?;
                     match k.as_str() {
@@ -1906,7 +1913,6 @@ impl Ctx<'_> {
                             }
                             segment = Some(ShflSegment::Width(e));
                         }
-                        "mask" if mask.is_none() => mask = Some(e),
                         "width" | "mask" => {
                             return Err(Diagnostic::error(kspan, format!("`{k}=` given twice")).with_label("second"));
                         }
@@ -1928,10 +1934,8 @@ impl Ctx<'_> {
                     &Tok::Comma,
                     "`,` and the member mask (PTX form: `shfl.sync.MODE.b32 d, a, b, c, membermask`)",
                 )?;
-                let m = c.expr()?;
-                self.check_imm(&m, Ty::U32)?;
                 segment = Some(ShflSegment::Raw(cexpr));
-                mask = Some(m);
+                mask = Some(self.src(c, Ty::U32)?);
             }
         }
         Ok(Op::Shfl {

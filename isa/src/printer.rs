@@ -241,7 +241,7 @@ pub fn op(p: &Program, op: &Op) -> String {
             s
         }
         Op::BarWarp { mask } => match mask {
-            Some(m) => format!("bar.warp.sync {}", imm(m)),
+            Some(m) => format!("bar.warp.sync {}", o(m)),
             None => "bar.warp.sync".into(),
         },
         Op::Vote {
@@ -257,7 +257,7 @@ pub fn op(p: &Program, op: &Op) -> String {
                 (None, None) => format!("vote.sync.{}", mode.name()),
             };
             if let Some(m) = mask {
-                let _ = write!(s, ", {}", imm(m));
+                let _ = write!(s, ", {}", o(m));
             }
             s
         }
@@ -269,7 +269,7 @@ pub fn op(p: &Program, op: &Op) -> String {
             }
             let _ = write!(s, ", {}", o(a));
             if let Some(m) = mask {
-                let _ = write!(s, ", {}", imm(m));
+                let _ = write!(s, ", {}", o(m));
             }
             s
         }
@@ -289,18 +289,18 @@ pub fn op(p: &Program, op: &Op) -> String {
             let _ = write!(s, ", {}, {}", o(a), o(b));
             match segment {
                 Some(ShflSegment::Raw(c)) => {
-                    let m = mask.as_ref().map(imm).unwrap_or_else(|| "0xffffffff".into());
+                    let m = mask.as_ref().map(o).unwrap_or_else(|| "0xffffffff".into());
                     let _ = write!(s, ", {}, {m}", imm(c));
                 }
                 Some(ShflSegment::Width(w)) => {
                     let _ = write!(s, ", width={}", imm(w));
                     if let Some(m) = mask {
-                        let _ = write!(s, ", mask={}", imm(m));
+                        let _ = write!(s, ", mask={}", o(m));
                     }
                 }
                 None => {
                     if let Some(m) = mask {
-                        let _ = write!(s, ", mask={}", imm(m));
+                        let _ = write!(s, ", mask={}", o(m));
                     }
                 }
             }

@@ -41,7 +41,8 @@
 //!
 //! * warp-wide operations (`shfl.sync`, `vote`, `match`, `bar.warp.sync`) only where the printer knows the
 //!   executing lanes (converged code, branches, exits and returns on `%laneid`, the same in every warp), with
-//!   the member mask equal to those lanes; elsewhere they print nothing;
+//!   the member mask equal to those lanes (a constant, or now and then the register `%t1` set to it just
+//!   before by the same lanes, where 32 bits can name them); elsewhere they print nothing;
 //! * a shuffle's segments are wholly executing or wholly not (the width is narrowed to fit), and a `bfly`
 //!   offset outside converged code stays below the width, so every source lane executes;
 //! * warps do not communicate: each thread loads and stores its own slots (global and shared), and the tables
@@ -1181,7 +1182,12 @@ impl Printer {
             None => r(*d),
         };
         let a = a.int();
-        let mask = mask_text(act, w, self.junk_mask_bits);
+        let mask = if spell & 4 != 0 && form != 0 {
+            self.register_mask(act)
+                .unwrap_or_else(|| mask_text(act, w, self.junk_mask_bits))
+        } else {
+            mask_text(act, w, self.junk_mask_bits)
+        };
         let text = match form {
             0 => match spell % 3 {
                 0 => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}"),
@@ -1207,6 +1213,17 @@ impl Printer {
         self.line(&text);
     }
 
+    /// A member mask naming the lanes `act` from a register: `%t1`, set just before by the same lanes (so every
+    /// lane names the same mask, as PTX requires); none where a 32-bit register cannot name them (lanes past 31)
+    /// or the case wants bits past W.
+    fn register_mask(&mut self, act: u64) -> Option<String> {
+        if self.junk_mask_bits || act >> 32 != 0 {
+            return None;
+        }
+        self.line(&format!("mov.u32 %t1, 0x{act:x}"));
+        Some("%t1".into())
+    }
+
     /// A vote where the lanes `act` run: which vote, and whether `.sync` and the member mask are spelt out.
     fn vote(&mut self, mode: u8, d: u8, q: u8, nq: bool, spell: u8, act: u64) {
         let w = self.w;
@@ -1215,6 +1232,11 @@ impl Printer {
         let mask = match (act == lane_bits(w), spell >> 1 & 3) {
             (true, 0) => String::new(),
             (_, 1) => format!(", mask={}", mask_text(act, w, self.junk_mask_bits)),
+            (_, 3) => format!(
+                ", {}",
+                self.register_mask(act)
+                    .unwrap_or_else(|| mask_text(act, w, self.junk_mask_bits))
+            ),
             _ => format!(", {}", mask_text(act, w, self.junk_mask_bits)),
         };
         match mode % 4 {
@@ -1246,6 +1268,10 @@ impl Printer {
         let sync = if spell & 1 == 0 { ".sync" } else { "" };
         let mask = if act == lane_bits(w) && spell & 2 == 0 {
             String::new()
+        } else if spell & 4 != 0
+            && let Some(m) = self.register_mask(act)
+        {
+            format!(", {m}")
         } else {
             format!(", {}", mask_text(act, w, self.junk_mask_bits))
         };

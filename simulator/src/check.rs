@@ -1,4 +1,4 @@
-//! Sanitizers for simulated programs (`sim run --check race,init,shfl`), in the spirit of NVIDIA's
+//! Sanitizers for simulated programs (`sim run --check race,init,shfl,sync`), in the spirit of NVIDIA's
 //! compute-sanitizer, but on the model, so they see every access and every lane:
 //!
 //! - **race**: shared- and global-memory hazards (read after write, write after read, write after write)
@@ -12,6 +12,10 @@
 //! - **init**: reads of registers, predicates or shared-memory words that no instruction wrote (warpsim zeroes
 //!   them; a GPU does not).
 //! - **shfl**: shuffles that read an inactive lane or a lane outside the member mask (undefined in PTX).
+//! - **sync**: the member masks of warp-synchronous instructions (`shfl.sync`, `vote.sync`, `match.sync`,
+//!   `bar.warp.sync`): an executing lane outside its own mask, lanes naming different masks (both undefined in
+//!   PTX), and a mask naming lanes that do not execute the instruction (diverged or guarded off, not exited: on
+//!   sm_70 and later the executing lanes would wait for them).
 //!
 //! A finding does not stop the run: each distinct one (by kind and instructions) is reported once, with the
 //! first occurrence in (cycle, SM) order and a count, so the report is the same for every host thread count.
@@ -25,25 +29,31 @@ use warpsim_isa::Diagnostic;
 
 /// Which sanitizers run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "one switch per sanitizer, each independent (`--check race,sync`)"
+)]
 pub struct Checks {
     pub race: bool,
     pub init: bool,
     pub shfl: bool,
+    pub sync: bool,
 }
 
 impl Checks {
-    pub const NAMES: [&'static str; 3] = ["race", "init", "shfl"];
+    pub const NAMES: [&'static str; 4] = ["race", "init", "shfl", "sync"];
 
     pub fn all() -> Checks {
         Checks {
             race: true,
             init: true,
             shfl: true,
+            sync: true,
         }
     }
 
     pub fn any(&self) -> bool {
-        self.race || self.init || self.shfl
+        self.race || self.init || self.shfl || self.sync
     }
 
     /// `race,init`, `all`: the names of the checks, comma-separated.
@@ -54,13 +64,14 @@ impl Checks {
                 "race" => c.race = true,
                 "init" => c.init = true,
                 "shfl" => c.shfl = true,
+                "sync" => c.sync = true,
                 "all" => c = Checks::all(),
                 _ => {
                     let hint = warpsim_isa::diagnostic::closest(word, Checks::NAMES.iter().copied().chain(["all"]))
                         .map(|s| format!("did you mean `{s}`? "))
                         .unwrap_or_default();
                     return Err(format!(
-                        "unknown check `{word}`: {hint}the checks are race, init, shfl (or all), comma-separated"
+                        "unknown check `{word}`: {hint}the checks are race, init, shfl, sync (or all), comma-separated"
                     ));
                 }
             }
@@ -70,7 +81,7 @@ impl Checks {
 
     /// The names of the checks that run, comma-separated.
     pub fn names(&self) -> String {
-        let on = [self.race, self.init, self.shfl];
+        let on = [self.race, self.init, self.shfl, self.sync];
         Checks::NAMES
             .iter()
             .zip(on)
@@ -154,6 +165,22 @@ pub enum FindingKind {
         source: u32,
         reason: ShuffleReason,
     },
+    /// The member mask of a warp-synchronous instruction is wrong in `lanes`; `lane` is the first of them.
+    MemberMask { lanes: u64, lane: u32, reason: MaskReason },
+}
+
+/// What is wrong with a member mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskReason {
+    /// The executing lanes are not in the mask they name (undefined in PTX).
+    NotMember,
+    /// The lanes name a mask (`mask`) other than the first executing lane's (`first`, naming `first_mask`):
+    /// undefined in PTX, which requires one mask.
+    Differ { first: u32, first_mask: u64, mask: u64 },
+    /// The mask names the lanes, which have not exited but do not execute the instruction (on another path, or
+    /// guarded off): on sm_70 and later the executing lanes would wait for them, where warpsim's lockstep model
+    /// goes on without them.
+    Absent,
 }
 
 /// Why a shuffle's read is undefined.
@@ -194,6 +221,16 @@ impl Finding {
             FindingKind::UninitPredicate { .. } => (4, self.pc, 0, 0),
             FindingKind::UninitShared { .. } => (5, self.pc, 0, 0),
             FindingKind::UndefinedShuffle { .. } => (6, self.pc, 0, 0),
+            FindingKind::MemberMask { reason, .. } => (
+                7,
+                self.pc,
+                match reason {
+                    MaskReason::NotMember => 0,
+                    MaskReason::Differ { .. } => 1,
+                    MaskReason::Absent => 2,
+                },
+                0,
+            ),
         }
     }
 
@@ -205,6 +242,7 @@ impl Finding {
             | FindingKind::UninitPredicate { .. }
             | FindingKind::UninitShared { .. } => "init",
             FindingKind::UndefinedShuffle { .. } => "shfl",
+            FindingKind::MemberMask { .. } => "sync",
         }
     }
 
@@ -260,6 +298,24 @@ impl Finding {
                 };
                 format!("undefined shuffle read: {why} ({} in all)", lanes(*l))
             }
+            FindingKind::MemberMask { lanes: l, lane, reason } => match reason {
+                MaskReason::NotMember => format!(
+                    "member mask: lane {lane} executes a warp-synchronous instruction but is not in the member mask it names ({} in all; undefined in PTX)",
+                    lanes(*l)
+                ),
+                MaskReason::Differ {
+                    first,
+                    first_mask,
+                    mask,
+                } => format!(
+                    "member mask: lane {lane} names {mask:#x} but lane {first} names {first_mask:#x} ({} differ; PTX requires every lane to name the same mask)",
+                    lanes(*l)
+                ),
+                MaskReason::Absent => format!(
+                    "member mask: it names {} that do not execute the instruction (on another path or guarded off): on sm_70 and later the lanes that execute it would wait for them",
+                    lanes(*l)
+                ),
+            },
         }
     }
 
@@ -352,6 +408,15 @@ impl Finding {
                     FindingKind::UninitShared { .. } => {
                         "store to it (or zero it) before the read, with a barrier between if another warp stores (warpsim starts shared memory at 0; a GPU does not)"
                     }
+                    FindingKind::MemberMask {
+                        reason: MaskReason::Absent,
+                        ..
+                    } => {
+                        "name only the lanes that reach this instruction (`activemask.b32 %m` gives those that execute it), or run with `--scheduling its`, where they wait for each other"
+                    }
+                    FindingKind::MemberMask { .. } => {
+                        "every lane that executes a warp-synchronous instruction must name the same mask, with its own lane in it"
+                    }
                     _ => {
                         "on hardware such a read returns an undefined value: name exactly the lanes that execute the shuffle in its member mask, and read only from them"
                     }
@@ -367,6 +432,7 @@ impl Finding {
     fn check_label(&self) -> &'static str {
         match self.kind {
             FindingKind::UndefinedShuffle { .. } => "undefined read",
+            FindingKind::MemberMask { .. } => "member mask",
             _ => "uninitialised read",
         }
     }
@@ -966,6 +1032,7 @@ mod tests {
             }
         );
         assert_eq!(Checks::parse("init, shfl").unwrap().names(), "init,shfl");
+        assert_eq!(Checks::parse("sync,race").unwrap().names(), "race,sync");
         assert_eq!(Checks::parse("all").unwrap(), Checks::all());
         let e = Checks::parse("rcae").unwrap_err();
         assert!(e.contains("did you mean `race`?"), "{e}");

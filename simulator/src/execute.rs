@@ -192,14 +192,16 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Barrier(barrier::arrival(rf, ctx, (id, count, pred), exec, stack.live())?)
         }
         DOp::BarWarp { mask } => {
-            let missing = mask & stack.live() & !exec;
+            let mask = mask.lanes(rf, ctx, exec);
+            // (`synced`: lanes on other paths that arrived at a `bar.warp.sync` of theirs, under ITS.)
+            let missing = mask & stack.live() & !exec & !stack.synced;
             if missing != 0 {
                 return Err((FaultKind::WarpSyncDivergence { missing }, None));
             }
             Outcome::WarpSync { lanes: mask & exec }
         }
         DOp::Vote { mode, d, a, mask } => {
-            vote::vote(rf, mode, d, a, mask, exec);
+            vote::vote(rf, mode, d, a, mask.lanes(rf, ctx, exec), exec);
             Outcome::Lanes
         }
         DOp::Activemask { d } => {
@@ -207,7 +209,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Lanes
         }
         DOp::Match { all, d, p, a, mask } => {
-            vote::match_sync(rf, ctx, all, d, p, a, mask, exec);
+            vote::match_sync(rf, ctx, all, d, p, a, mask.lanes(rf, ctx, exec), exec);
             Outcome::Lanes
         }
         DOp::Shfl {
@@ -223,7 +225,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             rf,
             ctx,
             (mode, d, p, a, b),
-            (clamp, segmask, member),
+            (clamp, segmask, member.lanes(rf, ctx, exec)),
             exec,
             sources,
         )),

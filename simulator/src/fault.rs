@@ -48,6 +48,19 @@ pub enum FaultKind {
     BadBarrier {
         what: String,
     },
+    /// ITS: every path of a warp waits at a warp-synchronous instruction for lanes that can never arrive
+    /// (`paths`: each path's pc and lanes; `missing`: the lanes named in the waiting masks that are not
+    /// waiting with them). `pc` of the fault is the last path to wait.
+    WarpSyncDeadlock {
+        paths: Vec<(u32, u64)>,
+        missing: u64,
+    },
+    /// ITS: lanes wait at different warp-synchronous instructions that exchange values (`shfl`, `vote`,
+    /// `match` at two pcs): not modelled.
+    WarpSyncAcrossPaths {
+        other_pc: u32,
+        lanes: u64,
+    },
     /// No warp can ever proceed.
     Deadlock {
         waiting: Vec<WaitingWarp>,
@@ -125,6 +138,20 @@ impl Fault {
                 )
             }
             FaultKind::BadBarrier { what } => what.clone(),
+            FaultKind::WarpSyncDeadlock { paths, missing } => {
+                let mut m = format!(
+                    "warp-synchronous deadlock: every path of the warp waits, and {} named in their member masks never arrive:",
+                    lanes(*missing)
+                );
+                for (pc, l) in paths {
+                    let _ = write!(m, "\n  {} wait at pc {pc}", lanes(*l));
+                }
+                m
+            }
+            FaultKind::WarpSyncAcrossPaths { other_pc, lanes: l } => format!(
+                "independent thread scheduling: {} wait at another warp-synchronous instruction (pc {other_pc}) that exchanges values; exchanges between different instructions are not modelled",
+                lanes(*l)
+            ),
             FaultKind::Deadlock { waiting } => {
                 let mut m = if waiting.len() == 1 {
                     "deadlock: no warp can proceed; 1 warp waits at a barrier:".to_string()
@@ -208,6 +235,12 @@ impl Fault {
             ),
             FaultKind::WarpSyncDivergence { .. } => {
                 d.with_help("name only the lanes that execute this instruction together in the mask")
+            }
+            FaultKind::WarpSyncDeadlock { .. } => d.with_help(
+                "every non-exited lane named in a member mask must reach a warp-synchronous instruction: name only the lanes that get there (`activemask.b32`)",
+            ),
+            FaultKind::WarpSyncAcrossPaths { .. } => {
+                d.with_help("let the paths reconverge before the exchange, or run with `--scheduling lockstep`")
             }
             FaultKind::BadBarrier { .. } => {
                 d.with_help("barrier ids are 0 to 15; a thread count is a positive multiple of the warp size")

@@ -5,6 +5,7 @@
 //! immediates are already bit patterns of the right type, so the executor never looks at names or expressions.
 
 use crate::config::Config;
+use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 use smallvec::{SmallVec, smallvec};
 use std::fmt::Write as _;
 #[allow(
@@ -243,6 +244,41 @@ impl Wide {
     /// Whether integer division by zero can fault.
     pub fn divides(self) -> bool {
         matches!(self, Wide::DivU | Wide::DivS | Wide::RemU | Wide::RemS)
+    }
+}
+
+/// The member mask of a warp-synchronous instruction (`shfl.sync`, `vote.sync`, `match.sync`, `bar.warp.sync`):
+/// a constant, cut to the warp's lanes when decoded, or a register (or special register) that each lane reads,
+/// whose 32 bits name lanes 0-31 (PTX's membermask is a `.b32`: at `W = 64` a register names no lane above 31).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Member {
+    Lanes(u64),
+    Reg(Src),
+}
+
+impl Member {
+    /// The mask `lane` names.
+    #[inline]
+    pub(crate) fn of_lane(self, rf: &RegisterFile, lane: u32, ctx: &LaneCtx) -> u64 {
+        match self {
+            Member::Lanes(m) => m,
+            Member::Reg(s) => u64::from(rf.read(s, lane, ctx)) & ctx.full,
+        }
+    }
+
+    /// The lanes the `exec` lanes name: the constant, or the union of their masks. PTX requires every lane to
+    /// name the same mask (an instruction whose lanes differ is undefined: warpsim takes the union, and
+    /// `--check sync` reports it).
+    #[inline(always)]
+    pub(crate) fn lanes(self, rf: &RegisterFile, ctx: &LaneCtx, exec: u64) -> u64 {
+        match self {
+            Member::Lanes(m) => m,
+            Member::Reg(_) => {
+                let mut m = 0;
+                for_lanes(exec, |lane| m |= self.of_lane(rf, lane, ctx));
+                m
+            }
+        }
     }
 }
 
@@ -577,7 +613,7 @@ pub enum DOp {
         b: Src,
         clamp: u32,
         segmask: u32,
-        member: u64,
+        member: Member,
     },
     Atom {
         f: Atom,
@@ -593,13 +629,13 @@ pub enum DOp {
         pred: Option<(u16, bool)>,
     },
     BarWarp {
-        mask: u64,
+        mask: Member,
     },
     Vote {
         mode: VoteMode,
         d: u16,
         a: (u16, bool),
-        mask: u64,
+        mask: Member,
     },
     Activemask {
         d: u16,
@@ -609,7 +645,7 @@ pub enum DOp {
         d: u16,
         p: Option<u16>,
         a: Src,
-        mask: u64,
+        mask: Member,
     },
     Bra {
         target: u32,
@@ -683,7 +719,7 @@ pub enum Role {
         mode: ShflMode,
         sent: Option<u16>,
         amount: Src,
-        member: u64,
+        member: Member,
     },
     Load {
         shared: bool,
@@ -2004,13 +2040,14 @@ impl Decoder<'_> {
         })
     }
 
-    /// A member mask, cut to the warp's lanes: all lanes when omitted.
-    fn lane_mask_of(&self, m: Option<&ConstExpr>) -> Result<u64, LoadError> {
+    /// A member mask: a constant cut to the warp's lanes (all lanes when omitted), or a register.
+    fn lane_mask_of(&self, m: Option<&Operand>) -> Result<Member, LoadError> {
         let lane_mask = if self.w == 64 { u64::MAX } else { (1u64 << self.w) - 1 };
         match m {
-            None => Ok(lane_mask),
-            Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
-                Value::Int(v) => Ok(v.cast_unsigned() & lane_mask),
+            None => Ok(Member::Lanes(lane_mask)),
+            Some(o @ (Operand::Reg(_) | Operand::Special(_))) => Ok(Member::Reg(self.src(o, Ty::U32)?)),
+            Some(Operand::Imm(e)) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
+                Value::Int(v) => Ok(Member::Lanes(v.cast_unsigned() & lane_mask)),
                 v @ Value::Float(_) => Err(diag(
                     e.span,
                     format!("lane mask {v} is not an integer"),
@@ -2311,7 +2348,7 @@ impl Decoder<'_> {
     }
 
     /// `bar.warp.sync`: its member mask.
-    fn bar_warp(&self, mask: Option<&ConstExpr>) -> Result<Decoded, LoadError> {
+    fn bar_warp(&self, mask: Option<&Operand>) -> Result<Decoded, LoadError> {
         Ok((
             DOp::BarWarp {
                 mask: self.lane_mask_of(mask)?,
@@ -2327,7 +2364,7 @@ impl Decoder<'_> {
         mode: VoteMode,
         (d_pred, d_reg): (Option<Pred>, Option<Reg>),
         a: PredOperand,
-        mask: Option<&ConstExpr>,
+        mask: Option<&Operand>,
     ) -> Result<Decoded, LoadError> {
         let d = match (d_pred, d_reg) {
             (_, Some(r)) => r.0,
@@ -2352,7 +2389,7 @@ impl Decoder<'_> {
         all: bool,
         (d, p): (Reg, Option<Pred>),
         a: &Operand,
-        mask: Option<&ConstExpr>,
+        mask: Option<&Operand>,
     ) -> Result<Decoded, LoadError> {
         Ok((
             DOp::Match {
@@ -2375,7 +2412,7 @@ impl Decoder<'_> {
         a: &Operand,
         b: &Operand,
         segment: Option<&ShflSegment>,
-        mask: Option<&ConstExpr>,
+        mask: Option<&Operand>,
     ) -> Result<Decoded, LoadError> {
         let (clamp, segmask) = self.segment(mode, segment)?;
         let member = self.lane_mask_of(mask)?;

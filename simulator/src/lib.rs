@@ -58,13 +58,13 @@ pub(crate) mod vote;
 pub(crate) mod warp;
 pub(crate) mod warp_scheduler;
 
-pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, ShuffleReason, UnorderedRead};
+pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, MaskReason, ShuffleReason, UnorderedRead};
 pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Contents, Dim3, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
 pub use machine::Machine;
-pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
+pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Scheduling, Stats};
 pub use run::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 pub use warp_scheduler::Schedule;

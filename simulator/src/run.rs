@@ -30,6 +30,41 @@ pub struct RunOptions {
     /// where a run that passes it stops depends on the host. `None` (the default here; the CLI's is 60 s): no
     /// limit but the cycle and instruction limits.
     pub timeout: Option<std::time::Duration>,
+    /// How the diverged paths of a warp run: in lockstep on the reconvergence stack (the default), or with
+    /// independent thread scheduling (PTX's sm_70+ semantics: paths interleave, warp-synchronous instructions
+    /// wait for the lanes of their mask).
+    pub scheduling: Scheduling,
+}
+
+/// How a warp's diverged paths run (`--scheduling`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scheduling {
+    /// One path at a time, to its reconvergence point (the SIMT stack of pre-Volta GPUs and GPGPU-Sim).
+    #[default]
+    Lockstep,
+    /// Independent thread scheduling: each path issues in turn; `bar.warp.sync`, `shfl.sync`, `vote.sync`
+    /// and `match.sync` wait for the lanes their mask names ([`crate::simt_stack`]).
+    Its,
+}
+
+impl Scheduling {
+    /// `its` or `lockstep`.
+    pub fn parse(text: &str) -> Result<Scheduling, String> {
+        match text {
+            "lockstep" => Ok(Scheduling::Lockstep),
+            "its" => Ok(Scheduling::Its),
+            _ => Err(format!(
+                "unknown scheduling `{text}`: `lockstep` (the reconvergence stack, the default) or `its` (independent thread scheduling, sm_70+)"
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheduling::Lockstep => "lockstep",
+            Scheduling::Its => "its",
+        }
+    }
 }
 
 /// A callback that follows a run's progress ([`RunOptions::progress`]).
@@ -53,6 +88,7 @@ impl std::fmt::Debug for RunOptions {
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
             .field("timeout", &self.timeout)
+            .field("scheduling", &self.scheduling)
             .finish()
     }
 }
@@ -67,6 +103,7 @@ impl Default for RunOptions {
             threads: 0,
             progress: None,
             timeout: None,
+            scheduling: Scheduling::Lockstep,
         }
     }
 }

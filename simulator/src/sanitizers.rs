@@ -7,14 +7,16 @@
 //! - `--check race` ([`observe`] through [`check::access`]): accesses to one shared or global word by threads that
 //!   no barrier, reconvergence or `bar.warp.sync` ordered;
 //! - `--check shfl` ([`observe`]): a shuffle read that is undefined on hardware;
+//! - `--check sync` ([`member_mask`]): a warp-synchronous instruction's member mask that PTX leaves undefined or
+//!   that names lanes not executing it;
 //! - without `--check race`, the missing-barrier hint ([`missing_barrier_hint`]): the first shared load of a word
 //!   another warp wrote since the block's last barrier.
 //!
 //! The rules themselves (shadow memory, vector clocks, the findings' texts) live in [`crate::check`].
 
 use crate::check::{
-    self, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, ShuffleReason, Space, UnorderedRead,
-    WarpSync,
+    self, BlockCheck, Checks, Finding, FindingKind, Findings, GlobalAccess, MaskReason, ShuffleReason, Space,
+    UnorderedRead, WarpSync,
 };
 use crate::execute::{MemoryAccess, Outcome};
 use crate::kernel::{DInstr, DOp, Kernel, Src};
@@ -165,13 +167,13 @@ pub(crate) fn observe(
             );
         }
         Outcome::Exchange(x) => {
-            let DOp::Shfl { a, member, .. } = inst.op else {
+            let DOp::Shfl { a, .. } = inst.op else {
                 unreachable!("an exchange comes from a shuffle")
             };
             if checks.shfl && x.undefined != 0 {
                 let lane = x.undefined.trailing_zeros();
                 let source = x.sources[lane as usize] & 63;
-                let reason = if member >> lane & 1 == 0 {
+                let reason = if x.member >> lane & 1 == 0 {
                     ShuffleReason::ReaderNotMember
                 } else if exec >> source & 1 == 0 {
                     ShuffleReason::SourceInactive
@@ -221,6 +223,72 @@ pub(crate) fn observe(
         if let Some(p) = inst.pred_write {
             warp.init_preds[p as usize] |= exec;
         }
+    }
+}
+
+/// `--check sync` at operand read (before the instruction runs, which may overwrite a mask register): the member
+/// mask of a warp-synchronous instruction. PTX (`shfl.sync`, `vote.sync`, `match.sync`, `bar.warp.sync`): "the
+/// behavior is undefined if the executing thread is not in the membermask", and every thread waits until all
+/// non-exited threads of the mask "have executed [the instruction] with the same qualifiers and same membermask
+/// value". Reported: executing lanes outside the mask they name; lanes naming another mask than the first
+/// executing lane; and (not for `bar.warp.sync`, which faults then) lanes named that have not exited but do not
+/// execute it (`live`: the warp's lanes that have not exited).
+#[inline(never)]
+pub(crate) fn member_mask(c: &mut SmChecks<'_>, at: &Site, inst: &DInstr, rf: &RegisterFile, live: u64, ctx: &LaneCtx) {
+    let (member, warp_sync) = match inst.op {
+        DOp::Shfl { member, .. } => (member, false),
+        DOp::Vote { mask, .. } | DOp::Match { mask, .. } => (mask, false),
+        DOp::BarWarp { mask } => (mask, true),
+        _ => return,
+    };
+    let exec = at.exec;
+    if exec == 0 {
+        return;
+    }
+    let first = exec.trailing_zeros();
+    let first_mask = member.of_lane(rf, first, ctx);
+    let (mut outside, mut differ, mut named) = (0u64, 0u64, 0u64);
+    let mut other = None;
+    for_lanes(exec, |lane| {
+        let m = member.of_lane(rf, lane, ctx);
+        named |= m;
+        if m >> lane & 1 == 0 {
+            outside |= 1 << lane;
+        }
+        if m != first_mask {
+            differ |= 1 << lane;
+            other.get_or_insert((lane, m));
+        }
+    });
+    let mut report = |lanes: u64, lane: u32, reason: MaskReason| {
+        c.findings.add(Finding {
+            kind: FindingKind::MemberMask { lanes, lane, reason },
+            cycle: ctx.cycle,
+            sm: at.sm,
+            block: ctx.block,
+            warp: ctx.warp_in_block,
+            lane: Some(lane),
+            pc: at.pc,
+            count: u64::from(lanes.count_ones()),
+        });
+    };
+    if outside != 0 {
+        report(outside, outside.trailing_zeros(), MaskReason::NotMember);
+    }
+    if let Some((lane, mask)) = other {
+        report(
+            differ,
+            lane,
+            MaskReason::Differ {
+                first,
+                first_mask,
+                mask,
+            },
+        );
+    }
+    let absent = named & live & !exec;
+    if absent != 0 && !warp_sync {
+        report(absent, absent.trailing_zeros(), MaskReason::Absent);
     }
 }
 

@@ -156,6 +156,8 @@ pub(crate) struct Exchange<'a> {
     pub in_range: u64,
     /// Executing lanes whose read was undefined on hardware ([`read_is_undefined`]).
     pub undefined: u64,
+    /// The member mask the lanes named ([`crate::kernel::Member::lanes`]).
+    pub member: u64,
 }
 
 /// Execute `shfl.sync.MODE d|p, a, b, clamp/segmask, member` for the `exec` lanes: every lane reads its source
@@ -195,5 +197,6 @@ pub(crate) fn execute<'a>(
         sources,
         in_range,
         undefined,
+        member,
     }
 }

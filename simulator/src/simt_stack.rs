@@ -5,7 +5,15 @@
 //! branch's immediate post-dominator) and pushes one entry per path; the fall-through path runs first. When
 //! the running entry reaches its reconvergence pc it is popped and the lanes merge. Volta and later schedule
 //! diverged paths independently, but for structured code the lanes reconverge at the same point, which is
-//! what this model shows.
+//! what this model shows by default (`--scheduling lockstep`).
+//!
+//! With independent thread scheduling (`--scheduling its`, [`SimtStack::next_path`]) the same entries are a
+//! tree: a reconvergence entry lies below every entry of its paths, and a **path** is an entry no entry above
+//! it shares a lane with. After every issue the lowest path in the stack that is not waiting moves to the top
+//! (round robin: the diverged paths of a warp issue in turn, one instruction each), so a path spinning on a
+//! flag lets the path that sets it run. A path that reaches its reconvergence pc leaves the stack: its lanes
+//! wait in the reconvergence entry (Volta's convergence barrier at the branch's immediate post-dominator)
+//! while the other paths run, and the entry runs again once all its paths have arrived.
 
 use smallvec::SmallVec;
 
@@ -20,6 +28,12 @@ pub struct StackEntry {
 #[derive(Clone, Debug, Default)]
 pub struct SimtStack {
     entries: SmallVec<[StackEntry; 8]>,
+    /// ITS: lanes whose path waits at a warp-synchronous instruction for other lanes of its member mask.
+    pub waiting: u64,
+    /// ITS: lanes released from such a wait: they execute their warp-synchronous instruction when next issued.
+    pub released: u64,
+    /// Lanes that arrived together at the `bar.warp.sync` being executed, on other paths (ITS; 0 in lockstep).
+    pub synced: u64,
 }
 
 /// What happened to the stack after an instruction.
@@ -37,7 +51,12 @@ impl SimtStack {
             mask,
             reconverge: u32::MAX,
         });
-        SimtStack { entries }
+        SimtStack {
+            entries,
+            waiting: 0,
+            released: 0,
+            synced: 0,
+        }
     }
 
     pub fn top(&self) -> Option<&StackEntry> {
@@ -108,5 +127,69 @@ impl SimtStack {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// ITS: whether entry `i` is a path (no entry above it shares a lane with it).
+    fn is_path(&self, i: usize) -> bool {
+        let m = self.entries[i].mask;
+        self.entries[i + 1..].iter().all(|e| e.mask & m == 0)
+    }
+
+    /// ITS: the warp's paths, bottom to top.
+    pub fn paths(&self) -> impl Iterator<Item = &StackEntry> {
+        (0..self.entries.len())
+            .filter(|&i| self.is_path(i))
+            .map(|i| &self.entries[i])
+    }
+
+    /// ITS: move the paths holding any of `lanes` (but the top) on to `pc`.
+    pub fn advance_paths(&mut self, lanes: u64, pc: u32) {
+        let n = self.entries.len();
+        for i in 0..n.saturating_sub(1) {
+            if self.entries[i].mask & lanes != 0 && self.is_path(i) {
+                self.entries[i].pc = pc;
+            }
+        }
+    }
+
+    /// ITS: the next path to issue goes to the top. Entries without lanes go; a path at its reconvergence pc
+    /// (but not past the program's `end`) arrives there and goes, its lanes waiting in the reconvergence
+    /// entry, which is a path again once all its paths have arrived: that merge is returned. Then the lowest
+    /// path that is not waiting moves to the top; if every path waits, the lowest one does (it looks again at
+    /// what it waits for: lanes it waited for may have exited).
+    #[inline(never)]
+    pub fn next_path(&mut self, end: u32) -> Option<Merge> {
+        let mut merge = None;
+        loop {
+            let before = self.entries.len();
+            self.entries.retain(|e| e.mask != 0);
+            let arrived = (1..self.entries.len()).rev().find(|&i| {
+                let e = self.entries[i];
+                e.pc == e.reconverge && e.pc < end && self.is_path(i)
+            });
+            if let Some(i) = arrived {
+                let e = self.entries.remove(i);
+                // The reconvergence entry: the nearest below holding its lanes.
+                if let Some(h) = (0..i).rev().find(|&h| self.entries[h].mask & e.mask != 0)
+                    && self.is_path(h)
+                {
+                    merge = Some(Merge::Reconverged {
+                        pc: self.entries[h].pc,
+                        mask: self.entries[h].mask,
+                    });
+                }
+            } else if self.entries.len() == before {
+                break;
+            }
+        }
+        let n = self.entries.len();
+        let runnable = (0..n).find(|&i| self.is_path(i) && self.entries[i].mask & !self.waiting != 0);
+        let pick = runnable.or_else(|| (0..n).find(|&i| self.is_path(i)));
+        if let Some(i) = pick {
+            let e = self.entries.remove(i);
+            self.waiting &= !e.mask;
+            self.entries.push(e);
+        }
+        merge
     }
 }

@@ -69,6 +69,7 @@ impl Issue {
                     sources: x.sources[..w].to_vec(),
                     in_range: x.in_range & exec,
                     undefined: x.undefined,
+                    member: x.member,
                 });
             }
             Outcome::Access(m) => {
@@ -176,6 +177,8 @@ pub struct ShuffleTrace {
     /// Executing lanes whose read was undefined on hardware: the source lane did not execute the shuffle or is
     /// outside the member mask, or the lane itself is outside the member mask.
     pub undefined: u64,
+    /// The member mask the executing lanes named (a register mask is read at issue).
+    pub member: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]

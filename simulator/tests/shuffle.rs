@@ -16,7 +16,7 @@
 //! segments of `width` consecutive lanes (which is what the pseudo-code computes for `c = ((W - width) << 8) |
 //! clamp`). The code under test is never used to compute an expectation.
 
-use warpsim::kernel::DOp;
+use warpsim::kernel::{DOp, Member};
 use warpsim::shuffle::{LaneSource, read_is_undefined, shuffle, source_lane};
 use warpsim::{Config, Launch, RunOutput, SimError};
 use warpsim_isa::ShflMode::{self, Bfly, Down, Idx, Up};
@@ -651,7 +651,15 @@ fn e2e_width_operand_decodes_to_ptx_clamp_and_segmask() {
                     segmask,
                     member,
                     ..
-                } => Some((mode, clamp, segmask, member)),
+                } => Some((
+                    mode,
+                    clamp,
+                    segmask,
+                    match member {
+                        Member::Lanes(m) => m,
+                        Member::Reg(_) => panic!("a constant mask decodes to lanes"),
+                    },
+                )),
                 _ => None,
             })
             .collect()

@@ -677,9 +677,20 @@ impl Warp<'_> {
     }
 
     /// A member mask (vote, match, shuffle, bar.warp.sync): bits at or above W are ignored; default all lanes.
-    fn member_mask(&self, m: Option<&ConstExpr>) -> u64 {
+    /// A register mask is each executing lane's 32-bit value; where they differ (undefined in PTX) the union.
+    fn member_mask(&self, m: Option<&Operand>, exec: u64) -> u64 {
         let all = lane_bits(self.w());
-        m.map_or(all, |e| self.env.int(e).cast_unsigned() & all)
+        match m {
+            None => all,
+            Some(Operand::Imm(e)) => self.env.int(e).cast_unsigned() & all,
+            Some(o) => {
+                let row = self.row(o, Ty::U32);
+                (0..self.w())
+                    .filter(|&l| bit(exec, l))
+                    .fold(0, |m, l| m | u64::from(row[l as usize]))
+                    & all
+            }
+        }
     }
 
     fn write(&mut self, d: warpsim_isa::Reg, exec: u64, values: &[u32]) {
@@ -938,7 +949,7 @@ impl Warp<'_> {
             } => {
                 let a = self.row(a, Ty::B32);
                 let b = self.row(b, Ty::U32);
-                let members = self.member_mask(mask.as_ref());
+                let members = self.member_mask(mask.as_ref(), exec);
                 let wm = w - 1;
                 // PTX's packed c: the clamp value in the low bits, the segment mask from bit 8.
                 let c = match segment {
@@ -1002,7 +1013,7 @@ impl Warp<'_> {
                 a,
                 mask,
             } => {
-                let voters = exec & self.member_mask(mask.as_ref());
+                let voters = exec & self.member_mask(mask.as_ref(), exec);
                 let q = self.pred_row(*a) & voters;
                 match mode {
                     VoteMode::Ballot => {
@@ -1027,7 +1038,7 @@ impl Warp<'_> {
             }
             Op::Match { all, d, p, a, mask } => {
                 let a = self.row(a, Ty::B32);
-                let members = exec & self.member_mask(mask.as_ref());
+                let members = exec & self.member_mask(mask.as_ref(), exec);
                 let member_lanes: Vec<u32> = (0..w).filter(|&l| bit(members, l)).collect();
                 let lane_bit = |l: u32| if l < 32 { 1u32 << l } else { 0 };
                 if *all {
@@ -1058,7 +1069,7 @@ impl Warp<'_> {
                 }
             }
             Op::BarWarp { mask } => {
-                let missing = self.member_mask(mask.as_ref()) & self.live & !exec;
+                let missing = self.member_mask(mask.as_ref(), exec) & self.live & !exec;
                 if missing != 0 {
                     return Err(self.fault(pc, None, FaultKind::WarpSync { missing }));
                 }

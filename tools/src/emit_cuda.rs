@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
-use warpsim::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Src, Tern, Un, Wide};
+use warpsim::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Member, Src, Tern, Un, Wide};
 use warpsim_isa::ast::{Cmp, ElemTy, PredLogicOp, Rounding, ShflMode, Special, VoteMode, Width};
 
 /// The C type of an array of `elem`: 32-bit words, or 64-bit ones for a 64-bit element.
@@ -452,11 +452,11 @@ impl Emitter<'_> {
             DOp::Shfl { .. } => self.shfl(op),
             DOp::Atom { f, d, addr, b, c } => self.atom(f, d, addr, b, c),
             DOp::Bar { kind, id, count, pred } => self.bar(kind, id, count, pred),
-            DOp::BarWarp { mask } => format!("__syncwarp({});", member_mask(mask)),
+            DOp::BarWarp { mask } => format!("__syncwarp({});", self.member(mask)),
             DOp::Vote { mode, d, a, mask } => {
                 self.helpers.warp_ops = true;
                 let x = self.pred_operand(a);
-                let m = member_mask(mask);
+                let m = self.member(mask);
                 match mode {
                     VoteMode::All => format!("{} = vote_all({m}, {x});", self.pred(d)),
                     VoteMode::Any => format!("{} = vote_any({m}, {x});", self.pred(d)),
@@ -468,7 +468,7 @@ impl Emitter<'_> {
             DOp::Match { all, d, p, a, mask } => {
                 self.helpers.warp_ops = true;
                 let x = self.src(a, View::U32);
-                let m = member_mask(mask);
+                let m = self.member(mask);
                 match (all, p) {
                     (true, Some(p)) => format!("{} = match_all({m}, {x}, &{});", self.reg(d), self.pred(p)),
                     (true, None) => format!("{{ bool all; {} = match_all({m}, {x}, &all); }}", self.reg(d)),
@@ -757,6 +757,15 @@ impl Emitter<'_> {
         format!("{} = {v};", self.reg(d))
     }
 
+    /// A member mask: a constant ([`member_mask`]) or the register each lane reads (a per-lane value, as the
+    /// PTX `membermask` operand).
+    fn member(&mut self, m: Member) -> String {
+        match m {
+            Member::Lanes(m) => member_mask(m),
+            Member::Reg(s) => self.src(s, View::U32),
+        }
+    }
+
     /// A shuffle: its inline-PTX helper by mode, with or without the in-range predicate, and the packed
     /// clamp/segment operand.
     fn shfl(&mut self, op: DOp) -> String {
@@ -790,7 +799,7 @@ impl Emitter<'_> {
             self.reg(d),
             self.src(a, View::U32),
             self.src(b, View::U32),
-            member_mask(member)
+            self.member(member)
         )
     }
 

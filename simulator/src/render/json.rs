@@ -309,6 +309,14 @@ fn finding(kernel: &Kernel, f: &crate::check::Finding) -> Value {
             v["lanes"] = json!(hex_mask(kernel.warp_size, *lanes));
             v["source"] = json!(source);
         }
+        FindingKind::MemberMask { lanes, reason, .. } => {
+            v["lanes"] = json!(hex_mask(kernel.warp_size, *lanes));
+            v["reason"] = json!(match reason {
+                crate::check::MaskReason::NotMember => "not_member",
+                crate::check::MaskReason::Differ { .. } => "differ",
+                crate::check::MaskReason::Absent => "absent",
+            });
+        }
     }
     v
 }

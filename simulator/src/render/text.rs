@@ -474,10 +474,7 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
             }
         }
         if s.undefined != 0 {
-            let member = match d.role {
-                Role::Shuffle { member, .. } => member,
-                _ => u64::MAX,
-            };
+            let member = s.member;
             let lanes: Vec<String> = (0..kernel.warp_size)
                 .filter(|l| s.undefined >> l & 1 == 1)
                 .map(|l| {
