@@ -158,8 +158,24 @@ enum ScheduleArg {
     Random,
 }
 
-fn parse_checks(text: &str) -> Result<Checks, String> {
-    Checks::parse(text)
+/// `--check LIST`: the sanitizers, and `scheduling` (the run again under the other warp scheduling, the results
+/// compared); `all` is every one of them.
+#[derive(Clone, Copy, Debug, Default)]
+struct CheckArg {
+    checks: Checks,
+    scheduling: bool,
+}
+
+fn parse_checks(text: &str) -> Result<CheckArg, String> {
+    let words: Vec<&str> = text.split(',').map(str::trim).collect();
+    let scheduling = words.iter().any(|w| *w == "scheduling" || *w == "all");
+    let rest: Vec<&str> = words.into_iter().filter(|w| *w != "scheduling").collect();
+    let checks = if rest.is_empty() {
+        Checks::default()
+    } else {
+        Checks::parse(&rest.join(",")).map_err(|e| e.replace("sync (or all)", "sync, scheduling (or all)"))?
+    };
+    Ok(CheckArg { checks, scheduling })
 }
 
 fn parse_scheduling(text: &str) -> Result<warpsim::Scheduling, String> {
@@ -208,10 +224,11 @@ struct RunArgs {
     /// Sanitizers for the simulated program, comma-separated: `race` (shared- and global-memory hazards between
     /// threads nothing orders: no barrier within a block, nothing between blocks), `init` (reads of registers, predicates or shared memory never written), `shfl`
     /// (shuffles reading a lane that is inactive or outside the member mask), `sync` (member masks of `.sync`
-    /// instructions that PTX leaves undefined or that name lanes not executing them), or `all`. Findings are reported
-    /// after the run (exit status 1).
+    /// instructions that PTX leaves undefined or that name lanes not executing them), `scheduling` (the program
+    /// runs again under the other `--scheduling` and every buffer is compared: code that relies on lockstep
+    /// execution differs or faults), or `all`. Findings are reported after the run (exit status 1).
     #[arg(long, value_name = "LIST", value_parser = parse_checks)]
-    check: Option<Checks>,
+    check: Option<CheckArg>,
     /// The order in which warp schedulers pick ready warps: `default` (the configuration's policy),
     /// `reverse` (youngest warp first, schedulers in reverse turn) or `random` (seeded by --seed). A correct
     /// program gives the same values under every schedule.
@@ -1723,7 +1740,12 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
         (ScheduleArg::Default, None) => Schedule::Policy,
         (ScheduleArg::Reverse, None) => Schedule::Reverse,
     };
-    let checks = args.check.unwrap_or_default();
+    let CheckArg {
+        checks,
+        scheduling: check_scheduling,
+    } = args.check.unwrap_or_default();
+    // The scheduling check reruns the kernel from its initial buffers.
+    let initial = check_scheduling.then(|| memory.clone());
     let options = RunOptions {
         max_cycles: args.max_cycles,
         max_instructions: args.max_instructions,
@@ -1854,6 +1876,31 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
             }
         }
     })();
+    // --check scheduling: after a run that passed, the two schedulings compared (from the initial buffers).
+    let outcome = match (outcome, initial) {
+        (Ok(text), Some(initial)) => {
+            let mut kernel = kernel;
+            kernel.buffers = initial;
+            let plain = RunOptions {
+                progress: None,
+                ..options.clone()
+            };
+            match machine.scheduling_difference(&kernel, &plain) {
+                None if args.format == Format::Text => Ok(format!(
+                    "{text}scheduling: the same results under --scheduling lockstep and its (--check scheduling)\n"
+                )),
+                None => Ok(text),
+                Some(d) => {
+                    emit(&text)?;
+                    Err(Failure {
+                        message: format!("error: {}\n", d.message()),
+                        code: 1,
+                    })
+                }
+            }
+        }
+        (outcome, _) => outcome,
+    };
     if file_errors.is_empty() {
         return outcome;
     }

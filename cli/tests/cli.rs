@@ -1574,3 +1574,45 @@ fn scheduling_its_lets_a_spin_wait_end_and_lockstep_stays_the_default() {
         stderr(&o)
     );
 }
+
+/// `--check scheduling`: a lane fills a shared table that the other lanes of its warp read on their own path
+/// with no `bar.warp.sync`: lockstep runs the filling path first, to the end; independent thread scheduling
+/// interleaves the paths and the readers see zeros. The check runs both and reports the first difference.
+#[test]
+fn check_scheduling_reports_code_that_relies_on_lockstep_execution() {
+    let dir = std::env::temp_dir().join(format!("warpsim-cli-{}-scheduling", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("lockstep_bug.s");
+    std::fs::write(
+        &path,
+        ".block W\n.buffer out u32[W]\n.shared box u32[W]\n.reg %i, %v\n.pred %producer, %more\n\
+         \x20       setp.eq.u32 %producer, %laneid, 0\n        @!%producer bra consume\n        mov.u32 %i, 0\n\
+         fill:\n        mad.lo.u32 %v, %i, %i, 1\n        st.shared.u32 box[%i], %v\n        add.u32 %i, %i, 1\n\
+         \x20       setp.lt.u32 %more, %i, W\n        @%more bra fill\n        bra done\n\
+         consume:\n        ld.shared.u32 %v, box[%laneid]\n        st.global.u32 out[%laneid], %v\ndone:\n",
+    )
+    .expect("writes");
+    let p = path.to_str().expect("utf-8");
+    let o = sim(&["run", p, "--warp", "8", "--check", "scheduling"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("out u32[8] = [0, 2, 5, 10, 17, 26, 37, 50]"), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "buffer `out` differs between --scheduling lockstep and --scheduling its in 7 elements; the first is \
+             element 1: 2 under lockstep, 0 under its"
+        ),
+        "{err}"
+    );
+    // Under its alone the readers get zeros (lane 0 wrote nothing to `out`).
+    let o = sim(&["run", p, "--warp", "8", "--scheduling", "its"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("out u32[8] = [0, 0, 0, 0, 0, 0, 0, 0]"));
+    // A program that does not depend on the scheduling passes, and says so.
+    let o = sim(&["run", "butterfly_max", "--warp", "8", "--check", "scheduling,race"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("scheduling: the same results under --scheduling lockstep and its (--check scheduling)")
+    );
+}

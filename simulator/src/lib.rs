@@ -63,7 +63,7 @@ pub use config::{Config, SchedulerPolicy, Timing};
 pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Contents, Dim3, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
-pub use machine::Machine;
+pub use machine::{Machine, SchedulingDifference};
 pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Scheduling, Stats};
 pub use run::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};

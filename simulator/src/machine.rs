@@ -13,7 +13,7 @@
 use crate::config::Config;
 use crate::fault::Fault;
 use crate::kernel::{Buffer, Kernel, Launch, Limits, LoadError};
-use crate::run::{RunOptions, RunOutput};
+use crate::run::{RunOptions, RunOutput, Scheduling};
 use crate::trace::TraceSink;
 use warpsim_isa::Program;
 
@@ -50,6 +50,50 @@ impl Machine {
         crate::gpu::run(kernel, &self.config, options, sink)
     }
 
+    /// Whether `kernel`'s results depend on how a warp's diverged paths are scheduled: it runs under
+    /// [`Scheduling::Lockstep`] and [`Scheduling::Its`] (untraced, without the sanitizers, `options`' limits and
+    /// threads otherwise) and compares every buffer bit for bit. `None`: the same results (or the same fault)
+    /// in both; else the first difference. Code that silently relied on lockstep execution (a missing
+    /// `bar.warp.sync`, a spin on another lane of the warp) differs or faults in one of the modes.
+    pub fn scheduling_difference(&self, kernel: &Kernel, options: &RunOptions) -> Option<SchedulingDifference> {
+        let run = |mode: Scheduling| {
+            let o = RunOptions {
+                scheduling: mode,
+                checks: crate::check::Checks::default(),
+                progress: None,
+                ..options.clone()
+            };
+            crate::gpu::run(kernel, &self.config, &o, &mut crate::trace::NoTrace)
+        };
+        match (run(Scheduling::Lockstep), run(Scheduling::Its)) {
+            (Ok(a), Ok(b)) => {
+                for (x, y) in a.buffers.iter().zip(&b.buffers) {
+                    let differ: Vec<usize> = (0..x.len()).filter(|&k| x.element(k) != y.element(k)).collect();
+                    if let Some(&first) = differ.first() {
+                        return Some(SchedulingDifference::Values {
+                            buffer: x.name.clone(),
+                            elem: x.elem,
+                            differing: differ.len(),
+                            first,
+                            lockstep: x.element(first),
+                            its: y.element(first),
+                        });
+                    }
+                }
+                None
+            }
+            (Err(f), Err(g)) if f.message() == g.message() => None,
+            (Err(f), _) => Some(SchedulingDifference::Fault {
+                mode: Scheduling::Lockstep,
+                message: f.message(),
+            }),
+            (_, Err(g)) => Some(SchedulingDifference::Fault {
+                mode: Scheduling::Its,
+                message: g.message(),
+            }),
+        }
+    }
+
     /// [`Machine::run`] on `memory`, the kernel's buffers taken from it ([`Kernel::take_buffers`]): no second
     /// copy of a large input.
     pub fn run_on<T: TraceSink>(
@@ -60,5 +104,52 @@ impl Machine {
         sink: &mut T,
     ) -> Result<RunOutput, Fault> {
         crate::gpu::run_with(kernel, memory, &self.config, options, sink)
+    }
+}
+
+/// How a kernel's results depend on the warp scheduling ([`Machine::scheduling_difference`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchedulingDifference {
+    /// Buffer `buffer` differs in `differing` elements; the first is element `first`, with these bits under each
+    /// mode (a 32-bit element's in the low half).
+    Values {
+        buffer: String,
+        elem: warpsim_isa::ElemTy,
+        differing: usize,
+        first: usize,
+        lockstep: u64,
+        its: u64,
+    },
+    /// The run faults under `mode` (only, or with another fault than under the other mode).
+    Fault { mode: Scheduling, message: String },
+}
+
+impl SchedulingDifference {
+    /// What differs, in a sentence, with the hint.
+    pub fn message(&self) -> String {
+        let hint = "the program relies on how a warp's diverged lanes are scheduled: where lanes of a warp \
+                    exchange data through memory or wait for each other, meet with `bar.warp.sync` (or use the \
+                    shuffles' and votes' own synchronisation) rather than relying on lockstep execution";
+        match self {
+            SchedulingDifference::Values {
+                buffer,
+                elem,
+                differing,
+                first,
+                lockstep,
+                its,
+            } => format!(
+                "the results depend on the warp scheduling: buffer `{buffer}` differs between --scheduling lockstep \
+                 and --scheduling its in {differing} element{}; the first is element {first}: {} under lockstep, {} \
+                 under its\n  help: {hint}",
+                if *differing == 1 { "" } else { "s" },
+                crate::render::elem_value(*elem, *lockstep),
+                crate::render::elem_value(*elem, *its),
+            ),
+            SchedulingDifference::Fault { mode, message } => format!(
+                "the results depend on the warp scheduling: under --scheduling {} the run faults: {message}\n  help: {hint}",
+                mode.name()
+            ),
+        }
     }
 }
