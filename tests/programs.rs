@@ -2,7 +2,7 @@
 //! in `lib.rs` (bit for bit), plus the literal expected values of `seed-programs.md` at W=32.
 
 use warpsim_tests::reference as r;
-use warpsim_tests::{assert_bits_eq, f32s, i32s, run, supported_warp_sizes};
+use warpsim_tests::{assert_bits_eq, f32s, i32s, run, supported_warp_sizes, u32s};
 
 fn sweep(name: &str, reference: impl Fn(usize) -> Vec<f32>) {
     let sizes = supported_warp_sizes(name);
@@ -188,6 +188,7 @@ fn every_shipped_program_has_a_test_here() {
         "shfl_xor_array",
         "sum64",
         "transpose",
+        "warp_aggregate",
         "warp_prefix_sum",
         "warp_reduce_sum",
     ];
@@ -219,4 +220,29 @@ fn f32_immediates_and_buffers_are_evaluated_in_floating_point() {
     .unwrap_or_else(|_| panic!("runs"));
     assert_eq!(f32s(&out, "out"), vec![0.0, 0.5, 1.0, 1.5]);
     assert_eq!(f32s(&out, "third")[0], 1.0f32 / 3.0);
+}
+
+/// warp_aggregate: one atomic per warp reserves the slots of the lanes whose value passes the filter; with one
+/// warp the kept values come out in lane order, with several each warp's segment is in lane order and the
+/// segments come in the order of the warps' atomics.
+#[test]
+fn warp_aggregate_compacts_with_one_atomic_per_warp() {
+    let input = |n: u32| (0..n).map(|i| (7 * i) % 10).collect::<Vec<u32>>();
+    for w in supported_warp_sizes("warp_aggregate") {
+        let out = run("warp_aggregate", w, &[]);
+        let kept: Vec<u32> = input(w).into_iter().filter(|&v| v < 5).collect();
+        let count = u32s(&out, "count")[0] as usize;
+        assert_eq!(count, kept.len(), "W={w}");
+        assert_eq!(u32s(&out, "out")[..count], kept[..], "W={w}");
+        assert_eq!(out.stats.atomics, 1, "one atomic for the warp, W={w}");
+    }
+    let out = run("warp_aggregate", 32, &[("n", 1000), ("threads", 128)]);
+    let mut kept: Vec<u32> = input(1000).into_iter().filter(|&v| v < 5).collect();
+    let count = u32s(&out, "count")[0] as usize;
+    let mut got = u32s(&out, "out")[..count].to_vec();
+    assert_eq!(count, kept.len());
+    assert_eq!(out.stats.atomics, 1000u64.div_ceil(32), "one atomic per warp");
+    got.sort_unstable();
+    kept.sort_unstable();
+    assert_eq!(got, kept);
 }

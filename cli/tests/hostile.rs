@@ -696,7 +696,7 @@ fn launch_flags() {
             case(
                 &["run", "pair_swap", "--check", "bogus"],
                 2,
-                "error: invalid value 'bogus' for '--check <LIST>': unknown check `bogus`: the checks are race, init, shfl, sync (or all), comma-separated",
+                "error: invalid value 'bogus' for '--check <LIST>': unknown check `bogus`: the checks are race, init, shfl, sync, scheduling (or all), comma-separated",
             ),
             case(
                 &["run", "pair_swap", "--threads", "0"],

@@ -267,6 +267,12 @@ pub enum UnaryOp {
     Not,
     /// `sqrt.rn`: the correctly rounded square root (f32, f64).
     Sqrt,
+    /// `popc.b32`: the number of 1 bits.
+    Popc,
+    /// `clz.b32`: the number of leading zero bits (32 for 0).
+    Clz,
+    /// `brev.b32`: the bits in reverse order.
+    Brev,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

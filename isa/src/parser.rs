@@ -119,6 +119,9 @@ impl AssembleError {
 pub const MNEMONICS: &[&str] = &[
     "mov",
     "sqrt",
+    "popc",
+    "clz",
+    "brev",
     "add",
     "sub",
     "mul",
@@ -1351,7 +1354,7 @@ impl Ctx<'_> {
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
                 self.binary(m, parts, c)?
             }
-            "neg" | "abs" | "not" | "sqrt" => self.unary(m, parts, c)?,
+            "neg" | "abs" | "not" | "sqrt" | "popc" | "clz" | "brev" => self.unary(m, parts, c)?,
             "mad" | "fma" => self.ternary(m, parts, c)?,
             "setp" => self.setp(parts, c)?,
             "selp" => self.selp(parts, c)?,
@@ -1454,6 +1457,8 @@ impl Ctx<'_> {
         }
         let ty = match m {
             "not" => parts.ty(&BIT_TYS)?,
+            // (PTX also has the .b64 forms; warpsim has the 32-bit ones.)
+            "popc" | "clz" | "brev" => parts.ty(&[Ty::B32])?,
             "sqrt" => {
                 parts.required(&["rn"], "`.rn` (the correctly rounded square root)")?;
                 parts.ty(&[Ty::F32, Ty::F64])?
@@ -1464,6 +1469,9 @@ impl Ctx<'_> {
             "neg" => UnaryOp::Neg,
             "abs" => UnaryOp::Abs,
             "sqrt" => UnaryOp::Sqrt,
+            "popc" => UnaryOp::Popc,
+            "clz" => UnaryOp::Clz,
+            "brev" => UnaryOp::Brev,
             _ => UnaryOp::Not,
         };
         let d = self.dst(c, ty)?;

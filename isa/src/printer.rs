@@ -162,6 +162,9 @@ pub fn op(p: &Program, op: &Op) -> String {
                 UnaryOp::Abs => "abs",
                 UnaryOp::Not => "not",
                 UnaryOp::Sqrt => "sqrt.rn",
+                UnaryOp::Popc => "popc",
+                UnaryOp::Clz => "clz",
+                UnaryOp::Brev => "brev",
             };
             format!("{m}.{} {}, {}", ty.name(), r(d), o(a))
         }

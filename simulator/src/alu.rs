@@ -134,6 +134,9 @@ pub fn unary(op: Un, a: u32) -> u32 {
         Un::AbsI => a.cast_signed().wrapping_abs().cast_unsigned(),
         Un::AbsF => a & 0x7fff_ffff,
         Un::Not => !a,
+        Un::Popc => a.count_ones(),
+        Un::Clz => a.leading_zeros(),
+        Un::Brev => a.reverse_bits(),
     }
 }
 
@@ -612,7 +615,7 @@ pub fn unary_rows(op: Un, a: &Row, out: &mut Row, n: usize) {
             }
         };
     }
-    each!(NegI, NegF, AbsI, AbsF, Not);
+    each!(NegI, NegF, AbsI, AbsF, Not, Popc, Clz, Brev);
 }
 
 /// `ternary` on the first `n` lanes of three rows.

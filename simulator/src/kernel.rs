@@ -317,6 +317,9 @@ pub enum Un {
     AbsI,
     AbsF,
     Not,
+    Popc,
+    Clz,
+    Brev,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -2089,6 +2092,7 @@ impl Decoder<'_> {
                 (UnaryOp::Abs, Ty::F64) => (Wide::AbsF, Unit::Alu),
                 (UnaryOp::Abs, _) => (Wide::AbsI, Unit::Alu),
                 (UnaryOp::Not, _) => (Wide::Not, Unit::Alu),
+                (UnaryOp::Popc | UnaryOp::Clz | UnaryOp::Brev, _) => unreachable!("32-bit only (the assembler)"),
             };
             return self.wide(f, unit, ty, d, a, None, None);
         }
@@ -2097,6 +2101,9 @@ impl Decoder<'_> {
             (UnaryOp::Neg, _) => Un::NegI,
             (UnaryOp::Abs, Ty::F32) => Un::AbsF,
             (UnaryOp::Abs, _) => Un::AbsI,
+            (UnaryOp::Popc, _) => Un::Popc,
+            (UnaryOp::Clz, _) => Un::Clz,
+            (UnaryOp::Brev, _) => Un::Brev,
             (UnaryOp::Not | UnaryOp::Sqrt, _) => Un::Not,
         };
         Ok((

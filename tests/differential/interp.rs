@@ -516,6 +516,9 @@ fn unary(op: UnaryOp, ty: Ty, a: u32) -> u32 {
         (UnaryOp::Abs, _) => a.cast_signed().wrapping_abs().cast_unsigned(),
         (UnaryOp::Not, _) => !a,
         (UnaryOp::Sqrt, _) => panic!("sqrt is not interpreted"),
+        (UnaryOp::Popc, _) => a.count_ones(),
+        (UnaryOp::Clz, _) => a.leading_zeros(),
+        (UnaryOp::Brev, _) => a.reverse_bits(),
     }
 }
 

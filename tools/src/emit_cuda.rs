@@ -623,6 +623,9 @@ impl Emitter<'_> {
                 format!("abs_s32({}) ^ warpsim_zero", self.src(a, View::U32))
             }
             Un::Not => format!("~{}", self.src(a, View::U32)),
+            Un::Popc => format!("(unsigned)__popc({})", self.src(a, View::U32)),
+            Un::Clz => format!("(unsigned)__clz((int){})", self.src(a, View::U32)),
+            Un::Brev => format!("__brev({})", self.src(a, View::U32)),
         };
         format!("{} = {v};", self.reg(d))
     }
