@@ -363,16 +363,6 @@ fn widths_are_checked_when_assembling() {
 }
 
 #[test]
-fn sixty_four_bit_programs_print_and_parse_back() {
-    for name in ["sum64", "dot_f64"] {
-        let p = programs::assemble(name).expect("shipped").expect("assembles");
-        let text = warpsim_isa::print::print(&p);
-        let q = assemble(&text);
-        assert!(p.equivalent(&q), "{name}:\n{text}");
-    }
-}
-
-#[test]
 fn a_64_bit_buffer_counts_twice_against_the_memory_limit() {
     let p = assemble(".param n = 1\n.buffer b u64[n]\n    exit\n");
     let launch = |n: i64| Launch {

@@ -150,13 +150,19 @@ pub fn ternary(op: Tern, a: u32, b: u32, c: u32) -> u32 {
 
 #[inline]
 pub fn compare(cmp: Cmp, class: CmpClass, a: u32, b: u32) -> bool {
-    use std::cmp::Ordering::{Equal, Greater, Less};
     let ord = match class {
         CmpClass::Signed => Some(a.cast_signed().cmp(&b.cast_signed())),
         CmpClass::Unsigned => Some(a.cmp(&b)),
         // Ordered comparisons: anything with NaN is false, except `ne` which PTX also makes false (ordered).
         CmpClass::Float => f(a).partial_cmp(&f(b)),
     };
+    holds(cmp, ord)
+}
+
+/// Whether `cmp` holds for operands ordered `ord` (`None`: unordered, a NaN: false, `ne` included).
+#[inline(always)]
+fn holds(cmp: Cmp, ord: Option<std::cmp::Ordering>) -> bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
     match (cmp, ord) {
         (_, None) => false,
         (Cmp::Eq, Some(o)) => o == Equal,
@@ -542,21 +548,12 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
 /// `setp` on 64-bit operands (the f32 rules for NaN).
 #[inline]
 pub fn compare64(cmp: Cmp, class: CmpClass, a: u64, b: u64) -> bool {
-    use std::cmp::Ordering::{Equal, Greater, Less};
     let ord = match class {
         CmpClass::Signed => Some(a.cast_signed().cmp(&b.cast_signed())),
         CmpClass::Unsigned => Some(a.cmp(&b)),
         CmpClass::Float => d(a).partial_cmp(&d(b)),
     };
-    match (cmp, ord) {
-        (_, None) => false,
-        (Cmp::Eq, Some(o)) => o == Equal,
-        (Cmp::Ne, Some(o)) => o != Equal,
-        (Cmp::Lt, Some(o)) => o == Less,
-        (Cmp::Le, Some(o)) => o != Greater,
-        (Cmp::Gt, Some(o)) => o == Greater,
-        (Cmp::Ge, Some(o)) => o != Less,
-    }
+    holds(cmp, ord)
 }
 
 /// Lanes of a warp as one row of values (lane `l` at index `l`; only the first `W` are meaningful).

@@ -679,6 +679,16 @@ pub struct DInstr {
 }
 
 impl DInstr {
+    /// Whether the register it writes is 64 bits wide.
+    pub fn writes_wide(&self) -> bool {
+        match self.op {
+            DOp::Wide { f, .. } => f.shape().0,
+            DOp::Selp64 { .. } => true,
+            DOp::Ld { addr, .. } | DOp::Atom { addr, .. } => addr.wide,
+            _ => false,
+        }
+    }
+
     /// The register a global atomic's old value goes to: it arrives at the epoch's commit, after the issue.
     pub fn returns_at_commit(&self) -> Option<u16> {
         match self.op {
@@ -700,8 +710,6 @@ pub struct Described {
     /// Every register it reads (address registers too) and the one it writes.
     pub reads: SmallVec<[u16; 4]>,
     pub write: Option<u16>,
-    /// Whether the register written is 64 bits wide.
-    pub write_wide: bool,
     pub role: Role,
 }
 
@@ -772,12 +780,6 @@ impl Described {
             DOp::Atom { addr, .. } => operands.iter().map(|_| addr.wide).collect(),
             _ => operands.iter().map(|_| false).collect(),
         };
-        let write_wide = match d.op {
-            DOp::Wide { f, .. } => f.shape().0,
-            DOp::Selp64 { .. } => true,
-            DOp::Ld { addr, .. } | DOp::Atom { addr, .. } => addr.wide,
-            _ => false,
-        };
         let role = match d.op {
             DOp::Mov { .. } => Role::Move,
             DOp::Bin { f, .. } => Role::Combine {
@@ -833,7 +835,6 @@ impl Described {
             wide,
             reads: d.reads.clone(),
             write: d.write,
-            write_wide,
             role,
         }
     }
@@ -1902,15 +1903,30 @@ impl Decoder<'_> {
         lookup(name, self.w, self.params, None)
     }
 
-    /// An immediate as the bits of a `ty` operand: an integer in 32 bits, or a float for `.f32`.
-    fn imm(&self, e: &ConstExpr, ty: Ty) -> Result<u32, LoadError> {
+    /// An immediate's value for a `ty` operand: evaluated in floating point for a float type.
+    fn value(&self, e: &ConstExpr, ty: Ty) -> Result<Value, LoadError> {
         let env = |name: &str| self.env(name);
-        let v = if ty == Ty::F32 {
+        if ty.is_float() {
             e.eval_float(&env)
         } else {
             e.eval(&env)
         }
-        .map_err(eval_err)?;
+        .map_err(eval_err)
+    }
+
+    /// A float `v` where the integer `ty` operand at `e` needs an integer.
+    fn not_an_integer(e: &ConstExpr, ty: Ty, v: Value) -> LoadError {
+        diag(
+            e.span,
+            format!("a `.{}` operand needs an integer, and this is {v}", ty.name()),
+            "not an integer",
+            Some("set an integer (a `--set` value with a decimal point is a float)".into()),
+        )
+    }
+
+    /// An immediate as the bits of a `ty` operand: an integer in 32 bits, or a float for `.f32`.
+    fn imm(&self, e: &ConstExpr, ty: Ty) -> Result<u32, LoadError> {
+        let v = self.value(e, ty)?;
         let out = match (ty, v) {
             (Ty::F32, v) => Some(nearest_f32(v.as_f64()).to_bits()),
             // An s32 or a u32: its 32-bit pattern.
@@ -1918,12 +1934,7 @@ impl Decoder<'_> {
             _ => None,
         };
         out.ok_or_else(|| match v {
-            Value::Float(_) => diag(
-                e.span,
-                format!("a `.{}` operand needs an integer, and this is {v}", ty.name()),
-                "not an integer",
-                Some("set an integer (a `--set` value with a decimal point is a float)".into()),
-            ),
+            Value::Float(_) => Self::not_an_integer(e, ty, v),
             Value::Int(_) => diag(
                 e.span,
                 format!("immediate {v} does not fit a `.{}` operand", ty.name()),
@@ -1935,23 +1946,11 @@ impl Decoder<'_> {
 
     /// An immediate as the bits of a 64-bit `ty` operand: an integer in 64 bits, or a float for `.f64`.
     fn imm64(&self, e: &ConstExpr, ty: Ty) -> Result<u64, LoadError> {
-        let env = |name: &str| self.env(name);
-        let v = if ty == Ty::F64 {
-            e.eval_float(&env)
-        } else {
-            e.eval(&env)
-        }
-        .map_err(eval_err)?;
-        match (ty, v) {
+        match (ty, self.value(e, ty)?) {
             (Ty::F64, v) => Ok(v.as_f64().to_bits()),
             // Any i64 is an s64's pattern, and a u64 up to 2^63 - 1 (the expression language's integers).
             (_, Value::Int(i)) => Ok(i.cast_unsigned()),
-            (_, Value::Float(_)) => Err(diag(
-                e.span,
-                format!("a `.{}` operand needs an integer, and this is {v}", ty.name()),
-                "not an integer",
-                Some("set an integer (a `--set` value with a decimal point is a float)".into()),
-            )),
+            (_, v @ Value::Float(_)) => Err(Self::not_an_integer(e, ty, v)),
         }
     }
 

@@ -98,7 +98,7 @@ impl Issue {
         let later = inst.unit == Unit::Barrier || inst.returns_at_commit().is_some();
         if !later {
             if let Some(d) = inst.write {
-                let wide = described_write_wide(inst);
+                let wide = inst.writes_wide();
                 let lo = rf.row(d, w);
                 let values = if wide {
                     let hi = rf.row(d + 1, w);
@@ -115,17 +115,6 @@ impl Issue {
                 self.pred_write = Some((p, rf.preds[p as usize]));
             }
         }
-    }
-}
-
-/// Whether `inst` writes a 64-bit register.
-fn described_write_wide(inst: &DInstr) -> bool {
-    use crate::kernel::DOp;
-    match inst.op {
-        DOp::Wide { f, .. } => f.shape().0,
-        DOp::Selp64 { .. } => true,
-        DOp::Ld { addr, .. } | DOp::Atom { addr, .. } => addr.wide,
-        _ => false,
     }
 }
 
