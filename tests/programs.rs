@@ -168,7 +168,8 @@ fn no_shipped_program_reads_undefined_shuffle_lanes() {
 #[test]
 fn every_shipped_program_has_a_test_here() {
     // A new program must come with a reference test: this list is the programs this file and block.rs check.
-    // The block-level programs are checked in block.rs, the 64-bit ones in wide.rs, `transpose` in transpose.rs.
+    // The block-level programs are checked in block.rs, the 64-bit ones in wide.rs, `transpose` in transpose.rs,
+    // `warp_pipeline` in scheduling.rs.
     let tested = [
         "block_reduce",
         "block_sum",
@@ -189,6 +190,7 @@ fn every_shipped_program_has_a_test_here() {
         "sum64",
         "transpose",
         "warp_aggregate",
+        "warp_pipeline",
         "warp_prefix_sum",
         "warp_reduce_sum",
     ];

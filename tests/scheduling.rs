@@ -14,7 +14,7 @@ fn kernel(text: &str, w: u32) -> Kernel {
 fn run(k: &Kernel, scheduling: Scheduling) -> Result<RunOutput, warpsim::Fault> {
     let config = Config::hopper().with_warp_size(k.warp_size);
     let options = RunOptions {
-        scheduling,
+        scheduling: Some(scheduling),
         max_instructions: 100_000,
         ..RunOptions::default()
     };
@@ -155,8 +155,13 @@ fn every_shipped_program_gives_the_same_values_in_both_modes() {
         let program = programs::assemble(name).expect("shipped").expect("assembles");
         let config = Config::hopper();
         let k = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
-        let lockstep = run(&k, Scheduling::Lockstep).expect("runs");
         let its = run(&k, Scheduling::Its).unwrap_or_else(|f| panic!("{name}: {}", f.message()));
+        if program.scheduling == Some(Scheduling::Its) {
+            // A program that declares `.scheduling its` relies on it (warp_pipeline, tested below).
+            assert!(run(&k, Scheduling::Lockstep).is_err(), "{name} runs in lockstep too");
+            continue;
+        }
+        let lockstep = run(&k, Scheduling::Lockstep).expect("runs");
         for b in &lockstep.buffers {
             let other = its.buffers.iter().find(|x| x.name == b.name).expect("same buffers");
             assert_eq!(b.data, other.data, "{name}: {}", b.name);
@@ -166,4 +171,164 @@ fn every_shipped_program_gives_the_same_values_in_both_modes() {
             assert_eq!(lockstep.cycles, its.cycles, "{name}");
         }
     }
+}
+
+/// Even lanes and odd lanes on two paths, each at its own `shfl.sync.bfly` (different registers, values and
+/// destinations), exchanging with each other as the GPU does under independent thread scheduling.
+const ACROSS: &str = "
+.buffer out u32[W]
+.buffer ok u32[W]
+.reg %x, %v, %u, %k
+.pred %even, %p, %q
+        and.b32             %x, %laneid, 1
+        setp.eq.u32         %even, %x, 0
+        @!%even bra         odd
+        mul.lo.u32          %x, %laneid, 10
+        shfl.sync.bfly.b32  %v|%p, %x, 1
+        selp.u32            %k, 1, 0, %p
+        st.global.u32       out[%laneid], %v
+        st.global.u32       ok[%laneid], %k
+        bra                 done
+odd:
+        add.u32             %u, %laneid, 1000
+        shfl.sync.bfly.b32  %x|%q, %u, 1
+        selp.u32            %k, 1, 0, %q
+        st.global.u32       out[%laneid], %x
+        st.global.u32       ok[%laneid], %k
+done:
+";
+
+#[test]
+fn shuffles_at_different_instructions_exchange_under_its() {
+    for w in [2, 8, 32, 64] {
+        let k = kernel(ACROSS, w);
+        let out = run(&k, Scheduling::Its).unwrap_or_else(|f| panic!("W = {w}: {}", f.message()));
+        // An even lane reads its odd neighbour's u = lane + 1 + 1000; an odd lane its even neighbour's x.
+        let want: Vec<u32> = (0..w)
+            .map(|l| if l % 2 == 0 { l + 1 + 1000 } else { (l - 1) * 10 })
+            .collect();
+        assert_eq!(u32s(&out, "out"), want, "W = {w}");
+        assert_eq!(u32s(&out, "ok"), vec![1; w as usize], "W = {w}");
+        // Two issues of a shuffle (one per path), each counted, no undefined read.
+        assert_eq!(out.stats.shuffles, 2, "W = {w}");
+        assert_eq!(out.stats.undefined_shuffle_reads, 0, "W = {w}");
+        // Lockstep: each path shuffles alone; the lanes of the other path are not executing, so every read
+        // is undefined (and reads registers the other path has not written yet).
+        let lockstep = run(&k, Scheduling::Lockstep).expect("runs");
+        assert_ne!(u32s(&lockstep, "out"), want, "W = {w}");
+        assert_eq!(lockstep.stats.undefined_shuffle_reads, u64::from(w), "W = {w}");
+    }
+}
+
+#[test]
+fn votes_and_matches_at_different_instructions_combine_every_lanes_own_operand() {
+    // Lanes 0-2 ballot on "lane is odd", the others on "lane > 5", at two instructions; match.any likewise
+    // on lane / 2 and lane / 4.
+    let text = "
+.buffer ballot u32[W]
+.buffer any u32[W]
+.buffer same u32[W]
+.reg %b, %m, %x, %k
+.pred %low, %p, %all
+        setp.lt.u32         %low, %laneid, 3
+        @!%low bra          high
+        and.b32             %x, %laneid, 1
+        setp.eq.u32         %p, %x, 1
+        vote.sync.ballot.b32 %b, %p
+        shr.u32             %x, %laneid, 1
+        match.sync.any.b32  %m, %x
+        vote.sync.all.pred  %all, %p
+        bra                 done
+high:
+        setp.gt.u32         %p, %laneid, 5
+        vote.sync.ballot.b32 %b, %p
+        shr.u32             %x, %laneid, 2
+        match.sync.any.b32  %m, %x
+        vote.sync.all.pred  %all, %p
+done:
+        selp.u32            %k, 1, 0, %all
+        st.global.u32       ballot[%laneid], %b
+        st.global.u32       any[%laneid], %m
+        st.global.u32       same[%laneid], %k
+";
+    let k = kernel(text, 8);
+    let out = run(&k, Scheduling::Its).unwrap_or_else(|f| panic!("{}", f.message()));
+    // Lane 1 (odd, low) and lanes 6, 7 (high, > 5).
+    assert_eq!(u32s(&out, "ballot"), vec![0b1100_0010; 8]);
+    // Keys: lanes 0-2 → 0, 0, 1; lanes 3-7 → 0, 1, 1, 1, 1.
+    let keys = [0u32, 0, 1, 0, 1, 1, 1, 1];
+    let want: Vec<u32> = keys
+        .iter()
+        .map(|&k| keys.iter().enumerate().filter(|e| *e.1 == k).map(|e| 1u32 << e.0).sum())
+        .collect();
+    assert_eq!(u32s(&out, "any"), want);
+    assert_eq!(u32s(&out, "same"), vec![0; 8]);
+}
+
+#[test]
+fn different_operations_across_paths_never_meet_and_fault() {
+    let text = "
+.reg %v
+.pred %low
+        setp.lt.u32         %low, %laneid, 4
+        @%low bra           low
+        shfl.sync.bfly.b32  %v, %laneid, 1
+        exit
+low:
+        shfl.sync.idx.b32   %v, %laneid, 1
+";
+    let k = kernel(text, 8);
+    let fault = run(&k, Scheduling::Its).expect_err("a bfly and an idx shuffle never meet");
+    assert_eq!(
+        fault.kind,
+        FaultKind::WarpSyncAcrossPaths {
+            other_pc: 4,
+            lanes: 0x0f
+        }
+    );
+    // (The taken path reached its shuffle first and waits; the fall-through path finds it.)
+    assert_eq!((fault.pc, fault.lane), (2, Some(4)));
+    assert_eq!(
+        fault.message(),
+        "independent thread scheduling: lanes 0-3 wait at pc 4, a warp-synchronous instruction that is not the same operation with the same qualifiers and member mask: they can never meet"
+    );
+}
+
+/// warp_pipeline: the producer half of each warp squares `rounds` elements one by one into a shared mailbox,
+/// the consumer half accumulates (round + 1) × item, handing the mailbox over with `bar.warp.sync` on their
+/// own paths; the sums come back to the producers by a shuffle across the two paths. It declares `.scheduling
+/// its`: a plain run uses it, and lockstep faults at the producers' first `bar.warp.sync`.
+#[test]
+fn warp_pipeline_hands_a_mailbox_between_the_halves_of_a_warp() {
+    for (w, warps, blocks, rounds) in [
+        (2, 2, 2, 4),
+        (8, 2, 2, 4),
+        (32, 2, 2, 4),
+        (64, 2, 2, 4),
+        (32, 3, 5, 7),
+        (16, 1, 1, 1),
+    ] {
+        let set = [("warps", warps), ("blocks", blocks), ("rounds", rounds)];
+        let out = warpsim_tests::run("warp_pipeline", w, &set);
+        let pairs = blocks * warps * i64::from(w / 2);
+        let input = |i: i64| (3 * i + 1) % 17;
+        let want: Vec<u32> = (0..pairs)
+            .map(|g| {
+                let s: i64 = (0..rounds).map(|r| (r + 1) * input(g * rounds + r).pow(2)).sum();
+                u32::try_from(s).expect("small")
+            })
+            .collect();
+        assert_eq!(u32s(&out, "out"), want, "W = {w}, {set:?}");
+        // One shuffle issue per path: two per warp.
+        assert_eq!(out.stats.shuffles, 2 * u64::try_from(blocks * warps).expect("small"));
+        assert_eq!(out.stats.bank_conflicts, 0);
+    }
+    let program = programs::assemble("warp_pipeline")
+        .expect("shipped")
+        .expect("assembles");
+    assert_eq!(program.scheduling, Some(Scheduling::Its));
+    let k = warpsim::instantiate(&program, &Config::hopper().with_warp_size(8), &Launch::default()).expect("loads");
+    let fault = run(&k, Scheduling::Lockstep).expect_err("lockstep faults");
+    assert_eq!(fault.kind, FaultKind::WarpSyncDivergence { missing: 0xf0 });
+    assert_eq!((fault.pc, fault.block, fault.warp), (12, 0, 0));
 }

@@ -169,3 +169,10 @@ fn butterfly_trace_shows_the_books_three_steps() {
         .collect();
     assert!(order.windows(2).all(|p| p[0] < p[1]), "steps out of order");
 }
+
+/// Independent thread scheduling: the producer and consumer halves of a warp take turns on their own paths,
+/// meet at `bar.warp.sync`s at different pcs, and exchange at two different shuffles (warp_pipeline).
+#[test]
+fn text_trace_of_paths_taking_turns() {
+    snapshot("warp_pipeline", 4, &[("warps", 1), ("blocks", 1), ("rounds", 2)]);
+}

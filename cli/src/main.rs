@@ -1753,7 +1753,7 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
         checks,
         schedule,
         threads: args.machine.threads()?,
-        scheduling: args.scheduling.unwrap_or_default(),
+        scheduling: args.scheduling,
         ..RunOptions::default()
     };
     let files = OutputFiles::from_args(args)?;

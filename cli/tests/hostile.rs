@@ -1470,7 +1470,7 @@ fn a_faulting_run_writes_every_file_whole() {
 // Faults of the simulated program: exit status 1, the message names the instruction.
 
 /// (file, source, first line of stderr at `--warp 8`)
-const FAULTS: [(&str, &str, &str); 10] = [
+const FAULTS: [(&str, &str, &str); 12] = [
     (
         "oob_global.s",
         "// Lanes 6 and 7 read past the end of `in`.
@@ -1547,6 +1547,34 @@ done:
         exit
 ",
         "error: bar.warp.sync: lanes 4-7 named in the mask are not converged here",
+    ),
+    (
+        "its_deadlock.s",
+        "// Under independent thread scheduling, lanes 0-3 skip the bar.warp.sync that names them.
+.scheduling its
+.pred %low
+        setp.lt.u32     %low, %laneid, 4
+        @%low bra       skip
+        bar.warp.sync
+skip:
+        exit
+",
+        "error: warp-synchronous deadlock: every path of the warp waits, and lanes 0-3 named in their member masks never arrive:",
+    ),
+    (
+        "its_mismatch.s",
+        "// Under independent thread scheduling, the two halves of the warp wait at different kinds of shuffle.
+.scheduling its
+.reg %v
+.pred %low
+        setp.lt.u32         %low, %laneid, 4
+        @%low bra           low
+        shfl.sync.bfly.b32  %v, %laneid, 1
+        exit
+low:
+        shfl.sync.idx.b32   %v, %laneid, 1
+",
+        "error: independent thread scheduling: lanes 0-3 wait at pc 4, a warp-synchronous instruction that is not the same operation with the same qualifiers and member mask: they can never meet",
     ),
     (
         "bad_barrier.s",

@@ -840,6 +840,37 @@ pub struct BufferDecl {
     pub span: Span,
 }
 
+/// How a warp's diverged paths run (`.scheduling`, `--scheduling`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scheduling {
+    /// One path at a time, to its reconvergence point (the SIMT stack of pre-Volta GPUs and GPGPU-Sim).
+    #[default]
+    Lockstep,
+    /// Independent thread scheduling (PTX's sm_70+ semantics): each path issues in turn; `bar.warp.sync`,
+    /// `shfl.sync`, `vote.sync` and `match.sync` wait for the lanes their mask names.
+    Its,
+}
+
+impl Scheduling {
+    /// `its` or `lockstep`.
+    pub fn parse(text: &str) -> Result<Scheduling, String> {
+        match text {
+            "lockstep" => Ok(Scheduling::Lockstep),
+            "its" => Ok(Scheduling::Its),
+            _ => Err(format!(
+                "unknown scheduling `{text}`: `lockstep` (the reconvergence stack, the default) or `its` (independent thread scheduling, sm_70+)"
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheduling::Lockstep => "lockstep",
+            Scheduling::Its => "its",
+        }
+    }
+}
+
 /// A whole program, assembled.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -849,6 +880,8 @@ pub struct Program {
     /// Warp sizes the program supports (inclusive, powers of two).
     pub warp_sizes: (u32, u32),
     pub warp_sizes_span: Option<Span>,
+    /// `.scheduling its|lockstep`: how the program's diverged paths must run unless a run says otherwise.
+    pub scheduling: Option<Scheduling>,
     /// `.grid X[,Y[,Z]]`: one to three constant expressions, x first (a missing component is 1).
     pub grid: Option<Vec<ConstExpr>>,
     /// `.block X[,Y[,Z]]`: one to three constant expressions, x first (a missing component is 1).
@@ -887,6 +920,7 @@ impl Program {
         self.name == other.name
             && self.description == other.description
             && self.warp_sizes == other.warp_sizes
+            && self.scheduling == other.scheduling
             && self.grid == other.grid
             && self.block == other.block
             && self.params.len() == other.params.len()

@@ -162,6 +162,7 @@ pub const DIRECTIVES: &[&str] = &[
     ".kernel",
     ".desc",
     ".warp_sizes",
+    ".scheduling",
     ".grid",
     ".block",
     ".param",
@@ -729,6 +730,7 @@ impl Assembler<'_> {
             description: None,
             warp_sizes: (2, 64),
             warp_sizes_span: None,
+            scheduling: None,
             grid: None,
             block: None,
             params: Vec::new(),
@@ -889,6 +891,17 @@ impl Assembler<'_> {
             }
             ".desc" => p.description = Some(description(c)?),
             ".warp_sizes" => warp_sizes(p, span, c)?,
+            ".scheduling" => {
+                if p.scheduling.is_some() {
+                    return Err(Diagnostic::error(span, "`.scheduling` given twice").with_label("second"));
+                }
+                let (word, at) = c.ident("`its` or `lockstep`")?;
+                p.scheduling = Some(Scheduling::parse(&word).map_err(|e| {
+                    Diagnostic::error(at, e).with_help(
+                        "`.scheduling its` for a program whose diverged paths meet at warp-synchronous instructions",
+                    )
+                })?);
+            }
             ".grid" | ".block" => {
                 let e = shape(d, c)?;
                 let slot = if d == ".grid" { &mut p.grid } else { &mut p.block };

@@ -19,6 +19,9 @@ pub fn print(p: &Program) -> String {
     if let Some(d) = &p.description {
         let _ = writeln!(out, ".desc \"{}\"", d.replace('\\', "\\\\").replace('"', "\\\""));
     }
+    if let Some(s) = p.scheduling {
+        let _ = writeln!(out, ".scheduling {}", s.name());
+    }
     if p.warp_sizes != (2, 64) {
         let _ = writeln!(out, ".warp_sizes {}..{}", p.warp_sizes.0, p.warp_sizes.1);
     }

@@ -21,7 +21,7 @@ use crate::lsu::{self, Effect, locate_lanes};
 use crate::register_file::{LaneCtx, RegisterFile};
 use crate::shuffle::{self, Exchange};
 use crate::simt_stack::SimtStack;
-use crate::{alu, vote};
+use crate::{alu, its, vote};
 use rustc_hash::FxHashMap;
 
 /// What executing one warp instruction did, beyond the registers and predicates it wrote (which
@@ -198,7 +198,14 @@ pub(crate) fn execute<'a, const ON: bool>(
             if missing != 0 {
                 return Err((FaultKind::WarpSyncDivergence { missing }, None));
             }
-            Outcome::WarpSync { lanes: mask & exec }
+            // The lanes that synchronised: these, and under ITS those of the other paths they met.
+            Outcome::WarpSync {
+                lanes: mask & (exec | (stack.synced & stack.live())),
+            }
+        }
+        // ITS: the results of an exchange across instructions (computed when the last lanes arrived).
+        DOp::Shfl { .. } | DOp::Vote { .. } | DOp::Match { .. } if its::mailed(stack, exec) => {
+            its::deliver(inst, rf, stack, sources, exec)
         }
         DOp::Vote { mode, d, a, mask } => {
             vote::vote(rf, mode, d, a, mask.lanes(rf, ctx, exec), exec);

@@ -55,8 +55,8 @@ pub enum FaultKind {
         paths: Vec<(u32, u64)>,
         missing: u64,
     },
-    /// ITS: lanes wait at different warp-synchronous instructions that exchange values (`shfl`, `vote`,
-    /// `match` at two pcs): not modelled.
+    /// ITS: lanes named in a member mask wait at another warp-synchronous instruction (at `other_pc`) that is
+    /// not the same operation with the same qualifiers and member mask: PTX pairs nothing else.
     WarpSyncAcrossPaths {
         other_pc: u32,
         lanes: u64,
@@ -149,7 +149,7 @@ impl Fault {
                 m
             }
             FaultKind::WarpSyncAcrossPaths { other_pc, lanes: l } => format!(
-                "independent thread scheduling: {} wait at another warp-synchronous instruction (pc {other_pc}) that exchanges values; exchanges between different instructions are not modelled",
+                "independent thread scheduling: {} wait at pc {other_pc}, a warp-synchronous instruction that is not the same operation with the same qualifiers and member mask: they can never meet",
                 lanes(*l)
             ),
             FaultKind::Deadlock { waiting } => {
@@ -240,7 +240,7 @@ impl Fault {
                 "every non-exited lane named in a member mask must reach a warp-synchronous instruction: name only the lanes that get there (`activemask.b32`)",
             ),
             FaultKind::WarpSyncAcrossPaths { .. } => {
-                d.with_help("let the paths reconverge before the exchange, or run with `--scheduling lockstep`")
+                d.with_help("lanes meet at `shfl`, `vote` or `match` instructions of one kind (same mode) naming one member mask, or at `bar.warp.sync`s")
             }
             FaultKind::BadBarrier { .. } => {
                 d.with_help("barrier ids are 0 to 15; a thread count is a positive multiple of the warp size")

@@ -39,6 +39,7 @@ pub mod data;
 pub(crate) mod execute;
 pub(crate) mod fault;
 pub(crate) mod gpu;
+mod its;
 pub mod kernel;
 pub(crate) mod lsu;
 mod machine;
@@ -64,10 +65,11 @@ pub use fault::{Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Contents, Dim3, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
 pub use machine::{Machine, SchedulingDifference};
-pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Scheduling, Stats};
+pub use run::{Progress, ProgressFn, RunOptions, RunOutput, Stats};
 pub use run::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 pub use warp_scheduler::Schedule;
+pub use warpsim_isa::Scheduling;
 
 /// Why a simulation did not produce output.
 #[derive(Debug)]

@@ -10,10 +10,11 @@
 //! assert_eq!(out.buffer("out").unwrap().data, vec![1000f32.to_bits(); 8]);
 //! ```
 
+use crate::Scheduling;
 use crate::config::Config;
 use crate::fault::Fault;
 use crate::kernel::{Buffer, Kernel, Launch, Limits, LoadError};
-use crate::run::{RunOptions, RunOutput, Scheduling};
+use crate::run::{RunOptions, RunOutput};
 use crate::trace::TraceSink;
 use warpsim_isa::Program;
 
@@ -58,7 +59,7 @@ impl Machine {
     pub fn scheduling_difference(&self, kernel: &Kernel, options: &RunOptions) -> Option<SchedulingDifference> {
         let run = |mode: Scheduling| {
             let o = RunOptions {
-                scheduling: mode,
+                scheduling: Some(mode),
                 checks: crate::check::Checks::default(),
                 progress: None,
                 ..options.clone()

@@ -6,6 +6,7 @@ use crate::kernel::Buffer;
 use crate::warp_scheduler::Schedule;
 use serde::Serialize;
 use std::sync::Arc;
+use warpsim_isa::Scheduling;
 
 /// How to run: limits (always finite), the sanitizers, the schedule, and host-side choices that never change
 /// the results.
@@ -32,39 +33,9 @@ pub struct RunOptions {
     pub timeout: Option<std::time::Duration>,
     /// How the diverged paths of a warp run: in lockstep on the reconvergence stack (the default), or with
     /// independent thread scheduling (PTX's sm_70+ semantics: paths interleave, warp-synchronous instructions
-    /// wait for the lanes of their mask).
-    pub scheduling: Scheduling,
-}
-
-/// How a warp's diverged paths run (`--scheduling`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Scheduling {
-    /// One path at a time, to its reconvergence point (the SIMT stack of pre-Volta GPUs and GPGPU-Sim).
-    #[default]
-    Lockstep,
-    /// Independent thread scheduling: each path issues in turn; `bar.warp.sync`, `shfl.sync`, `vote.sync`
-    /// and `match.sync` wait for the lanes their mask names ([`crate::simt_stack`]).
-    Its,
-}
-
-impl Scheduling {
-    /// `its` or `lockstep`.
-    pub fn parse(text: &str) -> Result<Scheduling, String> {
-        match text {
-            "lockstep" => Ok(Scheduling::Lockstep),
-            "its" => Ok(Scheduling::Its),
-            _ => Err(format!(
-                "unknown scheduling `{text}`: `lockstep` (the reconvergence stack, the default) or `its` (independent thread scheduling, sm_70+)"
-            )),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Scheduling::Lockstep => "lockstep",
-            Scheduling::Its => "its",
-        }
-    }
+    /// wait for the lanes of their mask). `None` (the default): the program's `.scheduling` directive, else
+    /// lockstep.
+    pub scheduling: Option<Scheduling>,
 }
 
 /// A callback that follows a run's progress ([`RunOptions::progress`]).
@@ -103,7 +74,7 @@ impl Default for RunOptions {
             threads: 0,
             progress: None,
             timeout: None,
-            scheduling: Scheduling::Lockstep,
+            scheduling: None,
         }
     }
 }

@@ -34,6 +34,8 @@ pub struct SimtStack {
     pub released: u64,
     /// Lanes that arrived together at the `bar.warp.sync` being executed, on other paths (ITS; 0 in lockstep).
     pub synced: u64,
+    /// ITS: the results of an exchange across warp-synchronous instructions, until every lane has taken its own.
+    pub mail: Option<Box<crate::its::Mail>>,
 }
 
 /// What happened to the stack after an instruction.
@@ -56,6 +58,7 @@ impl SimtStack {
             waiting: 0,
             released: 0,
             synced: 0,
+            mail: None,
         }
     }
 

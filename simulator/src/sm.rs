@@ -25,19 +25,19 @@ use crate::check::{AccessKind, Checks, Findings, GlobalAccess, UnorderedRead};
 use crate::config::Config;
 use crate::execute::{LaneScratch, Memory, Outcome, execute};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
-use crate::kernel::{Buffer, DInstr, DOp, Kernel, Pipe};
+use crate::its::{self, Rendezvous};
+use crate::kernel::{Buffer, DOp, Kernel, Pipe};
 use crate::lsu::{Effect, Return, l1_bytes};
-use crate::register_file::{LaneCtx, RegisterFile};
+use crate::register_file::LaneCtx;
 use crate::run::{RunOptions, Stalls, Stats, WARP_STALLS_KEPT, WarpStalls};
 use crate::sanitizers::{self, Site, SmChecks, missing_barrier_hint};
 use crate::scoreboard::Ready;
-use crate::simt_stack::{Merge, SimtStack};
+use crate::simt_stack::Merge;
 use crate::timing::{MemoryTiming, price};
 use crate::trace::{BarrierResult, EpochTrace, Event, Issue, TraceSink};
 use crate::warp::{Hold, Warp};
 use crate::warp_scheduler::{Schedule, WarpScheduler};
 use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 
 /// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
 pub(crate) struct Shared<'k> {
@@ -96,7 +96,7 @@ impl<'k> Shared<'k> {
             checks: options.checks,
             sanitize: options.checks.any(),
             schedule: options.schedule,
-            its: options.scheduling == crate::run::Scheduling::Its,
+            its: options.scheduling.or(kernel.program.scheduling) == Some(crate::Scheduling::Its),
         }
     }
 }
@@ -617,11 +617,13 @@ impl<'k> Sm<'k> {
             nwarps: kernel.warps_per_block(),
             cycle,
         };
-        if self.shared.its && is_warp_sync(inst) {
+        if self.shared.its && its::is_warp_sync(inst) {
             warp.stack.synced = 0;
             if exec != 0 {
-                match rendezvous(kernel, &mut warp.stack, &warp.rf, inst, pc, (active, exec), &ctx) {
+                match its::rendezvous(kernel, &mut warp.stack, &warp.rf, inst, pc, (active, exec), &ctx) {
                     Rendezvous::Go { joined } => {
+                        // (With an exchange across instructions, the results wait in the stack's mail: the
+                        // execute stage delivers them, `its::deliver`.)
                         active |= joined;
                         exec = active & guard;
                     }
@@ -629,7 +631,7 @@ impl<'k> Sm<'k> {
                         // The path waits; another path of the warp issues next.
                         warp.next_issue = cycle + 1;
                         let n = kernel_len(kernel);
-                        its_next_path(warp, n, self.shared.checks.race, cycle, trace);
+                        its::next_path(warp, n, self.shared.checks.race, cycle, trace);
                         return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
                     }
                     Rendezvous::Fault(kind) => {
@@ -692,7 +694,9 @@ impl<'k> Sm<'k> {
                 sanitizers::operands(sanitizers!(), &at, inst, &warp.shadow, &warp.rf, &ctx);
             }
             if checks.sync {
-                sanitizers::member_mask(sanitizers!(), &at, inst, &warp.rf, warp.stack.live(), &ctx);
+                // (Under ITS the named lanes on other paths were waited for: none is absent.)
+                let live = if self.shared.its { 0 } else { warp.stack.live() };
+                sanitizers::member_mask(sanitizers!(), &at, inst, &warp.rf, live, &ctx);
             }
         }
         // Execute.
@@ -834,7 +838,7 @@ impl<'k> Sm<'k> {
         if self.shared.its {
             // ITS: the next path goes to the top (paths at their reconvergence pc arrive there).
             let warp = self.warps[slot].as_mut().expect("live warp");
-            its_next_path(warp, kernel_len(kernel), self.shared.checks.race, cycle, trace);
+            its::next_path(warp, kernel_len(kernel), self.shared.checks.race, cycle, trace);
         }
         Ok(self.after_issue(slot, cycle, cycle + 1, trace))
     }
@@ -1040,97 +1044,6 @@ impl<'k> Sm<'k> {
     }
 }
 
-/// Whether `inst` is warp-synchronous (`shfl.sync`, `vote.sync`, `match.sync`, `bar.warp.sync`).
-#[inline(always)]
-fn is_warp_sync(inst: &DInstr) -> bool {
-    matches!(
-        inst.op,
-        DOp::Shfl { .. } | DOp::Vote { .. } | DOp::Match { .. } | DOp::BarWarp { .. }
-    )
-}
-
-/// What a path at a warp-synchronous instruction does under independent thread scheduling.
-enum Rendezvous {
-    /// Execute it, together with the `joined` lanes (paths waiting at the same instruction).
-    Go {
-        joined: u64,
-    },
-    /// Wait for lanes of its mask still on their way (another path issues meanwhile).
-    Wait,
-    Fault(FaultKind),
-}
-
-/// ITS: the path on top of `stack` (its lanes `active`, of which `exec` execute) is at the warp-synchronous
-/// instruction `inst` at `pc`. PTX (sm_70+): each thread "waits until all non-exited threads corresponding to
-/// membermask have executed [the instruction] with the same qualifiers and same membermask value". The paths of
-/// the lanes its mask names that are on other paths must be waiting at a warp-synchronous instruction: at this
-/// same pc they execute it together with this path (each lane its own operands: one instruction over their
-/// union); `bar.warp.sync`s at other pcs release each other (no values move). Otherwise the path waits; if no
-/// path of the warp can run any more, it is a deadlock.
-#[inline(never)]
-#[cold]
-fn rendezvous(
-    kernel: &Kernel,
-    stack: &mut SimtStack,
-    rf: &RegisterFile,
-    inst: &DInstr,
-    pc: u32,
-    (active, exec): (u64, u64),
-    ctx: &LaneCtx,
-) -> Rendezvous {
-    let (member, bar_warp) = match inst.op {
-        DOp::Shfl { member, .. } => (member, false),
-        DOp::Vote { mask, .. } | DOp::Match { mask, .. } => (mask, false),
-        DOp::BarWarp { mask } => (mask, true),
-        _ => return Rendezvous::Go { joined: 0 },
-    };
-    if exec & !stack.released == 0 {
-        // Released by the rendezvous another path completed: the lanes it waited for have arrived.
-        stack.released &= !exec;
-        stack.synced = u64::MAX;
-        return Rendezvous::Go { joined: 0 };
-    }
-    let named = member.lanes(rf, ctx, exec);
-    let others = named & stack.live() & !active;
-    if others == 0 {
-        return Rendezvous::Go { joined: 0 };
-    }
-    if others & !stack.waiting == 0 {
-        let paths: SmallVec<[(u32, u64); 8]> = stack
-            .paths()
-            .filter(|p| p.mask & others != 0)
-            .map(|p| (p.pc, p.mask))
-            .collect();
-        let lanes = paths.iter().fold(0, |m, p| m | p.1);
-        if paths.iter().all(|&(p, _)| p == pc) {
-            stack.waiting &= !lanes;
-            stack.advance_paths(lanes, pc + 1);
-            return Rendezvous::Go { joined: lanes };
-        }
-        if bar_warp
-            && paths
-                .iter()
-                .all(|&(p, _)| matches!(kernel.code.get(p as usize).map(|i| i.op), Some(DOp::BarWarp { .. })))
-        {
-            stack.waiting &= !lanes;
-            stack.released |= lanes;
-            stack.synced = lanes;
-            return Rendezvous::Go { joined: 0 };
-        }
-        let (other_pc, l) = paths.iter().copied().find(|&(p, _)| p != pc).unwrap_or((pc, others));
-        return Rendezvous::Fault(FaultKind::WarpSyncAcrossPaths { other_pc, lanes: l });
-    }
-    stack.waiting |= active;
-    if stack.paths().any(|p| p.mask & !stack.waiting != 0) {
-        return Rendezvous::Wait;
-    }
-    let paths = stack.paths().map(|p| (p.pc, p.mask)).collect();
-    Rendezvous::Fault(FaultKind::WarpSyncDeadlock {
-        paths,
-        missing: others & !stack.waiting,
-    })
-}
-
 /// The number of instructions of `kernel` (a program has at most 2^16).
 #[allow(
     clippy::cast_possible_truncation,
@@ -1138,24 +1051,4 @@ fn rendezvous(
 )]
 fn kernel_len(kernel: &Kernel) -> u32 {
     kernel.code.len() as u32
-}
-
-/// ITS: the next path of `warp` goes to the top of its stack (paths at their reconvergence pc arrive there,
-/// and a merge they complete is reported as lockstep's are). Out of line: lockstep never calls it.
-#[inline(never)]
-fn its_next_path<const ON: bool>(warp: &mut Warp, n: u32, race: bool, cycle: u64, trace: &mut EpochTrace<ON>) {
-    if let Some(Merge::Reconverged { pc, mask }) = warp.stack.next_path(n) {
-        if race {
-            warp.shadow.sync.sync(mask);
-        }
-        if ON {
-            trace.event(Event::Reconverge {
-                cycle,
-                block: warp.block_id,
-                warp: warp.warp_in_block,
-                pc,
-                mask,
-            });
-        }
-    }
 }

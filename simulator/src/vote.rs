@@ -19,21 +19,27 @@ pub(crate) fn vote(rf: &mut RegisterFile, mode: VoteMode, d: u16, (p, neg): (u16
     };
     let members = exec & mask;
     let set = v & members;
-    let result = match mode {
-        VoteMode::All => set == members,
-        VoteMode::Any => set != 0,
-        VoteMode::Uni => set == members || set == 0,
-        VoteMode::Ballot => {
+    match decide(mode, set, members) {
+        Some(result) => rf.preds[d as usize] = (rf.preds[d as usize] & !exec) | if result { exec } else { 0 },
+        None => {
             #[allow(
                 clippy::cast_possible_truncation,
                 reason = "32-bit lane masks: lanes 32-63 of a 64-lane warp are not representable (as PTX's .b32)"
             )]
             for_lanes(exec, |lane| rf.regs[d as usize * STRIDE + lane as usize] = set as u32);
-            false
         }
-    };
-    if mode != VoteMode::Ballot {
-        rf.preds[d as usize] = (rf.preds[d as usize] & !exec) | if result { exec } else { 0 };
+    }
+}
+
+/// A vote's predicate result over the `members` whose predicate is in `set` (all, any, uni); `None` for a
+/// ballot (its result is `set` itself).
+#[inline]
+pub(crate) fn decide(mode: VoteMode, set: u64, members: u64) -> Option<bool> {
+    match mode {
+        VoteMode::All => Some(set & members == members),
+        VoteMode::Any => Some(set & members != 0),
+        VoteMode::Uni => Some(set & members == members || set & members == 0),
+        VoteMode::Ballot => None,
     }
 }
 
@@ -64,40 +70,45 @@ pub(crate) fn match_sync(
     let members = exec & mask;
     let mut values = [0u32; 64];
     for_lanes(members, |lane| values[lane as usize] = rf.read(a, lane, ctx));
+    let mut results = [0u32; 64];
+    let same_everywhere = matches(all, &values, members, exec, &mut results);
+    for_lanes(exec, |lane| {
+        rf.regs[d as usize * STRIDE + lane as usize] = results[lane as usize];
+    });
+    if let Some(p) = p {
+        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
+    }
+}
+
+/// `match.{any,all}` over the `members`' `values`: each `exec` lane's result into `results` (for `any`, the
+/// members holding its value; for `all`, the members if every member holds the same value, else 0; lanes
+/// outside the mask take part in nothing and get 0). Returns whether every member holds the same value.
+pub(crate) fn matches(all: bool, values: &[u32; 64], members: u64, exec: u64, results: &mut [u32; 64]) -> bool {
     let first = members.trailing_zeros().min(63);
     let mut same_everywhere = true;
     for_lanes(members, |lane| {
         same_everywhere &= values[lane as usize] == values[first as usize];
     });
-    let mut equal = [0u64; 64];
-    for_lanes(members, |lane| {
-        let mut bits = 0u64;
-        for_lanes(members, |other| {
-            if values[other as usize] == values[lane as usize] {
-                bits |= 1 << other;
-            }
-        });
-        equal[lane as usize] = bits;
-    });
-    // Lanes outside the mask take part in nothing: they get 0 (and false).
     for_lanes(exec, |lane| {
-        let r = if all {
-            if same_everywhere && members >> lane & 1 == 1 {
-                members
-            } else {
-                0
-            }
+        let r = if members >> lane & 1 == 0 {
+            0
+        } else if all {
+            if same_everywhere { members } else { 0 }
         } else {
-            equal[lane as usize]
+            let mut bits = 0u64;
+            for_lanes(members, |other| {
+                if values[other as usize] == values[lane as usize] {
+                    bits |= 1 << other;
+                }
+            });
+            bits
         };
         #[allow(
             clippy::cast_possible_truncation,
             reason = "32-bit lane masks: lanes 32-63 of a 64-lane warp are not representable (as PTX's .b32)"
         )]
         let r = r as u32;
-        rf.regs[d as usize * STRIDE + lane as usize] = r;
+        results[lane as usize] = r;
     });
-    if let Some(p) = p {
-        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
-    }
+    same_everywhere
 }
