@@ -487,7 +487,7 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
         assert!(!case.cuda.body.contains(", 0xffffffff)"), "a constant member mask");
         seen += 1;
     }
-    assert_eq!(seen, 9);
+    assert_eq!(seen, 10);
 }
 
 /// Contents given with the launch (`sim crosscheck --input`) reach both machines: the simulation runs on them

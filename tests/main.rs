@@ -1,6 +1,7 @@
 //! warpsim's end-to-end tests as one test binary: each file is a module (`cargo test -p warpsim-tests
 //! traces::` runs one file's tests). One binary links the engine once; the files build and run together.
 
+mod bits;
 mod block;
 mod crosscheck;
 mod diagnostics;

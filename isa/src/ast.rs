@@ -267,12 +267,17 @@ pub enum UnaryOp {
     Not,
     /// `sqrt.rn`: the correctly rounded square root (f32, f64).
     Sqrt,
-    /// `popc.b32`: the number of 1 bits.
+    /// `popc.b32`, `popc.b64`: the number of 1 bits (in a 32-bit register).
     Popc,
-    /// `clz.b32`: the number of leading zero bits (32 for 0).
+    /// `clz.b32`, `clz.b64`: the number of leading zero bits (the width for 0; in a 32-bit register).
     Clz,
-    /// `brev.b32`: the bits in reverse order.
+    /// `brev.b32`, `brev.b64`: the bits in reverse order.
     Brev,
+    /// `bfind.{u32,s32,u64,s64}`: the position of the most significant non-sign bit (0xffffffff if none), in a
+    /// 32-bit register.
+    Bfind,
+    /// `bfind.shiftamt`: the same as a left-shift amount (the width minus one, minus the position).
+    BfindShift,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -305,6 +310,11 @@ pub enum TernaryOp {
     MadHi,
     /// `mad.wide.{u32,s32}`: the 64-bit product of two 32-bit operands plus a 64-bit `c`.
     MadWide,
+    /// `bfe.{u32,s32,u64,s64} d, a, pos, len`: the bit field of `a` at `pos` (`b`) of `len` (`c`) bits, zero- or
+    /// sign-extended; `pos` and `len` are u32.
+    Bfe,
+    /// `prmt.b32 d, a, b, c`: four bytes picked from the eight of {b, a} by the selector `c` (the default mode).
+    Prmt,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -325,8 +325,10 @@ fn lex_number(line: &str, i: usize) -> Result<(Tok, usize), String> {
             j += 1;
         }
         let digits: String = line[i + 2..j].chars().filter(|&c| c != '_').collect();
-        return i64::from_str_radix(&digits, radix)
-            .map(|v| (Tok::Int(v), j))
+        // A bit pattern up to 64 bits: `0x8000000000000000` and above are the i64 with those bits (a 64-bit
+        // operand takes them as written; a 32-bit one finds the value out of its range).
+        return u64::from_str_radix(&digits, radix)
+            .map(|v| (Tok::Int(v.cast_signed()), j))
             .map_err(|_| format!("invalid number `{}`", &line[i..j]));
     }
     let mut j = i;

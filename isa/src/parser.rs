@@ -122,6 +122,9 @@ pub const MNEMONICS: &[&str] = &[
     "popc",
     "clz",
     "brev",
+    "bfind",
+    "bfe",
+    "prmt",
     "add",
     "sub",
     "mul",
@@ -1367,8 +1370,9 @@ impl Ctx<'_> {
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
                 self.binary(m, parts, c)?
             }
-            "neg" | "abs" | "not" | "sqrt" | "popc" | "clz" | "brev" => self.unary(m, parts, c)?,
+            "neg" | "abs" | "not" | "sqrt" | "popc" | "clz" | "brev" | "bfind" => self.unary(m, parts, c)?,
             "mad" | "fma" => self.ternary(m, parts, c)?,
+            "bfe" | "prmt" => self.bit_field(m, parts, c)?,
             "setp" => self.setp(parts, c)?,
             "selp" => self.selp(parts, c)?,
             "cvt" => self.cvt(parts, c)?,
@@ -1465,13 +1469,17 @@ impl Ctx<'_> {
 
     /// `neg`, `abs`, `not` (and `not.pred`).
     fn unary(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let mut shift = false;
         if m == "not" && parts.optional(&["pred"]).is_some() {
             return self.pred_logic(m, c);
         }
         let ty = match m {
             "not" => parts.ty(&BIT_TYS)?,
-            // (PTX also has the .b64 forms; warpsim has the 32-bit ones.)
-            "popc" | "clz" | "brev" => parts.ty(&[Ty::B32])?,
+            "popc" | "clz" | "brev" => parts.ty(&[Ty::B32, Ty::B64])?,
+            "bfind" => {
+                shift = parts.optional(&["shiftamt"]).is_some();
+                parts.ty(&[Ty::U32, Ty::S32, Ty::U64, Ty::S64])?
+            }
             "sqrt" => {
                 parts.required(&["rn"], "`.rn` (the correctly rounded square root)")?;
                 parts.ty(&[Ty::F32, Ty::F64])?
@@ -1485,12 +1493,40 @@ impl Ctx<'_> {
             "popc" => UnaryOp::Popc,
             "clz" => UnaryOp::Clz,
             "brev" => UnaryOp::Brev,
+            "bfind" if shift => UnaryOp::BfindShift,
+            "bfind" => UnaryOp::Bfind,
             _ => UnaryOp::Not,
+        };
+        // Counts and positions are 32-bit results, whatever the operand's width.
+        let d = match op {
+            UnaryOp::Popc | UnaryOp::Clz | UnaryOp::Bfind | UnaryOp::BfindShift => self.dst(c, Ty::U32)?,
+            _ => self.dst(c, ty)?,
+        };
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        Ok(Op::Unary { op, ty, d, a })
+    }
+
+    /// `bfe.{u32,s32,u64,s64} d, a, pos, len` and `prmt.b32 d, a, b, c` (its default mode only).
+    fn bit_field(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let (op, ty) = if m == "bfe" {
+            (TernaryOp::Bfe, parts.ty(&[Ty::U32, Ty::S32, Ty::U64, Ty::S64])?)
+        } else {
+            (TernaryOp::Prmt, parts.ty(&[Ty::B32])?)
         };
         let d = self.dst(c, ty)?;
         c.comma()?;
         let a = self.src(c, ty)?;
-        Ok(Op::Unary { op, ty, d, a })
+        c.comma()?;
+        let (bt, ct) = if op == TernaryOp::Bfe {
+            (Ty::U32, Ty::U32)
+        } else {
+            (ty, ty)
+        };
+        let b = self.src(c, bt)?;
+        c.comma()?;
+        let cc = self.src(c, ct)?;
+        Ok(Op::Ternary { op, ty, d, a, b, c: cc })
     }
 
     /// `mad` and `fma`.

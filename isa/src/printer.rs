@@ -168,6 +168,8 @@ pub fn op(p: &Program, op: &Op) -> String {
                 UnaryOp::Popc => "popc",
                 UnaryOp::Clz => "clz",
                 UnaryOp::Brev => "brev",
+                UnaryOp::Bfind => "bfind",
+                UnaryOp::BfindShift => "bfind.shiftamt",
             };
             format!("{m}.{} {}, {}", ty.name(), r(d), o(a))
         }
@@ -178,6 +180,8 @@ pub fn op(p: &Program, op: &Op) -> String {
                 TernaryOp::Fma => "fma",
                 TernaryOp::MadHi => "mad.hi",
                 TernaryOp::MadWide => "mad.wide",
+                TernaryOp::Bfe => "bfe",
+                TernaryOp::Prmt => "prmt",
             };
             format!("{m}.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(c))
         }

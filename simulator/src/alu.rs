@@ -541,7 +541,68 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::FmaF => nan_result(d(a).mul_add(d(b), d(c)), &[b, c, a]),
         Wide::SqrtF => nan_result(d(a).sqrt(), &[a]),
         Wide::Sqrt32 => u64::from(canon(f(low(a)).sqrt())),
+        Wide::Popc64 => u64::from(a.count_ones()),
+        Wide::Clz64 => u64::from(a.leading_zeros()),
+        Wide::Brev64 => a.reverse_bits(),
+        Wide::Bfe { signed, wide } => bit_field(a, low(b), low(c), signed, wide),
+        Wide::Bfind { signed, wide, shiftamt } => u64::from(find_msb(a, signed, wide, shiftamt)),
+        Wide::Prmt => u64::from(permute(low(a), low(b), low(c))),
         Wide::Cvt { to, from, rounding } => convert_any(to, from, rounding, a),
+    })
+}
+
+/// `bfe`: PTX's pseudo-code. `msb` is 31 or 63; the sign bit (signed types, `len` > 0) is
+/// `a[min(pos + len - 1, msb)]`; bit `i` of the result is `a[pos + i]` for `i < len` and `pos + i <= msb`, else
+/// the sign bit (0 for unsigned types). The 32-bit forms take `pos = b & 0xff`, `len = c & 0xff`, as PTX says;
+/// the 64-bit ones, which ptxas lowers to a sequence, take the whole 32-bit `b` and `c` on the GPU (measured on
+/// an H100, `crosscheck/edges/edges_bits.s`: `bfe.u64 d, a, 0x104, 0x208` is 0, not bits 4-11 of `a`).
+pub fn bit_field(a: u64, b: u32, c: u32, signed: bool, wide: bool) -> u64 {
+    let msb: u64 = if wide { 63 } else { 31 };
+    let a = if wide { a } else { a & 0xffff_ffff };
+    let (pos, len) = if wide {
+        (u64::from(b), u64::from(c))
+    } else {
+        (u64::from(b & 0xff), u64::from(c & 0xff))
+    };
+    let sbit = signed && len != 0 && a >> (pos + len - 1).min(msb) & 1 == 1;
+    // The field's bits that lie inside the operand.
+    let n = if pos > msb { 0 } else { len.min(msb + 1 - pos) };
+    let mask = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let field = if n == 0 { 0 } else { (a >> pos) & mask };
+    let r = if sbit { field | !mask } else { field };
+    if wide { r } else { r & 0xffff_ffff }
+}
+
+/// `bfind`: the bit position of the most significant non-sign bit (for a negative signed value, the most
+/// significant 0), or `0xffffffff` when there is none; `.shiftamt` gives `msb - position` instead.
+pub fn find_msb(a: u64, signed: bool, wide: bool, shiftamt: bool) -> u32 {
+    let bits = if wide { 64 } else { 32 };
+    let mut x = if wide { a } else { a & 0xffff_ffff };
+    if signed && x >> (bits - 1) & 1 == 1 {
+        x = !x & if wide { u64::MAX } else { 0xffff_ffff };
+    }
+    if x == 0 {
+        return u32::MAX;
+    }
+    let pos = x.ilog2();
+    if shiftamt { bits - 1 - pos } else { pos }
+}
+
+/// `prmt.b32 d, a, b, c` in the default mode: bytes 0-3 of {b, a} are `a`'s, 4-7 `b`'s; nibble `n` of `c`
+/// picks result byte `n` (its low three bits the byte, its high bit: replicate that byte's sign bit instead).
+pub fn permute(a: u32, b: u32, c: u32) -> u32 {
+    let bytes = u64::from(b) << 32 | u64::from(a);
+    (0..4).fold(0, |r, n| {
+        let sel = c >> (4 * n) & 0xf;
+        let byte = low(bytes >> (8 * (sel & 7))) & 0xff;
+        let byte = if sel & 8 == 0 {
+            byte
+        } else if byte & 0x80 != 0 {
+            0xff
+        } else {
+            0
+        };
+        r | byte << (8 * n)
     })
 }
 

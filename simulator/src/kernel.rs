@@ -194,6 +194,24 @@ pub enum Wide {
     SqrtF,
     /// `sqrt.rn.f32`: 32-bit operand and result.
     Sqrt32,
+    /// `popc.b64`, `clz.b64`: a 64-bit operand, a 32-bit count.
+    Popc64,
+    Clz64,
+    /// `brev.b64`.
+    Brev64,
+    /// `bfe.{u32,s32,u64,s64} d, a, pos, len`: a bit field of `a`, zero- or sign-extended (`pos`, `len`: u32).
+    Bfe {
+        signed: bool,
+        wide: bool,
+    },
+    /// `bfind[.shiftamt].{u32,s32,u64,s64} d, a`: the most significant non-sign bit, in 32 bits.
+    Bfind {
+        signed: bool,
+        wide: bool,
+        shiftamt: bool,
+    },
+    /// `prmt.b32 d, a, b, c` (the default mode): four bytes picked from {b, a}.
+    Prmt,
     /// `cvt` where one side is 64 bits wide, or with a directed float rounding (`rz`, `rm`, `rp`).
     Cvt {
         to: Ty,
@@ -211,6 +229,10 @@ impl Wide {
                 (false, [false, false, false])
             }
             Wide::MadWideU | Wide::MadWideS => (true, [false, false, true]),
+            Wide::Popc64 | Wide::Clz64 => (false, [true, false, false]),
+            Wide::Bfe { wide, .. } => (wide, [wide, false, false]),
+            Wide::Bfind { wide, .. } => (false, [wide, false, false]),
+            Wide::Prmt => (false, [false, false, false]),
             Wide::Shl | Wide::ShrU | Wide::ShrS => (true, [true, false, false]),
             Wide::Cvt { to, from, .. } => (to.wide(), [from.wide(), false, false]),
             _ => (true, [true, true, true]),
@@ -228,6 +250,10 @@ impl Wide {
             | Wide::AbsF
             | Wide::SqrtF
             | Wide::Sqrt32
+            | Wide::Popc64
+            | Wide::Clz64
+            | Wide::Brev64
+            | Wide::Bfind { .. }
             | Wide::Cvt { .. } => 1,
             Wide::Mad
             | Wide::MadHiU
@@ -236,7 +262,9 @@ impl Wide {
             | Wide::MadHi32S
             | Wide::MadWideU
             | Wide::MadWideS
-            | Wide::FmaF => 3,
+            | Wide::FmaF
+            | Wide::Bfe { .. }
+            | Wide::Prmt => 3,
             _ => 2,
         }
     }
@@ -2082,7 +2110,7 @@ impl Decoder<'_> {
 
     /// `neg`, `abs`, `not`: float or integer by the type.
     fn unary(&self, op: UnaryOp, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
-        if ty.wide() || op == UnaryOp::Sqrt {
+        if ty.wide() || matches!(op, UnaryOp::Sqrt | UnaryOp::Bfind | UnaryOp::BfindShift) {
             let (f, unit) = match (op, ty) {
                 (UnaryOp::Sqrt, Ty::F32) => (Wide::Sqrt32, Unit::Sqrt),
                 (UnaryOp::Sqrt, _) => (Wide::SqrtF, Unit::Sqrt),
@@ -2091,7 +2119,17 @@ impl Decoder<'_> {
                 (UnaryOp::Abs, Ty::F64) => (Wide::AbsF, Unit::Alu),
                 (UnaryOp::Abs, _) => (Wide::AbsI, Unit::Alu),
                 (UnaryOp::Not, _) => (Wide::Not, Unit::Alu),
-                (UnaryOp::Popc | UnaryOp::Clz | UnaryOp::Brev, _) => unreachable!("32-bit only (the assembler)"),
+                (UnaryOp::Popc, _) => (Wide::Popc64, Unit::Alu),
+                (UnaryOp::Clz, _) => (Wide::Clz64, Unit::Alu),
+                (UnaryOp::Brev, _) => (Wide::Brev64, Unit::Alu),
+                (UnaryOp::Bfind | UnaryOp::BfindShift, _) => (
+                    Wide::Bfind {
+                        signed: ty.signed(),
+                        wide: ty.wide(),
+                        shiftamt: op == UnaryOp::BfindShift,
+                    },
+                    Unit::Alu,
+                ),
             };
             return self.wide(f, unit, ty, d, a, None, None);
         }
@@ -2103,7 +2141,7 @@ impl Decoder<'_> {
             (UnaryOp::Popc, _) => Un::Popc,
             (UnaryOp::Clz, _) => Un::Clz,
             (UnaryOp::Brev, _) => Un::Brev,
-            (UnaryOp::Not | UnaryOp::Sqrt, _) => Un::Not,
+            (UnaryOp::Not | UnaryOp::Sqrt | UnaryOp::Bfind | UnaryOp::BfindShift, _) => Un::Not,
         };
         Ok((
             DOp::Un {
@@ -2151,9 +2189,22 @@ impl Decoder<'_> {
         b: &Operand,
         c: &Operand,
     ) -> Result<Decoded, LoadError> {
-        if ty.wide() || matches!(op, TernaryOp::MadHi | TernaryOp::MadWide) {
+        if ty.wide()
+            || matches!(
+                op,
+                TernaryOp::MadHi | TernaryOp::MadWide | TernaryOp::Bfe | TernaryOp::Prmt
+            )
+        {
             let signed = ty.signed();
             let (f, unit) = match op {
+                TernaryOp::Bfe => (
+                    Wide::Bfe {
+                        signed,
+                        wide: ty.wide(),
+                    },
+                    Unit::Alu,
+                ),
+                TernaryOp::Prmt => (Wide::Prmt, Unit::Alu),
                 _ if ty == Ty::F64 => (Wide::FmaF, Unit::Fp64),
                 TernaryOp::MadHi if ty.wide() => (if signed { Wide::MadHiS } else { Wide::MadHiU }, Unit::Fma),
                 TernaryOp::MadHi => (if signed { Wide::MadHi32S } else { Wide::MadHi32U }, Unit::Fma),
@@ -2619,6 +2670,15 @@ fn register_types(p: &Program) -> Vec<Ty> {
     };
     for inst in &p.instructions {
         match &inst.op {
+            Op::Unary {
+                op: UnaryOp::Popc | UnaryOp::Clz | UnaryOp::Bfind | UnaryOp::BfindShift,
+                d,
+                a,
+                ty,
+            } => {
+                vote(&Operand::Reg(*d), Ty::U32);
+                vote(a, *ty);
+            }
             Op::Mov { ty, d, a } | Op::Unary { ty, d, a, .. } => {
                 vote(&Operand::Reg(*d), *ty);
                 vote(a, *ty);
@@ -2643,8 +2703,9 @@ fn register_types(p: &Program) -> Vec<Ty> {
                 };
                 vote(&Operand::Reg(*d), wt);
                 vote(a, *ty);
-                vote(b, *ty);
-                vote(c, wt);
+                let bt = if *op == TernaryOp::Bfe { Ty::U32 } else { *ty };
+                vote(b, bt);
+                vote(c, if *op == TernaryOp::Bfe { Ty::U32 } else { wt });
             }
             Op::Setp { ty, a, b, .. } => {
                 vote(a, *ty);

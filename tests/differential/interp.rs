@@ -519,7 +519,49 @@ fn unary(op: UnaryOp, ty: Ty, a: u32) -> u32 {
         (UnaryOp::Popc, _) => a.count_ones(),
         (UnaryOp::Clz, _) => a.leading_zeros(),
         (UnaryOp::Brev, _) => a.reverse_bits(),
+        (UnaryOp::Bfind | UnaryOp::BfindShift, _) => {
+            // PTX: the most significant bit that differs from the sign (signed) or is set (unsigned).
+            let x = if ty == Ty::S32 && a >> 31 == 1 { !a } else { a };
+            match (0..32).rev().find(|&i| x >> i & 1 == 1) {
+                None => u32::MAX,
+                Some(i) if op == UnaryOp::BfindShift => 31 - i,
+                Some(i) => i,
+            }
+        }
     }
+}
+
+/// `bfe.{u32,s32}`, bit by bit as PTX's pseudo-code writes it.
+fn bfe32(signed: bool, a: u32, b: u32, c: u32) -> u32 {
+    let (pos, len) = (b & 0xff, c & 0xff);
+    let sbit = if signed && len != 0 {
+        a >> (pos + len - 1).min(31) & 1
+    } else {
+        0
+    };
+    (0..32).fold(0, |d, i| {
+        let bit = if i < len && pos + i <= 31 {
+            a >> (pos + i) & 1
+        } else {
+            sbit
+        };
+        d | bit << i
+    })
+}
+
+/// `prmt.b32` in its default mode, byte by byte.
+fn prmt(a: u32, b: u32, c: u32) -> u32 {
+    let bytes = [a, a >> 8, a >> 16, a >> 24, b, b >> 8, b >> 16, b >> 24].map(|x| x & 0xff);
+    (0..4).fold(0, |d, n| {
+        let sel = (c >> (4 * n)) & 0xf;
+        let v = bytes[(sel & 7) as usize];
+        let v = if sel & 8 != 0 {
+            if v & 0x80 != 0 { 0xff } else { 0 }
+        } else {
+            v
+        };
+        d | v << (8 * n)
+    })
 }
 
 fn ternary(ty: Ty, a: u32, b: u32, c: u32) -> u32 {
@@ -862,6 +904,23 @@ impl Warp<'_> {
                     v[l] = binary(*op, *ty, a[l], b[l])
                         .ok_or_else(|| self.fault(pc, Some(lane), FaultKind::DivideByZero))?;
                 }
+                self.write(*d, exec, &v);
+            }
+            Op::Ternary {
+                op: op @ (TernaryOp::Bfe | TernaryOp::Prmt),
+                ty,
+                d,
+                a,
+                b,
+                c,
+            } => {
+                let (a, b, c) = (self.row(a, *ty), self.row(b, Ty::U32), self.row(c, Ty::U32));
+                let v: Vec<u32> = (0..w as usize)
+                    .map(|l| match op {
+                        TernaryOp::Bfe => bfe32(*ty == Ty::S32, a[l], b[l], c[l]),
+                        _ => prmt(a[l], b[l], c[l]),
+                    })
+                    .collect();
                 self.write(*d, exec, &v);
             }
             Op::Ternary { op, ty, d, a, b, c } => {

@@ -563,6 +563,21 @@ impl Emitter<'_> {
             Wide::FmaF => "fma.rn.f64".into(),
             Wide::SqrtF => "sqrt.rn.f64".into(),
             Wide::Sqrt32 => "sqrt.rn.f32".into(),
+            Wide::Popc64 => "popc.b64".into(),
+            Wide::Clz64 => "clz.b64".into(),
+            Wide::Brev64 => "brev.b64".into(),
+            Wide::Bfe { signed, wide } => format!(
+                "bfe.{}{}",
+                if signed { "s" } else { "u" },
+                if wide { "64" } else { "32" }
+            ),
+            Wide::Bfind { signed, wide, shiftamt } => format!(
+                "bfind{}.{}{}",
+                if shiftamt { ".shiftamt" } else { "" },
+                if signed { "s" } else { "u" },
+                if wide { "64" } else { "32" }
+            ),
+            Wide::Prmt => "prmt.b32".into(),
             Wide::NegF | Wide::AbsF => unreachable!("bit operations return above"),
             Wide::Cvt { to, from, rounding } => {
                 let exact =

@@ -272,8 +272,12 @@ pub struct ProgramReport {
     pub name: String,
     #[serde(rename = "match")]
     pub matched: bool,
+    /// Blocks and threads per block in all.
     pub grid: u32,
     pub block: u32,
+    /// The launch's shapes (x, y, z).
+    pub grid_shape: [u32; 3],
+    pub block_shape: [u32; 3],
     /// The longest block on the GPU, first start to last exit (`clock64`).
     pub gpu_cycles: Option<u64>,
     /// The same span in warpsim.
@@ -300,6 +304,8 @@ impl ProgramReport {
             matched: false,
             grid: 0,
             block: 0,
+            grid_shape: [0; 3],
+            block_shape: [0; 3],
             gpu_cycles: None,
             sim_cycles: None,
             sim_run_cycles: None,
@@ -367,6 +373,12 @@ pub fn compare(case: &Case, gpu: &GpuRun) -> ProgramReport {
         matched: mismatch.is_none(),
         grid: case.kernel.grid,
         block: case.kernel.block,
+        grid_shape: [case.kernel.grid_dim.x, case.kernel.grid_dim.y, case.kernel.grid_dim.z],
+        block_shape: [
+            case.kernel.block_dim.x,
+            case.kernel.block_dim.y,
+            case.kernel.block_dim.z,
+        ],
         gpu_cycles: Some(gpu.span()),
         sim_cycles: Some(case.sim_span),
         sim_run_cycles: Some(case.sim.cycles),
@@ -581,6 +593,15 @@ fn ratio_cell(a: u64, b: u64) -> String {
     format!("{:.2}", a as f64 / b as f64)
 }
 
+/// A launch shape as `sim run` writes it: `8`, `8x4`, `8x4x2` (trailing 1s left out).
+fn dims(d: [u32; 3]) -> String {
+    match d {
+        [x, 1, 1] => x.to_string(),
+        [x, y, 1] => format!("{x}x{y}"),
+        [x, y, z] => format!("{x}x{y}x{z}"),
+    }
+}
+
 fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
     let mut s = String::new();
     let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
@@ -608,7 +629,7 @@ fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
             (Some(a), Some(b)) if b > 0 => ratio_cell(a, b),
             _ => "-".into(),
         };
-        let shape = format!("{} × {}", p.grid, p.block);
+        let shape = format!("{} × {}", dims(p.grid_shape), dims(p.block_shape));
         if markdown {
             let _ = writeln!(
                 s,
