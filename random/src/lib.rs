@@ -6,7 +6,10 @@
 //! of [`Stmt`]s), so that proptest can shrink a failing one; [`Case::source`] prints it as warpsim assembly.
 //! The prologue loads six data registers per thread (`%r0` … `%r5`) from the input buffer and sets three
 //! predicates (`%p0` … `%p2`); the epilogue stores every data register, the predicates' bits and the thread's
-//! shared-memory slots to output buffers, so memory shows the whole final state.
+//! shared-memory slots to output buffers, so memory shows the whole final state. Launches are 1-D, 2-D or 3-D
+//! (grid and block, [`shape`]); the prologue computes the thread's linear number in its block (`%lt`), its
+//! block's in the grid (`%lb`) and its number in the launch (`%gid`) from `%tid`, `%ntid`, `%ctaid` and
+//! `%nctaid`, x fastest, as warps are cut; the shapes' special registers are also operands of any instruction.
 //!
 //! Three ways in, one strategy ([`case`]):
 //!
@@ -105,12 +108,20 @@ const FLOAT_SPECIALS: [u32; 14] = [
     0xcf00_0001, // just below -2^31
 ];
 const INT_SPECIALS: [u32; 10] = [0, 1, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 31, 32, 33, 0xffff_ffe1, 64];
-const SPECIALS: [&str; 13] = [
+const SPECIALS: [&str; 21] = [
     "%laneid",
     "%tid.x",
+    "%tid.y",
+    "%tid.z",
     "%ntid.x",
+    "%ntid.y",
+    "%ntid.z",
     "%ctaid.x",
+    "%ctaid.y",
+    "%ctaid.z",
     "%nctaid.x",
+    "%nctaid.y",
+    "%nctaid.z",
     "%warpid",
     "%nwarpid",
     "%warpsize",
@@ -378,6 +389,11 @@ pub struct Case {
     /// Lanes missing from the last warp of a block (taken modulo W): a partial warp.
     pub missing: u32,
     pub grid: u32,
+    /// The block's shape (x, y, z): its product is [`Case::block`]; warps are cut from the linear thread number
+    /// (x fastest), so the lanes of each warp are the same whatever the shape.
+    pub block_dim: [u32; 3],
+    /// The grid's shape (x, y, z): its product is `grid`.
+    pub grid_dim: [u32; 3],
     /// Input values; thread `t`'s register `k` starts as one of them (by a fixed hash of `(t, k)`).
     pub pool: Vec<u32>,
     /// Member masks carry bits at or above W (ignored).
@@ -419,7 +435,7 @@ fn pred() -> impl Strategy<Value = u8> {
     0..PREDS as u8
 }
 
-#[allow(clippy::cast_possible_truncation, reason = "SPECIALS has 13 entries")]
+#[allow(clippy::cast_possible_truncation, reason = "SPECIALS has 21 entries")]
 fn src() -> impl Strategy<Value = Src> {
     prop_oneof![
         6 => reg().prop_map(Src::Reg),
@@ -622,8 +638,27 @@ fn stmt() -> impl Strategy<Value = Stmt> {
     })
 }
 
-/// A whole test case: one or two warps per block, one or two blocks; every supported warp size for the
-/// reference, 32 lanes for a GPU.
+/// A launch shape of `n` threads (or blocks), x fastest: 1-D when `pick` says so (or `n` has no other shape),
+/// else one of the 2-D and 3-D factorisations of `n` within CUDA's per-dimension limits (x and y up to 1024, z up
+/// to 64; `n` is at most 128 here), chosen by `pick`.
+pub fn shape(n: u32, pick: u8) -> [u32; 3] {
+    let mut shapes = Vec::new();
+    for z in (1..=n.min(64)).filter(|z| n.is_multiple_of(*z)) {
+        for y in (1..=n / z).filter(|y| (n / z).is_multiple_of(*y)) {
+            if y > 1 || z > 1 {
+                shapes.push([n / (y * z), y, z]);
+            }
+        }
+    }
+    if shapes.is_empty() || pick % 5 < 2 {
+        [n, 1, 1]
+    } else {
+        shapes[usize::from(pick / 5) % shapes.len()]
+    }
+}
+
+/// A whole test case: one or two warps per block, one to four blocks (at most 128 threads), each shape 1-D, 2-D
+/// or 3-D; every supported warp size for the reference, 32 lanes for a GPU.
 pub fn case(target: Target) -> impl Strategy<Value = Case> {
     let sizes = match target {
         Target::Reference => vec![2u32, 4, 8, 16, 32, 64],
@@ -632,23 +667,32 @@ pub fn case(target: Target) -> impl Strategy<Value = Case> {
     (
         select(sizes),
         (1u32..=2, prop_oneof![3 => Just(0u32), 1 => 1u32..64]),
-        1u32..=2,
+        (1u32..=4, any::<u8>(), any::<u8>()),
         (prop::collection::vec(value(), 1..12), proptest::bool::weighted(0.2)),
         prop::collection::vec(stmt(), 1..20),
     )
-        .prop_map(move |(w, (warps, missing), grid, (pool, junk_mask_bits), body)| Case {
-            target,
-            w,
-            warps,
-            missing: missing % w,
-            // The input buffer's initialiser lists a value per register and thread, and the assembler takes at
-            // most 1024 terms per statement: at most 128 threads.
-            grid: if w * warps * grid > 128 { 1 } else { grid },
-            // A GPU's member masks are 32 bits.
-            junk_mask_bits: junk_mask_bits && target == Target::Reference,
-            pool,
-            body,
-        })
+        .prop_map(
+            move |(w, (warps, missing), (grid, block_pick, grid_pick), (pool, junk_mask_bits), body)| {
+                let missing = missing % w;
+                let block = warps * w - missing;
+                // The input buffer's initialiser lists a value per register and thread, and the assembler takes at
+                // most 1024 terms per statement: at most 128 threads.
+                let grid = grid.min(128 / block).max(1);
+                Case {
+                    target,
+                    w,
+                    warps,
+                    missing,
+                    grid,
+                    block_dim: shape(block, block_pick),
+                    grid_dim: shape(grid, grid_pick),
+                    // A GPU's member masks are 32 bits.
+                    junk_mask_bits: junk_mask_bits && target == Target::Reference,
+                    pool,
+                    body,
+                }
+            },
+        )
 }
 
 /// One program of a cross-check batch.
@@ -1673,8 +1717,15 @@ impl Case {
         let _ = writeln!(s, ".desc \"{desc}\"");
         let _ = writeln!(s, ".warp_sizes {w}");
         let _ = writeln!(s, ".param bias = 5");
-        let _ = writeln!(s, ".grid {}", self.grid);
-        if self.missing == 0 {
+        let dims = |d: [u32; 3]| match d {
+            [x, 1, 1] => x.to_string(),
+            [x, y, 1] => format!("{x}, {y}"),
+            [x, y, z] => format!("{x}, {y}, {z}"),
+        };
+        let _ = writeln!(s, ".grid {}", dims(self.grid_dim));
+        if self.block_dim[1] * self.block_dim[2] > 1 {
+            let _ = writeln!(s, ".block {}", dims(self.block_dim));
+        } else if self.missing == 0 {
             let _ = writeln!(s, ".block {} * W", self.warps);
         } else {
             let _ = writeln!(s, ".block {} * W - {}", self.warps, self.missing);
@@ -1702,7 +1753,7 @@ impl Case {
         let _ = writeln!(s, ".shared scnt u32[{}]", (self.warps + self.block()) * COUNTERS);
         let _ = writeln!(
             s,
-            ".reg %r<{REGS}>, %gid, %sb, %ss, %wb, %ws, %ob, %os, %t0, %t1, %c<{MAX_LOOP_DEPTH}>"
+            ".reg %r<{REGS}>, %gid, %lt, %lb, %sb, %ss, %wb, %ws, %ob, %os, %t0, %t1, %c<{MAX_LOOP_DEPTH}>"
         );
         let _ = writeln!(s, ".pred %p<{PREDS}>, %q, %e\n");
         let mut pr = Printer {
@@ -1715,19 +1766,40 @@ impl Case {
             junk_mask_bits: self.junk_mask_bits,
             loops: Vec::new(),
         };
-        pr.line("mad.lo.u32 %gid, %ctaid.x, %ntid.x, %tid.x");
+        // The thread's linear number in its block (`%lt`, x fastest: how warps are cut), the block's in the grid
+        // (`%lb`), and the thread's in the launch (`%gid`), from the shapes' special registers; a 1-D launch
+        // reads `%tid.x` and `%ctaid.x` alone.
+        if self.block_dim[1] * self.block_dim[2] > 1 {
+            pr.line("mad.lo.u32 %t0, %tid.z, %ntid.y, %tid.y");
+            pr.line("mad.lo.u32 %lt, %t0, %ntid.x, %tid.x");
+        } else {
+            pr.line("mov.u32 %lt, %tid.x");
+        }
+        if self.grid_dim[1] * self.grid_dim[2] > 1 {
+            pr.line("mad.lo.u32 %t0, %ctaid.z, %nctaid.y, %ctaid.y");
+            pr.line("mad.lo.u32 %lb, %t0, %nctaid.x, %ctaid.x");
+        } else {
+            pr.line("mov.u32 %lb, %ctaid.x");
+        }
+        if self.block_dim[1] * self.block_dim[2] > 1 {
+            pr.line("mul.lo.u32 %t0, %ntid.x, %ntid.y");
+            pr.line("mul.lo.u32 %t0, %t0, %ntid.z");
+            pr.line("mad.lo.u32 %gid, %lb, %t0, %lt");
+        } else {
+            pr.line("mad.lo.u32 %gid, %lb, %ntid.x, %lt");
+        }
         pr.line(&format!("mul.lo.u32 %t0, %gid, {REGS}"));
         for k in 0..REGS {
             pr.line(&format!("ld.global.u32 %r{k}, in[%t0 + {k}]"));
         }
         pr.line(&format!("mul.lo.u32 %sb, %gid, {SLOTS}"));
-        pr.line(&format!("mul.lo.u32 %ss, %tid.x, {SHARED_SLOTS}"));
-        pr.line("mad.lo.u32 %wb, %ctaid.x, %nwarpid, %warpid");
+        pr.line(&format!("mul.lo.u32 %ss, %lt, {SHARED_SLOTS}"));
+        pr.line("mad.lo.u32 %wb, %lb, %nwarpid, %warpid");
         pr.line(&format!("mul.lo.u32 %wb, %wb, {COUNTERS}"));
         pr.line(&format!("mul.lo.u32 %ws, %warpid, {COUNTERS}"));
         pr.line(&format!("add.u32 %ob, %gid, {all_warps}"));
         pr.line(&format!("mul.lo.u32 %ob, %ob, {COUNTERS}"));
-        pr.line(&format!("add.u32 %os, %tid.x, {}", self.warps));
+        pr.line(&format!("add.u32 %os, %lt, {}", self.warps));
         pr.line(&format!("mul.lo.u32 %os, %os, {COUNTERS}"));
         pr.line("setp.lt.s32 %p0, %r0, %r1");
         pr.line("setp.gt.f32 %p1, %r2, %r3");
