@@ -66,6 +66,8 @@ fn shaped_launches_give_every_thread_its_own_slots_and_indices() {
             block_dim,
             grid_dim,
             pool: vec![7, 0xdead_beef, 0x3f80_0000],
+            wide: false,
+            pool64: vec![],
             junk_mask_bits: false,
             body: vec![
                 mov(0, "%tid.x"),
@@ -178,4 +180,220 @@ fn generated_programs_run_at_every_warp_size() {
         vec![2, 4, 8, 16, 32, 64],
         "runs by warp size: {sizes:?}"
     );
+}
+
+/// Every instruction form in `count` programs of `target` (opcode, modifiers and type, as warpsim prints them),
+/// and the programs' text.
+fn forms(target: Target, seed: u64, count: u64) -> (std::collections::BTreeSet<String>, String) {
+    let mut forms = std::collections::BTreeSet::new();
+    let mut text = String::new();
+    for index in 0..count {
+        let source = seeded(target, seed, index).source();
+        let program = assemble(&source);
+        for i in &program.instructions {
+            let op = warpsim_isa::print::op(&program, &i.op);
+            forms.insert(op.split_whitespace().next().unwrap_or_default().to_string());
+        }
+        text.push_str(&source);
+    }
+    (forms, text)
+}
+
+/// The 64-bit instruction forms the generator writes: every one occurs in 1500 programs of each target.
+fn add(want: &mut Vec<String>, v: &[&str]) {
+    want.extend(v.iter().map(|s| (*s).to_string()));
+}
+
+fn wide_forms() -> Vec<String> {
+    let mut want: Vec<String> = Vec::new();
+    add(&mut want, &["mov.b64", "mov.u64", "mov.s64", "mov.f64"]);
+    for ty in ["u64", "s64"] {
+        for op in [
+            "add", "sub", "mul", "min", "max", "div", "rem", "mul.hi", "mad", "mad.hi", "shl", "shr",
+        ] {
+            want.push(format!("{op}.{ty}"));
+        }
+    }
+    add(
+        &mut want,
+        &[
+            "and.b64", "or.b64", "xor.b64", "and.u64", "or.s64", "xor.s64", "not.b64", "not.u64", "not.s64", "shl.b64",
+            "shr.b64", "neg.s64", "abs.s64",
+        ],
+    );
+    add(
+        &mut want,
+        &[
+            "mul.wide.u32",
+            "mul.wide.s32",
+            "mad.wide.u32",
+            "mad.wide.s32",
+            "mul.hi.u32",
+            "mul.hi.s32",
+            "mad.hi.u32",
+            "mad.hi.s32",
+        ],
+    );
+    add(
+        &mut want,
+        &[
+            "add.f64",
+            "sub.f64",
+            "mul.f64",
+            "div.f64",
+            "min.f64",
+            "max.f64",
+            "fma.f64",
+            "mad.f64",
+            "neg.f64",
+            "abs.f64",
+            "sqrt.rn.f64",
+            "sqrt.rn.f32",
+        ],
+    );
+    for ty in ["u64", "s64", "f64"] {
+        for cmp in ["eq", "ne", "lt", "le", "gt", "ge"] {
+            want.push(format!("setp.{cmp}.{ty}"));
+        }
+    }
+    add(
+        &mut want,
+        &[
+            "setp.eq.b64",
+            "setp.ne.b64",
+            "selp.b64",
+            "selp.u64",
+            "selp.s64",
+            "selp.f64",
+        ],
+    );
+    for rnd in ["rni", "rzi", "rmi", "rpi"] {
+        for (to, from) in [
+            ("f64", "f64"),
+            ("s64", "f64"),
+            ("u64", "f64"),
+            ("s64", "f32"),
+            ("u64", "f32"),
+            ("s32", "f64"),
+            ("u32", "f64"),
+        ] {
+            want.push(format!("cvt.{rnd}.{to}.{from}"));
+        }
+    }
+    for rnd in ["rn", "rz", "rm", "rp"] {
+        for (to, from) in [
+            ("f64", "s64"),
+            ("f64", "u64"),
+            ("f64", "s32"),
+            ("f64", "u32"),
+            ("f32", "f64"),
+            ("f32", "s64"),
+            ("f32", "u64"),
+        ] {
+            want.push(format!("cvt.{rnd}.{to}.{from}"));
+        }
+    }
+    for rnd in ["rz", "rm", "rp"] {
+        want.push(format!("cvt.{rnd}.f32.s32"));
+        want.push(format!("cvt.{rnd}.f32.u32"));
+    }
+    add(
+        &mut want,
+        &[
+            "cvt.u64.s64",
+            "cvt.s64.u64",
+            "cvt.u64.u32",
+            "cvt.u64.s32",
+            "cvt.s64.u32",
+            "cvt.s64.s32",
+            "cvt.f64.f32",
+            "cvt.u32.u64",
+            "cvt.s32.s64",
+            "cvt.u32.s64",
+            "cvt.s32.u64",
+        ],
+    );
+    add(
+        &mut want,
+        &[
+            "ld.global.u64",
+            "ld.global.b64",
+            "ld.global.f64",
+            "ld.shared.u64",
+            "ld.shared.b64",
+            "st.global.u64",
+            "st.global.b64",
+            "st.shared.b64",
+        ],
+    );
+    for space in ["global", "shared"] {
+        for op in [
+            "add.u64", "min.u64", "max.u64", "exch.b64", "cas.b64", "and.b64", "or.b64", "xor.b64", "cas.u64",
+        ] {
+            want.push(format!("atom.{space}.{op}"));
+        }
+        for op in ["add.u64", "min.u64", "max.u64", "and.b64", "or.b64", "xor.b64"] {
+            want.push(format!("red.{space}.{op}"));
+        }
+    }
+    add(
+        &mut want,
+        &[
+            "atom.global.min.s64",
+            "atom.global.max.s64",
+            "atom.global.add.f64",
+            "atom.global.exch.f64",
+            "red.global.min.s64",
+            "red.global.max.s64",
+            "red.global.add.f64",
+        ],
+    );
+    want
+}
+
+/// Over 1500 programs of each target the generator writes every 64-bit instruction form it knows (and the
+/// 64-bit shuffles as two 32-bit shuffles between a `mov.b64` unpack and pack), and on a GPU no f64 operation
+/// with two operands that may both be NaN (each such operand but one goes through a `setp.eq.f64` and `selp.f64`
+/// first).
+#[test]
+fn the_generator_writes_every_64_bit_instruction() {
+    for target in [Target::Gpu, Target::Reference] {
+        let (forms, text) = forms(target, 29, 1500);
+        let missing: Vec<String> = wide_forms().into_iter().filter(|f| !forms.contains(f)).collect();
+        assert!(missing.is_empty(), "{target:?}: no program uses {missing:?}");
+        for spelling in [
+            "mov.b64 {%h0, %h1}, %w",
+            "shfl.sync.bfly.b32 %h0, %h0, ",
+            "shfl.sync.idx.b32 %h1|%p",
+            "mov.b64 %w0, {%h0, %h1}",
+            "mov.b64 {%r",
+            "setp.eq.u64 %e, %w",
+            "selp.u64 %wt0, 7, %w",
+        ] {
+            assert!(text.contains(spelling), "{target:?}: no program has `{spelling}`");
+        }
+        let guarded = text.matches("setp.eq.f64 %e,").count();
+        if target == Target::Gpu {
+            assert!(guarded > 100, "{guarded} f64 operands made numbers");
+            // Every f64 operation on two or three registers keeps at most one of them as it is.
+            for line in text.lines().map(str::trim) {
+                // Without its guard: the instruction and its operands, the destination first.
+                let op = if line.starts_with('@') {
+                    line.split_once(' ').map_or(line, |(_, rest)| rest)
+                } else {
+                    line
+                };
+                let name = op.split_whitespace().next().unwrap_or("");
+                let arithmetic = ["add.", "sub.", "mul.", "div.", "min.", "max.", "fma.", "mad."]
+                    .iter()
+                    .any(|o| name.starts_with(o));
+                if arithmetic && name.rsplit('.').next() == Some("f64") {
+                    let registers = op.matches("%w").count() - op.matches("%wt").count();
+                    assert!(registers <= 2, "`{line}` keeps more than one possibly-NaN operand");
+                }
+            }
+        } else {
+            assert_eq!(guarded, 0, "the reference target makes no operand a number");
+        }
+    }
 }
