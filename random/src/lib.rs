@@ -1280,7 +1280,10 @@ impl Printer {
         let line = |pr: &mut Printer, text: String| pr.line(&format!("{g}{text}"));
         match FAMILIES[usize::from(*op) % FAMILIES.len()] {
             0 => match sub % 6 {
-                4 => line(self, format!("mov.b64 {{{}, {}}}, {}", r(*x), r(*x + 1), a.reg_or(*d))),
+                4 => line(
+                    self,
+                    format!("mov.b64 {{{}, {}}}, {}", r(*x), r(x.wrapping_add(1)), a.reg_or(*d)),
+                ),
                 5 => line(self, format!("mov.b64 {dw}, {{{}, {}}}", s.int(), t.int())),
                 k => {
                     let ty = ["b64", "u64", "s64", "f64"][k];
@@ -1339,7 +1342,10 @@ impl Printer {
                 }
                 k => {
                     let op = ["mad.hi.u32", "mad.hi.s32"][k - 2];
-                    line(self, format!("{op} {}, {}, {}, {}", r(*x), s.int(), t.int(), r(*x + 1)));
+                    line(
+                        self,
+                        format!("{op} {}, {}, {}, {}", r(*x), s.int(), t.int(), r(x.wrapping_add(1))),
+                    );
                 }
             },
             6 => {
