@@ -360,9 +360,10 @@ pub enum Stmt {
     },
     /// A 64-bit or mixed-width instruction (printed in a case with 64-bit registers only): `op` picks the family,
     /// `sub` the instruction in it; `d`, `a`, `b`, `c` are 64-bit operands (or their registers' numbers), `s`, `t`
-    /// 32-bit ones, `x` a 32-bit register. `raw`: a division whose divisor is not forced non-zero; `keep`: which
-    /// operand of an f64 operation may stay NaN on a GPU (the others are made numbers: which of two NaNs comes
-    /// out depends on the operand order ptxas chooses).
+    /// 32-bit ones, `x` a 32-bit register (or predicate). `raw`: a division whose divisor is not forced non-zero.
+    /// `keep`: which operand of an f64 operation may stay NaN on a GPU (the others are made numbers: which of two
+    /// NaNs comes out depends on the operand order ptxas chooses); also a conversion's rounding, and a memory
+    /// access's slot (fixed or by `x`), an atomic's space and whether it returns the old value.
     Wide {
         g: G,
         op: u8,
