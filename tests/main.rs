@@ -8,6 +8,7 @@ mod diagnostics;
 mod differential;
 mod docs;
 mod fuzz_regressions;
+mod generator;
 mod isa;
 mod member_masks;
 mod parallel;

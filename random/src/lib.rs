@@ -6,7 +6,16 @@
 //! of [`Stmt`]s), so that proptest can shrink a failing one; [`Case::source`] prints it as warpsim assembly.
 //! The prologue loads six data registers per thread (`%r0` … `%r5`) from the input buffer and sets three
 //! predicates (`%p0` … `%p2`); the epilogue stores every data register, the predicates' bits and the thread's
-//! shared-memory slots to output buffers, so memory shows the whole final state.
+//! shared-memory slots to output buffers, so memory shows the whole final state. Launches are 1-D, 2-D or 3-D
+//! (grid and block, [`shape`]); the prologue computes the thread's linear number in its block (`%lt`), its
+//! block's in the grid (`%lb`) and its number in the launch (`%gid`) from `%tid`, `%ntid`, `%ctaid` and
+//! `%nctaid`, x fastest, as warps are cut; the shapes' special registers are also operands of any instruction.
+//! Most cases ([`Case::wide`]) also have four 64-bit registers (`%w0` … `%w3`, loaded from a pool of 64-bit
+//! edge values and stored at the end, with 64-bit scratch, table, shared slots and counters) and 64-bit
+//! statements ([`Stmt::Wide`]: every 64-bit and mixed-width instruction of the ISA, conversions with every
+//! rounding, loads, stores and atomics) and 64-bit shuffles (two 32-bit shuffles between a `mov.b64` unpack and
+//! pack). On a GPU, an f64 operation keeps at most one operand that may be NaN (the others go through
+//! `setp.eq.f64`/`selp.f64` first): which of two NaNs comes out follows the operand order ptxas chooses.
 //!
 //! Three ways in, one strategy ([`case`]):
 //!
@@ -66,6 +75,8 @@ pub enum Target {
 
 pub const REGS: usize = 6;
 pub const PREDS: usize = 3;
+/// 64-bit data registers per thread (`%w0` … `%w3`, `.reg.b64`), in a case that has them ([`Case::wide`]).
+pub const WREGS: usize = 4;
 /// Scratch slots per thread in global memory (`scr`), in shared memory (`sh`), and counters per warp.
 const SLOTS: u32 = 4;
 const SHARED_SLOTS: u32 = 2;
@@ -104,13 +115,75 @@ const FLOAT_SPECIALS: [u32; 14] = [
     0x4f00_0000, // 2^31
     0xcf00_0001, // just below -2^31
 ];
+/// 64-bit integer immediates (`.b64`, `.u64`, `.s64` operands).
+const INT64_IMMS: [&str; 13] = [
+    "0",
+    "1",
+    "-1",
+    "7",
+    "63",
+    "64",
+    "0xffffffff",
+    "0x100000000",
+    "(-9223372036854775807 - 1)",
+    "9223372036854775807",
+    "-1000000007",
+    "0x123456789abcdef",
+    "bias * 3",
+];
+/// f64 immediates (every one finite, so that an f64 operation has at most the NaNs of its registers).
+const FLOAT64_IMMS: [&str; 11] = [
+    "0.5",
+    "-1.25",
+    "1e300",
+    "1e-310",
+    "-0.0",
+    "3.0",
+    "1.0 / 3",
+    "W * 0.25",
+    "1.7976931348623157e308",
+    "bias + 0.5",
+    "-2.0",
+];
+/// 64-bit edge values among the inputs: f64 zeros, infinities, NaNs (quiet and signalling, both signs, with
+/// payloads), subnormals, the largest finite, 1.0, ±2^63; the integer extremes.
+const SPECIALS64: [u64; 20] = [
+    0,
+    0x8000_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x7ff0_0000_0000_0001,
+    0xfff8_0000_0000_1234,
+    0xfff4_0000_0000_0001,
+    1,
+    0x000f_ffff_ffff_ffff,
+    0x7fef_ffff_ffff_ffff,
+    0x3ff0_0000_0000_0000,
+    0x43e0_0000_0000_0000,
+    0xc3e0_0000_0000_0001,
+    0x7fff_ffff_ffff_ffff,
+    0xffff_ffff_ffff_ffff,
+    0xffff_ffff,
+    0x8000_0000,
+    64,
+    0x41e0_0000_0000_0000,
+];
 const INT_SPECIALS: [u32; 10] = [0, 1, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 31, 32, 33, 0xffff_ffe1, 64];
-const SPECIALS: [&str; 13] = [
+const SPECIALS: [&str; 21] = [
     "%laneid",
     "%tid.x",
+    "%tid.y",
+    "%tid.z",
     "%ntid.x",
+    "%ntid.y",
+    "%ntid.z",
     "%ctaid.x",
+    "%ctaid.y",
+    "%ctaid.z",
     "%nctaid.x",
+    "%nctaid.y",
+    "%nctaid.z",
     "%warpid",
     "%nwarpid",
     "%warpsize",
@@ -148,6 +221,13 @@ pub enum Cond {
     Data { cmp: u8, ty: u8, a: u8, b: Src },
     /// One of the data predicates.
     Pred(u8),
+}
+
+/// A 64-bit source operand: a 64-bit register, or an immediate (an index into the immediates of its type).
+#[derive(Clone, Debug)]
+pub enum WSrc {
+    Reg(u8),
+    Imm(u8),
 }
 
 /// A shuffle's lane or offset operand.
@@ -278,7 +358,29 @@ pub enum Stmt {
         b: u8,
         nb: bool,
     },
-    /// `form`: 0 the whole warp, 1 `width=`, 2 PTX's raw clamp/segment operand (converged code only).
+    /// A 64-bit or mixed-width instruction (printed in a case with 64-bit registers only): `op` picks the family,
+    /// `sub` the instruction in it; `d`, `a`, `b`, `c` are 64-bit operands (or their registers' numbers), `s`, `t`
+    /// 32-bit ones, `x` a 32-bit register (or predicate). `raw`: a division whose divisor is not forced non-zero.
+    /// `keep`: which operand of an f64 operation may stay NaN on a GPU (the others are made numbers: which of two
+    /// NaNs comes out depends on the operand order ptxas chooses); also a conversion's rounding, and a memory
+    /// access's slot (fixed or by `x`), an atomic's space and whether it returns the old value.
+    Wide {
+        g: G,
+        op: u8,
+        sub: u8,
+        d: u8,
+        a: WSrc,
+        b: WSrc,
+        c: WSrc,
+        s: Src,
+        t: Src,
+        x: u8,
+        raw: bool,
+        keep: u8,
+    },
+    /// `form`: 0 the whole warp, 1 `width=`, 2 PTX's raw clamp/segment operand (converged code only). `wide`: a
+    /// 64-bit register exchanged as two 32-bit shuffles of its halves (`mov.b64` unpack and pack), in a case
+    /// with 64-bit registers.
     Shfl {
         mode: u8,
         d: u8,
@@ -289,6 +391,7 @@ pub enum Stmt {
         log_width: u8,
         raw_c: u16,
         spell: u8,
+        wide: bool,
     },
     Vote {
         mode: u8,
@@ -378,8 +481,17 @@ pub struct Case {
     /// Lanes missing from the last warp of a block (taken modulo W): a partial warp.
     pub missing: u32,
     pub grid: u32,
+    /// The block's shape (x, y, z): its product is [`Case::block`]; warps are cut from the linear thread number
+    /// (x fastest), so the lanes of each warp are the same whatever the shape.
+    pub block_dim: [u32; 3],
+    /// The grid's shape (x, y, z): its product is `grid`.
+    pub grid_dim: [u32; 3],
     /// Input values; thread `t`'s register `k` starts as one of them (by a fixed hash of `(t, k)`).
     pub pool: Vec<u32>,
+    /// The 64-bit registers `%w0` … `%w3` and their buffers: 64-bit statements print only in such a case.
+    pub wide: bool,
+    /// The 64-bit registers' input values, as the 32-bit ones.
+    pub pool64: Vec<u64>,
     /// Member masks carry bits at or above W (ignored).
     pub junk_mask_bits: bool,
     pub body: Vec<Stmt>,
@@ -398,6 +510,54 @@ fn value() -> impl Strategy<Value = u32> {
         1 => select(FLOAT_SPECIALS.to_vec()),
         1 => select(INT_SPECIALS.to_vec()),
     ]
+}
+
+#[allow(clippy::cast_precision_loss, reason = "-20..=20 is exact in f64")]
+fn value64() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        3 => (-8i64..=40).prop_map(i64::cast_unsigned),
+        2 => any::<u64>(),
+        2 => (-100.0f64..100.0).prop_map(f64::to_bits),
+        1 => (-20i64..=20).prop_map(|v| (v as f64).to_bits()),
+        2 => select(SPECIALS64.to_vec()),
+        1 => value().prop_map(u64::from),
+        1 => value().prop_map(|v| i64::from(v.cast_signed()).cast_unsigned()),
+    ]
+}
+
+fn wsrc() -> impl Strategy<Value = WSrc> {
+    prop_oneof![
+        5 => wreg().prop_map(WSrc::Reg),
+        1 => any::<u8>().prop_map(WSrc::Imm),
+    ]
+}
+
+#[allow(clippy::cast_possible_truncation, reason = "WREGS (4) fits a u8")]
+fn wreg() -> impl Strategy<Value = u8> {
+    0..WREGS as u8
+}
+
+/// A 64-bit or mixed-width instruction: the families of [`Stmt::Wide`] with equal weights.
+fn wide() -> BoxedStrategy<Stmt> {
+    (
+        (guard(), any::<u8>(), any::<u8>(), wreg(), wsrc(), wsrc(), wsrc()),
+        (src(), src(), reg(), proptest::bool::weighted(0.1), any::<u8>()),
+    )
+        .prop_map(|((g, op, sub, d, a, b, c), (s, t, x, raw, keep))| Stmt::Wide {
+            g,
+            op,
+            sub,
+            d,
+            a,
+            b,
+            c,
+            s,
+            t,
+            x,
+            raw,
+            keep,
+        })
+        .boxed()
 }
 
 fn imm() -> impl Strategy<Value = u32> {
@@ -419,7 +579,7 @@ fn pred() -> impl Strategy<Value = u8> {
     0..PREDS as u8
 }
 
-#[allow(clippy::cast_possible_truncation, reason = "SPECIALS has 13 entries")]
+#[allow(clippy::cast_possible_truncation, reason = "SPECIALS has 21 entries")]
 fn src() -> impl Strategy<Value = Src> {
     prop_oneof![
         6 => reg().prop_map(Src::Reg),
@@ -537,9 +697,9 @@ fn warp_ops() -> BoxedStrategy<Stmt> {
     prop_oneof![
         6 => (
             (0u8..4, reg(), proptest::option::of(pred()), src(), lane_src()),
-            (0u8..3, any::<u8>(), any::<u16>(), any::<u8>())
+            (0u8..3, any::<u8>(), any::<u16>(), any::<u8>(), proptest::bool::weighted(0.3))
         )
-            .prop_map(|((mode, d, p, a, lane), (form, log_width, raw_c, spell))| Stmt::Shfl {
+            .prop_map(|((mode, d, p, a, lane), (form, log_width, raw_c, spell, wide))| Stmt::Shfl {
                 mode,
                 d,
                 p,
@@ -548,7 +708,8 @@ fn warp_ops() -> BoxedStrategy<Stmt> {
                 form,
                 log_width,
                 raw_c,
-                spell
+                spell,
+                wide
             }).boxed(),
         2 => (0u8..4, 0u8..6, pred(), any::<bool>(), any::<u8>())
             .prop_map(|(mode, d, q, nq, spell)| Stmt::Vote { mode, d, q, nq, spell }).boxed(),
@@ -594,6 +755,7 @@ fn memory() -> BoxedStrategy<Stmt> {
 fn leaf() -> BoxedStrategy<Stmt> {
     prop_oneof![
         8 => arithmetic(),
+        6 => wide(),
         3 => logic(),
         8 => warp_ops(),
         4 => memory(),
@@ -622,8 +784,27 @@ fn stmt() -> impl Strategy<Value = Stmt> {
     })
 }
 
-/// A whole test case: one or two warps per block, one or two blocks; every supported warp size for the
-/// reference, 32 lanes for a GPU.
+/// A launch shape of `n` threads (or blocks), x fastest: 1-D when `pick` says so (or `n` has no other shape),
+/// else one of the 2-D and 3-D factorisations of `n` within CUDA's per-dimension limits (x and y up to 1024, z up
+/// to 64; `n` is at most 128 here), chosen by `pick`.
+pub fn shape(n: u32, pick: u8) -> [u32; 3] {
+    let mut shapes = Vec::new();
+    for z in (1..=n.min(64)).filter(|z| n.is_multiple_of(*z)) {
+        for y in (1..=n / z).filter(|y| (n / z).is_multiple_of(*y)) {
+            if y > 1 || z > 1 {
+                shapes.push([n / (y * z), y, z]);
+            }
+        }
+    }
+    if shapes.is_empty() || pick % 5 < 2 {
+        [n, 1, 1]
+    } else {
+        shapes[usize::from(pick / 5) % shapes.len()]
+    }
+}
+
+/// A whole test case: one or two warps per block, one to four blocks (at most 128 threads), each shape 1-D, 2-D
+/// or 3-D; every supported warp size for the reference, 32 lanes for a GPU.
 pub fn case(target: Target) -> impl Strategy<Value = Case> {
     let sizes = match target {
         Target::Reference => vec![2u32, 4, 8, 16, 32, 64],
@@ -632,23 +813,39 @@ pub fn case(target: Target) -> impl Strategy<Value = Case> {
     (
         select(sizes),
         (1u32..=2, prop_oneof![3 => Just(0u32), 1 => 1u32..64]),
-        1u32..=2,
-        (prop::collection::vec(value(), 1..12), proptest::bool::weighted(0.2)),
+        (1u32..=4, any::<u8>(), any::<u8>()),
+        (
+            prop::collection::vec(value(), 1..12),
+            proptest::bool::weighted(0.2),
+            proptest::bool::weighted(0.6),
+            prop::collection::vec(value64(), 1..12),
+        ),
         prop::collection::vec(stmt(), 1..20),
     )
-        .prop_map(move |(w, (warps, missing), grid, (pool, junk_mask_bits), body)| Case {
-            target,
-            w,
-            warps,
-            missing: missing % w,
-            // The input buffer's initialiser lists a value per register and thread, and the assembler takes at
-            // most 1024 terms per statement: at most 128 threads.
-            grid: if w * warps * grid > 128 { 1 } else { grid },
-            // A GPU's member masks are 32 bits.
-            junk_mask_bits: junk_mask_bits && target == Target::Reference,
-            pool,
-            body,
-        })
+        .prop_map(
+            move |(w, (warps, missing), (grid, block_pick, grid_pick), (pool, junk_mask_bits, wide, pool64), body)| {
+                let missing = missing % w;
+                let block = warps * w - missing;
+                // The input buffer's initialiser lists a value per register and thread, and the assembler takes at
+                // most 1024 terms per statement: at most 128 threads.
+                let grid = grid.min(128 / block).max(1);
+                Case {
+                    target,
+                    w,
+                    warps,
+                    missing,
+                    grid,
+                    block_dim: shape(block, block_pick),
+                    grid_dim: shape(grid, grid_pick),
+                    // A GPU's member masks are 32 bits.
+                    junk_mask_bits: junk_mask_bits && target == Target::Reference,
+                    pool,
+                    wide,
+                    pool64,
+                    body,
+                }
+            },
+        )
 }
 
 /// One program of a cross-check batch.
@@ -815,6 +1012,39 @@ fn p(d: u8) -> String {
     format!("%p{}", usize::from(d) % PREDS)
 }
 
+/// A 64-bit data register.
+fn w64(d: u8) -> String {
+    format!("%w{}", usize::from(d) % WREGS)
+}
+
+impl WSrc {
+    fn int(&self) -> String {
+        match self {
+            WSrc::Reg(k) => w64(*k),
+            WSrc::Imm(v) => INT64_IMMS[*v as usize % INT64_IMMS.len()].into(),
+        }
+    }
+
+    fn float(&self) -> String {
+        match self {
+            WSrc::Reg(k) => w64(*k),
+            WSrc::Imm(v) => FLOAT64_IMMS[*v as usize % FLOAT64_IMMS.len()].into(),
+        }
+    }
+
+    fn typed(&self, ty: &str) -> String {
+        if ty == "f64" { self.float() } else { self.int() }
+    }
+
+    /// The register itself, or `or` for an immediate (where an instruction takes registers only).
+    fn reg_or(&self, or: u8) -> String {
+        match self {
+            WSrc::Reg(k) => w64(*k),
+            WSrc::Imm(_) => w64(or),
+        }
+    }
+}
+
 fn guard_text(g: G) -> String {
     match g {
         None => String::new(),
@@ -830,6 +1060,10 @@ struct Region {
     loop_depth: u8,
 }
 
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent facts about the case, each read where it decides something"
+)]
 struct Printer {
     w: u32,
     /// [`Target::Gpu`]: only what PTX defines.
@@ -844,6 +1078,8 @@ struct Printer {
     junk_mask_bits: bool,
     /// The enclosing loops' (latch, end) labels, innermost last.
     loops: Vec<(String, String)>,
+    /// The case has the 64-bit registers: 64-bit statements print.
+    wide: bool,
 }
 
 const MAX_LOOP_DEPTH: u8 = 3;
@@ -911,6 +1147,11 @@ impl Printer {
             Stmt::Div { .. } => self.div(s),
             Stmt::Float { .. } | Stmt::Fma { .. } | Stmt::FloatUn { .. } | Stmt::Cvt { .. } => self.float(s),
             Stmt::Setp { .. } | Stmt::Selp { .. } | Stmt::PredLogic { .. } => self.predicate(s),
+            Stmt::Wide { .. } => {
+                if self.wide {
+                    self.wide(s);
+                }
+            }
             Stmt::Shfl { .. } => {
                 if let Some(act) = known {
                     self.shfl(s, act);
@@ -1005,6 +1246,314 @@ impl Printer {
                 ));
             }
             _ => unreachable!("not an integer statement: {s:?}"),
+        }
+    }
+
+    /// A 64-bit or mixed-width instruction ([`Stmt::Wide`]): which family (`op`) and which instruction of it
+    /// (`sub`); divisors forced non-zero as for 32 bits; on a GPU every f64 operand but one made a number.
+    #[allow(clippy::too_many_lines, reason = "one arm per family, each a table and a line")]
+    fn wide(&mut self, st: &Stmt) {
+        // The families, conversions (26 of them, with their roundings) and atomics (13, `atom` or `red`, in
+        // two spaces) drawn more often.
+        const FAMILIES: [u8; 22] = [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12, 13, 13, 14, 14, 14, 14,
+        ];
+        let Stmt::Wide {
+            g,
+            op,
+            sub,
+            d,
+            a,
+            b,
+            c,
+            s,
+            t,
+            x,
+            raw,
+            keep,
+        } = st
+        else {
+            unreachable!("not a 64-bit statement: {st:?}")
+        };
+        let g = guard_text(*g);
+        let dw = w64(*d);
+        let sub = usize::from(*sub);
+        let line = |pr: &mut Printer, text: String| pr.line(&format!("{g}{text}"));
+        match FAMILIES[usize::from(*op) % FAMILIES.len()] {
+            0 => match sub % 6 {
+                4 => line(
+                    self,
+                    format!("mov.b64 {{{}, {}}}, {}", r(*x), r(x.wrapping_add(1)), a.reg_or(*d)),
+                ),
+                5 => line(self, format!("mov.b64 {dw}, {{{}, {}}}", s.int(), t.int())),
+                k => {
+                    let ty = ["b64", "u64", "s64", "f64"][k];
+                    line(self, format!("mov.{ty} {dw}, {}", a.typed(ty)));
+                }
+            },
+            1 => {
+                const OPS: [&str; 16] = [
+                    "add.u64",
+                    "add.s64",
+                    "sub.u64",
+                    "sub.s64",
+                    "mul.lo.u64",
+                    "mul.lo.s64",
+                    "min.u64",
+                    "min.s64",
+                    "max.u64",
+                    "max.s64",
+                    "and.b64",
+                    "or.b64",
+                    "xor.b64",
+                    "and.u64",
+                    "or.s64",
+                    "xor.s64",
+                ];
+                line(self, format!("{} {dw}, {}, {}", OPS[sub % 16], a.int(), b.int()));
+            }
+            2 => {
+                let op = ["shl.b64", "shl.u64", "shl.s64", "shr.b64", "shr.u64", "shr.s64"][sub % 6];
+                line(self, format!("{op} {dw}, {}, {}", a.int(), s.int()));
+            }
+            3 => match sub % 6 {
+                k @ 0..=1 => {
+                    let op = ["mul.hi.u64", "mul.hi.s64"][k];
+                    line(self, format!("{op} {dw}, {}, {}", a.int(), b.int()));
+                }
+                k => {
+                    let op = ["mad.lo.u64", "mad.lo.s64", "mad.hi.u64", "mad.hi.s64"][k - 2];
+                    line(self, format!("{op} {dw}, {}, {}, {}", a.int(), b.int(), c.int()));
+                }
+            },
+            4 => match sub % 4 {
+                k @ 0..=1 => {
+                    let op = ["mul.wide.u32", "mul.wide.s32"][k];
+                    line(self, format!("{op} {dw}, {}, {}", s.int(), t.int()));
+                }
+                k => {
+                    let op = ["mad.wide.u32", "mad.wide.s32"][k - 2];
+                    line(self, format!("{op} {dw}, {}, {}, {}", s.int(), t.int(), c.int()));
+                }
+            },
+            5 => match sub % 4 {
+                k @ 0..=1 => {
+                    let op = ["mul.hi.u32", "mul.hi.s32"][k];
+                    line(self, format!("{op} {}, {}, {}", r(*x), s.int(), t.int()));
+                }
+                k => {
+                    let op = ["mad.hi.u32", "mad.hi.s32"][k - 2];
+                    line(
+                        self,
+                        format!("{op} {}, {}, {}, {}", r(*x), s.int(), t.int(), r(x.wrapping_add(1))),
+                    );
+                }
+            },
+            6 => {
+                let op = ["div.u64", "div.s64", "rem.u64", "rem.s64"][sub % 4];
+                let raw = *raw && !self.gpu;
+                let divisor = match b {
+                    WSrc::Imm(_) if b.int() == "0" && !raw => "7".into(),
+                    WSrc::Imm(_) => b.int(),
+                    WSrc::Reg(_) if raw => b.int(),
+                    WSrc::Reg(_) => {
+                        // Division by zero is a fault: replace a zero divisor by 7.
+                        self.line(&format!("setp.eq.u64 %e, {}, 0", b.int()));
+                        self.line(&format!("selp.u64 %wt0, 7, {}, %e", b.int()));
+                        "%wt0".into()
+                    }
+                };
+                line(self, format!("{op} {dw}, {}, {divisor}", a.int()));
+            }
+            7 => {
+                let op = ["not.b64", "not.u64", "not.s64", "neg.s64", "abs.s64"][sub % 5];
+                line(self, format!("{op} {dw}, {}", a.int()));
+            }
+            8 => {
+                const OPS: [&str; 9] = [
+                    "add.f64",
+                    "sub.f64",
+                    "mul.f64",
+                    "div.rn.f64",
+                    "min.f64",
+                    "max.f64",
+                    "add.rn.f64",
+                    "mul.rn.f64",
+                    "sub.rn.f64",
+                ];
+                let v = self.f64_operands(&[a, b], *keep);
+                line(self, format!("{} {dw}, {}, {}", OPS[sub % 9], v[0], v[1]));
+            }
+            9 => match sub % 6 {
+                k @ 0..=1 => {
+                    let op = ["fma.rn.f64", "mad.rn.f64"][k];
+                    let v = self.f64_operands(&[a, b, c], *keep);
+                    line(self, format!("{op} {dw}, {}, {}, {}", v[0], v[1], v[2]));
+                }
+                k @ 2..=4 => {
+                    let op = ["neg.f64", "abs.f64", "sqrt.rn.f64"][k - 2];
+                    line(self, format!("{op} {dw}, {}", a.float()));
+                }
+                _ => line(self, format!("sqrt.rn.f32 {}, {}", r(*x), s.float())),
+            },
+            10 => {
+                let ty = ["u64", "s64", "f64", "b64"][sub % 4];
+                let cmps: &[&str] = if ty == "b64" {
+                    &["eq", "ne"]
+                } else {
+                    &["eq", "ne", "lt", "le", "gt", "ge"]
+                };
+                let cmp = cmps[sub / 4 % cmps.len()];
+                line(
+                    self,
+                    format!("setp.{cmp}.{ty} {}, {}, {}", p(*x), a.reg_or(*d), b.typed(ty)),
+                );
+            }
+            11 => {
+                let ty = ["b64", "u64", "s64", "f64"][sub % 4];
+                line(
+                    self,
+                    format!("selp.{ty} {dw}, {}, {}, {}", a.typed(ty), b.typed(ty), p(*x)),
+                );
+            }
+            12 => {
+                let text = cvt64(sub, *keep, &dw, &a.reg_or(*d), &r(*x));
+                line(self, text);
+            }
+            13 => self.memory64(&g, sub, &dw, a, *x, *keep),
+            _ => self.atom64(&g, sub, *d, b, c, *x, *keep),
+        }
+    }
+
+    /// f64 operands; on a GPU all but one (`keep` chooses) of those in registers replaced, where NaN, by 1.5:
+    /// which of two NaN operands an operation returns follows the operand order ptxas chooses (PTX leaves it
+    /// open; ISA.md section 5).
+    fn f64_operands(&mut self, ops: &[&WSrc], keep: u8) -> Vec<String> {
+        let mut v: Vec<String> = ops.iter().map(|o| o.float()).collect();
+        if !self.gpu {
+            return v;
+        }
+        let regs: Vec<usize> = (0..ops.len()).filter(|&k| matches!(ops[k], WSrc::Reg(_))).collect();
+        if regs.len() < 2 {
+            return v;
+        }
+        let kept = regs[usize::from(keep) % regs.len()];
+        let mut temps = ["%wt0", "%wt1"].into_iter();
+        for k in regs {
+            if k != kept {
+                let tmp = temps.next().expect("at most three operands");
+                self.line(&format!("setp.eq.f64 %e, {0}, {0}", v[k]));
+                self.line(&format!("selp.f64 {tmp}, {}, 1.5, %e", v[k]));
+                v[k] = tmp.into();
+            }
+        }
+        v
+    }
+
+    /// A 64-bit load or store: the thread's own slots of `scr64` (element or byte address) and `sh64`, or the
+    /// read-only `ftab64`.
+    fn memory64(&mut self, g: &str, sub: usize, dw: &str, a: &WSrc, x: u8, keep: u8) {
+        let slot = if keep & 1 == 0 {
+            Slot::Fixed(keep >> 1)
+        } else {
+            Slot::Reg(x)
+        };
+        match sub % 8 {
+            0 => {
+                let at = self.slot(&slot, "scr64", "%sb", SLOTS);
+                self.line(&format!("{g}ld.global.u64 {dw}, {at}"));
+            }
+            1 => {
+                let at = self.own_bytes(&slot, "scr64", 8);
+                self.line(&format!("{g}ld.global.b64 {dw}, {at}"));
+            }
+            2 => {
+                self.line(&format!("and.b32 %t0, {}, 7", r(x)));
+                self.line(&format!("{g}ld.global.f64 {dw}, ftab64[%t0]"));
+            }
+            3 => {
+                let at = self.slot(&slot, "sh64", "%ss", SHARED_SLOTS);
+                self.line(&format!("{g}ld.shared.u64 {dw}, {at}"));
+            }
+            4 => {
+                let at = self.slot(&slot, "scr64", "%sb", SLOTS);
+                self.line(&format!("{g}st.global.u64 {at}, {}", a.int()));
+            }
+            5 => {
+                let at = self.own_bytes(&slot, "scr64", 8);
+                self.line(&format!("{g}st.global.b64 {at}, {}", a.int()));
+            }
+            6 => {
+                let at = self.slot(&slot, "sh64", "%ss", SHARED_SLOTS);
+                self.line(&format!("{g}st.shared.b64 {at}, {}", a.int()));
+            }
+            _ => {
+                self.line(&format!("and.b32 %t0, {}, 7", r(x)));
+                self.line("shl.b32 %t0, %t0, 3");
+                self.line(&format!("{g}ld.global.b64 {dw}, [ftab64 + %t0]"));
+            }
+        }
+    }
+
+    /// A 64-bit atomic or reduction: the counters as for 32 bits ([`Printer::atom`]).
+    #[allow(clippy::too_many_arguments, reason = "the statement's fields")]
+    fn atom64(&mut self, g: &str, sub: usize, d: u8, b: &WSrc, c: &WSrc, x: u8, keep: u8) {
+        const OPS: [(&str, &str, &str); 13] = [
+            ("add", "u64", "cnt64"),
+            ("min", "u64", "cnt64"),
+            ("max", "u64", "cnt64"),
+            ("exch", "b64", "cnt64"),
+            ("cas", "b64", "cnt64"),
+            ("and", "b64", "cnt64"),
+            ("or", "b64", "cnt64"),
+            ("xor", "b64", "cnt64"),
+            ("min", "s64", "icnt64"),
+            ("max", "s64", "icnt64"),
+            ("add", "f64", "fcnt64"),
+            ("exch", "f64", "fcnt64"),
+            ("cas", "u64", "cnt64"),
+        ];
+        let (name, ty, buffer) = OPS[sub % OPS.len()];
+        let slot = if keep & 1 == 0 {
+            Slot::Fixed(keep >> 1)
+        } else {
+            Slot::Reg(x)
+        };
+        let returns = keep & 0x30 != 0;
+        let shared = keep & 0x40 != 0 && buffer == "cnt64";
+        let gpu_counter = ["add", "min", "max", "xor"].iter().position(|&n| n == name);
+        let at = match (shared, self.gpu, gpu_counter) {
+            (true, false, _) => self.slot(&slot, "scnt64", "%ws", COUNTERS),
+            (false, false, _) => self.slot(&slot, buffer, "%wb", COUNTERS),
+            (false, true, Some(k)) if !returns && ty != "f64" => format!("{buffer}[%wb + {k}]"),
+            (true, true, _) => self.slot(&slot, "scnt64", "%os", COUNTERS),
+            (false, true, _) => self.slot(&slot, buffer, "%ob", COUNTERS),
+        };
+        let space = if shared { "shared" } else { "global" };
+        let (b, c) = (b.typed(ty), c.typed(ty));
+        let dw = w64(d);
+        match (returns, name) {
+            (true, "cas") => self.line(&format!("{g}atom.{space}.cas.{ty} {dw}, {at}, {b}, {c}")),
+            (true, _) => self.line(&format!("{g}atom.{space}.{name}.{ty} {dw}, {at}, {b}")),
+            (false, "cas") => {}
+            (false, _) => self.line(&format!("{g}red.{space}.{name}.{ty} {at}, {b}")),
+        }
+    }
+
+    /// The byte address of a thread's own slot of `array` (elements of `size` bytes from `%sb`).
+    fn own_bytes(&mut self, slot: &Slot, array: &str, size: u32) -> String {
+        let shift = size.trailing_zeros();
+        match slot {
+            Slot::Fixed(k) => {
+                self.line(&format!("shl.b32 %t0, %sb, {shift}"));
+                format!("[{array} + %t0 + {}]", size * (u32::from(*k) % SLOTS))
+            }
+            Slot::Reg(x) => {
+                self.line(&format!("and.b32 %t0, {}, {}", r(*x), SLOTS - 1));
+                self.line("add.u32 %t0, %t0, %sb");
+                self.line(&format!("shl.b32 %t0, %t0, {shift}"));
+                format!("[{array} + %t0]")
+            }
         }
     }
 
@@ -1153,10 +1702,12 @@ impl Printer {
             log_width,
             raw_c,
             spell,
+            wide,
         } = s
         else {
             unreachable!("not a shuffle: {s:?}")
         };
+        let wide = *wide && self.wide;
         let w = self.w;
         let mode = ["idx", "up", "down", "bfly"][*mode as usize % 4];
         let full = act == lane_bits(w);
@@ -1177,27 +1728,67 @@ impl Printer {
             LaneSrc::Reg(x) => r(*x),
             LaneSrc::LaneId => "%laneid".into(),
         };
-        let out = match q {
-            Some(q) => format!("{}|{}", r(*d), p(*q)),
-            None => r(*d),
-        };
-        let a = a.int();
         let mask = if spell & 4 != 0 && form != 0 {
             self.register_mask(act)
                 .unwrap_or_else(|| mask_text(act, w, self.junk_mask_bits))
         } else {
             mask_text(act, w, self.junk_mask_bits)
         };
-        let text = match form {
+        // A 64-bit value crosses lanes as two 32-bit shuffles of its halves (as CUDA's `__shfl_sync` of a
+        // `double`): unpacked into `%h0`, `%h1`, shuffled, packed into the destination.
+        let halves: Vec<(String, String)> = if wide {
+            let src = match a {
+                Src::Reg(k) => w64(*k),
+                _ => w64(*d),
+            };
+            self.line(&format!("mov.b64 {{%h0, %h1}}, {src}"));
+            let hi = match q {
+                Some(q) => format!("%h1|{}", p(*q)),
+                None => "%h1".into(),
+            };
+            vec![("%h0".into(), "%h0".into()), (hi, "%h1".into())]
+        } else {
+            let out = match q {
+                Some(q) => format!("{}|{}", r(*d), p(*q)),
+                None => r(*d),
+            };
+            vec![(out, a.int())]
+        };
+        for (out, a) in halves {
+            let text = self.shfl_text(mode, form, *spell, &out, &a, &b, width, &mask, *raw_c, full);
+            self.line(&text);
+        }
+        if wide {
+            self.line(&format!("mov.b64 {}, {{%h0, %h1}}", w64(*d)));
+        }
+    }
+
+    /// One shuffle's text in the spelling `form` and `spell` choose.
+    #[allow(clippy::too_many_arguments, reason = "the shuffle's operands, already chosen")]
+    fn shfl_text(
+        &self,
+        mode: &str,
+        form: u8,
+        spell: u8,
+        out: &str,
+        a: &str,
+        b: &str,
+        width: u32,
+        mask: &str,
+        raw_c: u16,
+        full: bool,
+    ) -> String {
+        let w = self.w;
+        match form {
             0 => match spell % 3 {
                 0 => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}"),
                 1 => format!("shfl.{mode} {out}, {a}, {b}"),
                 _ => format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}"),
             },
             1 => {
-                if full && spell % 3 == 0 {
+                if full && spell.is_multiple_of(3) {
                     format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}")
-                } else if spell % 2 == 0 {
+                } else if spell.is_multiple_of(2) {
                     format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, width={width}, mask={mask}")
                 } else {
                     format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, mask={mask}, width={width}")
@@ -1206,11 +1797,10 @@ impl Printer {
             _ => {
                 // Bits past W - 1 of the clamp and segment mask are ignored (taken modulo W).
                 let m = 2 * w - 1;
-                let c = ((u32::from(*raw_c >> 8) & m) << 8) | (u32::from(*raw_c) & m);
+                let c = ((u32::from(raw_c >> 8) & m) << 8) | (u32::from(raw_c) & m);
                 format!("shfl.sync.{mode}.b32 {out}, {a}, {b}, 0x{c:x}, {mask}")
             }
-        };
-        self.line(&text);
+        }
     }
 
     /// A member mask naming the lanes `act` from a register: `%t1`, set just before by the same lanes (so every
@@ -1618,6 +2208,46 @@ impl Printer {
     }
 }
 
+/// A conversion to, from or between 64-bit types, or a 32-bit one with a directed float rounding: `sub` picks
+/// it, `keep` its rounding; `dw`/`aw` the 64-bit destination and source, `x` the 32-bit register (source or
+/// destination, or both).
+fn cvt64(sub: usize, keep: u8, dw: &str, aw: &str, x: &str) -> String {
+    let ri = ["rni", "rzi", "rmi", "rpi"][usize::from(keep) % 4];
+    let rf = ["", ".rn", ".rz", ".rm", ".rp"][usize::from(keep) % 5];
+    let directed = [".rz", ".rm", ".rp"][usize::from(keep) % 3];
+    match sub % 26 {
+        0 => format!("cvt.{ri}.f64.f64 {dw}, {aw}"),
+        1 => format!("cvt.{ri}.s64.f64 {dw}, {aw}"),
+        2 => format!("cvt.{ri}.u64.f64 {dw}, {aw}"),
+        3 => format!("cvt{rf}.f64.s64 {dw}, {aw}"),
+        4 => format!("cvt{rf}.f64.u64 {dw}, {aw}"),
+        5 => format!("cvt.u64.s64 {dw}, {aw}"),
+        6 => format!("cvt.s64.u64 {dw}, {aw}"),
+        7 => format!("cvt.u64.u32 {dw}, {x}"),
+        8 => format!("cvt.u64.s32 {dw}, {x}"),
+        9 => format!("cvt.s64.u32 {dw}, {x}"),
+        10 => format!("cvt.s64.s32 {dw}, {x}"),
+        11 => format!("cvt.f64.f32 {dw}, {x}"),
+        12 => format!("cvt.{ri}.s64.f32 {dw}, {x}"),
+        13 => format!("cvt.{ri}.u64.f32 {dw}, {x}"),
+        14 => format!("cvt{rf}.f64.s32 {dw}, {x}"),
+        15 => format!("cvt{rf}.f64.u32 {dw}, {x}"),
+        16 => format!("cvt.u32.u64 {x}, {aw}"),
+        17 => format!("cvt.s32.s64 {x}, {aw}"),
+        18 => format!("cvt.u32.s64 {x}, {aw}"),
+        19 => format!("cvt.s32.u64 {x}, {aw}"),
+        20 => format!("cvt.{ri}.s32.f64 {x}, {aw}"),
+        21 => format!("cvt.{ri}.u32.f64 {x}, {aw}"),
+        22 => format!("cvt{rf}.f32.f64 {x}, {aw}"),
+        23 => format!("cvt{rf}.f32.s64 {x}, {aw}"),
+        24 => format!("cvt{rf}.f32.u64 {x}, {aw}"),
+        _ => format!(
+            "cvt{directed}.f32.{} {x}, {x}",
+            if keep & 8 == 0 { "s32" } else { "u32" }
+        ),
+    }
+}
+
 /// Does a block contain an exit (at any depth)?
 fn exits(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
@@ -1673,8 +2303,15 @@ impl Case {
         let _ = writeln!(s, ".desc \"{desc}\"");
         let _ = writeln!(s, ".warp_sizes {w}");
         let _ = writeln!(s, ".param bias = 5");
-        let _ = writeln!(s, ".grid {}", self.grid);
-        if self.missing == 0 {
+        let dims = |d: [u32; 3]| match d {
+            [x, 1, 1] => x.to_string(),
+            [x, y, 1] => format!("{x}, {y}"),
+            [x, y, z] => format!("{x}, {y}, {z}"),
+        };
+        let _ = writeln!(s, ".grid {}", dims(self.grid_dim));
+        if self.block_dim[1] * self.block_dim[2] > 1 {
+            let _ = writeln!(s, ".block {}", dims(self.block_dim));
+        } else if self.missing == 0 {
             let _ = writeln!(s, ".block {} * W", self.warps);
         } else {
             let _ = writeln!(s, ".block {} * W - {}", self.warps, self.missing);
@@ -1700,9 +2337,51 @@ impl Case {
         let _ = writeln!(s, ".buffer scout u32[{counters}]");
         let _ = writeln!(s, ".shared sh u32[{}]", self.block() * SHARED_SLOTS);
         let _ = writeln!(s, ".shared scnt u32[{}]", (self.warps + self.block()) * COUNTERS);
+        if self.wide {
+            // The 64-bit registers' inputs: the pool (as s64, so that every value is an integer literal of the
+            // expression language: a u64 above 2^63 - 1 is its negative twin), and which of its values each
+            // thread's register starts as (an index per register and thread: a negative value is two terms, and
+            // a statement has at most 1024); scratch, table, counters and outputs: the 32-bit ones' shapes.
+            let pool: Vec<String> = self
+                .pool64
+                .iter()
+                .map(|v| match v.cast_signed() {
+                    i64::MIN => "(-9223372036854775807 - 1)".to_string(),
+                    v => v.to_string(),
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                ".buffer pool64 s64[{}] = 0, [0..] = [{}]",
+                pool.len(),
+                pool.join(", ")
+            );
+            let picks: Vec<String> = (0..u64::from(threads) * WREGS as u64)
+                .map(|k| (mix(2_000_000 + k) % self.pool64.len() as u64).to_string())
+                .collect();
+            let _ = writeln!(
+                s,
+                ".buffer in64 u32[{}] = 0, [0..] = [{}]",
+                picks.len(),
+                picks.join(", ")
+            );
+            let _ = writeln!(s, ".buffer ftab64 f64[8] = i * 0.75 - 2.5, [3] = 1e-310, [5] = -0.0");
+            let _ = writeln!(s, ".buffer scr64 u64[{}] = i * 3", threads * SLOTS);
+            let _ = writeln!(s, ".buffer cnt64 u64[{counters}] = i");
+            let _ = writeln!(s, ".buffer icnt64 s64[{counters}] = i - 2");
+            let _ = writeln!(s, ".buffer fcnt64 f64[{counters}] = i + 0.5");
+            #[allow(clippy::cast_possible_truncation, reason = "WREGS (4) fits a u32")]
+            let _ = writeln!(s, ".buffer out64 u64[{}]", threads * WREGS as u32);
+            let _ = writeln!(s, ".buffer shout64 u64[{}]", threads * SHARED_SLOTS);
+            let _ = writeln!(s, ".buffer scout64 u64[{counters}]");
+            let _ = writeln!(s, ".shared sh64 u64[{}]", self.block() * SHARED_SLOTS);
+            let _ = writeln!(s, ".shared scnt64 u64[{}]", (self.warps + self.block()) * COUNTERS);
+            let _ = writeln!(s, ".reg.b64 %w<{WREGS}>, %wt0, %wt1");
+            let _ = writeln!(s, ".reg %h0, %h1");
+        }
         let _ = writeln!(
             s,
-            ".reg %r<{REGS}>, %gid, %sb, %ss, %wb, %ws, %ob, %os, %t0, %t1, %c<{MAX_LOOP_DEPTH}>"
+            ".reg %r<{REGS}>, %gid, %lt, %lb, %sb, %ss, %wb, %ws, %ob, %os, %t0, %t1, %c<{MAX_LOOP_DEPTH}>"
         );
         let _ = writeln!(s, ".pred %p<{PREDS}>, %q, %e\n");
         let mut pr = Printer {
@@ -1714,20 +2393,49 @@ impl Case {
             one_warp: self.warps == 1,
             junk_mask_bits: self.junk_mask_bits,
             loops: Vec::new(),
+            wide: self.wide,
         };
-        pr.line("mad.lo.u32 %gid, %ctaid.x, %ntid.x, %tid.x");
+        // The thread's linear number in its block (`%lt`, x fastest: how warps are cut), the block's in the grid
+        // (`%lb`), and the thread's in the launch (`%gid`), from the shapes' special registers; a 1-D launch
+        // reads `%tid.x` and `%ctaid.x` alone.
+        if self.block_dim[1] * self.block_dim[2] > 1 {
+            pr.line("mad.lo.u32 %t0, %tid.z, %ntid.y, %tid.y");
+            pr.line("mad.lo.u32 %lt, %t0, %ntid.x, %tid.x");
+        } else {
+            pr.line("mov.u32 %lt, %tid.x");
+        }
+        if self.grid_dim[1] * self.grid_dim[2] > 1 {
+            pr.line("mad.lo.u32 %t0, %ctaid.z, %nctaid.y, %ctaid.y");
+            pr.line("mad.lo.u32 %lb, %t0, %nctaid.x, %ctaid.x");
+        } else {
+            pr.line("mov.u32 %lb, %ctaid.x");
+        }
+        if self.block_dim[1] * self.block_dim[2] > 1 {
+            pr.line("mul.lo.u32 %t0, %ntid.x, %ntid.y");
+            pr.line("mul.lo.u32 %t0, %t0, %ntid.z");
+            pr.line("mad.lo.u32 %gid, %lb, %t0, %lt");
+        } else {
+            pr.line("mad.lo.u32 %gid, %lb, %ntid.x, %lt");
+        }
         pr.line(&format!("mul.lo.u32 %t0, %gid, {REGS}"));
         for k in 0..REGS {
             pr.line(&format!("ld.global.u32 %r{k}, in[%t0 + {k}]"));
         }
+        if self.wide {
+            pr.line(&format!("mul.lo.u32 %t0, %gid, {WREGS}"));
+            for k in 0..WREGS {
+                pr.line(&format!("ld.global.u32 %t1, in64[%t0 + {k}]"));
+                pr.line(&format!("ld.global.b64 %w{k}, pool64[%t1]"));
+            }
+        }
         pr.line(&format!("mul.lo.u32 %sb, %gid, {SLOTS}"));
-        pr.line(&format!("mul.lo.u32 %ss, %tid.x, {SHARED_SLOTS}"));
-        pr.line("mad.lo.u32 %wb, %ctaid.x, %nwarpid, %warpid");
+        pr.line(&format!("mul.lo.u32 %ss, %lt, {SHARED_SLOTS}"));
+        pr.line("mad.lo.u32 %wb, %lb, %nwarpid, %warpid");
         pr.line(&format!("mul.lo.u32 %wb, %wb, {COUNTERS}"));
         pr.line(&format!("mul.lo.u32 %ws, %warpid, {COUNTERS}"));
         pr.line(&format!("add.u32 %ob, %gid, {all_warps}"));
         pr.line(&format!("mul.lo.u32 %ob, %ob, {COUNTERS}"));
-        pr.line(&format!("add.u32 %os, %tid.x, {}", self.warps));
+        pr.line(&format!("add.u32 %os, %lt, {}", self.warps));
         pr.line(&format!("mul.lo.u32 %os, %os, {COUNTERS}"));
         pr.line("setp.lt.s32 %p0, %r0, %r1");
         pr.line("setp.gt.f32 %p1, %r2, %r3");
@@ -1761,6 +2469,23 @@ impl Case {
             for k in 0..COUNTERS {
                 pr.line(&format!("ld.shared.u32 %t1, scnt[{from} + {k}]"));
                 pr.line(&format!("st.global.u32 scout[{to} + {k}], %t1"));
+            }
+        }
+        if self.wide {
+            pr.line(&format!("mul.lo.u32 %t0, %gid, {WREGS}"));
+            for k in 0..WREGS {
+                pr.line(&format!("st.global.u64 out64[%t0 + {k}], %w{k}"));
+            }
+            pr.line(&format!("mul.lo.u32 %t0, %gid, {SHARED_SLOTS}"));
+            for k in 0..SHARED_SLOTS {
+                pr.line(&format!("ld.shared.u64 %wt0, sh64[%ss + {k}]"));
+                pr.line(&format!("st.global.b64 shout64[%t0 + {k}], %wt0"));
+            }
+            for (from, to) in [("%ws", "%wb"), ("%os", "%ob")] {
+                for k in 0..COUNTERS {
+                    pr.line(&format!("ld.shared.b64 %wt0, scnt64[{from} + {k}]"));
+                    pr.line(&format!("st.global.u64 scout64[{to} + {k}], %wt0"));
+                }
             }
         }
         // A return branches here: the end of the program, which is an exit.

@@ -18,9 +18,14 @@
 //!   with `exit` and the end of the program leading to a virtual exit node. A guarded `exit` keeps only its
 //!   fall-through edge: lanes that exit leave the warp on their own, and for reconvergence only the lanes that
 //!   go on matter (the convention of the assembler's CFG, which ISA.md does not spell out).
-//! * Not supported (a panic names them): `bar.sync`/`bar.red` (they need warps to interleave), `%clock`
-//!   (its value is timing), and the 64-bit types and instructions (`.reg.b64`, `mul.hi`/`.wide`, `sqrt`, the
-//!   directed float roundings), which the differential test's generator does not write.
+//! * **64-bit values** are written from ISA.md and the PTX ISA here too (`wide`, `convert_any`, `f64_nan`): a
+//!   `.reg.b64` register is its row (the low half) and the next (the high half), a 64-bit element two words of
+//!   its buffer, low first; integers wrap modulo 2^64, f64 arithmetic is the host's IEEE-754 binary64 (correctly
+//!   rounded, as PTX's `.rn`), with ISA.md's NaN rules (the NaN operand quietened, chosen in the order each
+//!   instruction gives; the default NaN when no operand is NaN); the directed float roundings step from the
+//!   nearest float to its neighbour when it lies on the wrong side of the exact value.
+//! * Not supported (a panic names them): `bar.sync`/`bar.red` (they need warps to interleave) and `%clock`
+//!   (its value is timing).
 
 use std::fmt;
 use warpsim_isa::{
@@ -99,10 +104,16 @@ pub fn run(program: &Program, w: u32) -> Outcome {
     let env = Env::new(program, w);
     let reconverge = reconvergence_points(program);
     let mut global: Vec<Vec<u32>> = program.buffers.iter().map(|b| env.init_buffer(b)).collect();
+    let words = |e: warpsim_isa::ElemTy| if e.ty().wide() { 2 } else { 1 };
     let mut out = Outcome::default();
     let warps = env.block.div_ceil(w);
     for block in 0..env.grid {
-        let mut shared: Vec<Vec<u32>> = env.shared_lens.iter().map(|&n| vec![0; n]).collect();
+        let mut shared: Vec<Vec<u32>> = env
+            .shared_lens
+            .iter()
+            .zip(&program.shared)
+            .map(|(&n, a)| vec![0; n * words(a.elem)])
+            .collect();
         for warp in 0..warps {
             let lanes = (env.block - warp * w).min(w);
             let mut state = Warp {
@@ -246,6 +257,9 @@ impl Env {
     fn init_buffer(&self, b: &warpsim_isa::BufferDecl) -> Vec<u32> {
         let len = self.int(&b.len);
         assert!(len >= 0);
+        if b.elem.ty().wide() {
+            return self.init_buffer64(b, len);
+        }
         let Some(init) = &b.init else {
             return vec![0; len as usize];
         };
@@ -302,6 +316,82 @@ impl Env {
             }
         }
         data
+    }
+}
+
+impl Env {
+    /// A 64-bit immediate of type `ty` (ISA.md section 2): an f64 operand's value in double precision; an
+    /// integer's two's complement bits.
+    fn imm64(&self, e: &ConstExpr, ty: Ty) -> u64 {
+        if ty == Ty::F64 {
+            e.eval_float(&|n| self.var(n))
+                .unwrap_or_else(|err| panic!("`{e}`: {err:?}"))
+                .as_f64()
+                .to_bits()
+        } else {
+            self.int(e).cast_unsigned()
+        }
+    }
+
+    /// A buffer of 64-bit elements: each element two words, the low one first; f64 values in double precision,
+    /// integers as their bits (a u64 value must not be negative).
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "the length and indices are asserted in 0..len"
+    )]
+    fn init_buffer64(&self, b: &warpsim_isa::BufferDecl, len: i64) -> Vec<u32> {
+        let mut data = vec![0u64; len as usize];
+        if let Some(init) = &b.init {
+            let value = |e: &ConstExpr, i: i64| -> u64 {
+                let lookup = |n: &str| match n {
+                    "i" => Some(Value::Int(i)),
+                    "len" => Some(Value::Int(len)),
+                    _ => self.var(n),
+                };
+                if b.elem == ElemTy::F64 {
+                    e.eval_float(&lookup).expect("f64 initialiser").as_f64().to_bits()
+                } else {
+                    match e.eval(&lookup) {
+                        Ok(Value::Int(v)) => {
+                            assert!(b.elem == ElemTy::S64 || v >= 0, "u64 initialiser {v}");
+                            v.cast_unsigned()
+                        }
+                        other => panic!("integer initialiser gave {other:?}"),
+                    }
+                }
+            };
+            let index = |e: &ConstExpr| -> i64 {
+                match e.eval(&|n| if n == "len" { Some(Value::Int(len)) } else { self.var(n) }) {
+                    Ok(Value::Int(v)) => v,
+                    other => panic!("initialiser index gave {other:?}"),
+                }
+            };
+            for (i, d) in data.iter_mut().enumerate() {
+                *d = value(&init.default, i as i64);
+            }
+            for o in &init.overrides {
+                match o {
+                    warpsim_isa::InitOverride::One { index: k, value: v } => {
+                        let k = index(k);
+                        assert!((0..len).contains(&k));
+                        data[k as usize] = value(v, k);
+                    }
+                    warpsim_isa::InitOverride::List { start, values, .. } => {
+                        let a = index(start);
+                        for (j, v) in values.iter().enumerate() {
+                            let k = a + j as i64;
+                            if k >= len {
+                                break;
+                            }
+                            data[k as usize] = value(v, k);
+                        }
+                    }
+                }
+            }
+        }
+        data.iter().flat_map(|&v| [v as u32, (v >> 32) as u32]).collect()
     }
 }
 
@@ -751,11 +841,22 @@ impl Warp<'_> {
         self.preds[p.0 as usize] = (old & !exec) | (values & exec);
     }
 
+    /// Elements of the addressed buffer or array.
     fn len(&self, addr: &Address) -> usize {
-        match addr.space {
+        let words = match addr.space {
             Space::Global => self.global[addr.buffer].len(),
             Space::Shared => self.shared[addr.buffer].len(),
-        }
+        };
+        words / self.elem_words(addr)
+    }
+
+    /// Words per element of the addressed buffer or array: 1, or 2 for a 64-bit element.
+    fn elem_words(&self, addr: &Address) -> usize {
+        let elem = match addr.space {
+            Space::Global => self.program.buffers[addr.buffer].elem,
+            Space::Shared => self.program.shared[addr.buffer].elem,
+        };
+        if elem.ty().wide() { 2 } else { 1 }
     }
 
     fn name(&self, addr: &Address) -> String {
@@ -774,10 +875,11 @@ impl Warp<'_> {
         for lane in (0..self.w()).filter(|&l| bit(exec, l)) {
             // The register part is a signed 32-bit integer.
             let offset = base.as_ref().map_or(0, |b| i64::from(b[lane as usize].cast_signed())) + disp;
+            let size = 4 * i64::try_from(self.elem_words(addr)).expect("1 or 2");
             let index = match addr.mode {
                 AddrMode::Element => offset,
                 AddrMode::Byte => {
-                    if offset % 4 != 0 {
+                    if offset % size != 0 {
                         let kind = FaultKind::Misaligned {
                             buffer: self.name(addr),
                             byte_offset: offset,
@@ -785,7 +887,7 @@ impl Warp<'_> {
                         };
                         return Err(self.fault(pc, Some(lane), kind));
                     }
-                    offset / 4
+                    offset / size
                 }
             };
             if !(0..len).contains(&index) {
@@ -877,6 +979,9 @@ impl Warp<'_> {
         let program = self.program;
         let w = self.w();
         let lanes = move || (0..w).filter(move |&l| bit(exec, l));
+        if is_wide(&program.instructions[pc].op) {
+            return self.wide(pc, exec);
+        }
         match &program.instructions[pc].op {
             Op::Mov { ty, d, a } => {
                 let a = self.row(a, *ty);
@@ -1138,8 +1243,599 @@ impl Warp<'_> {
             }
             Op::Nop => {}
             Op::Bar { .. } => panic!("the reference runs warps one after the other: no block barriers"),
-            Op::Pack { .. } | Op::Unpack { .. } => panic!("64-bit moves are not interpreted"),
+            Op::Pack { .. } | Op::Unpack { .. } => unreachable!("64-bit moves are `wide`'s"),
             Op::Bra { .. } | Op::Exit => unreachable!("control flow is run_path's"),
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 64-bit and mixed-width semantics, from ISA.md section 5 and the PTX ISA.
+
+const SIGN64: u64 = 1 << 63;
+/// The NaN an f64 operation gives when no operand is NaN (0 × ∞, ∞ − ∞, 0 ÷ 0, √−1): ISA.md section 5.
+const DEFAULT_NAN64: u64 = 0xfff8_0000_0000_0000;
+const QUIET64: u64 = 1 << 51;
+
+fn d(bits: u64) -> f64 {
+    f64::from_bits(bits)
+}
+
+fn is_nan64(bits: u64) -> bool {
+    d(bits).is_nan()
+}
+
+/// An f64 arithmetic result: a NaN is the first NaN among `order` (the instruction's operands in the order
+/// ISA.md gives for it), quietened, or the default NaN when no operand is NaN.
+fn f64_nan(x: f64, order: &[u64]) -> u64 {
+    if !x.is_nan() {
+        return x.to_bits();
+    }
+    order
+        .iter()
+        .find(|&&v| is_nan64(v))
+        .map_or(DEFAULT_NAN64, |&v| v | QUIET64)
+}
+
+/// `min.f64`/`max.f64`: a NaN operand gives the other; two NaNs the second, quietened; -0.0 below +0.0.
+fn fminmax64(max: bool, a: u64, b: u64) -> u64 {
+    let (x, y) = (d(a), d(b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => b | QUIET64,
+        (true, false) => b,
+        (false, true) => a,
+        _ if x < y => {
+            if max {
+                b
+            } else {
+                a
+            }
+        }
+        _ if y < x => {
+            if max {
+                a
+            } else {
+                b
+            }
+        }
+        // Equal: only the zeros differ in bits.
+        _ if max => a & b,
+        _ => a | b,
+    }
+}
+
+/// The width of an operand, in bits.
+fn bits_of(ty: Ty) -> u32 {
+    if ty.wide() { 64 } else { 32 }
+}
+
+/// A 32-bit operand's value as an integer of its type.
+fn int32(ty: Ty, a: u64) -> i128 {
+    #[allow(clippy::cast_possible_truncation, reason = "the low 32 bits are the operand")]
+    let a = a as u32;
+    if ty.signed() {
+        i128::from(a.cast_signed())
+    } else {
+        i128::from(a)
+    }
+}
+
+/// An integer operand's value: its bits read as `ty`.
+fn int_value(ty: Ty, a: u64) -> i128 {
+    match ty {
+        Ty::S64 => i128::from(a.cast_signed()),
+        Ty::U64 | Ty::B64 => i128::from(a),
+        _ => int32(ty, a),
+    }
+}
+
+/// The low `bits` of `v` (two's complement).
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "keeping the low bits is the operation"
+)]
+fn low(v: i128, bits: u32) -> u64 {
+    if bits == 64 { v as u64 } else { u64::from(v as u32) }
+}
+
+/// The high `n` bits of the double-width product of two `n`-bit integers (unsigned ones up to 2^64 - 1, whose
+/// product needs 128 unsigned bits; signed ones fit an i128).
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "non-negative values below 2^64, and a high half below 2^64"
+)]
+fn high(x: i128, y: i128, n: u32) -> i128 {
+    if x >= 0 && y >= 0 {
+        ((x as u128 * y as u128) >> n) as i128
+    } else {
+        (x * y) >> n
+    }
+}
+
+/// A two-operand 64-bit or mixed-width operation (`mul.hi`, `mul.wide` of 32-bit operands too); `None` for an
+/// integer division by zero.
+fn binary64(op: BinaryOp, ty: Ty, a: u64, b: u64) -> Option<u64> {
+    let n = bits_of(ty);
+    let (x, y) = (int_value(ty, a), int_value(ty, b));
+    Some(match (op, ty) {
+        (BinaryOp::Add, Ty::F64) => f64_nan(d(a) + d(b), &[b, a]),
+        (BinaryOp::Sub, Ty::F64) => f64_nan(d(a) - d(b), &[b, a]),
+        (BinaryOp::Mul, Ty::F64) => f64_nan(d(a) * d(b), &[b, a]),
+        (BinaryOp::Div, Ty::F64) => f64_nan(d(a) / d(b), &[a, b]),
+        (BinaryOp::Min, Ty::F64) => fminmax64(false, a, b),
+        (BinaryOp::Max, Ty::F64) => fminmax64(true, a, b),
+        (_, Ty::F64) => panic!("{op:?}.f64 is not an instruction"),
+        // The whole product of two 32-bit operands, or the high half of the double-width one.
+        (BinaryOp::MulWide, _) => low(x * y, 64),
+        (BinaryOp::MulHi, _) => low(high(x, y, n), n),
+        (BinaryOp::Add, _) => low(x + y, n),
+        (BinaryOp::Sub, _) => low(x - y, n),
+        (BinaryOp::Mul, _) => low(x.wrapping_mul(y), n),
+        (BinaryOp::Div | BinaryOp::Rem, _) if y == 0 => return None,
+        // In i128 the quotient of -2^63 / -1 is 2^63, whose low 64 bits are -2^63 (PTX wraps); Rust's `/`
+        // truncates toward zero and `%` takes the dividend's sign, as PTX's div and rem.
+        (BinaryOp::Div, _) => low(x / y, n),
+        (BinaryOp::Rem, _) => low(x % y, n),
+        (BinaryOp::Min, _) => low(x.min(y), n),
+        (BinaryOp::Max, _) => low(x.max(y), n),
+        (BinaryOp::And, _) => a & b,
+        (BinaryOp::Or, _) => a | b,
+        (BinaryOp::Xor, _) => a ^ b,
+        // The amount is a .u32 operand; past 63 every bit is shifted out (an arithmetic shift fills with
+        // the sign).
+        (BinaryOp::Shl, _) => {
+            let k = b & 0xffff_ffff;
+            if k >= 64 { 0 } else { a << k }
+        }
+        (BinaryOp::Shr, Ty::S64) => low(x >> (b & 0xffff_ffff).min(63), 64),
+        (BinaryOp::Shr, _) => {
+            let k = b & 0xffff_ffff;
+            if k >= 64 { 0 } else { a >> k }
+        }
+    })
+}
+
+fn unary64(op: UnaryOp, ty: Ty, a: u64) -> u64 {
+    match (op, ty) {
+        // Sign-bit operations, NaNs included.
+        (UnaryOp::Neg, Ty::F64) => a ^ SIGN64,
+        (UnaryOp::Abs, Ty::F64) => a & !SIGN64,
+        (UnaryOp::Sqrt, Ty::F64) => f64_nan(d(a).sqrt(), &[a]),
+        (UnaryOp::Sqrt, Ty::F32) => {
+            #[allow(clippy::cast_possible_truncation, reason = "the 32-bit operand")]
+            let x = f(a as u32);
+            u64::from(canon(x.sqrt()))
+        }
+        (UnaryOp::Neg, _) => a.cast_signed().wrapping_neg().cast_unsigned(),
+        (UnaryOp::Abs, _) => a.cast_signed().wrapping_abs().cast_unsigned(),
+        (UnaryOp::Not, _) => !a,
+        (UnaryOp::Popc, _) => u64::from(a.count_ones()),
+        (UnaryOp::Clz, _) => u64::from(a.leading_zeros()),
+        (UnaryOp::Brev, _) => a.reverse_bits(),
+        (UnaryOp::Bfind | UnaryOp::BfindShift, _) => {
+            let x = if ty == Ty::S64 && a >> 63 == 1 { !a } else { a };
+            match (0..64u64).rev().find(|&i| x >> i & 1 == 1) {
+                None => u64::from(u32::MAX),
+                Some(i) if op == UnaryOp::BfindShift => 63 - i,
+                Some(i) => i,
+            }
+        }
+        other => panic!("{other:?} is not a 64-bit instruction"),
+    }
+}
+
+/// `mad`/`fma` of 64 bits, `mad.hi` of 32 or 64, `mad.wide` of 32-bit factors and a 64-bit addend.
+fn ternary64(op: TernaryOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    let n = bits_of(ty);
+    if ty == Ty::F64 {
+        // One rounding; of several NaN operands, b's, then c's, then a's (ISA.md section 5).
+        return f64_nan(d(a).mul_add(d(b), d(c)), &[b, c, a]);
+    }
+    let (x, y) = (int_value(ty, a), int_value(ty, b));
+    match op {
+        TernaryOp::Mad => low(x.wrapping_mul(y).wrapping_add(int_value(ty, c)), n),
+        TernaryOp::MadHi => low(high(x, y, n) + int_value(ty, c), n),
+        TernaryOp::MadWide => low(x * y + i128::from(c), 64),
+        TernaryOp::Fma => panic!("fma is a float instruction"),
+        TernaryOp::Bfe => bfe64(ty == Ty::S64, a, b, c),
+        TernaryOp::Prmt => panic!("prmt is 32-bit"),
+    }
+}
+
+/// `bfe.{u64,s64}` bit by bit, with the whole 32-bit position and length (what an H100 does; PTX's text masks
+/// them to 8 bits, which the 32-bit forms do).
+fn bfe64(signed: bool, a: u64, pos: u64, len: u64) -> u64 {
+    let sbit = if signed && len != 0 {
+        a >> (pos + len - 1).min(63) & 1
+    } else {
+        0
+    };
+    (0..64).fold(0, |d, i| {
+        let bit = if i < len && pos + i <= 63 {
+            a >> (pos + i) & 1
+        } else {
+            sbit
+        };
+        d | bit << i
+    })
+}
+
+fn compare64(cmp: Cmp, ty: Ty, a: u64, b: u64) -> bool {
+    use std::cmp::Ordering;
+    let ord = match ty {
+        Ty::F64 => match d(a).partial_cmp(&d(b)) {
+            Some(o) => o,
+            None => return false,
+        },
+        Ty::S64 => a.cast_signed().cmp(&b.cast_signed()),
+        _ => a.cmp(&b),
+    };
+    match cmp {
+        Cmp::Eq => ord == Ordering::Equal,
+        Cmp::Ne => ord != Ordering::Equal,
+        Cmp::Lt => ord == Ordering::Less,
+        Cmp::Le => ord != Ordering::Greater,
+        Cmp::Gt => ord == Ordering::Greater,
+        Cmp::Ge => ord != Ordering::Less,
+    }
+}
+
+/// A float of `to`'s format (f32 or f64) from the nearest one `nearest` to the exact value, rounded as `r` says:
+/// towards zero, -∞ or +∞ the neighbour is taken when the nearest lies on the wrong side (`side`: how the
+/// nearest compares with the exact value).
+fn directed(r: Rounding, nearest: f64, side: std::cmp::Ordering, to: Ty) -> u64 {
+    use std::cmp::Ordering;
+    let step = |up: bool| -> u64 {
+        if to == Ty::F64 {
+            (if up { nearest.next_up() } else { nearest.next_down() }).to_bits()
+        } else {
+            #[allow(clippy::cast_possible_truncation, reason = "nearest is an f32 value")]
+            let x = nearest as f32;
+            u64::from((if up { x.next_up() } else { x.next_down() }).to_bits())
+        }
+    };
+    let keep = || -> u64 {
+        if to == Ty::F64 {
+            nearest.to_bits()
+        } else {
+            #[allow(clippy::cast_possible_truncation, reason = "nearest is an f32 value")]
+            u64::from((nearest as f32).to_bits())
+        }
+    };
+    match (r, side) {
+        (Rounding::FloatDown, Ordering::Greater) => step(false),
+        (Rounding::FloatUp, Ordering::Less) => step(true),
+        // Towards zero: a nearest of larger magnitude than the exact value.
+        (Rounding::FloatZero, Ordering::Greater) if nearest > 0.0 => step(false),
+        (Rounding::FloatZero, Ordering::Less) if nearest < 0.0 => step(true),
+        _ => keep(),
+    }
+}
+
+/// `cvt` between any two of f32, s32, u32, f64, s64, u64 with rounding `r` (ISA.md's `cvt` table): integers
+/// keep their low bits or extend by the source's signedness; floats to integers round, then saturate, NaN as an
+/// H100 gives it; integers and f64 to floats round to the nearest or in a direction; f32 to f64 is exact.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    clippy::too_many_lines,
+    reason = "the conversions themselves: Rust's int-to-float and f64-to-f32 casts round to nearest even (the \
+              nearest, then corrected for a direction); a float cast to an integer only once checked in range"
+)]
+fn convert_any(r: Rounding, to: Ty, from: Ty, a: u64) -> u64 {
+    use std::cmp::Ordering;
+    let to_bits = bits_of(to);
+    if from.is_int() {
+        let v = int_value(from, a);
+        return match to {
+            Ty::F64 => {
+                let nearest = v as f64;
+                directed(r, nearest, (nearest as i128).cmp(&v), Ty::F64)
+            }
+            Ty::F32 => {
+                let nearest = f64::from(v as f32);
+                // An f32 at most 2^64 in magnitude: exact as an i128 (∞ does not come from an integer this size).
+                directed(r, nearest, (nearest as i128).cmp(&v), Ty::F32)
+            }
+            _ => low(v, to_bits),
+        };
+    }
+    // From a float: its value (an f32 is exact as an f64), and its NaN's sign and payload.
+    let (x, sign, payload) = if from == Ty::F64 {
+        (d(a), a >> 63, a & ((1 << 52) - 1))
+    } else {
+        let bits = a as u32;
+        (
+            f64::from(f(bits)),
+            u64::from(bits >> 31),
+            u64::from(bits & 0x7f_ffff) << 29,
+        )
+    };
+    match to {
+        Ty::F64 if from == Ty::F32 => {
+            if x.is_nan() {
+                // The sign and payload kept (shifted up), quietened.
+                (sign << 63) | 0x7ff8_0000_0000_0000 | payload
+            } else {
+                x.to_bits()
+            }
+        }
+        Ty::F64 => {
+            if x.is_nan() {
+                a | QUIET64
+            } else {
+                round(x, r).to_bits()
+            }
+        }
+        Ty::F32 if from == Ty::F64 => {
+            if x.is_nan() {
+                // The sign and the top of the payload, quietened.
+                u64::from((sign as u32) << 31 | 0x7fc0_0000 | (payload >> 29) as u32)
+            } else {
+                let nearest = f64::from(x as f32);
+                let side = nearest.partial_cmp(&x).unwrap_or(Ordering::Equal);
+                directed(r, nearest, side, Ty::F32)
+            }
+        }
+        Ty::F32 => u64::from(convert(r, to, from, a as u32)),
+        _ if x.is_nan() => {
+            // To a 32-bit integer from an f32: 0 (the 32-bit rule); otherwise the sign bit alone.
+            if from == Ty::F32 && to_bits == 32 {
+                0
+            } else if to_bits == 64 {
+                SIGN64
+            } else {
+                0x8000_0000
+            }
+        }
+        _ => {
+            let v = round(x, r);
+            let (lo, hi): (f64, f64) = match to {
+                Ty::S64 => (-(2f64.powi(63)), 2f64.powi(63)),
+                Ty::U64 => (0.0, 2f64.powi(64)),
+                Ty::S32 => (-(2f64.powi(31)), 2f64.powi(31)),
+                _ => (0.0, 2f64.powi(32)),
+            };
+            // Saturate: below the range its least value, at or past 2^n its greatest.
+            let i: i128 = if v <= lo {
+                lo as i128
+            } else if v >= hi {
+                hi as i128 - 1
+            } else {
+                v as i128
+            };
+            low(i, to_bits)
+        }
+    }
+}
+
+/// A 64-bit atomic operation's new value; `b` and `c` read as `ty`. f64 `add` keeps subnormals; its NaN is
+/// `b`'s, else the old value's, unchanged, in global memory, and the old value's, else `b`'s, quietened, in
+/// shared memory (ISA.md section 5, as an H100 gives them).
+fn atomic64(op: AtomOp, ty: Ty, space: Space, old: u64, b: u64, c: u64) -> u64 {
+    match op {
+        AtomOp::Add if ty == Ty::F64 => {
+            let sum = d(old) + d(b);
+            if !sum.is_nan() {
+                sum.to_bits()
+            } else if space == Space::Global {
+                [b, old].into_iter().find(|&v| is_nan64(v)).unwrap_or(DEFAULT_NAN64)
+            } else {
+                [old, b]
+                    .into_iter()
+                    .find(|&v| is_nan64(v))
+                    .map_or(DEFAULT_NAN64, |v| v | QUIET64)
+            }
+        }
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::Min if ty == Ty::S64 => old.cast_signed().min(b.cast_signed()).cast_unsigned(),
+        AtomOp::Max if ty == Ty::S64 => old.cast_signed().max(b.cast_signed()).cast_unsigned(),
+        AtomOp::Min => old.min(b),
+        AtomOp::Max => old.max(b),
+        AtomOp::Exch => b,
+        AtomOp::Cas => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+    }
+}
+
+/// Whether an instruction is 64-bit or mixed-width (or a conversion with a directed float rounding, or a
+/// square root): [`Warp::wide`] runs it.
+fn is_wide(op: &Op) -> bool {
+    match op {
+        Op::Mov { ty, .. } | Op::Setp { ty, .. } | Op::Selp { ty, .. } | Op::Ld { ty, .. } | Op::St { ty, .. } => {
+            ty.wide()
+        }
+        Op::Atom { ty, .. } => ty.wide(),
+        Op::Unary { op, ty, .. } => ty.wide() || *op == UnaryOp::Sqrt,
+        Op::Binary { op, ty, .. } => ty.wide() || matches!(op, BinaryOp::MulHi | BinaryOp::MulWide),
+        Op::Ternary { op, ty, .. } => ty.wide() || matches!(op, TernaryOp::MadHi | TernaryOp::MadWide),
+        Op::Cvt { rounding, to, from, .. } => {
+            to.wide()
+                || from.wide()
+                || matches!(rounding, Rounding::FloatZero | Rounding::FloatDown | Rounding::FloatUp)
+        }
+        Op::Pack { .. } | Op::Unpack { .. } => true,
+        _ => false,
+    }
+}
+
+impl Warp<'_> {
+    /// An operand of `bits` (32 or 64) in every lane: a 64-bit register is its row and the next.
+    fn row_of(&self, o: &Operand, ty: Ty, bits: u32) -> Vec<u64> {
+        if bits == 32 {
+            return self
+                .row(o, if ty.wide() { ty.other_width() } else { ty })
+                .into_iter()
+                .map(u64::from)
+                .collect();
+        }
+        match o {
+            Operand::Reg(r) => {
+                let (lo, hi) = (&self.regs[r.0 as usize], &self.regs[r.0 as usize + 1]);
+                lo.iter()
+                    .zip(hi)
+                    .map(|(&l, &h)| u64::from(l) | u64::from(h) << 32)
+                    .collect()
+            }
+            Operand::Imm(e) => vec![self.env.imm64(e, ty); self.w() as usize],
+            Operand::Special(s) => panic!("the special register %{} is 32 bits", s.name()),
+        }
+    }
+
+    /// Write `values` of `bits` (32 or 64) to `d` in the lanes `exec`.
+    #[allow(clippy::cast_possible_truncation, reason = "the halves of a 64-bit value")]
+    fn write_of(&mut self, d: warpsim_isa::Reg, exec: u64, values: &[u64], bits: u32) {
+        let lo: Vec<u32> = values.iter().map(|&v| v as u32).collect();
+        self.write(d, exec, &lo);
+        if bits == 64 {
+            let hi: Vec<u32> = values.iter().map(|&v| (v >> 32) as u32).collect();
+            self.write(warpsim_isa::Reg(d.0 + 1), exec, &hi);
+        }
+    }
+
+    /// A 64-bit or mixed-width instruction ([`is_wide`]) on the executing lanes `exec`.
+    #[allow(clippy::too_many_lines, reason = "one arm per instruction kind")]
+    fn wide(&mut self, pc: usize, exec: u64) -> Result<(), Fault> {
+        let program = self.program;
+        let w = self.w() as usize;
+        let lanes = (0..self.w())
+            .filter(|&l| bit(exec, l))
+            .map(|l| l as usize)
+            .collect::<Vec<_>>();
+        match &program.instructions[pc].op {
+            Op::Mov { ty, d, a } => {
+                let a = self.row_of(a, *ty, 64);
+                self.write_of(*d, exec, &a, 64);
+            }
+            Op::Pack { d, lo, hi } => {
+                let (lo, hi) = (self.row_of(lo, Ty::B32, 32), self.row_of(hi, Ty::B32, 32));
+                let v: Vec<u64> = lo.iter().zip(&hi).map(|(&l, &h)| l | h << 32).collect();
+                self.write_of(*d, exec, &v, 64);
+            }
+            Op::Unpack { lo, hi, a } => {
+                let a = self.row_of(a, Ty::B64, 64);
+                let (l, h): (Vec<u64>, Vec<u64>) = a.iter().map(|&v| (v & 0xffff_ffff, v >> 32)).unzip();
+                self.write_of(*lo, exec, &l, 32);
+                self.write_of(*hi, exec, &h, 32);
+            }
+            Op::Unary { op, ty, d, a } => {
+                let bits = bits_of(*ty);
+                let a = self.row_of(a, *ty, bits);
+                let v: Vec<u64> = a.iter().map(|&a| unary64(*op, *ty, a)).collect();
+                // Counts and positions are 32-bit results.
+                let out = if matches!(op, UnaryOp::Popc | UnaryOp::Clz | UnaryOp::Bfind | UnaryOp::BfindShift) {
+                    32
+                } else {
+                    bits
+                };
+                self.write_of(*d, exec, &v, out);
+            }
+            Op::Binary { op, ty, d, a, b } => {
+                let bits = bits_of(*ty);
+                let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
+                let x = self.row_of(a, *ty, bits);
+                let y = self.row_of(b, if shift { Ty::U32 } else { *ty }, if shift { 32 } else { bits });
+                let mut v = vec![0; w];
+                for &l in &lanes {
+                    v[l] = binary64(*op, *ty, x[l], y[l]).ok_or_else(|| {
+                        self.fault(pc, Some(u32::try_from(l).expect("a lane")), FaultKind::DivideByZero)
+                    })?;
+                }
+                let out = if *op == BinaryOp::MulWide { 64 } else { bits };
+                self.write_of(*d, exec, &v, out);
+            }
+            Op::Ternary { op, ty, d, a, b, c } => {
+                let bits = bits_of(*ty);
+                let x = self.row_of(a, *ty, bits);
+                let (y, z, out) = if *op == TernaryOp::Bfe {
+                    // The position and the length are .u32.
+                    (self.row_of(b, Ty::U32, 32), self.row_of(c, Ty::U32, 32), bits)
+                } else {
+                    let y = self.row_of(b, *ty, bits);
+                    let (cty, out) = if *op == TernaryOp::MadWide {
+                        (ty.other_width(), 64)
+                    } else {
+                        (*ty, bits)
+                    };
+                    (y, self.row_of(c, cty, out), out)
+                };
+                let v: Vec<u64> = (0..w).map(|l| ternary64(*op, *ty, x[l], y[l], z[l])).collect();
+                self.write_of(*d, exec, &v, out);
+            }
+            Op::Setp { cmp, ty, p, a, b } => {
+                let (x, y) = (self.row_of(a, *ty, 64), self.row_of(b, *ty, 64));
+                let v = lanes
+                    .iter()
+                    .filter(|&&l| compare64(*cmp, *ty, x[l], y[l]))
+                    .fold(0u64, |m, &l| m | 1 << l);
+                self.write_pred(*p, exec, v);
+            }
+            Op::Selp { ty, d, a, b, p } => {
+                let (x, y) = (self.row_of(a, *ty, 64), self.row_of(b, *ty, 64));
+                let p = self.preds[p.0 as usize];
+                let v: Vec<u64> = (0..w).map(|l| if p >> l & 1 == 1 { x[l] } else { y[l] }).collect();
+                self.write_of(*d, exec, &v, 64);
+            }
+            Op::Cvt {
+                rounding,
+                to,
+                from,
+                d,
+                a,
+            } => {
+                let a = self.row_of(a, *from, bits_of(*from));
+                let v: Vec<u64> = a.iter().map(|&a| convert_any(*rounding, *to, *from, a)).collect();
+                self.write_of(*d, exec, &v, bits_of(*to));
+            }
+            Op::Ld { d, addr, .. } => {
+                let at = self.elements(pc, addr, exec, false)?;
+                let mem = &self.memory(addr.space)[addr.buffer];
+                let v: Vec<u64> = at
+                    .iter()
+                    .map(|&i| u64::from(mem[2 * i]) | u64::from(mem[2 * i + 1]) << 32)
+                    .collect();
+                self.write_of(*d, exec, &v, 64);
+            }
+            Op::St { ty, addr, a } => {
+                let a = self.row_of(a, *ty, 64);
+                // Every lane is checked before any writes; the highest lane writes last and wins.
+                let at = self.elements(pc, addr, exec, true)?;
+                let mem = &mut self.memory(addr.space)[addr.buffer];
+                for &l in &lanes {
+                    mem[2 * at[l]] = (a[l] & 0xffff_ffff) as u32;
+                    mem[2 * at[l] + 1] = (a[l] >> 32) as u32;
+                }
+            }
+            Op::Atom { op, ty, d, addr, b, c } => {
+                let b = self.row_of(b, *ty, 64);
+                let c = c.as_ref().map(|c| self.row_of(c, *ty, 64));
+                let at = self.elements(pc, addr, exec, true)?;
+                let mut old = vec![0u64; w];
+                for &l in &lanes {
+                    let mem = &mut self.memory(addr.space)[addr.buffer];
+                    let k = 2 * at[l];
+                    old[l] = u64::from(mem[k]) | u64::from(mem[k + 1]) << 32;
+                    let new = atomic64(*op, *ty, addr.space, old[l], b[l], c.as_ref().map_or(0, |c| c[l]));
+                    mem[k] = (new & 0xffff_ffff) as u32;
+                    mem[k + 1] = (new >> 32) as u32;
+                }
+                if let Some(d) = d {
+                    self.write_of(*d, exec, &old, 64);
+                }
+            }
+            other => unreachable!("not a 64-bit instruction: {other:?}"),
         }
         Ok(())
     }

@@ -8,7 +8,10 @@
 //!   warp) and one or two blocks, faults on purpose included.
 //! * The same generator's cross-check programs ([`Target::Gpu`], `warpsim_tools::random::generate`) are run through
 //!   the reference too, and so are the shipped programs that the reference can run (no barriers, no
-//!   `%clock`).
+//!   `%clock`), 64-bit ones included.
+//! * The edge-operand programs and the cross-check's regressions (`crosscheck/edges/`, `crosscheck/regressions/`)
+//!   are run on the reference and compared with the values an H100 gave for them, which pins the reference's
+//!   own 64-bit semantics to the hardware's.
 //! * `branching_to_the_end_is_an_exit` pins the one disagreement found so far, a simulator bug now fixed:
 //!   lanes that branched to the end of the program stayed live until their parent path ran.
 
@@ -245,12 +248,11 @@ fn printer_round_trips_crosscheck_random_programs() {
     }
 }
 
-/// Does the program use what the reference does not model (barriers, which need warps to interleave,
-/// `%clock`, which is timing, and 64-bit registers)?
+/// Does the program use what the reference does not model (barriers, which need warps to interleave, and
+/// `%clock`, which is timing)?
 fn outside_the_reference(p: &Program) -> bool {
     // (The reference runs diverged paths in lockstep.)
     p.scheduling == Some(warpsim_isa::Scheduling::Its)
-        || p.regs.iter().any(|r| r.width != warpsim_isa::Width::W32)
         || p.instructions.iter().any(|i| {
             matches!(i.op, Op::Bar { .. })
                 || i.op
@@ -304,4 +306,61 @@ fn branching_to_the_end_is_an_exit() {
             })
         );
     }
+}
+
+/// The edge-operand programs and the cross-check's regressions (`crosscheck/edges/`, `crosscheck/regressions/`)
+/// come with the values an H100 computed for them (`*.gpu.json`): the reference gives the same bits, buffer by
+/// buffer, so its 64-bit semantics (f64 NaNs, conversions with every rounding, 64-bit atomics in both spaces,
+/// `mul.hi`/`.wide`, directed roundings: `edges_64`) are the hardware's, not just the simulator's; and the
+/// simulator agrees with it on them.
+#[test]
+fn reference_gives_the_gpus_values_on_the_edge_programs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crosscheck");
+    let mut files: Vec<_> = ["regressions", "edges"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "s"))
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for path in &files {
+        let source = std::fs::read_to_string(path).unwrap();
+        let program = assemble(&source).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if program.scheduling == Some(warpsim_isa::Scheduling::Its) {
+            // (edges_its: the reference runs diverged paths in lockstep.)
+            continue;
+        }
+        assert!(!outside_the_reference(&program), "{}", path.display());
+        checked += 1;
+        let reference = interp::run(&program, 32);
+        assert!(
+            reference.faults.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            reference.faults
+        );
+        let gpu: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path.with_extension("gpu.json")).unwrap()).unwrap();
+        for (name, ours) in &reference.buffers {
+            let want: Vec<u32> = gpu["buffers"][name]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}: no buffer {name}", path.display()))
+                .iter()
+                .map(|v| u32::try_from(v.as_u64().unwrap()).unwrap())
+                .collect();
+            if let Some(i) = (0..want.len()).find(|&i| ours[i] != want[i]) {
+                panic!(
+                    "{}: {name}[{i}]: reference 0x{:08x}, GPU 0x{:08x}",
+                    path.display(),
+                    ours[i],
+                    want[i]
+                );
+            }
+            assert_eq!(ours.len(), want.len(), "{}: {name}", path.display());
+        }
+        if let Err(e) = compare(&program, 32) {
+            panic!("{}: {e}", path.display());
+        }
+    }
+    assert_eq!((files.len(), checked), (10, 9));
 }
