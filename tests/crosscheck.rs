@@ -485,9 +485,24 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
             assert!(case.cuda.body.contains("abs_s32(") && case.cuda.body.contains(") ^ warpsim_zero"));
         }
         assert!(!case.cuda.body.contains(", 0xffffffff)"), "a constant member mask");
+        // A guarded instruction that translates to several statements is guarded as a whole (random 6294: a
+        // guarded `mov.b64 {lo, hi}` once wrote its high half unguarded).
+        for line in case.cuda.body.lines().filter(|l| l.trim_start().starts_with("if (")) {
+            let stmt = line.split(" // ").next().unwrap_or(line);
+            assert!(
+                stmt.matches(';').count() <= 1 || stmt.contains(") {"),
+                "{}: a guard that covers one statement of several: {line}",
+                path.display()
+            );
+        }
+        // A 32-bit integer operand of a 64-bit operation reaches ptxas through the opaque zero (random 4217:
+        // ptxas widened an f32-written shift amount with F2I).
+        if source.contains("shl.b64") || source.contains("shl.s64") {
+            assert!(case.cuda.body.contains(" ^ warpsim_zero)))"), "{}", path.display());
+        }
         seen += 1;
     }
-    assert_eq!(seen, 10);
+    assert_eq!(seen, 13);
 }
 
 /// Contents given with the launch (`sim crosscheck --input`) reach both machines: the simulation runs on them

@@ -15,7 +15,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
 use warpsim::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Member, Src, Tern, Un, Wide};
-use warpsim_isa::ast::{Cmp, ElemTy, PredLogicOp, Rounding, ShflMode, Special, VoteMode, Width};
+use warpsim_isa::ast::{Cmp, ElemTy, PredLogicOp, Rounding, ShflMode, Special, Ty, VoteMode, Width};
 
 /// The C type of an array of `elem`: 32-bit words, or 64-bit ones for a 64-bit element.
 fn ctype(elem: ElemTy) -> &'static str {
@@ -604,7 +604,17 @@ impl Emitter<'_> {
                 v = format!("({v} ^ (unsigned long long)warpsim_zero)");
             }
             if !wide && matches!(s, Src::Reg(_)) {
-                v = format!("(unsigned){v}");
+                // ptxas widens a 32-bit integer operand of a 64-bit operation (a shift amount, a `mul.wide`
+                // factor, a `cvt` from u32) with a conversion it chooses by the instruction that last wrote the
+                // register: after an f32 instruction it emits F2I, converting the float's value instead of
+                // keeping its bits (an H100: `shl.b64 d, 13, r` after `fma.rn.f32 r, 0, 0, 9.0` shifted by 9,
+                // SASS `FFMA; F2I.U64.TRUNC; SHF.L.U64.HI`). An operand it cannot see through keeps the bits.
+                let float_operand = matches!(f, Wide::Sqrt32) || matches!(f, Wide::Cvt { from: Ty::F32, .. });
+                v = if float_operand {
+                    format!("(unsigned){v}")
+                } else {
+                    format!("((unsigned){v} ^ warpsim_zero)")
+                };
             }
             inputs.push(format!("\"{}\"({v})", constraint(wide)));
         }
@@ -1086,6 +1096,8 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
         }
         let stmt = e.statement(i.op, i.ty);
         let stmt = match i.guard {
+            // (Braces where the translation is several statements: the guard covers them all.)
+            Some(g) if stmt.trim_end_matches(';').contains(';') => format!("if ({}) {{ {stmt} }}", e.pred_operand(g)),
             Some(g) => format!("if ({}) {stmt}", e.pred_operand(g)),
             None => stmt,
         };
