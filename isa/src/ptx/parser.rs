@@ -138,7 +138,18 @@ impl<'a> Parser<'a> {
 
     /// "expected X, found Y" at the token found.
     fn expected(&self, t: Token, what: &str, help: &str) -> Diagnostic {
-        Diagnostic::error(self.span(t), format!("expected {what}, found {}", self.describe(t)))
+        // At the end of the file, point just after the last token (the end itself may be past a final newline,
+        // on a line that does not exist).
+        let span = if t.kind == TokKind::Eof {
+            Span {
+                file: self.file,
+                start: self.prev_end,
+                end: self.prev_end,
+            }
+        } else {
+            self.span(t)
+        };
+        Diagnostic::error(span, format!("expected {what}, found {}", self.describe(t)))
             .with_label(format!("expected {what}"))
             .with_help(help)
     }
@@ -889,8 +900,7 @@ impl<'a> Parser<'a> {
                 TokKind::Eof => {
                     return Err(Diagnostic::error(self.span(open), "unclosed `{`")
                         .with_label("this block is never closed")
-                        .with_help("end the block with `}`")
-                        .with_note("the file ends inside the block", Some(self.span(t))));
+                        .with_help("the file ends inside this block: end it with `}`"));
                 }
                 _ => self.statement(&mut statements)?,
             }
