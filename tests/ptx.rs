@@ -832,3 +832,29 @@ fn truncated_and_mutated_corpus_files_never_panic() {
     // Most cuts and mutations break the text (a count that depends only on the fixed seed and corpus).
     assert!(failures > total / 2, "{failures} of {total}");
 }
+
+#[test]
+fn docs_examples_parse() {
+    let path = "docs/ptx.md";
+    let markdown = std::fs::read_to_string(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).expect("docs/ptx.md");
+    let mut blocks = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (k, line) in markdown.lines().enumerate() {
+        match current.as_mut() {
+            None if line.trim_end() == "```ptx" => current = Some((k + 2, String::new())),
+            None => {}
+            Some(_) if line.trim_end() == "```" => blocks.push(current.take().expect("open block")),
+            Some((_, text)) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    assert!(!blocks.is_empty());
+    for (line, text) in blocks {
+        let (m, _) = parse_ok(&format!("{path}:{line}.ptx"), &text);
+        let k = m.entries().next().expect("an entry");
+        assert_eq!(k.body.as_ref().expect("body").instructions().len(), 12);
+        assert_eq!(m.file_path(1), Some("/home/me/scale.cu"));
+    }
+}
