@@ -2,12 +2,14 @@
 //! structure of small kernels, on every literal and operand form, and on malformed input: errors with file, line
 //! and column, never a panic.
 
+use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use warpsim_isa::ptx::{
     self, Address, FloatLit, Function, FunctionKind, InitValue, Initializer, Instruction, Linkage, Module, Operand,
     OperandKind, ScalarType, StateSpace, Statement,
 };
 use warpsim_isa::{AssembleError, SourceMap};
+use warpsim_tests::fuzzing;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs/ptx")
@@ -773,18 +775,9 @@ impl Mix {
     }
 }
 
-/// Parse, and on an error check that its span lies in the text and that it renders (without panicking).
+/// The `ptx` fuzz target's harness: no panic; an error located in the text and rendered; whether it parsed.
 fn parse_or_locate(text: &str) -> bool {
-    match ptx::parse("fuzz.ptx", text) {
-        Ok(_) => true,
-        Err(e) => {
-            let d = &e.diagnostics[0];
-            assert!(d.span.start <= d.span.end && d.span.end as usize <= text.len(), "{d:?}");
-            let rendered = e.render(false);
-            assert!(rendered.contains("--> fuzz.ptx:"), "{rendered}");
-            false
-        }
-    }
+    fuzzing::ptx(text.as_bytes()).is_ok()
 }
 
 #[test]
@@ -856,5 +849,85 @@ fn docs_examples_parse() {
         let k = m.entries().next().expect("an entry");
         assert_eq!(k.body.as_ref().expect("body").instructions().len(), 12);
         assert_eq!(m.file_path(1), Some("/home/me/scale.cu"));
+    }
+}
+
+/// PTX's own tokens in arbitrary order, after a valid header, so that the parser gets past the module level.
+fn token_soup() -> impl Strategy<Value = String> {
+    const TOKENS: &[&str] = &[
+        ".visible",
+        ".entry",
+        ".func",
+        "k",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ";",
+        ":",
+        "@",
+        "!",
+        "|",
+        "+",
+        "-",
+        "<",
+        ">",
+        "=",
+        ".reg",
+        ".b32",
+        ".u64",
+        ".pred",
+        ".param",
+        ".shared",
+        ".align",
+        "4",
+        "%r<4>",
+        "%r1",
+        "%p1",
+        "%tid.x",
+        "add.s32",
+        "ld.global.f32",
+        "bra",
+        "$L__BB0_1",
+        "ret",
+        ".loc",
+        "1",
+        "0f3F800000",
+        "0d3FF0000000000000",
+        "-9223372036854775808",
+        "0x1F",
+        "\"s\"",
+        ".file",
+        ".section",
+        ".debug_str",
+        ".b8",
+        "_",
+        "call.uni",
+        "function_name",
+        "inlined_at",
+        "generic",
+        ".pragma",
+        "//c\n",
+        "/*c*/",
+        "\n",
+    ];
+    prop::collection::vec(prop::sample::select(TOKENS), 0..80)
+        .prop_map(|t| format!(".version 9.5\n.target sm_90\n.address_size 64\n{}", t.join(" ")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn bytes_never_panic_the_ptx_parser(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let _ = fuzzing::ptx(&bytes);
+    }
+
+    #[test]
+    fn ptx_tokens_never_panic_the_parser(text in token_soup()) {
+        let _ = fuzzing::ptx(text.as_bytes());
     }
 }
