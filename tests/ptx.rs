@@ -506,6 +506,50 @@ fn literals_operands_and_guards() {
 }
 
 #[test]
+fn jump_tables_and_call_prototypes() {
+    let m = parse_text(
+        "\
+        .visible .entry k(.param .u32 k_param_0)
+        {
+            .reg .b32 %r<3>; .reg .b64 %rd<2>;
+            tbl: .branchtargets L0, L1;
+            brx.idx %r1, tbl;
+        L0:
+        L1:
+            proto: .callprototype (.param .b32 _) _ (.param .b32 _, .param .align 8 .b8 _[16]) .noreturn;
+            call (%r2), %rd1, (%r1, %r1), proto;
+            ret;
+        }
+        ",
+    );
+    let body = m.entries().next().expect("k").body.as_ref().expect("body");
+    let targets = body
+        .statements
+        .iter()
+        .find_map(|s| match s {
+            Statement::BranchTargets(t, _) => Some(t.iter().map(|l| l.name.as_str()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .expect(".branchtargets");
+    assert_eq!(targets, ["L0", "L1"]);
+    let proto = body
+        .statements
+        .iter()
+        .find_map(|s| match s {
+            Statement::CallPrototype(p) => Some(p),
+            _ => None,
+        })
+        .expect(".callprototype");
+    assert_eq!((proto.returns.len(), proto.params.len(), proto.noreturn), (1, 2, true));
+    assert_eq!(
+        (proto.params[1].align, proto.params[1].dims.as_slice()),
+        (Some(8), &[Some(16)][..])
+    );
+    let code: Vec<String> = body.instructions().into_iter().map(show_instruction).collect();
+    assert_eq!(code, ["brx.idx %r1, tbl", "call (%r2), %rd1, (%r1, %r1), proto", "ret"]);
+}
+
+#[test]
 fn module_forms() {
     let m = parse_text(
         "\
@@ -584,6 +628,8 @@ fn module_forms() {
             Statement::Block(_) => "block",
             Statement::Pragma(_) => "pragma",
             Statement::Instruction(_) => "instruction",
+            Statement::BranchTargets(..) => "branchtargets",
+            Statement::CallPrototype(_) => "callprototype",
         })
         .collect();
     assert_eq!(kinds, ["var", "reg", "loc", "label", "block"]);

@@ -396,7 +396,20 @@ pub enum Statement {
     Label(Ident),
     Loc(Loc),
     Pragma(Pragma),
+    /// `TABLE: .branchtargets L1, L2;` (the label is the statement before): the targets of `brx.idx`.
+    BranchTargets(Vec<Ident>, Span),
+    /// `PROTO: .callprototype (.param .b32 _) _ (.param .b32 _);`: the signature of an indirect `call`.
+    CallPrototype(Prototype),
     Instruction(Instruction),
+}
+
+/// A `.callprototype`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prototype {
+    pub returns: Vec<Param>,
+    pub params: Vec<Param>,
+    pub noreturn: bool,
+    pub span: Span,
 }
 
 /// `.reg .b32 %r<22>, %x, low;` (also `.reg .align 8 .b64 …`, `.reg .v2 .f32 …`).

@@ -3,8 +3,8 @@
 
 use super::ast::{
     Address, Block, DebugString, Dim, FileDecl, FloatLit, Function, FunctionKind, Guard, Ident, InitValue, Initializer,
-    Instruction, Item, Linkage, Loc, Module, Operand, OperandKind, Param, Performance, Pragma, PtrAttr, RegDecl,
-    RegName, ScalarType, Section, StateSpace, Statement, Type, Variable, Version,
+    Instruction, Item, Linkage, Loc, Module, Operand, OperandKind, Param, Performance, Pragma, Prototype, PtrAttr,
+    RegDecl, RegName, ScalarType, Section, StateSpace, Statement, Type, Variable, Version,
 };
 use super::lexer::{Lexer, TokKind, Token};
 use crate::diagnostic::Diagnostic;
@@ -178,11 +178,17 @@ impl<'a> Parser<'a> {
 
     /// A `;` ending a statement; when it is missing, the error points just after the statement.
     fn expect_semi(&mut self, after: &str) -> PResult<()> {
+        self.expect_semi_with(|| after.to_string())
+    }
+
+    /// [`Parser::expect_semi`], with what the `;` ends described only when it is missing.
+    fn expect_semi_with(&mut self, after: impl FnOnce() -> String) -> PResult<()> {
         let t = self.peek()?;
         if t.kind == TokKind::Semi {
             self.bump()?;
             return Ok(());
         }
+        let after = after();
         let at = Span {
             file: self.file,
             start: self.prev_end,
@@ -932,6 +938,16 @@ impl<'a> Parser<'a> {
                     out.push(Statement::Loc(loc));
                 }
                 ".pragma" => out.push(Statement::Pragma(self.pragma()?)),
+                ".branchtargets" => {
+                    let start = self.bump_span()?;
+                    let mut targets = vec![self.name("a label", "write `TABLE: .branchtargets L1, L2;`")?];
+                    while self.eat(TokKind::Comma)? {
+                        targets.push(self.name("a label", "write `TABLE: .branchtargets L1, L2;`")?);
+                    }
+                    self.expect_semi(".branchtargets")?;
+                    out.push(Statement::BranchTargets(targets, self.since(start)));
+                }
+                ".callprototype" => out.push(Statement::CallPrototype(self.prototype()?)),
                 ".local" | ".shared" | ".param" | ".global" | ".const" => {
                     let start = self.span(t);
                     out.push(Statement::Var(self.variable(None, start)?));
@@ -941,7 +957,8 @@ impl<'a> Parser<'a> {
                         t,
                         "an instruction, a label or a body directive",
                         "a function body holds instructions, labels (`NAME:`), nested blocks `{ }`, and the \
-                         directives `.reg`, `.local`, `.shared`, `.param`, `.loc` and `.pragma`",
+                         directives `.reg`, `.local`, `.shared`, `.param`, `.loc`, `.pragma`, `.branchtargets` \
+                         and `.callprototype`",
                     ));
                 }
             },
@@ -961,6 +978,38 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// `.callprototype [(RETURNS)] _ [(PARAMS)] [.noreturn];` (after its label).
+    fn prototype(&mut self) -> PResult<Prototype> {
+        let start = self.bump_span()?;
+        let returns = if self.is(TokKind::LParen)? {
+            self.params()?
+        } else {
+            Vec::new()
+        };
+        let help = "write `PROTO: .callprototype (.param .b32 _) _ (.param .b32 _);`";
+        let t = self.peek()?;
+        if self.text(t) != "_" {
+            return Err(self.expected(t, "`_` (a prototype has no name)", help));
+        }
+        self.bump()?;
+        let params = if self.is(TokKind::LParen)? {
+            self.params()?
+        } else {
+            Vec::new()
+        };
+        let noreturn = self.peek_directive()? == Some(".noreturn");
+        if noreturn {
+            self.bump()?;
+        }
+        self.expect_semi(".callprototype")?;
+        Ok(Prototype {
+            returns,
+            params,
+            noreturn,
+            span: self.since(start),
+        })
     }
 
     /// `.reg [.align N] [.vN] TYPE name[<N>], …;`
@@ -1096,7 +1145,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.expect_semi(&format!("the instruction `{text}`"))?;
+        self.expect_semi_with(|| format!("the instruction `{text}`"))?;
         Ok(Instruction {
             guard,
             opcode,
