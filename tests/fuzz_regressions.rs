@@ -147,6 +147,9 @@ fn replay_corpora() {
     for (_, bytes) in &run {
         let _ = fuzzing::run(bytes);
     }
+    for (_, bytes) in &inputs("corpus", "ptx") {
+        let _ = fuzzing::ptx(bytes);
+    }
 }
 
 /// Mnemonics with their suffixes (and a macro of `warp.s`).

@@ -60,6 +60,37 @@ pub fn parse(bytes: &[u8]) -> Result<Program, String> {
     Ok(program)
 }
 
+/// The `ptx` target: bytes → text (as the CLI reads a file) → the PTX parser (`warpsim_isa::ptx`). Every span of a
+/// module it returns lies in the text; an error is one diagnostic whose span lies in the text, and it renders.
+/// Returns the module, or the rendered error.
+pub fn ptx(bytes: &[u8]) -> Result<warpsim_isa::ptx::Module, String> {
+    let text = source_text(bytes);
+    let inside = |span: warpsim_isa::Span| span.start <= span.end && span.end as usize <= text.len();
+    match warpsim_isa::ptx::parse(NAME_PTX, &text) {
+        Ok((module, _)) => {
+            for f in module.functions() {
+                assert!(inside(f.span) && inside(f.name.span), "{f:?}");
+                let Some(body) = &f.body else { continue };
+                for i in body.instructions() {
+                    assert!(inside(i.span) && inside(i.opcode_span), "{i:?}");
+                    assert!(i.operands.iter().all(|o| inside(o.span)), "{i:?}");
+                }
+            }
+            Ok(module)
+        }
+        Err(e) => {
+            assert_eq!(e.diagnostics.len(), 1, "one error");
+            assert!(inside(e.diagnostics[0].span), "{:?}", e.diagnostics[0]);
+            let rendered = e.render(false);
+            assert!(rendered.contains(&format!("--> {NAME_PTX}:")), "{rendered}");
+            Err(rendered)
+        }
+    }
+}
+
+/// The name the `ptx` target's source goes by.
+pub const NAME_PTX: &str = "fuzz.ptx";
+
 /// How the run target launches, from the input's first byte.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Machine {

@@ -14,6 +14,7 @@ mod member_masks;
 mod parallel;
 mod pictures;
 mod programs;
+mod ptx;
 mod sanitizers;
 mod scheduling;
 mod shape;

@@ -6,7 +6,8 @@
 //! - [`parse`]: text → [`Program`], with spans on everything, `.include`, `.macro`, and rustc-style
 //!   [`Diagnostic`]s (file:line:col, the line with a caret, a hint);
 //! - [`print`]: [`Program`] → canonical text that parses back to an equivalent program;
-//! - [`cfg::analyse`]: basic blocks and the reconvergence point (immediate post-dominator) of every branch.
+//! - [`cfg::analyse`]: basic blocks and the reconvergence point (immediate post-dominator) of every branch;
+//! - [`ptx::parse`]: PTX text (as nvcc and Numba emit it) → a PTX syntax tree with spans ([`ptx::Module`]).
 //!
 //! ```
 //! use warpsim_isa::{parse, FsResolver};
@@ -25,6 +26,7 @@ pub mod diagnostic;
 pub mod expr;
 pub mod lexer;
 pub mod parser;
+pub mod ptx;
 pub mod print {
     //! Printing programs and instructions.
     pub use crate::printer::{binary_name, instruction, op, print};
