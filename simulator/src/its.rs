@@ -16,8 +16,8 @@ use crate::fault::FaultKind;
 use crate::kernel::{DInstr, DOp, Kernel, Member};
 use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
 use crate::shuffle::{self, Exchange};
-use crate::simt_stack::{Merge, SimtStack};
-use crate::trace::{EpochTrace, Event, TraceSink};
+use crate::simt_stack::SimtStack;
+use crate::trace::EpochTrace;
 use crate::vote;
 use crate::warp::Warp;
 use smallvec::SmallVec;
@@ -348,18 +348,6 @@ pub(crate) fn deliver<'a>(
 /// and a merge they complete is reported as lockstep's are). Out of line: lockstep never calls it.
 #[inline(never)]
 pub(crate) fn next_path<const ON: bool>(warp: &mut Warp, n: u32, race: bool, cycle: u64, trace: &mut EpochTrace<ON>) {
-    if let Some(Merge::Reconverged { pc, mask }) = warp.stack.next_path(n) {
-        if race {
-            warp.shadow.sync.sync(mask);
-        }
-        if ON {
-            trace.event(Event::Reconverge {
-                cycle,
-                block: warp.block_id,
-                warp: warp.warp_in_block,
-                pc,
-                mask,
-            });
-        }
-    }
+    let merge = warp.stack.next_path(n);
+    crate::sm::reconverged(warp, merge, race, cycle, trace);
 }

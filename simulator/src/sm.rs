@@ -967,20 +967,8 @@ impl<'k> Sm<'k> {
         let n = self.kernel.code.len() as u32;
         let warp = self.warps[slot].as_mut().expect("live warp");
         loop {
-            if let Some(Merge::Reconverged { pc, mask }) = warp.stack.settle(n) {
-                if self.shared.checks.race {
-                    warp.shadow.sync.sync(mask);
-                }
-                if ON {
-                    trace.event(Event::Reconverge {
-                        cycle,
-                        block: warp.block_id,
-                        warp: warp.warp_in_block,
-                        pc,
-                        mask,
-                    });
-                }
-            }
+            let merge = warp.stack.settle(n);
+            reconverged(warp, merge, self.shared.checks.race, cycle, trace);
             match warp.stack.top().copied() {
                 // Lanes at the end of the program exit; a warp waiting at a barrier exits once released.
                 // A warp still held (at a barrier, or resolving a branch) exits when it is next scheduled.
@@ -1051,4 +1039,30 @@ impl<'k> Sm<'k> {
 )]
 fn kernel_len(kernel: &Kernel) -> u32 {
     kernel.code.len() as u32
+}
+
+/// A merge of diverged lanes (`merge`, from the SIMT stack): the race checker's lanes synchronise, and the trace
+/// shows it.
+#[inline(always)]
+pub(crate) fn reconverged<const ON: bool>(
+    warp: &mut Warp,
+    merge: Option<Merge>,
+    race: bool,
+    cycle: u64,
+    trace: &mut EpochTrace<ON>,
+) {
+    if let Some(Merge::Reconverged { pc, mask }) = merge {
+        if race {
+            warp.shadow.sync.sync(mask);
+        }
+        if ON {
+            trace.event(Event::Reconverge {
+                cycle,
+                block: warp.block_id,
+                warp: warp.warp_in_block,
+                pc,
+                mask,
+            });
+        }
+    }
 }

@@ -747,10 +747,9 @@ impl<'a> Parser<'a> {
         Ok(dims)
     }
 
-    /// A variable declaration from its state space to its `;`.
-    fn variable(&mut self, linkage: Option<Linkage>, start: Span) -> PResult<Variable> {
-        let t = self.bump()?;
-        let space = StateSpace::from_directive(self.text(t)).expect("a state space");
+    /// The directives before a declared name: `.align N`, `.v2`/`.v4`/`.v8` and the type, in any order; another
+    /// directive is an error expecting `what`, with `hint`.
+    fn type_prefix(&mut self, what: &str, hint: &str) -> PResult<(Option<u32>, Option<ScalarType>, Option<u8>)> {
         let (mut align, mut ty, mut vector) = (None, None, None);
         while let Some(word) = self.peek_directive()? {
             let t = self.bump()?;
@@ -759,17 +758,22 @@ impl<'a> Parser<'a> {
                 ".v2" | ".v4" | ".v8" => vector = Some(word[2..].parse().expect("digit")),
                 _ => match ScalarType::from_directive(word) {
                     Some(s) => ty = Some(s),
-                    None => {
-                        return Err(self.expected(
-                            t,
-                            "a type or `.align`",
-                            "a variable is `SPACE [.align N] [.v2|.v4] TYPE NAME[[N]] [= INIT];`, e.g. \
-                             `.shared .align 4 .b8 tile[1024];`",
-                        ));
-                    }
+                    None => return Err(self.expected(t, what, hint)),
                 },
             }
         }
+        Ok((align, ty, vector))
+    }
+
+    /// A variable declaration from its state space to its `;`.
+    fn variable(&mut self, linkage: Option<Linkage>, start: Span) -> PResult<Variable> {
+        let t = self.bump()?;
+        let space = StateSpace::from_directive(self.text(t)).expect("a state space");
+        let (align, ty, vector) = self.type_prefix(
+            "a type or `.align`",
+            "a variable is `SPACE [.align N] [.v2|.v4] TYPE NAME[[N]] [= INIT];`, e.g. \
+             `.shared .align 4 .b8 tile[1024];`",
+        )?;
         let t = self.peek()?;
         let Some(scalar) = ty else {
             return Err(self.expected(t, "a type", "write e.g. `.global .u32 NAME;`"));
@@ -1015,24 +1019,10 @@ impl<'a> Parser<'a> {
     /// `.reg [.align N] [.vN] TYPE name[<N>], …;`
     fn reg_decl(&mut self) -> PResult<RegDecl> {
         let start = self.bump_span()?;
-        let (mut align, mut ty, mut vector) = (None, None, None);
-        while let Some(word) = self.peek_directive()? {
-            let t = self.bump()?;
-            match word {
-                ".align" => align = Some(self.unsigned::<u32>("an alignment")?),
-                ".v2" | ".v4" | ".v8" => vector = Some(word[2..].parse().expect("digit")),
-                _ => match ScalarType::from_directive(word) {
-                    Some(s) => ty = Some(s),
-                    None => {
-                        return Err(self.expected(
-                            t,
-                            "a register type",
-                            "write e.g. `.reg .b32 %r<8>;` (types: .pred, .b16, .b32, .b64, .u32, .s32, .f32, .f64, …)",
-                        ));
-                    }
-                },
-            }
-        }
+        let (align, ty, vector) = self.type_prefix(
+            "a register type",
+            "write e.g. `.reg .b32 %r<8>;` (types: .pred, .b16, .b32, .b64, .u32, .s32, .f32, .f64, …)",
+        )?;
         let t = self.peek()?;
         let Some(scalar) = ty else {
             return Err(self.expected(t, "a register type", "write e.g. `.reg .b32 %r<8>;`"));
