@@ -1878,6 +1878,16 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
     })();
     // --check scheduling: after a run that passed, the two schedulings compared (from the initial buffers).
     let outcome = match (outcome, initial) {
+        // A program written for independent thread scheduling has no lockstep behaviour to compare with.
+        (Ok(text), Some(_)) if kernel.program.scheduling == Some(warpsim::Scheduling::Its) => {
+            Ok(if args.format == Format::Text {
+                format!(
+                    "{text}scheduling: the program declares `.scheduling its` (written for independent thread scheduling): not compared with lockstep (--check scheduling)\n"
+                )
+            } else {
+                text
+            })
+        }
         (Ok(text), Some(initial)) => {
             let mut kernel = kernel;
             kernel.buffers = initial;

@@ -1615,4 +1615,17 @@ fn check_scheduling_reports_code_that_relies_on_lockstep_execution() {
         String::from_utf8_lossy(&o.stdout)
             .contains("scheduling: the same results under --scheduling lockstep and its (--check scheduling)")
     );
+    // A program that declares `.scheduling its` is written for it: nothing to compare with lockstep, and every
+    // other check passes.
+    let o = sim(&["run", "warp_pipeline", "--warp", "8", "--check", "all"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("check race,init,shfl,sync: no problems found"), "{out}");
+    assert!(
+        out.contains(
+            "scheduling: the program declares `.scheduling its` (written for independent thread scheduling): not \
+             compared with lockstep (--check scheduling)"
+        ),
+        "{out}"
+    );
 }
