@@ -167,3 +167,43 @@ fn bfe_64_takes_whole_position_and_length() {
     );
     assert_eq!(got, vec![0, 0, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 0xff]);
 }
+
+#[test]
+fn bfi_inserts_the_low_bits_of_a_into_b() {
+    let got = one_lane(
+        ".reg %a, %b\n.reg.b64 %x, %y, %r",
+        "        mov.u32 %a, 0xabcd
+        mov.u32 %b, 0xffffffff
+        bfi.b32 %o0, %a, %b, 8, 8
+        bfi.b32 %o1, %a, %b, 28, 8
+        bfi.b32 %o2, %a, %b, 40, 8
+        bfi.b32 %o3, %a, %b, 4, 0
+        bfi.b32 %o4, %a, 0, 0x104, 0x210
+        mov.b64 %x, 0xabcd
+        mov.b64 %y, 0
+        bfi.b64 %r, %x, %y, 56, 16
+        mov.b64 {%o5, %o6}, %r
+        bfi.b64 %r, %x, %y, 0x104, 8
+        mov.b64 {%o7, %o8}, %r
+        bfi.b64 %r, %x, -1, 60, 0x80000000
+        mov.b64 {%o9, %o10}, %r
+",
+        11,
+    );
+    assert_eq!(
+        got,
+        vec![
+            0xffff_cdff, // bits 8-15 of b replaced by a's low byte 0xcd
+            0xdfff_ffff, // bits 28-31 by a's low nibble 0xd, the rest of the field past bit 31 dropped
+            0xffff_ffff, // pos past the top: b unchanged
+            0xffff_ffff, // len 0: b unchanged
+            0x000a_bcd0, // pos and len are their low bytes: 4 and 16 (all 16 bits of a)
+            0,
+            0xcd00_0000, // bits 56-63 of the 64-bit b: a's low byte
+            0,           // the 64-bit form takes the whole position (as the H100 does): 0x104 is past the top
+            0,
+            u32::MAX, // and the whole length: bits 60-63 from a's low nibble 0xd
+            0xdfff_ffff,
+        ]
+    );
+}

@@ -502,7 +502,7 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 13);
+    assert_eq!(seen, 14);
 }
 
 /// Contents given with the launch (`sim crosscheck --input`) reach both machines: the simulation runs on them

@@ -643,6 +643,16 @@ pub enum Op {
         a: Operand,
         mask: Option<Operand>,
     },
+    /// `bfi.{b32,b64} d, a, b, pos, len`: `b` with its `len` bits from `pos` replaced by the low bits of `a`
+    /// (`pos` and `len` are u32).
+    Bfi {
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        b: Operand,
+        pos: Operand,
+        len: Operand,
+    },
     /// `mov.b64 d, {lo, hi}`: a 64-bit register from two 32-bit values.
     Pack {
         d: Reg,
@@ -676,6 +686,7 @@ impl Op {
             | Op::Activemask { d }
             | Op::Match { d, .. }
             | Op::Pack { d, .. }
+            | Op::Bfi { d, .. }
             | Op::Unpack { lo: d, .. }
             | Op::Shfl { d, .. } => Some(*d),
             Op::Atom { d, .. } => *d,
@@ -738,6 +749,7 @@ impl Op {
             }
             Op::Unpack { a, .. } => vec![a],
             Op::Pack { lo, hi, .. } => vec![lo, hi],
+            Op::Bfi { a, b, pos, len, .. } => vec![a, b, pos, len],
             Op::BarWarp { mask } | Op::Vote { mask, .. } => mask.iter().collect(),
             Op::PredLogic { .. } | Op::Activemask { .. } | Op::Bra { .. } | Op::Exit | Op::Nop => vec![],
         }

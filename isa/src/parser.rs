@@ -124,6 +124,7 @@ pub const MNEMONICS: &[&str] = &[
     "brev",
     "bfind",
     "bfe",
+    "bfi",
     "prmt",
     "add",
     "sub",
@@ -1373,6 +1374,19 @@ impl Ctx<'_> {
             "neg" | "abs" | "not" | "sqrt" | "popc" | "clz" | "brev" | "bfind" => self.unary(m, parts, c)?,
             "mad" | "fma" => self.ternary(m, parts, c)?,
             "bfe" | "prmt" => self.bit_field(m, parts, c)?,
+            "bfi" => {
+                let ty = parts.ty(&[Ty::B32, Ty::B64])?;
+                let d = self.dst(c, ty)?;
+                c.comma()?;
+                let a = self.src(c, ty)?;
+                c.comma()?;
+                let b = self.src(c, ty)?;
+                c.comma()?;
+                let pos = self.src(c, Ty::U32)?;
+                c.comma()?;
+                let len = self.src(c, Ty::U32)?;
+                Op::Bfi { ty, d, a, b, pos, len }
+            }
             "setp" => self.setp(parts, c)?,
             "selp" => self.selp(parts, c)?,
             "cvt" => self.cvt(parts, c)?,

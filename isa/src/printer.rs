@@ -316,6 +316,9 @@ pub fn op(p: &Program, op: &Op) -> String {
             }
             s
         }
+        Op::Bfi { ty, d, a, b, pos, len } => {
+            format!("bfi.{} {}, {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(pos), o(len))
+        }
         Op::Pack { d, lo, hi } => format!("mov.b64 {}, {{{}, {}}}", r(d), o(lo), o(hi)),
         Op::Unpack { lo, hi, a } => format!("mov.b64 {{{}, {}}}, {}", r(lo), r(hi), o(a)),
         Op::Bra { target } => {

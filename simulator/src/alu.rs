@@ -573,6 +573,22 @@ pub fn bit_field(a: u64, b: u32, c: u32, signed: bool, wide: bool) -> u64 {
     if wide { r } else { r & 0xffff_ffff }
 }
 
+/// `bfi`: PTX's pseudo-code: `b`, with bits `pos + i` (for `i < len` and `pos + i <= msb`) set to bit `i` of
+/// `a`. The 32-bit form takes `pos = c & 0xff`, `len = d & 0xff`, as PTX says; the 64-bit one, a sequence on
+/// the GPU like `bfe.b64`, takes the whole 32-bit `c` and `d` (measured on an H100, `edges_bfi.s`).
+pub fn bit_insert(a: u64, b: u64, pos: u32, len: u32, wide: bool) -> u64 {
+    let msb: u32 = if wide { 63 } else { 31 };
+    let (pos, len) = if wide { (pos, len) } else { (pos & 0xff, len & 0xff) };
+    let n = if pos > msb { 0 } else { len.min(msb + 1 - pos) };
+    let mask = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let r = if n == 0 {
+        b
+    } else {
+        (b & !(mask << pos)) | ((a & mask) << pos)
+    };
+    if wide { r } else { r & 0xffff_ffff }
+}
+
 /// `bfind`: the bit position of the most significant non-sign bit (for a negative signed value, the most
 /// significant 0), or `0xffffffff` when there is none; `.shiftamt` gives `msb - position` instead.
 pub fn find_msb(a: u64, signed: bool, wide: bool, shiftamt: bool) -> u32 {
@@ -963,6 +979,26 @@ pub(crate) mod execute {
         }
         for_lanes(exec, |lane| rf.write_at(d, dw, lane, out[lane as usize]));
         Ok(())
+    }
+
+    /// `bfi` of 32 or 64 bits (out of line: a cold instruction).
+    #[inline(never)]
+    #[cold]
+    pub(crate) fn bfi(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        wide: bool,
+        d: u16,
+        (a, b, pos, len): (Src, Src, Src, Src),
+    ) {
+        let mut out = [0u64; 64];
+        for_lanes(exec, |lane| {
+            let (x, y) = (rf.read_at(a, wide, lane, ctx), rf.read_at(b, wide, lane, ctx));
+            let (p, n) = (rf.read(pos, lane, ctx), rf.read(len, lane, ctx));
+            out[lane as usize] = super::bit_insert(x, y, p, n, wide);
+        });
+        for_lanes(exec, |lane| rf.write_at(d, wide, lane, out[lane as usize]));
     }
 
     /// `setp` on 64-bit operands.

@@ -158,6 +158,17 @@ pub(crate) fn execute<'a, const ON: bool>(
             alu::execute::unpack(rf, ctx, exec, lo, hi, a);
             Outcome::Lanes
         }
+        DOp::Bfi {
+            wide,
+            d,
+            a,
+            b,
+            pos,
+            len,
+        } => {
+            alu::execute::bfi(rf, ctx, exec, wide, d, (a, b, pos, len));
+            Outcome::Lanes
+        }
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
             let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && !mem.own.is_empty();

@@ -628,6 +628,15 @@ pub enum DOp {
         hi: u16,
         a: Src,
     },
+    /// `bfi.{b32,b64} d, a, b, pos, len` (`wide`: `.b64`).
+    Bfi {
+        wide: bool,
+        d: u16,
+        a: Src,
+        b: Src,
+        pos: Src,
+        len: Src,
+    },
     Ld {
         d: u16,
         addr: DAddr,
@@ -712,6 +721,7 @@ impl DInstr {
         match self.op {
             DOp::Wide { f, .. } => f.shape().0,
             DOp::Selp64 { .. } => true,
+            DOp::Bfi { wide, .. } => wide,
             DOp::Ld { addr, .. } | DOp::Atom { addr, .. } => addr.wide,
             _ => false,
         }
@@ -798,12 +808,14 @@ impl Described {
             DOp::Wide { f, a, b, c, .. } => [a, b, c][..f.arity()].iter().copied().collect(),
             DOp::Setp64 { a, b, .. } | DOp::Selp64 { a, b, .. } => smallvec![a, b],
             DOp::Unpack { a, .. } => smallvec![a],
+            DOp::Bfi { a, b, pos, len, .. } => smallvec![a, b, pos, len],
             _ => SmallVec::new(),
         };
         let wide: SmallVec<[bool; 3]> = match d.op {
             DOp::Wide { f, .. } => f.shape().1[..f.arity()].iter().copied().collect(),
             DOp::Setp64 { .. } | DOp::Selp64 { .. } => smallvec![true, true],
             DOp::Unpack { .. } => smallvec![true],
+            DOp::Bfi { wide, .. } => smallvec![wide, wide, false, false],
             DOp::St { addr, .. } => smallvec![addr.wide],
             DOp::Atom { addr, .. } => operands.iter().map(|_| addr.wide).collect(),
             _ => operands.iter().map(|_| false).collect(),
@@ -819,9 +831,12 @@ impl Described {
                     _ => None,
                 },
             },
-            DOp::Un { .. } | DOp::Tern { .. } | DOp::Selp { .. } | DOp::Cvt { .. } | DOp::Selp64 { .. } => {
-                Role::Combine { name: None }
-            }
+            DOp::Un { .. }
+            | DOp::Tern { .. }
+            | DOp::Selp { .. }
+            | DOp::Cvt { .. }
+            | DOp::Selp64 { .. }
+            | DOp::Bfi { .. } => Role::Combine { name: None },
             DOp::Wide {
                 f: Wide::Mov | Wide::Pack,
                 ..
@@ -1837,6 +1852,18 @@ fn decode(
             segment,
             mask,
         } => dec.shfl(*mode, (*d, *p), a, b, segment.as_ref(), mask.as_ref())?,
+        Op::Bfi { ty, d, a, b, pos, len } => (
+            DOp::Bfi {
+                wide: ty.wide(),
+                d: d.0,
+                a: dec.src(a, *ty)?,
+                b: dec.src(b, *ty)?,
+                pos: dec.src(pos, Ty::U32)?,
+                len: dec.src(len, Ty::U32)?,
+            },
+            Unit::Alu,
+            *ty,
+        ),
         Op::Pack { d, lo, hi } => (
             DOp::Wide {
                 f: Wide::Pack,

@@ -1011,6 +1011,17 @@ impl Warp<'_> {
                 }
                 self.write(*d, exec, &v);
             }
+            Op::Bfi { ty, d, a, b, pos, len } => {
+                let (a, b) = (self.row(a, *ty), self.row(b, *ty));
+                let (p, n) = (self.row(pos, Ty::U32), self.row(len, Ty::U32));
+                let v: Vec<u32> = (0..w as usize)
+                    .map(|l| {
+                        let bits = bfi_bits(u64::from(a[l]), u64::from(b[l]), p[l], n[l], 32);
+                        u32::try_from(bits).expect("32 bits")
+                    })
+                    .collect();
+                self.write(*d, exec, &v);
+            }
             Op::Ternary {
                 op: op @ (TernaryOp::Bfe | TernaryOp::Prmt),
                 ty,
@@ -1445,6 +1456,21 @@ fn ternary64(op: TernaryOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     }
 }
 
+/// `bfi` bit by bit as PTX's pseudo-code writes it: `b`, with bit `pos + i` replaced by bit `i` of `a` for
+/// `i < len` while `pos + i` is inside the `bits`-bit value; the 32-bit form takes `pos` and `len` & 0xff, the
+/// 64-bit one whole (what an H100 does).
+fn bfi_bits(a: u64, b: u64, pos: u32, len: u32, bits: u32) -> u64 {
+    let (pos, len) = if bits == 64 {
+        (u64::from(pos), u64::from(len))
+    } else {
+        (u64::from(pos & 0xff), u64::from(len & 0xff))
+    };
+    (0..len.min(64)).filter(|i| pos + i < u64::from(bits)).fold(b, |f, i| {
+        let bit = a >> i & 1;
+        (f & !(1 << (pos + i))) | bit << (pos + i)
+    })
+}
+
 /// `bfe.{u64,s64}` bit by bit, with the whole 32-bit position and length (what an H100 does; PTX's text masks
 /// them to 8 bits, which the 32-bit forms do).
 fn bfe64(signed: bool, a: u64, pos: u64, len: u64) -> u64 {
@@ -1667,6 +1693,7 @@ fn is_wide(op: &Op) -> bool {
                 || matches!(rounding, Rounding::FloatZero | Rounding::FloatDown | Rounding::FloatUp)
         }
         Op::Pack { .. } | Op::Unpack { .. } => true,
+        Op::Bfi { ty, .. } => ty.wide(),
         _ => false,
     }
 }
@@ -1722,6 +1749,17 @@ impl Warp<'_> {
             Op::Pack { d, lo, hi } => {
                 let (lo, hi) = (self.row_of(lo, Ty::B32, 32), self.row_of(hi, Ty::B32, 32));
                 let v: Vec<u64> = lo.iter().zip(&hi).map(|(&l, &h)| l | h << 32).collect();
+                self.write_of(*d, exec, &v, 64);
+            }
+            Op::Bfi { d, a, b, pos, len, .. } => {
+                let (x, y) = (self.row_of(a, Ty::B64, 64), self.row_of(b, Ty::B64, 64));
+                let (p, n) = (self.row_of(pos, Ty::U32, 32), self.row_of(len, Ty::U32, 32));
+                let v: Vec<u64> = (0..w)
+                    .map(|l| {
+                        let (p, n) = (u32::try_from(p[l]).expect("u32"), u32::try_from(n[l]).expect("u32"));
+                        bfi_bits(x[l], y[l], p, n, 64)
+                    })
+                    .collect();
                 self.write_of(*d, exec, &v, 64);
             }
             Op::Unpack { lo, hi, a } => {

@@ -362,5 +362,5 @@ fn reference_gives_the_gpus_values_on_the_edge_programs() {
             panic!("{}: {e}", path.display());
         }
     }
-    assert_eq!((files.len(), checked), (13, 12));
+    assert_eq!((files.len(), checked), (14, 13));
 }

@@ -501,6 +501,24 @@ impl Emitter<'_> {
                     self.reg(hi)
                 )
             }
+            DOp::Bfi {
+                wide,
+                d,
+                a,
+                b,
+                pos,
+                len,
+            } => {
+                // The PTX instruction itself; a 32-bit operand of the 64-bit form through the opaque zero (see
+                // `wide`).
+                let (c, w) = if wide { ("l", "b64") } else { ("r", "b32") };
+                let (x, y) = (self.src(a, View::U32), self.src(b, View::U32));
+                let (p, n) = (self.src(pos, View::U32), self.src(len, View::U32));
+                format!(
+                    "asm(\"bfi.{w} %0, %1, %2, %3, %4;\" : \"={c}\"({}) : \"{c}\"({x}), \"{c}\"({y}), \"r\"((unsigned){p} ^ warpsim_zero), \"r\"((unsigned){n} ^ warpsim_zero));",
+                    self.reg(d)
+                )
+            }
             DOp::Bra { target } => format!("goto {};", self.label(target)),
             DOp::Exit => "goto warpsim_exit;".into(),
             DOp::Nop => ";".into(),
