@@ -387,12 +387,17 @@ impl Rounding {
 }
 
 /// How a memory operand names its location.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddrMode {
     /// `buf[index + disp]`: an element index.
     Element,
     /// `[buf + offset + disp]`: a byte offset from the start of the buffer (must be aligned).
     Byte,
+    /// `[%rd + disp]`: PTX's addressing. The register (`base`) holds a byte address in the instruction's state
+    /// space, plus the constant `disp`: a 64-bit global or generic address (see [`crate::address`]), or a 32- or
+    /// 64-bit offset into the block's shared memory or the thread's local memory. `buffer` is unused (0): the
+    /// address decides which buffer or shared array each lane reaches.
+    Flat,
 }
 
 /// A global-memory operand: which buffer and where in it.
@@ -408,18 +413,24 @@ pub struct Address {
     pub disp: Option<ConstExpr>,
 }
 
-/// A state space: device-wide global memory, or the block's shared memory.
+/// A state space: device-wide global memory, the block's shared memory, the thread's local memory, or (with
+/// [`AddrMode::Flat`] only) a generic address, which names one of the others by its window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
     Global,
     Shared,
+    Local,
+    Generic,
 }
 
 impl Space {
+    /// The qualifier (`global`); a generic access has none (`""`).
     pub fn name(self) -> &'static str {
         match self {
             Space::Global => "global",
             Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Generic => "",
         }
     }
 }
@@ -914,6 +925,8 @@ pub struct Program {
     pub shared: Vec<SharedDecl>,
     /// `.require COND, "message"`: conditions a launch must meet.
     pub requires: Vec<Require>,
+    /// `.local BYTES`: each thread's local memory (PTX's `.local` state space), in bytes; 0 when unused.
+    pub local_bytes: u64,
     pub regs: Vec<Named>,
     pub preds: Vec<Named>,
     /// Labels and the instruction index they name, in source order.
@@ -963,6 +976,7 @@ impl Program {
                 .iter()
                 .zip(&other.shared)
                 .all(|(a, b)| a.name == b.name && a.elem == b.elem && a.len == b.len)
+            && self.local_bytes == other.local_bytes
             && self.requires.len() == other.requires.len()
             && self
                 .requires

@@ -20,6 +20,7 @@
 //!
 //! The language is documented in `docs/ISA.md` at the repository root.
 
+pub mod address;
 pub mod ast;
 pub mod cfg;
 pub mod diagnostic;

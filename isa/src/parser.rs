@@ -730,6 +730,7 @@ impl Assembler<'_> {
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_else(|| name.to_string());
         let mut p = Program {
+            local_bytes: 0,
             name: stem,
             description: None,
             warp_sizes: (2, 64),
@@ -2024,12 +2025,14 @@ impl Ctx<'_> {
         let byte_mode = c.eat(&Tok::LBracket);
         let (name, nspan) = c.ident("a buffer name (`in[%i]` or `[in + %byte_offset]`)")?;
         let names: Vec<(&str, ElemTy)> = match space {
-            Space::Global => self.buffers.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
             Space::Shared => self.shared.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
+            Space::Global | Space::Local | Space::Generic => {
+                self.buffers.iter().map(|b| (b.name.as_str(), b.elem)).collect()
+            }
         };
         let Some(buffer) = names.iter().position(|(b, _)| *b == name) else {
             let (what, other, declare) = match space {
-                Space::Global => (
+                Space::Global | Space::Local | Space::Generic => (
                     "buffer",
                     self.shared.iter().any(|s| s.name == name),
                     format!("`.buffer {name} f32[W]`"),

@@ -131,10 +131,20 @@ fn pred_operand(p: &Program, o: PredOperand) -> String {
     format!("{}%{}", if o.negated { "!" } else { "" }, p.pred_name(o.pred))
 }
 
+/// An access's state-space qualifier with its dot (`.global`); none for a generic access.
+fn space(s: Space) -> String {
+    if s == Space::Generic {
+        String::new()
+    } else {
+        format!(".{}", s.name())
+    }
+}
+
 fn address(p: &Program, a: &Address) -> String {
-    let name = match a.space {
-        Space::Global => &p.buffers[a.buffer].name,
-        Space::Shared => &p.shared[a.buffer].name,
+    let name = match (a.mode, a.space) {
+        (AddrMode::Flat, _) => "",
+        (_, Space::Shared) => p.shared[a.buffer].name.as_str(),
+        _ => p.buffers[a.buffer].name.as_str(),
     };
     let mut inner = String::new();
     if let Some(b) = &a.base {
@@ -150,6 +160,7 @@ fn address(p: &Program, a: &Address) -> String {
         AddrMode::Element => format!("{name}[{inner}]"),
         AddrMode::Byte if inner.is_empty() => format!("[{name}]"),
         AddrMode::Byte => format!("[{name} + {inner}]"),
+        AddrMode::Flat => format!("[{inner}]"),
     }
 }
 
@@ -216,8 +227,8 @@ pub fn op(p: &Program, op: &Op) -> String {
             };
             format!("cvt{rnd}.{}.{} {}, {}", to.name(), from.name(), r(d), o(a))
         }
-        Op::Ld { ty, d, addr } => format!("ld.{}.{} {}, {}", addr.space.name(), ty.name(), r(d), address(p, addr)),
-        Op::St { ty, addr, a } => format!("st.{}.{} {}, {}", addr.space.name(), ty.name(), address(p, addr), o(a)),
+        Op::Ld { ty, d, addr } => format!("ld{}.{} {}, {}", space(addr.space), ty.name(), r(d), address(p, addr)),
+        Op::St { ty, addr, a } => format!("st{}.{} {}, {}", space(addr.space), ty.name(), address(p, addr), o(a)),
         Op::Atom { op, ty, d, addr, b, c } => {
             let head = format!(
                 "{}.{}.{}.{}",

@@ -2068,6 +2068,11 @@ impl Decoder<'_> {
 
     /// An address: its array, base and integer offset.
     fn addr(&self, a: &Address, ty: Ty) -> Result<DAddr, LoadError> {
+        if a.mode == AddrMode::Flat {
+            return Err(LoadError::Usage(
+                "PTX-style addresses (`[%rd + disp]`) cannot run yet: the simulator has no flat address space".into(),
+            ));
+        }
         let disp = match &a.disp {
             Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
                 Value::Int(v) => v,
@@ -2675,11 +2680,17 @@ fn atomic_op(op: AtomOp, ty: Ty) -> Atom {
     }
 }
 
-/// The element type of the array an address names.
-fn elem_of(p: &Program, addr: &Address) -> ElemTy {
-    match addr.space {
-        Space::Global => p.buffers[addr.buffer].elem,
-        Space::Shared => p.shared[addr.buffer].elem,
+/// The element type of the array an address names (a flat address names none: the access's type).
+fn elem_of(p: &Program, addr: &Address, ty: Ty) -> ElemTy {
+    match (addr.mode, addr.space) {
+        (AddrMode::Flat, _) => {
+            ElemTy::ALL
+                .into_iter()
+                .find(|e| e.ty() == ty)
+                .unwrap_or(if ty.wide() { ElemTy::U64 } else { ElemTy::U32 })
+        }
+        (_, Space::Shared) => p.shared[addr.buffer].elem,
+        _ => p.buffers[addr.buffer].elem,
     }
 }
 
@@ -2749,7 +2760,7 @@ fn register_types(p: &Program) -> Vec<Ty> {
             }
             Op::Ld { ty, d, addr } => {
                 let t = if matches!(ty, Ty::B32 | Ty::B64) {
-                    elem_of(p, addr).ty()
+                    elem_of(p, addr, *ty).ty()
                 } else {
                     *ty
                 };
@@ -2757,7 +2768,7 @@ fn register_types(p: &Program) -> Vec<Ty> {
             }
             Op::St { ty, addr, a } => {
                 let t = if matches!(ty, Ty::B32 | Ty::B64) {
-                    elem_of(p, addr).ty()
+                    elem_of(p, addr, *ty).ty()
                 } else {
                     *ty
                 };

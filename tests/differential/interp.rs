@@ -844,8 +844,8 @@ impl Warp<'_> {
     /// Elements of the addressed buffer or array.
     fn len(&self, addr: &Address) -> usize {
         let words = match addr.space {
-            Space::Global => self.global[addr.buffer].len(),
             Space::Shared => self.shared[addr.buffer].len(),
+            _ => self.global[addr.buffer].len(),
         };
         words / self.elem_words(addr)
     }
@@ -853,16 +853,16 @@ impl Warp<'_> {
     /// Words per element of the addressed buffer or array: 1, or 2 for a 64-bit element.
     fn elem_words(&self, addr: &Address) -> usize {
         let elem = match addr.space {
-            Space::Global => self.program.buffers[addr.buffer].elem,
             Space::Shared => self.program.shared[addr.buffer].elem,
+            _ => self.program.buffers[addr.buffer].elem,
         };
         if elem.ty().wide() { 2 } else { 1 }
     }
 
     fn name(&self, addr: &Address) -> String {
         match addr.space {
-            Space::Global => self.program.buffers[addr.buffer].name.clone(),
             Space::Shared => self.program.shared[addr.buffer].name.clone(),
+            _ => self.program.buffers[addr.buffer].name.clone(),
         }
     }
 
@@ -889,6 +889,7 @@ impl Warp<'_> {
                     }
                     offset / size
                 }
+                AddrMode::Flat => unreachable!("the random generator writes no flat (PTX) address"),
             };
             if !(0..len).contains(&index) {
                 let kind = FaultKind::OutOfBounds {
@@ -905,8 +906,8 @@ impl Warp<'_> {
 
     fn memory(&mut self, space: Space) -> &mut Vec<Vec<u32>> {
         match space {
-            Space::Global => self.global,
             Space::Shared => self.shared,
+            _ => self.global,
         }
     }
 
