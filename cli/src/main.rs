@@ -519,9 +519,18 @@ struct ShapeArgs {
     /// Bytes of dynamic shared memory per block (sizes the program's `.shared NAME TYPE[]` array).
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     dynamic_shared: Option<u32>,
-    /// Set a program parameter: `--set NAME=VALUE` (repeatable).
+    /// Set a program parameter: `--set NAME=VALUE` (repeatable). For a PTX kernel, a scalar argument by
+    /// its name or position (`--set n=1024`, `--set 2=1024`).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    /// A PTX file's kernel to run: its name, mangled or demangled (default: the file's only kernel).
+    #[arg(long, value_name = "NAME", help_heading = "PTX kernels")]
+    entry: Option<String>,
+    /// A PTX kernel's pointer argument NAME (its name or position) points to a new buffer of LEN elements of TYPE
+    /// (u32, s32, f32, u64, s64, f64), zeroed unless `--input NAME=FILE` fills it: `--buffer out=f32[1024]`
+    /// (repeatable).
+    #[arg(long = "buffer", value_name = "NAME=TYPE[LEN]", help_heading = "PTX kernels")]
+    buffer: Vec<String>,
 }
 
 impl ShapeArgs {
@@ -800,6 +809,8 @@ fn emit_json(doc: &impl serde::Serialize) -> Result<(), Failure> {
     output_result(r)
 }
 
+mod ptx;
+
 fn list() -> String {
     let mut out = String::new();
     let names = programs::names();
@@ -829,6 +840,18 @@ fn unknown_program(name: &str) -> Failure {
     reason = "what makes a name a path is unchanged: `.s` exactly (any other name is a file when no program has it)"
 )]
 fn load(program: &str, color: bool) -> Result<Program, Failure> {
+    load_for(program, color, &ShapeArgs::default())
+}
+
+/// A program by name or path, assembled; a `.ptx` file lowered for the launch `shape` describes (its entry,
+/// buffers and scalars).
+fn load_for(program: &str, color: bool, shape: &ShapeArgs) -> Result<Program, Failure> {
+    if Path::new(program)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ptx"))
+    {
+        return ptx::load(program, color, shape);
+    }
     let looks_like_path = program.contains('/') || program.contains('\\') || program.ends_with(".s");
     if !looks_like_path && let Some(result) = programs::assemble(program) {
         return result.map_err(|e| assemble_failure(&e, color));
@@ -847,6 +870,12 @@ fn assemble_failure(e: &AssembleError, color: bool) -> Failure {
 
 fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failure> {
     const SHOWN: usize = 16;
+    if Path::new(program)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ptx"))
+    {
+        return ptx::check(program, color);
+    }
     let p = load(program, color)?;
     let warp = warp.unwrap_or(32u32.clamp(p.warp_sizes.0, p.warp_sizes.1));
     let machine =
@@ -1063,7 +1092,7 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
     // Assemble everything first: bad input is reported before the GPU is looked for.
     let mut named: Vec<(String, Program, Launch)> = Vec::new();
     for p in &args.programs {
-        let program = load(p, color)?;
+        let program = load_for(p, color, &args.shape)?;
         let launch = Launch {
             contents: args.inputs.contents(&program)?,
             ..launch.clone()
@@ -1506,7 +1535,7 @@ fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
 }
 
 fn emit_cuda(program: &str, shape: &ShapeArgs, color: bool) -> Result<String, Failure> {
-    let p = load(program, color)?;
+    let p = load_for(program, color, shape)?;
     if !(p.warp_sizes.0..=p.warp_sizes.1).contains(&32) {
         return Err(Failure::input(format!(
             "error: `{}` does not run at W = 32 (its `.warp_sizes` is {}..{}), and CUDA warps have 32 lanes",
@@ -1570,7 +1599,7 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
     let machine = args.machine.machine()?;
     let config = machine.config();
     let threads = args.machine.threads()?;
-    let program = load(&args.program, color)?;
+    let program = load_for(&args.program, color, &args.shape)?;
     let saves = args.saves.targets(&program)?;
     let launch = Launch {
         contents: args.inputs.contents(&program)?,
@@ -1715,7 +1744,7 @@ fn parse_set(set: &[String]) -> Result<Vec<(String, warpsim_isa::Value)>, Failur
 fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> {
     let machine = args.machine.machine()?;
     let config = machine.config();
-    let program = load(&args.program, color)?;
+    let program = load_for(&args.program, color, &args.shape)?;
     let saves = args.saves.targets(&program)?;
     let launch = Launch {
         contents: args.inputs.contents(&program)?,

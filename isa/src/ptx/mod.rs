@@ -19,9 +19,11 @@
 
 mod ast;
 mod lexer;
+mod lower;
 mod parser;
 
 pub use ast::*;
+pub use lower::{Bindings, ParamValue, SUBSET_DOC, lower, placeholder_bindings};
 pub use parser::MAX_DEPTH;
 
 use crate::diagnostic::Diagnostic;

@@ -1,0 +1,1956 @@
+//! Lowering: one entry of a PTX [`Module`] → a warpsim [`Program`].
+//!
+//! PTX registers become the program's registers (a `.b64`/`.u64`/`.f64` register a 64-bit one, a `.pred` a
+//! predicate), instructions become [`Op`]s one for one where warpsim has the instruction, and a few each where it
+//! takes several (a `setp` with a second destination or a boolean combination, a vector `ld`/`st`, `cvta`,
+//! an unordered float comparison). Memory is addressed as PTX does: a register holding an address
+//! ([`AddrMode::Flat`]); a kernel parameter is a constant of the launch ([`Bindings`]): a pointer the address of
+//! a buffer, a scalar a program parameter. Module-scope `.global` and `.const` variables become buffers, `.shared`
+//! variables shared arrays, `.local` variables the thread's local memory. Every lowered instruction keeps the
+//! span of its PTX statement, and the `.loc` in force names its CUDA or Python source line.
+//!
+//! What is not lowered is an error naming the instruction and its line, pointing at `docs/ptx.md`, which lists
+//! what is supported.
+
+#![allow(
+    clippy::unused_self,
+    reason = "the lowering's helpers are methods of one pass, whether or not they read its state today"
+)]
+
+use super::ast::{
+    self as ptx, Function, InitValue, Initializer, Module, OperandKind, ScalarType, StateSpace, Statement,
+};
+use crate::address::{LOCAL_WINDOW, SHARED_WINDOW};
+use crate::ast::{
+    AddrMode, Address, AtomOp, BarKind, BinaryOp, BufferDecl, Cmp, ElemTy, Guard, Init, InitOverride, Instruction,
+    Named, Op, Operand, ParamDecl, Pred, PredLogicOp, PredOperand, Program, Reg, Rounding, Scheduling, SharedDecl,
+    ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, VoteMode, Width,
+};
+use crate::diagnostic::Diagnostic;
+use crate::expr::{BinOp, ConstExpr, ExprKind};
+use crate::source::{SourceMap, Span};
+use std::collections::HashMap;
+
+/// Where the supported subset is listed (every "not supported" error says so).
+pub const SUBSET_DOC: &str = "docs/ptx.md lists the PTX warpsim runs";
+
+/// What a kernel parameter is at this launch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    /// A constant expression of the program: `Var(buffer)` is a buffer's address, `Var(param)` a scalar given at
+    /// launch (`--set`), an integer or float a constant.
+    Expr(ConstExpr),
+    /// Not bound (`sim check`): reading it is an error.
+    Unbound,
+}
+
+/// The launch-side facts the lowering needs: the program's buffers and parameters, and what each `.param` of
+/// the entry holds.
+#[derive(Clone, Debug, Default)]
+pub struct Bindings {
+    /// Buffers the kernel's pointer arguments point to (first in the program, in this order).
+    pub buffers: Vec<BufferDecl>,
+    /// Scalars given at launch.
+    pub params: Vec<ParamDecl>,
+    /// Per `.param` of the entry, in order.
+    pub values: Vec<ParamValue>,
+}
+
+/// A register of the lowering: its row(s) in the program and its PTX width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// A 32-bit register (or a 16-bit one, held in 32 bits).
+    R32(Reg, u32),
+    /// A 64-bit register.
+    R64(Reg),
+    Pred(Pred),
+}
+
+/// An instruction whose branch target is still a label name.
+struct Pending {
+    inst: Instruction,
+    label: Option<(String, Span)>,
+}
+
+struct Lower<'a> {
+    module: &'a Module,
+    sources: &'a SourceMap,
+    entry: &'a Function,
+    bindings: &'a Bindings,
+    p: Program,
+    /// Register names in scope, innermost scope last.
+    scopes: Vec<HashMap<String, Slot>>,
+    /// Names used by program registers (a nested scope's register may reuse a PTX name).
+    used: std::collections::HashSet<String>,
+    /// Symbols: variables' addresses (shared offset, buffer address, local offset) as expressions.
+    symbols: HashMap<String, (StateSpace, ConstExpr)>,
+    labels: HashMap<String, usize>,
+    code: Vec<Pending>,
+    /// Scratch predicates and registers, created on first use.
+    scratch_preds: Vec<Pred>,
+    scratch_regs: HashMap<(bool, u32), Reg>,
+    /// Registers known to hold a constant here (set by an unguarded `mov` of an immediate since the last label):
+    /// a shuffle's clamp/segment operand, which nvcc moves into a register first.
+    known: HashMap<Reg, ConstExpr>,
+}
+
+/// Lower entry `entry` of `module` with the launch's `bindings`.
+pub fn lower(
+    module: &Module,
+    sources: &SourceMap,
+    entry: &Function,
+    bindings: &Bindings,
+) -> Result<Program, Diagnostic> {
+    let mut l = Lower {
+        module,
+        sources,
+        entry,
+        bindings,
+        p: Program {
+            name: entry.name.name.clone(),
+            description: None,
+            warp_sizes: (32, 32),
+            warp_sizes_span: None,
+            // PTX for sm_70 and later assumes independent thread scheduling.
+            scheduling: Some(Scheduling::Its),
+            grid: None,
+            block: None,
+            params: bindings.params.clone(),
+            buffers: bindings.buffers.clone(),
+            shared: Vec::new(),
+            requires: Vec::new(),
+            local_bytes: 0,
+            regs: Vec::new(),
+            preds: Vec::new(),
+            labels: Vec::new(),
+            instructions: Vec::new(),
+            sources: sources.clone(),
+        },
+        scopes: vec![HashMap::new()],
+        used: std::collections::HashSet::new(),
+        symbols: HashMap::new(),
+        labels: HashMap::new(),
+        code: Vec::new(),
+        scratch_preds: Vec::new(),
+        scratch_regs: HashMap::new(),
+        known: HashMap::new(),
+    };
+    l.module_variables()?;
+    let Some(body) = &entry.body else {
+        return Err(Diagnostic::error(
+            entry.name.span,
+            format!("`{}` is declared but has no body", entry.name.name),
+        )
+        .with_label("no body"));
+    };
+    l.block(body)?;
+    // Falling off the end of a kernel ends its threads.
+    l.finish(entry.span)
+}
+
+fn unsupported(span: Span, what: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(span, what)
+        .with_label("not supported")
+        .with_help(SUBSET_DOC)
+}
+
+fn int(v: i64, span: Span) -> ConstExpr {
+    ConstExpr::int(v, span)
+}
+
+fn var(name: &str, span: Span) -> ConstExpr {
+    ConstExpr {
+        kind: ExprKind::Var(name.to_string()),
+        span,
+    }
+}
+
+fn plus(a: ConstExpr, offset: i64) -> ConstExpr {
+    if offset == 0 {
+        return a;
+    }
+    let span = a.span;
+    ConstExpr {
+        kind: ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(int(offset, span))),
+        span,
+    }
+}
+
+/// A warpsim type for a PTX scalar type of 32 or 64 bits.
+fn ty_of(s: ScalarType) -> Option<Ty> {
+    Some(match s {
+        ScalarType::U32 => Ty::U32,
+        ScalarType::S32 => Ty::S32,
+        ScalarType::B32 => Ty::B32,
+        ScalarType::F32 => Ty::F32,
+        ScalarType::U64 => Ty::U64,
+        ScalarType::S64 => Ty::S64,
+        ScalarType::B64 => Ty::B64,
+        ScalarType::F64 => Ty::F64,
+        _ => return None,
+    })
+}
+
+fn type_of_qualifier(q: &str) -> Option<ScalarType> {
+    ScalarType::from_directive(&format!(".{q}"))
+}
+
+/// A variable's size in bytes.
+fn var_bytes(v: &ptx::Variable) -> Option<u64> {
+    let elem = u64::from(v.ty.scalar.bits().max(8) / 8) * u64::from(v.ty.vector.unwrap_or(1));
+    let mut n = elem;
+    for d in &v.dims {
+        n = n.checked_mul((*d)?)?;
+    }
+    Some(n)
+}
+
+/// A variable's initial bytes (little-endian), or `None` for an initialiser this lowering cannot lay out.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "an initialiser's value is its low bits, as the PTX assembler stores it"
+)]
+fn init_bytes(v: &ptx::Variable, len: u64) -> Option<Vec<u8>> {
+    fn flatten<'a>(i: &'a Initializer, out: &mut Vec<&'a InitValue>) {
+        match i {
+            Initializer::Value(v, _) => out.push(v),
+            Initializer::List(l, _) => l.iter().for_each(|x| flatten(x, out)),
+        }
+    }
+    let size = (v.ty.scalar.bits().max(8) / 8) as usize;
+    let mut values = Vec::new();
+    flatten(v.init.as_ref()?, &mut values);
+    let mut bytes = Vec::with_capacity(usize::try_from(len).ok()?);
+    for value in values {
+        let bits: u64 = match (value, v.ty.scalar) {
+            (InitValue::Int(i), _) => *i as u64,
+            (InitValue::Float(ptx::FloatLit::F32(b)), _) => u64::from(*b),
+            (InitValue::Float(ptx::FloatLit::F64(b)), ScalarType::F32) => {
+                u64::from((f64::from_bits(*b) as f32).to_bits())
+            }
+            (InitValue::Float(ptx::FloatLit::F64(b)), _) => *b,
+            (InitValue::Float(ptx::FloatLit::Decimal(x)), ScalarType::F32) => u64::from((*x as f32).to_bits()),
+            (InitValue::Float(ptx::FloatLit::Decimal(x)), _) => x.to_bits(),
+            _ => return None,
+        };
+        bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
+    }
+    bytes.resize(usize::try_from(len).ok()?, 0);
+    Some(bytes)
+}
+
+impl Lower<'_> {
+    /// Module-scope variables: `.global`/`.const` → buffers, `.shared` → shared arrays.
+    fn module_variables(&mut self) -> Result<(), Diagnostic> {
+        let module = self.module;
+        for v in module.variables() {
+            self.variable(v)?;
+        }
+        Ok(())
+    }
+
+    fn variable(&mut self, v: &ptx::Variable) -> Result<(), Diagnostic> {
+        let name = v.name.name.clone();
+        let span = v.name.span;
+        match v.space {
+            StateSpace::Global | StateSpace::Const => {
+                let bytes = var_bytes(v).ok_or_else(|| unsupported(span, "a global variable of unknown size"))?;
+                let words = bytes.div_ceil(4).max(1);
+                let init = match &v.init {
+                    None => None,
+                    Some(_) => {
+                        let b = init_bytes(v, words * 4)
+                            .ok_or_else(|| unsupported(span, "this initialiser (addresses of other variables)"))?;
+                        let values = b
+                            .chunks(4)
+                            .map(|c| int(i64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])), span))
+                            .collect();
+                        Some(Init {
+                            default: int(0, span),
+                            overrides: vec![InitOverride::List {
+                                start: int(0, span),
+                                end: None,
+                                values,
+                            }],
+                        })
+                    }
+                };
+                if self.p.buffers.iter().any(|b| b.name == name) {
+                    return Err(
+                        Diagnostic::error(span, format!("`{name}` is also the name of a buffer"))
+                            .with_label("name taken"),
+                    );
+                }
+                self.p.buffers.push(BufferDecl {
+                    name: name.clone(),
+                    elem: ElemTy::U32,
+                    len: int(i64::try_from(words).unwrap_or(i64::MAX), span),
+                    init,
+                    span,
+                });
+                self.symbols
+                    .insert(name.clone(), (StateSpace::Global, var(&name, span)));
+            }
+            StateSpace::Shared => {
+                if v.dims.first() == Some(&None) || v.linkage == Some(ptx::Linkage::Extern) {
+                    // Dynamic shared memory: every `.extern .shared` array is the same memory.
+                    if let Some(d) = self.p.shared.iter().find(|s| s.len.is_none()) {
+                        let first = d.name.clone();
+                        self.symbols.insert(name, (StateSpace::Shared, var(&first, span)));
+                        return Ok(());
+                    }
+                    self.p.shared.push(SharedDecl {
+                        name: name.clone(),
+                        elem: ElemTy::U32,
+                        len: None,
+                        span,
+                    });
+                } else {
+                    let bytes = var_bytes(v).ok_or_else(|| unsupported(span, "a shared variable of unknown size"))?;
+                    // Whole 16-byte units, so that every array stays aligned for vector accesses.
+                    let words = bytes.div_ceil(16) * 4;
+                    let decl = SharedDecl {
+                        name: name.clone(),
+                        elem: ElemTy::U32,
+                        len: Some(int(i64::try_from(words).unwrap_or(i64::MAX), span)),
+                        span,
+                    };
+                    // The dynamic array stays last.
+                    let at = self
+                        .p
+                        .shared
+                        .iter()
+                        .position(|s| s.len.is_none())
+                        .unwrap_or(self.p.shared.len());
+                    self.p.shared.insert(at, decl);
+                }
+                self.symbols
+                    .insert(name.clone(), (StateSpace::Shared, var(&name, span)));
+            }
+            StateSpace::Local => {
+                let bytes = var_bytes(v).ok_or_else(|| unsupported(span, "a local variable of unknown size"))?;
+                let align = u64::from(v.align.unwrap_or(4).max(4));
+                let at = self.p.local_bytes.div_ceil(align) * align;
+                self.p.local_bytes = at + bytes;
+                self.symbols.insert(
+                    name,
+                    (StateSpace::Local, int(i64::try_from(at).unwrap_or(i64::MAX), span)),
+                );
+            }
+            StateSpace::Param | StateSpace::Reg => {
+                return Err(unsupported(span, "a `.param` variable outside a call sequence"));
+            }
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, b: &ptx::Block) -> Result<(), Diagnostic> {
+        self.scopes.push(HashMap::new());
+        for s in &b.statements {
+            match s {
+                Statement::Block(inner) => self.block(inner)?,
+                Statement::Reg(r) => self.registers(r)?,
+                Statement::Var(v) => self.variable(v)?,
+                Statement::Label(l) => {
+                    self.known.clear();
+                    if self.labels.insert(l.name.clone(), self.code.len()).is_some() {
+                        return Err(
+                            Diagnostic::error(l.span, format!("label `{}` is defined twice", l.name))
+                                .with_label("second definition"),
+                        );
+                    }
+                }
+                Statement::Loc(_) | Statement::Pragma(_) => {}
+                Statement::BranchTargets(_, span) => return Err(unsupported(*span, "`.branchtargets` (`brx.idx`)")),
+                Statement::CallPrototype(p) => return Err(unsupported(p.span, "`.callprototype` (indirect calls)")),
+                Statement::Instruction(i) => self.instruction(i)?,
+            }
+        }
+        self.scopes.pop();
+        Ok(())
+    }
+
+    fn registers(&mut self, r: &ptx::RegDecl) -> Result<(), Diagnostic> {
+        if r.ty.vector.is_some() {
+            return Err(unsupported(r.span, "vector registers (`.reg .v2 …`)"));
+        }
+        for n in &r.names {
+            let names: Vec<String> = match n.count {
+                Some(c) => (0..c).map(|k| format!("{}{k}", n.name.name)).collect(),
+                None => vec![n.name.name.clone()],
+            };
+            for name in names {
+                let slot = self.new_register(&name, r.ty.scalar, n.name.span)?;
+                self.scopes.last_mut().expect("a scope").insert(name, slot);
+            }
+        }
+        Ok(())
+    }
+
+    /// A program name for PTX register `name` (`%r1` → `r1`), unique in the program.
+    fn fresh_name(&mut self, name: &str) -> String {
+        let base: String = name
+            .trim_start_matches('%')
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        let base = if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("_{base}")
+        } else {
+            base
+        };
+        let mut candidate = base.clone();
+        let mut k = 1;
+        while Special::parse(&candidate).is_some() || !self.used.insert(candidate.clone()) {
+            candidate = format!("{base}_{k}");
+            k += 1;
+        }
+        candidate
+    }
+
+    fn new_register(&mut self, name: &str, ty: ScalarType, span: Span) -> Result<Slot, Diagnostic> {
+        let program_name = self.fresh_name(name);
+        let too_many = || Diagnostic::error(span, "too many registers").with_label("here");
+        match ty.bits() {
+            1 => {
+                let k = u16::try_from(self.p.preds.len()).map_err(|_| too_many())?;
+                self.p.preds.push(Named {
+                    name: program_name,
+                    span,
+                    width: Width::W32,
+                });
+                Ok(Slot::Pred(Pred(k)))
+            }
+            8 | 16 | 32 => {
+                let k = u16::try_from(self.p.regs.len()).map_err(|_| too_many())?;
+                self.p.regs.push(Named {
+                    name: program_name,
+                    span,
+                    width: Width::W32,
+                });
+                Ok(Slot::R32(Reg(k), ty.bits()))
+            }
+            64 => {
+                let k = u16::try_from(self.p.regs.len() + 1).map_err(|_| too_many())?;
+                self.p.regs.push(Named {
+                    name: program_name.clone(),
+                    span,
+                    width: Width::W64,
+                });
+                self.p.regs.push(Named {
+                    name: format!("{program_name}.hi"),
+                    span,
+                    width: Width::High,
+                });
+                Ok(Slot::R64(Reg(k - 1)))
+            }
+            _ => Err(unsupported(span, format!("{}-bit registers", ty.bits()))),
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Slot> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn finish(mut self, end: Span) -> Result<Program, Diagnostic> {
+        let text = "ret;".to_string();
+        self.code.push(Pending {
+            inst: Instruction {
+                guard: None,
+                op: Op::Exit,
+                span: end,
+                text,
+                expanded_from: None,
+            },
+            label: None,
+        });
+        let mut labels: Vec<(String, usize)> = self.labels.iter().map(|(l, pc)| (l.clone(), *pc)).collect();
+        labels.sort_by_key(|(l, pc)| (*pc, l.clone()));
+        let mut instructions = Vec::with_capacity(self.code.len());
+        for pending in self.code {
+            let mut inst = pending.inst;
+            if let Some((label, span)) = pending.label {
+                let Some(&target) = self.labels.get(&label) else {
+                    return Err(Diagnostic::error(span, format!("unknown label `{label}`")).with_label("no such label"));
+                };
+                inst.op = Op::Bra { target };
+            }
+            instructions.push(inst);
+        }
+        self.p.labels = labels;
+        self.p.instructions = instructions;
+        Ok(self.p)
+    }
+}
+
+/// One PTX instruction being lowered: its statement, for spans, text and guard.
+struct At<'i> {
+    i: &'i ptx::Instruction,
+    guard: Option<Guard>,
+    text: String,
+}
+
+impl Lower<'_> {
+    fn emit(&mut self, at: &At, op: Op) {
+        if let Some(d) = op.reg_written() {
+            match (&op, at.guard) {
+                (Op::Mov { a: Operand::Imm(e), .. }, None) => {
+                    self.known.insert(d, e.clone());
+                }
+                _ => {
+                    self.known.remove(&d);
+                }
+            }
+        }
+        self.code.push(Pending {
+            inst: Instruction {
+                guard: at.guard,
+                op,
+                span: at.i.span,
+                text: at.text.clone(),
+                expanded_from: None,
+            },
+            label: None,
+        });
+    }
+
+    fn instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
+        let guard = match &i.guard {
+            None => None,
+            Some(g) => Some(Guard {
+                pred: self.pred_named(&g.predicate)?,
+                negated: g.negated,
+            }),
+        };
+        let text = self
+            .sources
+            .snippet(i.span)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let at = At { i, guard, text };
+        let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
+        match i.opcode.as_str() {
+            "mov" => self.mov(&at, &q),
+            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
+                self.binary(&at, &q)
+            }
+            "mad" | "fma" => self.ternary(&at, &q),
+            "neg" | "abs" | "not" | "popc" | "clz" | "brev" | "bfind" | "sqrt" => self.unary(&at, &q),
+            "rcp" => self.rcp(&at, &q),
+            "bfe" | "prmt" => self.bit_field(&at, &q),
+            "bfi" => self.bfi(&at, &q),
+            "setp" => self.setp(&at, &q),
+            "selp" => self.selp(&at, &q),
+            "cvt" => self.cvt(&at, &q),
+            "cvta" => self.cvta(&at, &q),
+            "ld" | "st" => self.memory(&at, &q),
+            "atom" | "red" => self.atom(&at, &q),
+            "bar" | "barrier" => self.bar(&at, &q),
+            "shfl" => self.shfl(&at, &q),
+            "vote" => self.vote(&at, &q),
+            "match" => self.match_sync(&at, &q),
+            "activemask" => {
+                let d = self.dst(&at, 0, 32)?;
+                self.emit(&at, Op::Activemask { d });
+                Ok(())
+            }
+            "membar" | "fence" => {
+                // Global writes reach other SMs in a fixed order at each epoch's commit; a fence orders nothing
+                // further in the model.
+                self.emit(&at, Op::Nop);
+                Ok(())
+            }
+            "bra" => {
+                let Some(OperandKind::Name(target)) = i.operands.first().map(|o| &o.kind) else {
+                    return Err(Diagnostic::error(i.span, "`bra` needs a label").with_label("no target"));
+                };
+                self.code.push(Pending {
+                    inst: Instruction {
+                        guard: at.guard,
+                        op: Op::Nop,
+                        span: i.span,
+                        text: at.text.clone(),
+                        expanded_from: None,
+                    },
+                    label: Some((target.name.clone(), target.span)),
+                });
+                Ok(())
+            }
+            "ret" | "exit" => {
+                self.emit(&at, Op::Exit);
+                Ok(())
+            }
+            "call" => Err(unsupported(
+                i.opcode_span,
+                "`call` of a device function (not yet: they are inlined in a later version)",
+            )),
+            other => Err(unsupported(
+                i.opcode_span,
+                format!(
+                    "`{other}` is not supported ({})",
+                    i.qualifiers.iter().map(|q| format!(".{q}")).collect::<String>()
+                ),
+            )),
+        }
+    }
+
+    // ----- operands -----
+
+    fn operand<'i>(&self, at: &At<'i>, k: usize) -> Result<&'i ptx::Operand, Diagnostic> {
+        at.i.operands.get(k).ok_or_else(|| {
+            Diagnostic::error(at.i.span, format!("`{}` needs more operands", at.i.opcode))
+                .with_label("too few operands")
+        })
+    }
+
+    fn slot(&self, name: &ptx::Ident) -> Result<Slot, Diagnostic> {
+        self.lookup(&name.name).ok_or_else(|| {
+            Diagnostic::error(name.span, format!("unknown register `{}`", name.name)).with_label("not declared")
+        })
+    }
+
+    fn pred_named(&self, name: &ptx::Ident) -> Result<Pred, Diagnostic> {
+        match self.slot(name)? {
+            Slot::Pred(p) => Ok(p),
+            _ => Err(
+                Diagnostic::error(name.span, format!("`{}` is not a predicate", name.name))
+                    .with_label("expected a `.pred`"),
+            ),
+        }
+    }
+
+    /// A destination register of `bits` bits (0: 32, any non-predicate register accepted as 32).
+    fn dst(&self, at: &At, k: usize, bits: u32) -> Result<Reg, Diagnostic> {
+        let o = self.operand(at, k)?;
+        let OperandKind::Name(n) = &o.kind else {
+            return Err(Diagnostic::error(o.span, "expected a register").with_label("here"));
+        };
+        self.reg(n, bits)
+    }
+
+    fn reg(&self, n: &ptx::Ident, bits: u32) -> Result<Reg, Diagnostic> {
+        match (self.slot(n)?, bits) {
+            (Slot::R64(r), 64) => Ok(r),
+            (Slot::R32(r, 32), 32) => Ok(r),
+            (Slot::R32(_, b), _) if b < 32 => Err(unsupported(n.span, format!("{b}-bit registers in arithmetic"))),
+            (Slot::Pred(_), _) => {
+                Err(Diagnostic::error(n.span, format!("`{}` is a predicate", n.name)).with_label("expected a register"))
+            }
+            (s, _) => Err(Diagnostic::error(
+                n.span,
+                format!(
+                    "`{}` is a {}-bit register; this operand is {bits}-bit",
+                    n.name,
+                    if matches!(s, Slot::R64(_)) { 64 } else { 32 }
+                ),
+            )
+            .with_label("wrong width")),
+        }
+    }
+
+    fn pred_dst(&self, at: &At, k: usize) -> Result<Pred, Diagnostic> {
+        let o = self.operand(at, k)?;
+        match &o.kind {
+            OperandKind::Name(n) => self.pred_named(n),
+            _ => Err(Diagnostic::error(o.span, "expected a predicate").with_label("here")),
+        }
+    }
+
+    fn pred_src(&self, o: &ptx::Operand) -> Result<PredOperand, Diagnostic> {
+        match &o.kind {
+            OperandKind::Name(n) => Ok(PredOperand {
+                pred: self.pred_named(n)?,
+                negated: false,
+            }),
+            OperandKind::Not(n) => Ok(PredOperand {
+                pred: self.pred_named(n)?,
+                negated: true,
+            }),
+            _ => Err(Diagnostic::error(o.span, "expected a predicate").with_label("here")),
+        }
+    }
+
+    /// A source operand of type `ty`.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_precision_loss,
+        reason = "a PTX integer literal is 64 bits (its two's complement); a float operand converts it, rounding"
+    )]
+    fn src(&self, o: &ptx::Operand, ty: Ty) -> Result<Operand, Diagnostic> {
+        let bits = if ty.wide() { 64 } else { 32 };
+        match &o.kind {
+            OperandKind::Name(n) => {
+                if let Some(s) = self.special(n, bits)? {
+                    return Ok(s);
+                }
+                if self.lookup(&n.name).is_some() {
+                    return Ok(Operand::Reg(self.reg(n, bits)?));
+                }
+                match self.symbol(n, 0) {
+                    Some(e) => Ok(Operand::Imm(e)),
+                    None => {
+                        Err(Diagnostic::error(n.span, format!("unknown name `{}`", n.name)).with_label("not declared"))
+                    }
+                }
+            }
+            OperandKind::Offset(n, off) => match self.symbol(n, *off) {
+                Some(e) => Ok(Operand::Imm(e)),
+                None => {
+                    Err(Diagnostic::error(n.span, format!("unknown variable `{}`", n.name)).with_label("not declared"))
+                }
+            },
+            OperandKind::Int(v) => {
+                // The literal's bits (PTX integer literals are 64-bit).
+                let bits = *v as i64;
+                let value = if ty.is_float() {
+                    // An integer literal of a float operand is converted (PTX: as for `cvt`).
+                    ConstExpr {
+                        kind: ExprKind::Float(*v as f64),
+                        span: o.span,
+                    }
+                } else {
+                    int(bits, o.span)
+                };
+                Ok(Operand::Imm(value))
+            }
+            OperandKind::Float(f) => {
+                let x = match *f {
+                    ptx::FloatLit::F32(b) => f64::from(f32::from_bits(b)),
+                    ptx::FloatLit::F64(b) => f64::from_bits(b),
+                    ptx::FloatLit::Decimal(x) => x,
+                };
+                if x.is_nan() {
+                    return Err(unsupported(o.span, "a NaN literal"));
+                }
+                if ty.is_int() {
+                    return Err(
+                        Diagnostic::error(o.span, "a float literal where an integer is expected").with_label("here"),
+                    );
+                }
+                Ok(Operand::Imm(ConstExpr {
+                    kind: ExprKind::Float(x),
+                    span: o.span,
+                }))
+            }
+            _ => Err(Diagnostic::error(o.span, "expected a register or a constant").with_label("here")),
+        }
+    }
+
+    /// A special register read at `bits` bits.
+    fn special(&self, n: &ptx::Ident, bits: u32) -> Result<Option<Operand>, Diagnostic> {
+        if self.lookup(&n.name).is_some() {
+            return Ok(None);
+        }
+        // PTX's constant `WARP_SZ`.
+        if n.name == "WARP_SZ" {
+            return Ok(Some(Operand::Imm(int(32, n.span))));
+        }
+        let Some(name) = n.name.strip_prefix('%') else {
+            return Ok(None);
+        };
+        match Special::parse(name) {
+            Some(s) if bits == 32 || name == "clock64" => Ok(Some(Operand::Special(s))),
+            Some(_) => Err(
+                Diagnostic::error(n.span, format!("`{}` is a 32-bit special register", n.name))
+                    .with_label("read at 64 bits"),
+            ),
+            None if name.contains('.')
+                || matches!(
+                    name,
+                    "smid" | "nsmid" | "clock64" | "gridid" | "dynamic_smem_size" | "total_smem_size" | "globaltimer"
+                ) =>
+            {
+                Err(unsupported(n.span, format!("the special register `{}`", n.name)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The address of variable `n` plus `offset`, in its own state space's terms.
+    fn symbol(&self, n: &ptx::Ident, offset: i64) -> Option<ConstExpr> {
+        let (_, e) = self.symbols.get(&n.name)?;
+        let mut e = e.clone();
+        e.span = n.span;
+        Some(plus(e, offset))
+    }
+
+    fn ty(&self, at: &At, q: &[&str], allowed: &[Ty]) -> Result<Ty, Diagnostic> {
+        let found = q.iter().rev().find_map(|q| type_of_qualifier(q));
+        match found {
+            Some(s) => match ty_of(s) {
+                Some(t) if allowed.contains(&t) => Ok(t),
+                _ => Err(unsupported(
+                    at.i.opcode_span,
+                    format!("`{}` with type `.{}`", at.i.opcode, format!("{s:?}").to_lowercase()),
+                )),
+            },
+            None => Err(
+                Diagnostic::error(at.i.opcode_span, format!("`{}` needs a type", at.i.opcode)).with_label("no type"),
+            ),
+        }
+    }
+
+    /// Qualifiers this lowering does not model: refuse them by name.
+    fn refuse(&self, at: &At, q: &[&str], refused: &[&str]) -> Result<(), Diagnostic> {
+        for r in refused {
+            if q.contains(r) {
+                return Err(unsupported(at.i.opcode_span, format!("`{}` with `.{r}`", at.i.opcode)));
+            }
+        }
+        Ok(())
+    }
+
+    fn count(&self, at: &At, n: usize) -> Result<(), Diagnostic> {
+        if at.i.operands.len() == n {
+            Ok(())
+        } else {
+            Err(Diagnostic::error(
+                at.i.span,
+                format!("`{}` takes {n} operands, not {}", at.i.opcode, at.i.operands.len()),
+            )
+            .with_label("wrong number of operands"))
+        }
+    }
+
+    fn scratch_pred(&mut self, k: usize) -> Pred {
+        while self.scratch_preds.len() <= k {
+            let name = self.fresh_name(&format!("tp{}", self.scratch_preds.len()));
+            let id = Pred(u16::try_from(self.p.preds.len()).expect("few predicates"));
+            self.p.preds.push(Named {
+                name,
+                span: self.entry.name.span,
+                width: Width::W32,
+            });
+            self.scratch_preds.push(id);
+        }
+        self.scratch_preds[k]
+    }
+
+    fn scratch_reg(&mut self, wide: bool, k: u32) -> Reg {
+        if let Some(r) = self.scratch_regs.get(&(wide, k)) {
+            return *r;
+        }
+        let name = format!("t{}{k}", if wide { "d" } else { "r" });
+        let ty = if wide { ScalarType::B64 } else { ScalarType::B32 };
+        let r = match self.new_register(&name, ty, self.entry.name.span) {
+            Ok(Slot::R32(r, _) | Slot::R64(r)) => r,
+            _ => Reg(0),
+        };
+        self.scratch_regs.insert((wide, k), r);
+        r
+    }
+}
+
+// ----- instructions -----
+
+const ARITH: [Ty; 6] = [Ty::S32, Ty::U32, Ty::F32, Ty::S64, Ty::U64, Ty::F64];
+const INT: [Ty; 4] = [Ty::S32, Ty::U32, Ty::S64, Ty::U64];
+const BITS: [Ty; 6] = [Ty::B32, Ty::U32, Ty::S32, Ty::B64, Ty::U64, Ty::S64];
+
+fn bits_of(ty: Ty) -> u32 {
+    if ty.wide() { 64 } else { 32 }
+}
+
+impl Lower<'_> {
+    fn mov(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        if q.contains(&"pred") {
+            let d = self.pred_dst(at, 0)?;
+            let src = self.operand(at, 1)?;
+            return match &src.kind {
+                OperandKind::Int(v) => {
+                    // setp.eq/ne.u32 d, 0, 0: true or false.
+                    let cmp = if *v != 0 { Cmp::Eq } else { Cmp::Ne };
+                    let zero = Operand::Imm(int(0, src.span));
+                    self.emit(
+                        at,
+                        Op::Setp {
+                            cmp,
+                            ty: Ty::U32,
+                            p: d,
+                            a: zero.clone(),
+                            b: zero,
+                        },
+                    );
+                    Ok(())
+                }
+                _ => {
+                    let a = self.pred_src(src)?;
+                    self.emit(
+                        at,
+                        Op::PredLogic {
+                            op: PredLogicOp::And,
+                            d,
+                            a,
+                            b: Some(a),
+                        },
+                    );
+                    Ok(())
+                }
+            };
+        }
+        let ty = self.ty(
+            at,
+            q,
+            &[Ty::B32, Ty::U32, Ty::S32, Ty::F32, Ty::B64, Ty::U64, Ty::S64, Ty::F64],
+        )?;
+        let (d, s) = (self.operand(at, 0)?, self.operand(at, 1)?);
+        match (&d.kind, &s.kind) {
+            (OperandKind::Vector(parts), _) if ty.wide() && parts.len() == 2 => {
+                let lo = self.vec_reg(&parts[0])?;
+                let hi = self.vec_reg(&parts[1])?;
+                let a = self.src(s, ty)?;
+                self.emit(at, Op::Unpack { lo, hi, a });
+                Ok(())
+            }
+            (_, OperandKind::Vector(parts)) if ty.wide() && parts.len() == 2 => {
+                let d = self.dst(at, 0, 64)?;
+                let lo = self.src(&parts[0], Ty::B32)?;
+                let hi = self.src(&parts[1], Ty::B32)?;
+                self.emit(at, Op::Pack { d, lo, hi });
+                Ok(())
+            }
+            (OperandKind::Vector(_), _) | (_, OperandKind::Vector(_)) => {
+                Err(unsupported(at.i.span, "`mov` packing 8- or 16-bit parts"))
+            }
+            _ => {
+                let d = self.dst(at, 0, bits_of(ty))?;
+                let a = self.src(s, ty)?;
+                self.emit(at, Op::Mov { ty, d, a });
+                Ok(())
+            }
+        }
+    }
+
+    fn vec_reg(&self, o: &ptx::Operand) -> Result<Reg, Diagnostic> {
+        match &o.kind {
+            OperandKind::Name(n) => self.reg(n, 32),
+            _ => Err(Diagnostic::error(o.span, "expected a 32-bit register").with_label("here")),
+        }
+    }
+
+    fn binary(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        if matches!(m, "and" | "or" | "xor") && q.contains(&"pred") {
+            self.count(at, 3)?;
+            let d = self.pred_dst(at, 0)?;
+            let a = self.pred_src(self.operand(at, 1)?)?;
+            let b = self.pred_src(self.operand(at, 2)?)?;
+            let op = match m {
+                "and" => PredLogicOp::And,
+                "or" => PredLogicOp::Or,
+                _ => PredLogicOp::Xor,
+            };
+            self.emit(at, Op::PredLogic { op, d, a, b: Some(b) });
+            return Ok(());
+        }
+        self.count(at, 3)?;
+        self.refuse(
+            at,
+            q,
+            &[
+                "ftz", "sat", "cc", "rz", "rm", "rp", "approx", "full", "NaN", "xorsign", "relu", "clamp", "wrap",
+                "u16", "s16", "b16", "f16", "bf16", "f16x2", "bf16x2",
+            ],
+        )?;
+        let half = q.iter().find(|q| matches!(**q, "lo" | "hi" | "wide")).copied();
+        let allowed: &[Ty] = match (m, half) {
+            ("mul", Some("wide")) => &[Ty::U32, Ty::S32],
+            ("mul", Some(_)) | ("rem", _) => &INT,
+            ("and" | "or" | "xor" | "shl" | "shr", _) => &BITS,
+            _ => &ARITH,
+        };
+        let ty = self.ty(at, q, allowed)?;
+        let op = match m {
+            "add" => BinaryOp::Add,
+            "sub" => BinaryOp::Sub,
+            "mul" if half == Some("hi") => BinaryOp::MulHi,
+            "mul" if half == Some("wide") => BinaryOp::MulWide,
+            "mul" => BinaryOp::Mul,
+            "div" => BinaryOp::Div,
+            "rem" => BinaryOp::Rem,
+            "min" => BinaryOp::Min,
+            "max" => BinaryOp::Max,
+            "and" => BinaryOp::And,
+            "or" => BinaryOp::Or,
+            "xor" => BinaryOp::Xor,
+            "shl" => BinaryOp::Shl,
+            _ => BinaryOp::Shr,
+        };
+        if op == BinaryOp::Div && ty.is_float() && !q.contains(&"rn") {
+            return Err(unsupported(
+                at.i.opcode_span,
+                "a float `div` without `.rn` (approximate division)",
+            ));
+        }
+        // PTX's `shr.b32` is a logical shift, as warpsim's `shr.u32`.
+        let ty = match (op, ty) {
+            (BinaryOp::Shr, Ty::B32) => Ty::U32,
+            (BinaryOp::Shr, Ty::B64) => Ty::U64,
+            _ => ty,
+        };
+        let dbits = if op == BinaryOp::MulWide { 64 } else { bits_of(ty) };
+        let d = self.dst(at, 0, dbits)?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let bty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+            Ty::U32
+        } else {
+            ty
+        };
+        let b = self.src(self.operand(at, 2)?, bty)?;
+        self.emit(at, Op::Binary { op, ty, d, a, b });
+        Ok(())
+    }
+
+    fn ternary(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 4)?;
+        self.refuse(
+            at,
+            q,
+            &[
+                "ftz", "sat", "cc", "rz", "rm", "rp", "f16", "bf16", "f16x2", "bf16x2", "relu",
+            ],
+        )?;
+        let m = at.i.opcode.as_str();
+        let half = q.iter().find(|q| matches!(**q, "lo" | "hi" | "wide")).copied();
+        let (op, allowed): (TernaryOp, &[Ty]) = match (m, half) {
+            ("fma", _) => (TernaryOp::Fma, &[Ty::F32, Ty::F64]),
+            (_, Some("hi")) => (TernaryOp::MadHi, &INT),
+            (_, Some("wide")) => (TernaryOp::MadWide, &[Ty::U32, Ty::S32]),
+            (_, Some(_)) => (TernaryOp::Mad, &INT),
+            _ => (TernaryOp::Mad, &ARITH),
+        };
+        let ty = self.ty(at, q, allowed)?;
+        if op == TernaryOp::Fma && !q.contains(&"rn") {
+            return Err(unsupported(at.i.opcode_span, "`fma` without `.rn`"));
+        }
+        let wide = if op == TernaryOp::MadWide { Ty::U64 } else { ty };
+        let d = self.dst(at, 0, bits_of(wide))?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = self.src(self.operand(at, 2)?, ty)?;
+        let c = self.src(
+            self.operand(at, 3)?,
+            if op == TernaryOp::MadWide { Ty::U64 } else { ty },
+        )?;
+        self.emit(at, Op::Ternary { op, ty, d, a, b, c });
+        Ok(())
+    }
+
+    fn unary(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        if m == "not" && q.contains(&"pred") {
+            self.count(at, 2)?;
+            let d = self.pred_dst(at, 0)?;
+            let a = self.pred_src(self.operand(at, 1)?)?;
+            self.emit(
+                at,
+                Op::PredLogic {
+                    op: PredLogicOp::Not,
+                    d,
+                    a,
+                    b: None,
+                },
+            );
+            return Ok(());
+        }
+        self.count(at, 2)?;
+        self.refuse(
+            at,
+            q,
+            &["ftz", "approx", "rz", "rm", "rp", "f16", "bf16", "f16x2", "bf16x2"],
+        )?;
+        let allowed: &[Ty] = match m {
+            "not" => &BITS,
+            "popc" | "clz" | "brev" => &[Ty::B32, Ty::B64],
+            "bfind" => &INT,
+            "sqrt" => &[Ty::F32, Ty::F64],
+            _ => &[Ty::S32, Ty::F32, Ty::S64, Ty::F64],
+        };
+        let ty = self.ty(at, q, allowed)?;
+        if m == "sqrt" && !q.contains(&"rn") {
+            return Err(unsupported(
+                at.i.opcode_span,
+                "`sqrt` without `.rn` (the approximate square root)",
+            ));
+        }
+        let op = match m {
+            "neg" => UnaryOp::Neg,
+            "abs" => UnaryOp::Abs,
+            "sqrt" => UnaryOp::Sqrt,
+            "popc" => UnaryOp::Popc,
+            "clz" => UnaryOp::Clz,
+            "brev" => UnaryOp::Brev,
+            "bfind" if q.contains(&"shiftamt") => UnaryOp::BfindShift,
+            "bfind" => UnaryOp::Bfind,
+            _ => UnaryOp::Not,
+        };
+        let dbits = if matches!(op, UnaryOp::Popc | UnaryOp::Clz | UnaryOp::Bfind | UnaryOp::BfindShift) {
+            32
+        } else {
+            bits_of(ty)
+        };
+        let d = self.dst(at, 0, dbits)?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        self.emit(at, Op::Unary { op, ty, d, a });
+        Ok(())
+    }
+
+    /// `rcp.rn.f32/f64 d, a`: `1 / a`, correctly rounded: `div.rn` of 1.
+    fn rcp(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        self.refuse(at, q, &["ftz", "approx", "rz", "rm", "rp"])?;
+        if !q.contains(&"rn") {
+            return Err(unsupported(
+                at.i.opcode_span,
+                "`rcp` without `.rn` (the approximate reciprocal)",
+            ));
+        }
+        let ty = self.ty(at, q, &[Ty::F32, Ty::F64])?;
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let b = self.src(self.operand(at, 1)?, ty)?;
+        let one = Operand::Imm(ConstExpr {
+            kind: ExprKind::Float(1.0),
+            span: at.i.span,
+        });
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Div,
+                ty,
+                d,
+                a: one,
+                b,
+            },
+        );
+        Ok(())
+    }
+
+    fn bit_field(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 4)?;
+        let (op, ty) = if at.i.opcode == "bfe" {
+            (TernaryOp::Bfe, self.ty(at, q, &INT)?)
+        } else {
+            if q.iter()
+                .any(|m| matches!(*m, "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16"))
+            {
+                return Err(unsupported(at.i.opcode_span, "`prmt` modes other than the default"));
+            }
+            (TernaryOp::Prmt, self.ty(at, q, &[Ty::B32])?)
+        };
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let bt = if op == TernaryOp::Bfe { Ty::U32 } else { ty };
+        let b = self.src(self.operand(at, 2)?, bt)?;
+        let c = self.src(self.operand(at, 3)?, bt)?;
+        self.emit(at, Op::Ternary { op, ty, d, a, b, c });
+        Ok(())
+    }
+
+    fn bfi(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 5)?;
+        let ty = self.ty(at, q, &[Ty::B32, Ty::B64])?;
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = self.src(self.operand(at, 2)?, ty)?;
+        let pos = self.src(self.operand(at, 3)?, Ty::U32)?;
+        let len = self.src(self.operand(at, 4)?, Ty::U32)?;
+        self.emit(at, Op::Bfi { ty, d, a, b, pos, len });
+        Ok(())
+    }
+
+    /// `setp.CMP[.BOOL].TYPE p[|q], a, b[, {!}c]`.
+    fn setp(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.refuse(at, q, &["ftz", "f16", "bf16", "f16x2", "bf16x2", "u16", "s16", "b16"])?;
+        let ty = self.ty(at, q, &Ty::ALL)?;
+        let cmp_name = q.first().copied().unwrap_or("");
+        let combine = q.iter().find_map(|q| match *q {
+            "and" => Some(PredLogicOp::And),
+            "or" => Some(PredLogicOp::Or),
+            "xor" => Some(PredLogicOp::Xor),
+            _ => None,
+        });
+        let n = if combine.is_some() { 4 } else { 3 };
+        self.count(at, n)?;
+        let (p, second) = match &self.operand(at, 0)?.kind {
+            OperandKind::Pair(p, q2) => (self.pred_named(p)?, Some(self.pred_named(q2)?)),
+            OperandKind::Name(p) => (self.pred_named(p)?, None),
+            _ => return Err(Diagnostic::error(self.operand(at, 0)?.span, "expected a predicate").with_label("here")),
+        };
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = self.src(self.operand(at, 2)?, ty)?;
+        let c = match combine {
+            Some(_) => Some(self.pred_src(self.operand(at, 3)?)?),
+            None => None,
+        };
+        // (comparison, negate the result): PTX's unsigned and unordered comparisons in warpsim's six.
+        let (cmp, negate) = match (cmp_name, ty.is_float()) {
+            ("eq", _) => (Cmp::Eq, false),
+            ("ne", _) => (Cmp::Ne, false),
+            ("lt" | "lo", _) => (Cmp::Lt, false),
+            ("le" | "ls", _) => (Cmp::Le, false),
+            ("gt" | "hi", _) => (Cmp::Gt, false),
+            ("ge" | "hs", _) => (Cmp::Ge, false),
+            // Unordered: true when either is NaN, i.e. the ordered complement is false.
+            ("equ", true) => (Cmp::Ne, true),
+            ("neu", true) => (Cmp::Eq, true),
+            ("ltu", true) => (Cmp::Ge, true),
+            ("leu", true) => (Cmp::Gt, true),
+            ("gtu", true) => (Cmp::Le, true),
+            ("geu", true) => (Cmp::Lt, true),
+            ("num" | "nan", true) => {
+                self.setp_num(at, cmp_name == "nan", ty, (a, b), p, second, combine.zip(c));
+                return Ok(());
+            }
+            _ => {
+                return Err(unsupported(
+                    at.i.opcode_span,
+                    format!("`setp.{cmp_name}` on `.{}`", ty.name()),
+                ));
+            }
+        };
+        if matches!(ty, Ty::B32 | Ty::B64) && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
+            return Err(unsupported(at.i.opcode_span, "an ordering comparison of untyped bits"));
+        }
+        // The comparison into a scratch predicate when more follows, else straight into `p`.
+        let simple = !negate && combine.is_none() && second.is_none();
+        let t = if simple { p } else { self.scratch_pred(0) };
+        self.emit(at, Op::Setp { cmp, ty, p: t, a, b });
+        if simple {
+            return Ok(());
+        }
+        self.finish_setp(at, t, negate, p, second, combine.zip(c));
+        Ok(())
+    }
+
+    /// `p = (t ^ negate) BOOL c`, `q = !(t ^ negate) BOOL c`.
+    fn finish_setp(
+        &mut self,
+        at: &At,
+        t: Pred,
+        negate: bool,
+        p: Pred,
+        second: Option<Pred>,
+        combine: Option<(PredLogicOp, PredOperand)>,
+    ) {
+        let tv = PredOperand {
+            pred: t,
+            negated: negate,
+        };
+        let not_tv = PredOperand {
+            pred: t,
+            negated: !negate,
+        };
+        // `q` first: `p` may be `c`'s register.
+        let emit_one = |this: &mut Self, d: Pred, v: PredOperand| match combine {
+            Some((op, c)) => this.emit(
+                at,
+                Op::PredLogic {
+                    op,
+                    d,
+                    a: v,
+                    b: Some(c),
+                },
+            ),
+            None if v.negated => this.emit(
+                at,
+                Op::PredLogic {
+                    op: PredLogicOp::Not,
+                    d,
+                    a: PredOperand {
+                        pred: v.pred,
+                        negated: false,
+                    },
+                    b: None,
+                },
+            ),
+            None => this.emit(
+                at,
+                Op::PredLogic {
+                    op: PredLogicOp::And,
+                    d,
+                    a: v,
+                    b: Some(v),
+                },
+            ),
+        };
+        if let (Some((_, c)), Some(q)) = (combine, second)
+            && c.pred == p
+        {
+            // p would overwrite c before q reads it: q first.
+            emit_one(self, q, not_tv);
+            emit_one(self, p, tv);
+            return;
+        }
+        emit_one(self, p, tv);
+        if let Some(q) = second {
+            emit_one(self, q, not_tv);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn setp_num(
+        &mut self,
+        at: &At,
+        nan: bool,
+        ty: Ty,
+        (a, b): (Operand, Operand),
+        p: Pred,
+        second: Option<Pred>,
+        combine: Option<(PredLogicOp, PredOperand)>,
+    ) {
+        // num: a == a and b == b (false for a NaN).
+        let (t1, t2) = (self.scratch_pred(0), self.scratch_pred(1));
+        self.emit(
+            at,
+            Op::Setp {
+                cmp: Cmp::Eq,
+                ty,
+                p: t1,
+                a: a.clone(),
+                b: a,
+            },
+        );
+        self.emit(
+            at,
+            Op::Setp {
+                cmp: Cmp::Eq,
+                ty,
+                p: t2,
+                a: b.clone(),
+                b,
+            },
+        );
+        let o = |pred| PredOperand { pred, negated: false };
+        self.emit(
+            at,
+            Op::PredLogic {
+                op: PredLogicOp::And,
+                d: t1,
+                a: o(t1),
+                b: Some(o(t2)),
+            },
+        );
+        self.finish_setp(at, t1, nan, p, second, combine);
+    }
+
+    fn selp(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 4)?;
+        let ty = self.ty(at, q, &Ty::ALL)?;
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = self.src(self.operand(at, 2)?, ty)?;
+        let c = self.pred_src(self.operand(at, 3)?)?;
+        if c.negated {
+            return Err(
+                Diagnostic::error(self.operand(at, 3)?.span, "`selp` takes a predicate, not its negation")
+                    .with_label("here"),
+            );
+        }
+        self.emit(at, Op::Selp { ty, d, a, b, p: c.pred });
+        Ok(())
+    }
+
+    fn cvt(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        self.refuse(at, q, &["ftz", "sat", "relu"])?;
+        let types: Vec<ScalarType> = q.iter().filter_map(|q| type_of_qualifier(q)).collect();
+        let [to_s, from_s] = types[..] else {
+            return Err(
+                Diagnostic::error(at.i.opcode_span, "`cvt` needs a destination and a source type").with_label("here"),
+            );
+        };
+        let (Some(to), Some(from)) = (ty_of(to_s), ty_of(from_s)) else {
+            return Err(unsupported(at.i.opcode_span, "`cvt` of 8- or 16-bit types"));
+        };
+        let rnd = q
+            .iter()
+            .find(|q| matches!(**q, "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi"))
+            .copied();
+        let rounding = if from.is_float() && (to.is_int() || to == from) {
+            match rnd {
+                Some("rni") => Rounding::Nearest,
+                Some("rzi") => Rounding::Zero,
+                Some("rmi") => Rounding::Down,
+                Some("rpi") => Rounding::Up,
+                _ => {
+                    return Err(Diagnostic::error(
+                        at.i.opcode_span,
+                        "a conversion from a float to an integer needs `.rni`, `.rzi`, `.rmi` or `.rpi`",
+                    )
+                    .with_label("which rounding?"));
+                }
+            }
+        } else if to.is_float() && !(from == Ty::F32 && to == Ty::F64) {
+            match rnd {
+                None | Some("rn") => Rounding::NearestFloat,
+                Some("rz") => Rounding::FloatZero,
+                Some("rm") => Rounding::FloatDown,
+                Some("rp") => Rounding::FloatUp,
+                Some(r) => {
+                    return Err(Diagnostic::error(
+                        at.i.opcode_span,
+                        format!("`.{r}` does not apply to a conversion to a float"),
+                    )
+                    .with_label("here"));
+                }
+            }
+        } else {
+            Rounding::NearestFloat
+        };
+        // Integer types of the same width and b-types: a move of the bits.
+        let d = self.dst(at, 0, bits_of(to))?;
+        let a = self.src(self.operand(at, 1)?, from)?;
+        if to.is_int() && from.is_int() && to.wide() == from.wide() {
+            self.emit(
+                at,
+                Op::Mov {
+                    ty: if to.wide() { Ty::B64 } else { Ty::B32 },
+                    d,
+                    a,
+                },
+            );
+            return Ok(());
+        }
+        let norm = |t: Ty| match t {
+            Ty::B32 => Ty::U32,
+            Ty::B64 => Ty::U64,
+            t => t,
+        };
+        self.emit(
+            at,
+            Op::Cvt {
+                rounding,
+                to: norm(to),
+                from: norm(from),
+                d,
+                a,
+            },
+        );
+        Ok(())
+    }
+
+    /// `cvta[.to].SPACE.u64 d, a`: generic ⇄ state-space addresses by the windows of `crate::address`.
+    fn cvta(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let to = q.contains(&"to");
+        let space = q
+            .iter()
+            .find(|q| matches!(**q, "global" | "shared" | "local" | "const" | "param"))
+            .copied();
+        let ty = self.ty(at, q, &[Ty::U64, Ty::U32])?;
+        if ty != Ty::U64 {
+            return Err(unsupported(at.i.opcode_span, "`cvta` of 32-bit addresses"));
+        }
+        let d = self.dst(at, 0, 64)?;
+        let a = self.src(self.operand(at, 1)?, Ty::U64)?;
+        let window = match space {
+            Some("global" | "const") => None,
+            Some("shared") => Some(SHARED_WINDOW),
+            Some("local") => Some(LOCAL_WINDOW),
+            _ => return Err(unsupported(at.i.opcode_span, "`cvta` of this state space")),
+        };
+        let Some(w) = window else {
+            self.emit(at, Op::Mov { ty: Ty::B64, d, a });
+            return Ok(());
+        };
+        let op = if to { BinaryOp::Sub } else { BinaryOp::Add };
+        let b = Operand::Imm(int(w.cast_signed(), at.i.span));
+        self.emit(
+            at,
+            Op::Binary {
+                op,
+                ty: Ty::U64,
+                d,
+                a,
+                b,
+            },
+        );
+        Ok(())
+    }
+
+    /// The state space of `ld`/`st`/`atom`/`red` from its qualifiers (`None`: generic).
+    fn space_of(q: &[&str]) -> Option<&'static str> {
+        q.iter().find_map(|q| match *q {
+            "global" => Some("global"),
+            "shared" => Some("shared"),
+            "local" => Some("local"),
+            "param" => Some("param"),
+            "const" => Some("const"),
+            _ => None,
+        })
+    }
+
+    /// `[base+offset]` in `space` as a flat address.
+    fn address(&self, o: &ptx::Operand, space: Option<&str>, extra: i64) -> Result<Address, Diagnostic> {
+        let OperandKind::Address(a) = &o.kind else {
+            return Err(Diagnostic::error(o.span, "expected an address `[…]`").with_label("here"));
+        };
+        let sp = match space {
+            Some("global" | "const") => Space::Global,
+            Some("shared") => Space::Shared,
+            Some("local") => Space::Local,
+            _ => Space::Generic,
+        };
+        let offset = a
+            .offset
+            .checked_add(extra)
+            .ok_or_else(|| Diagnostic::error(o.span, "address offset overflows").with_label("here"))?;
+        let (base, disp) = match &a.base {
+            None => (None, Some(int(offset, o.span))),
+            Some(n) => match self.lookup(&n.name) {
+                Some(Slot::R64(r)) => (Some(Operand::Reg(r)), (offset != 0).then(|| int(offset, o.span))),
+                Some(Slot::R32(r, 32)) if matches!(sp, Space::Shared | Space::Local) => {
+                    (Some(Operand::Reg(r)), (offset != 0).then(|| int(offset, o.span)))
+                }
+                Some(_) => {
+                    return Err(
+                        Diagnostic::error(n.span, format!("`{}` cannot hold an address here", n.name))
+                            .with_label("expected a 64-bit register (32-bit for shared and local)"),
+                    );
+                }
+                None => {
+                    let Some((vspace, e)) = self.symbols.get(&n.name) else {
+                        return Err(
+                            Diagnostic::error(n.span, format!("unknown name `{}`", n.name)).with_label("not declared")
+                        );
+                    };
+                    // A variable named directly: its address in its own space.
+                    let sp_ok = matches!(
+                        (vspace, sp),
+                        (StateSpace::Global, Space::Global | Space::Generic)
+                            | (StateSpace::Shared, Space::Shared)
+                            | (StateSpace::Local, Space::Local)
+                    );
+                    if !sp_ok {
+                        return Err(unsupported(
+                            n.span,
+                            format!("`{}` named from another state space", n.name),
+                        ));
+                    }
+                    let mut e = e.clone();
+                    e.span = n.span;
+                    (None, Some(plus(e, offset)))
+                }
+            },
+        };
+        Ok(Address {
+            space: sp,
+            buffer: 0,
+            mode: AddrMode::Flat,
+            base,
+            disp,
+        })
+    }
+
+    fn memory(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let load = at.i.opcode == "ld";
+        let space = Self::space_of(q);
+        let scalar = q.iter().rev().find_map(|q| type_of_qualifier(q)).ok_or_else(|| {
+            Diagnostic::error(at.i.opcode_span, format!("`{}` needs a type", at.i.opcode)).with_label("no type")
+        })?;
+        let Some(ty) = ty_of(scalar) else {
+            return Err(unsupported(
+                at.i.opcode_span,
+                format!("`{}` of 8- or 16-bit values", at.i.opcode),
+            ));
+        };
+        let lanes = if q.contains(&"v2") {
+            2
+        } else if q.contains(&"v4") {
+            4
+        } else {
+            1
+        };
+        let (reg_k, addr_k) = if load { (0, 1) } else { (1, 0) };
+        if space == Some("param") {
+            if !load {
+                return Err(unsupported(at.i.opcode_span, "`st.param` outside a call sequence"));
+            }
+            return self.ld_param(at, ty);
+        }
+        let values: Vec<&ptx::Operand> = match &self.operand(at, reg_k)?.kind {
+            OperandKind::Vector(v) if v.len() == lanes => v.iter().collect(),
+            OperandKind::Vector(_) => {
+                return Err(Diagnostic::error(
+                    self.operand(at, reg_k)?.span,
+                    "the vector's length differs from `.v2`/`.v4`",
+                )
+                .with_label("here"));
+            }
+            _ if lanes == 1 => vec![self.operand(at, reg_k)?],
+            _ => {
+                return Err(
+                    Diagnostic::error(self.operand(at, reg_k)?.span, "a vector access needs `{…}`").with_label("here"),
+                );
+            }
+        };
+        let size = i64::from(bits_of(ty) / 8);
+        let addr_op = self.operand(at, addr_k)?;
+        // A load into the base register of its own address reads every element first… only scalar loads
+        // may overwrite their base.
+        for (k, v) in values.iter().enumerate() {
+            let addr = self.address(addr_op, space, size * i64::from(u8::try_from(k).unwrap_or(0)))?;
+            if load {
+                let OperandKind::Name(n) = &v.kind else {
+                    return Err(Diagnostic::error(v.span, "expected a register").with_label("here"));
+                };
+                if n.name == "_" {
+                    continue;
+                }
+                if !ty.wide() && lanes == 1 && matches!(self.lookup(&n.name), Some(Slot::R64(_))) {
+                    // PTX: a 32-bit load into a 64-bit register is zero- or sign-extended.
+                    let d = self.reg(n, 64)?;
+                    let t = self.scratch_reg(false, 0);
+                    self.emit(at, Op::Ld { ty, d: t, addr });
+                    let (to, from) = if ty == Ty::S32 {
+                        (Ty::S64, Ty::S32)
+                    } else {
+                        (Ty::U64, Ty::U32)
+                    };
+                    let a = Operand::Reg(t);
+                    self.emit(
+                        at,
+                        Op::Cvt {
+                            rounding: Rounding::NearestFloat,
+                            to,
+                            from,
+                            d,
+                            a,
+                        },
+                    );
+                    continue;
+                }
+                let d = self.reg(n, bits_of(ty))?;
+                if lanes > 1 && addr.base == Some(Operand::Reg(d)) && k + 1 < lanes {
+                    return Err(unsupported(v.span, "a vector load into its own address register"));
+                }
+                self.emit(at, Op::Ld { ty, d, addr });
+            } else {
+                let wider = match &v.kind {
+                    OperandKind::Name(n) => !ty.wide() && matches!(self.lookup(&n.name), Some(Slot::R64(_))),
+                    _ => false,
+                };
+                if wider {
+                    // PTX: a 64-bit register stored as 32 bits is truncated.
+                    let wide = self.src(v, Ty::U64)?;
+                    let t = self.scratch_reg(false, 0);
+                    let rounding = Rounding::NearestFloat;
+                    self.emit(
+                        at,
+                        Op::Cvt {
+                            rounding,
+                            to: Ty::U32,
+                            from: Ty::U64,
+                            d: t,
+                            a: wide,
+                        },
+                    );
+                    self.emit(
+                        at,
+                        Op::St {
+                            ty,
+                            addr,
+                            a: Operand::Reg(t),
+                        },
+                    );
+                    continue;
+                }
+                let a = self.src(v, ty)?;
+                self.emit(at, Op::St { ty, addr, a });
+            }
+        }
+        Ok(())
+    }
+
+    /// `ld.param.TYPE d, [name+offset]` of a kernel parameter: its value at this launch.
+    fn ld_param(&mut self, at: &At, ty: Ty) -> Result<(), Diagnostic> {
+        let o = self.operand(at, 1)?;
+        let OperandKind::Address(a) = &o.kind else {
+            return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
+        };
+        let Some(name) = &a.base else {
+            return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
+        };
+        let Some(k) = self.entry.params.iter().position(|p| p.name.name == name.name) else {
+            return Err(Diagnostic::error(
+                name.span,
+                format!("`{}` is not a parameter of `{}`", name.name, self.entry.name.name),
+            )
+            .with_label("unknown parameter"));
+        };
+        if a.offset != 0 {
+            return Err(unsupported(
+                o.span,
+                "reading part of a parameter (a struct passed by value)",
+            ));
+        }
+        let value = match self.bindings.values.get(k) {
+            Some(ParamValue::Expr(e)) => {
+                let mut e = e.clone();
+                e.span = name.span;
+                e
+            }
+            _ => {
+                return Err(
+                    Diagnostic::error(name.span, format!("parameter {k} (`{}`) is not bound", name.name))
+                        .with_label("no value")
+                        .with_help("give it a buffer (`--buffer NAME=f32[N]`) or a value (`--set NAME=V`)"),
+                );
+            }
+        };
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let ty = if ty.wide() {
+            if ty == Ty::F64 { Ty::F64 } else { Ty::B64 }
+        } else if ty == Ty::F32 {
+            Ty::F32
+        } else {
+            Ty::B32
+        };
+        self.emit(
+            at,
+            Op::Mov {
+                ty,
+                d,
+                a: Operand::Imm(value),
+            },
+        );
+        Ok(())
+    }
+
+    fn atom(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let returns = at.i.opcode == "atom";
+        let space = Self::space_of(q);
+        if matches!(space, Some("local" | "param" | "const")) {
+            return Err(unsupported(
+                at.i.opcode_span,
+                "an atomic outside global and shared memory",
+            ));
+        }
+        let op = q
+            .iter()
+            .find_map(|q| AtomOp::ALL.into_iter().find(|o| o.name() == *q))
+            .ok_or_else(|| {
+                unsupported(
+                    at.i.opcode_span,
+                    format!(
+                        "`{}` with this operation (inc, dec and vectors are not modelled)",
+                        at.i.opcode
+                    ),
+                )
+            })?;
+        self.refuse(at, q, &["v2", "v4", "v8", "f16", "bf16", "f16x2", "bf16x2"])?;
+        let ty = self.ty(at, q, &Ty::ALL)?;
+        let n = usize::from(returns) + 2 + usize::from(op == AtomOp::Cas);
+        self.count(at, n)?;
+        let mut k = 0;
+        let d = if returns {
+            k = 1;
+            Some(self.dst(at, 0, bits_of(ty))?)
+        } else {
+            None
+        };
+        let addr = self.address(self.operand(at, k)?, space, 0)?;
+        let b = self.src(self.operand(at, k + 1)?, ty)?;
+        let c = if op == AtomOp::Cas {
+            Some(self.src(self.operand(at, k + 2)?, ty)?)
+        } else {
+            None
+        };
+        // `.b32` etc. for exch/cas/and/or/xor; warpsim's typed forms for the rest.
+        let ty = match (op, ty) {
+            (AtomOp::And | AtomOp::Or | AtomOp::Xor | AtomOp::Exch | AtomOp::Cas, t) => t,
+            (_, Ty::B32) => Ty::U32,
+            (_, Ty::B64) => Ty::U64,
+            (_, t) => t,
+        };
+        self.emit(at, Op::Atom { op, ty, d, addr, b, c });
+        Ok(())
+    }
+
+    fn bar(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        if q.first() == Some(&"warp") {
+            self.count(at, 1)?;
+            let mask = Some(self.src(self.operand(at, 0)?, Ty::U32)?);
+            self.emit(at, Op::BarWarp { mask });
+            return Ok(());
+        }
+        match q.first().copied() {
+            Some("sync") | None => {
+                let id = match at.i.operands.first() {
+                    Some(o) => self.src(o, Ty::U32)?,
+                    None => Operand::Imm(int(0, at.i.span)),
+                };
+                let count = match at.i.operands.get(1) {
+                    Some(o) => Some(self.src(o, Ty::U32)?),
+                    None => None,
+                };
+                self.emit(
+                    at,
+                    Op::Bar {
+                        kind: BarKind::Sync,
+                        id,
+                        count,
+                        pred: None,
+                    },
+                );
+                Ok(())
+            }
+            Some("red") => {
+                let n = at.i.operands.len();
+                if !(3..=4).contains(&n) {
+                    return self.count(at, 3);
+                }
+                let kind = if q.contains(&"popc") {
+                    BarKind::Popc(self.dst(at, 0, 32)?)
+                } else if q.contains(&"and") {
+                    BarKind::And(self.pred_dst(at, 0)?)
+                } else {
+                    BarKind::Or(self.pred_dst(at, 0)?)
+                };
+                let id = self.src(self.operand(at, 1)?, Ty::U32)?;
+                let count = if n == 4 {
+                    Some(self.src(self.operand(at, 2)?, Ty::U32)?)
+                } else {
+                    None
+                };
+                let pred = Some(self.pred_src(self.operand(at, n - 1)?)?);
+                self.emit(at, Op::Bar { kind, id, count, pred });
+                Ok(())
+            }
+            _ => Err(unsupported(
+                at.i.opcode_span,
+                format!("`{}.{}`", at.i.opcode, q.join(".")),
+            )),
+        }
+    }
+
+    fn shfl(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        if !q.contains(&"sync") {
+            return Err(unsupported(
+                at.i.opcode_span,
+                "`shfl` without `.sync` (deprecated; use `shfl.sync`)",
+            ));
+        }
+        self.count(at, 5)?;
+        let mode = q
+            .iter()
+            .find_map(|q| ShflMode::ALL.into_iter().find(|m| m.name() == *q))
+            .ok_or_else(|| {
+                Diagnostic::error(at.i.opcode_span, "a shuffle mode: idx, up, down or bfly").with_label("which mode?")
+            })?;
+        let (d, p) = match &self.operand(at, 0)?.kind {
+            OperandKind::Pair(d, p) => (self.reg(d, 32)?, Some(self.pred_named(p)?)),
+            OperandKind::Name(d) => (self.reg(d, 32)?, None),
+            _ => return Err(Diagnostic::error(self.operand(at, 0)?.span, "expected a register").with_label("here")),
+        };
+        let a = self.src(self.operand(at, 1)?, Ty::B32)?;
+        let b = self.src(self.operand(at, 2)?, Ty::U32)?;
+        let c = match self.src(self.operand(at, 3)?, Ty::U32)? {
+            Operand::Imm(e) => e,
+            Operand::Reg(r) if self.known.contains_key(&r) => self.known[&r].clone(),
+            _ => {
+                return Err(unsupported(
+                    self.operand(at, 3)?.span,
+                    "a shuffle's clamp and segment mask in a register",
+                ));
+            }
+        };
+        let mask = Some(self.src(self.operand(at, 4)?, Ty::U32)?);
+        self.emit(
+            at,
+            Op::Shfl {
+                mode,
+                d,
+                p,
+                a,
+                b,
+                segment: Some(ShflSegment::Raw(c)),
+                mask,
+            },
+        );
+        Ok(())
+    }
+
+    fn vote(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        if !q.contains(&"sync") {
+            return Err(unsupported(
+                at.i.opcode_span,
+                "`vote` without `.sync` (deprecated; use `vote.sync`)",
+            ));
+        }
+        self.count(at, 3)?;
+        let mode = match q.iter().find(|q| matches!(**q, "all" | "any" | "uni" | "ballot")) {
+            Some(&"all") => VoteMode::All,
+            Some(&"any") => VoteMode::Any,
+            Some(&"uni") => VoteMode::Uni,
+            Some(_) => VoteMode::Ballot,
+            None => {
+                return Err(
+                    Diagnostic::error(at.i.opcode_span, "a vote mode: all, any, uni or ballot")
+                        .with_label("which mode?"),
+                );
+            }
+        };
+        let (d_pred, d_reg) = if mode == VoteMode::Ballot {
+            (None, Some(self.dst(at, 0, 32)?))
+        } else {
+            (Some(self.pred_dst(at, 0)?), None)
+        };
+        let a = self.pred_src(self.operand(at, 1)?)?;
+        let mask = Some(self.src(self.operand(at, 2)?, Ty::U32)?);
+        self.emit(
+            at,
+            Op::Vote {
+                mode,
+                d_pred,
+                d_reg,
+                a,
+                mask,
+            },
+        );
+        Ok(())
+    }
+
+    fn match_sync(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 3)?;
+        let all = q.contains(&"all");
+        if !q.contains(&"b32") {
+            return Err(unsupported(at.i.opcode_span, "`match.sync` of 64-bit values"));
+        }
+        let (d, p) = match &self.operand(at, 0)?.kind {
+            OperandKind::Pair(d, p) if all => (self.reg(d, 32)?, Some(self.pred_named(p)?)),
+            OperandKind::Name(d) => (self.reg(d, 32)?, None),
+            _ => return Err(Diagnostic::error(self.operand(at, 0)?.span, "expected a register").with_label("here")),
+        };
+        let a = self.src(self.operand(at, 1)?, Ty::B32)?;
+        let mask = Some(self.src(self.operand(at, 2)?, Ty::U32)?);
+        self.emit(at, Op::Match { all, d, p, a, mask });
+        Ok(())
+    }
+}
+
+/// Bindings for `sim check`: every pointer a one-element buffer, every scalar 0 (so the whole entry lowers).
+pub fn placeholder_bindings(entry: &Function) -> Bindings {
+    let span = entry.name.span;
+    let mut b = Bindings::default();
+    for (k, p) in entry.params.iter().enumerate() {
+        let value = if p.ty.scalar.bits() == 64 && p.dims.is_empty() {
+            let name = format!("param{k}");
+            b.buffers.push(BufferDecl {
+                name: name.clone(),
+                elem: ElemTy::U32,
+                len: int(1, span),
+                init: None,
+                span,
+            });
+            var(&name, span)
+        } else {
+            int(0, span)
+        };
+        b.values.push(ParamValue::Expr(value));
+    }
+    b
+}
