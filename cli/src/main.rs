@@ -835,16 +835,16 @@ fn unknown_program(name: &str) -> Failure {
 }
 
 /// A program by name or path, assembled.
-#[allow(
-    clippy::case_sensitive_file_extension_comparisons,
-    reason = "what makes a name a path is unchanged: `.s` exactly (any other name is a file when no program has it)"
-)]
 fn load(program: &str, color: bool) -> Result<Program, Failure> {
     load_for(program, color, &ShapeArgs::default())
 }
 
 /// A program by name or path, assembled; a `.ptx` file lowered for the launch `shape` describes (its entry,
 /// buffers and scalars).
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "what makes a name a path is unchanged: `.s` exactly (any other name is a file when no program has it)"
+)]
 fn load_for(program: &str, color: bool, shape: &ShapeArgs) -> Result<Program, Failure> {
     if Path::new(program)
         .extension()
