@@ -534,6 +534,8 @@ pub enum ShflSegment {
     Width(ConstExpr),
     /// PTX `c`: clamp value in the low bits, segment mask from bit 8.
     Raw(ConstExpr),
+    /// PTX `c` in a register, read by each lane (as nvcc computes it for `__shfl_*_sync(…, width)`).
+    Reg(Operand),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -724,7 +726,7 @@ impl Op {
         }
     }
 
-    /// Source operands that are read, in order (a member mask last).
+    /// Source operands that are read, in order (a shuffle's register `c` before the member mask, which is last).
     pub fn sources(&self) -> Vec<&Operand> {
         match self {
             Op::Mov { a, .. } | Op::Unary { a, .. } | Op::Cvt { a, .. } | Op::St { a, .. } => {
@@ -737,8 +739,13 @@ impl Op {
             Op::Binary { a, b, .. } | Op::Setp { a, b, .. } | Op::Selp { a, b, .. } => vec![a, b],
             Op::Ternary { a, b, c, .. } => vec![a, b, c],
             Op::Ld { addr, .. } => addr.base.iter().collect(),
-            Op::Shfl { a, b, mask, .. } => {
+            Op::Shfl {
+                a, b, mask, segment, ..
+            } => {
                 let mut v = vec![a, b];
+                if let Some(ShflSegment::Reg(c)) = segment {
+                    v.push(c);
+                }
                 v.extend(mask.iter());
                 v
             }

@@ -1999,14 +1999,29 @@ impl Ctx<'_> {
                     }
                 }
             } else {
-                // PTX's raw form: `c` (clamp | segment mask << 8), then the member mask.
-                let cexpr = c.expr()?;
-                self.check_imm(&cexpr, Ty::U32)?;
+                // PTX's raw form: `c` (clamp | segment mask << 8, a constant or a register), then the member
+                // mask.
+                segment = Some(if matches!(c.peek().map(|t| &t.tok), Some(Tok::Reg(_))) {
+                    match self.src(c, Ty::U32)? {
+                        r @ Operand::Reg(_) => ShflSegment::Reg(r),
+                        _ => {
+                            return Err(Diagnostic::error(
+                                c.prev_span(),
+                                "a shuffle's `c` is a constant or a register",
+                            )
+                            .with_label("not a register")
+                            .with_help("move it into a register first: `mov.u32 %c, %laneid`"));
+                        }
+                    }
+                } else {
+                    let cexpr = c.expr()?;
+                    self.check_imm(&cexpr, Ty::U32)?;
+                    ShflSegment::Raw(cexpr)
+                });
                 c.expect(
                     &Tok::Comma,
                     "`,` and the member mask (PTX form: `shfl.sync.MODE.b32 d, a, b, c, membermask`)",
                 )?;
-                segment = Some(ShflSegment::Raw(cexpr));
                 mask = Some(self.src(c, Ty::U32)?);
             }
         }

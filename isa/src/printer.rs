@@ -313,6 +313,10 @@ pub fn op(p: &Program, op: &Op) -> String {
                     let m = mask.as_ref().map(o).unwrap_or_else(|| "0xffffffff".into());
                     let _ = write!(s, ", {}, {m}", imm(c));
                 }
+                Some(ShflSegment::Reg(c)) => {
+                    let m = mask.as_ref().map(o).unwrap_or_else(|| "0xffffffff".into());
+                    let _ = write!(s, ", {}, {m}", o(c));
+                }
                 Some(ShflSegment::Width(w)) => {
                     let _ = write!(s, ", width={}", imm(w));
                     if let Some(m) = mask {

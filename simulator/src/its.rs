@@ -227,12 +227,17 @@ fn exchange(
                     b,
                     clamp,
                     segmask,
+                    from,
                     ..
                 } = of(lane).op
                 else {
                     unreachable!("every part is a shuffle (same_operation)")
                 };
                 x[lane as usize] = rf.read(a, lane, ctx);
+                let (clamp, segmask) = match from {
+                    None => (clamp.into(), segmask.into()),
+                    Some(c) => shuffle::unpack_c(rf.read(c, lane, ctx), w),
+                };
                 let s = shuffle::source_lane(mode, lane, rf.read(b, lane, ctx), clamp, segmask, w);
                 mail.sources[lane as usize] = s.src;
                 mail.in_range |= u64::from(s.in_range) << lane;

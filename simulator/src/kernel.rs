@@ -651,8 +651,11 @@ pub enum DOp {
         p: Option<u16>,
         a: Src,
         b: Src,
-        clamp: u32,
-        segmask: u32,
+        /// PTX's `c` as a constant: the clamp value and the segment mask (each below the warp size), or
+        /// `from`: a register each lane reads it from.
+        clamp: u8,
+        segmask: u8,
+        from: Option<Src>,
         member: Member,
     },
     Atom {
@@ -2503,7 +2506,16 @@ impl Decoder<'_> {
         segment: Option<&ShflSegment>,
         mask: Option<&Operand>,
     ) -> Result<Decoded, LoadError> {
+        let from = match segment {
+            Some(ShflSegment::Reg(c)) => Some(self.src(c, Ty::U32)?),
+            _ => None,
+        };
         let (clamp, segmask) = self.segment(mode, segment)?;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "both are below the warp size (at most 64)"
+        )]
+        let (clamp, segmask) = (clamp as u8, segmask as u8);
         let member = self.lane_mask_of(mask)?;
         let unit = if mode == ShflMode::Idx {
             Unit::ShuffleIdx
@@ -2519,6 +2531,7 @@ impl Decoder<'_> {
                 b: self.src(b, Ty::U32)?,
                 clamp,
                 segmask,
+                from,
                 member,
             },
             unit,
@@ -2547,10 +2560,9 @@ impl Decoder<'_> {
                 };
                 (if mode == ShflMode::Up { 0 } else { width - 1 }, w - width)
             }
-            Some(ShflSegment::Raw(e)) => {
-                let c = self.imm(e, Ty::U32)?;
-                (c & (w - 1), (c >> 8) & (w - 1))
-            }
+            Some(ShflSegment::Raw(e)) => crate::shuffle::unpack_c(self.imm(e, Ty::U32)?, w),
+            // Read by each lane at run time.
+            Some(ShflSegment::Reg(_)) => (0, 0),
         })
     }
 }

@@ -68,6 +68,25 @@ pub fn source_lane(mode: ShflMode, lane: u32, b: u32, clamp: u32, segmask: u32, 
     }
 }
 
+/// PTX's packed `c` operand at `W` lanes: (clamp value, segment mask), from bits 0.. and 8.. modulo `W`.
+#[inline]
+pub fn unpack_c(c: u32, w: u32) -> (u32, u32) {
+    (c & (w - 1), (c >> 8) & (w - 1))
+}
+
+/// [`source_rows`] when each lane has its own `c` (PTX's operand in a register): `c` holds each lane's.
+#[inline(never)]
+pub fn source_rows_each(mode: ShflMode, b: &[u32; 64], c: &[u32; 64], w: u32, src: &mut [u32; 64]) -> u64 {
+    let mut in_range = 0u64;
+    for lane in 0..w {
+        let (clamp, segmask) = unpack_c(c[lane as usize], w);
+        let s = source_lane(mode, lane, b[lane as usize], clamp, segmask, w);
+        src[lane as usize] = s.src;
+        in_range |= u64::from(s.in_range) << lane;
+    }
+    in_range
+}
+
 /// Result of one shuffle over a warp.
 /// [`source_lane`] for the first `w` lanes at once (`b` holds each lane's operand): each lane's source into
 /// `src`; returns the lanes whose source was in range. The mode is chosen once, not per lane.
@@ -168,7 +187,7 @@ pub(crate) fn execute<'a>(
     rf: &mut RegisterFile,
     ctx: &LaneCtx,
     (mode, d, p, a, b): (ShflMode, u16, Option<u16>, Src, Src),
-    (clamp, segmask, member): (u32, u32, u64),
+    (clamp, segmask, from, member): (u8, u8, Option<Src>, u64),
     exec: u64,
     sources: &'a mut [u32; 64],
 ) -> Exchange<'a> {
@@ -176,7 +195,14 @@ pub(crate) fn execute<'a>(
     let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
     rf.fetch(a, ctx, &mut x);
     rf.fetch(b, ctx, &mut y);
-    let in_range = source_rows(mode, &y, clamp, segmask, ctx.w, sources);
+    let in_range = match from {
+        None => source_rows(mode, &y, clamp.into(), segmask.into(), ctx.w, sources),
+        Some(c) => {
+            let mut cs = [0u32; 64];
+            rf.fetch(c, ctx, &mut cs);
+            source_rows_each(mode, &y, &cs, ctx.w, sources)
+        }
+    };
     for (v, &s) in r[..w].iter_mut().zip(&sources[..w]) {
         *v = x[s as usize & 63];
     }

@@ -653,8 +653,8 @@ fn e2e_width_operand_decodes_to_ptx_clamp_and_segmask() {
                     ..
                 } => Some((
                     mode,
-                    clamp,
-                    segmask,
+                    u32::from(clamp),
+                    u32::from(segmask),
                     match member {
                         Member::Lanes(m) => m,
                         Member::Reg(_) => panic!("a constant mask decodes to lanes"),

@@ -1139,12 +1139,18 @@ impl Warp<'_> {
                         ((w - width) << 8) | if *mode == ShflMode::Up { 0 } else { width - 1 }
                     }
                     Some(ShflSegment::Raw(e)) => self.env.imm(e, Ty::U32),
+                    Some(ShflSegment::Reg(_)) => 0,
                 };
-                let clamp = c & wm;
-                let segmask = (c >> 8) & wm;
+                // A register `c`: each lane's own.
+                let cs = match segment {
+                    Some(ShflSegment::Reg(o)) => self.row(o, Ty::U32),
+                    _ => vec![c; w as usize],
+                };
                 let mut v = vec![0; w as usize];
                 let mut valid = 0u64;
                 for lane in lanes() {
+                    let clamp = cs[lane as usize] & wm;
+                    let segmask = (cs[lane as usize] >> 8) & wm;
                     let bval = b[lane as usize] & wm;
                     let max_lane = (lane & segmask) | (clamp & !segmask);
                     let min_lane = lane & segmask;

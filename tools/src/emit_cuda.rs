@@ -823,6 +823,7 @@ impl Emitter<'_> {
             b,
             clamp,
             segmask,
+            from,
             member,
         } = op
         else {
@@ -835,13 +836,16 @@ impl Emitter<'_> {
             ShflMode::Down => "down",
             ShflMode::Bfly => "bfly",
         };
-        let c = ((segmask & 31) << 8) | (clamp & 31);
+        let c = match from {
+            None => format!("0x{:04x}", (u32::from(segmask & 31) << 8) | u32::from(clamp & 31)),
+            Some(c) => self.src(c, View::U32),
+        };
         let (suffix, out) = match p {
             Some(p) => ("_p", format!(", &{}", self.pred(p))),
             None => ("", String::new()),
         };
         format!(
-            "{} = shfl_{m}{suffix}({}, {}, 0x{c:04x}, {}{out});",
+            "{} = shfl_{m}{suffix}({}, {}, {c}, {}{out});",
             self.reg(d),
             self.src(a, View::U32),
             self.src(b, View::U32),

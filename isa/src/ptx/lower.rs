@@ -92,6 +92,23 @@ struct Lower<'a> {
     /// Registers known to hold a constant here (set by an unguarded `mov` of an immediate since the last label):
     /// a shuffle's clamp/segment operand, which nvcc moves into a register first.
     known: HashMap<Reg, ConstExpr>,
+    /// `.param` variables of call sequences in scope (name → unique id), innermost last.
+    param_scopes: Vec<HashMap<String, u32>>,
+    /// The registers holding each call-sequence `.param` variable's bytes: (id, byte offset) → register.
+    param_slots: HashMap<(u32, i64), Slot>,
+    next_param: u32,
+    /// The device functions being inlined (outermost first): each with its parameters' and return values'
+    /// call-site variables, the label its `ret` jumps to and the prefix of its labels.
+    frames: Vec<Frame>,
+    calls: u32,
+}
+
+/// A device function inlined at a call site.
+struct Frame {
+    function: String,
+    /// The callee's parameter and return-value names → the caller's `.param` variables (ids).
+    params: HashMap<String, u32>,
+    ret_label: String,
 }
 
 /// Lower entry `entry` of `module` with the launch's `bindings`.
@@ -134,6 +151,11 @@ pub fn lower(
         scratch_preds: Vec::new(),
         scratch_regs: HashMap::new(),
         known: HashMap::new(),
+        param_scopes: vec![HashMap::new()],
+        param_slots: HashMap::new(),
+        next_param: 0,
+        frames: Vec::new(),
+        calls: 0,
     };
     l.module_variables()?;
     let Some(body) = &entry.body else {
@@ -347,14 +369,24 @@ impl Lower<'_> {
 
     fn block(&mut self, b: &ptx::Block) -> Result<(), Diagnostic> {
         self.scopes.push(HashMap::new());
+        self.param_scopes.push(HashMap::new());
         for s in &b.statements {
             match s {
                 Statement::Block(inner) => self.block(inner)?,
                 Statement::Reg(r) => self.registers(r)?,
+                Statement::Var(v) if v.space == StateSpace::Param => {
+                    let id = self.next_param;
+                    self.next_param += 1;
+                    self.param_scopes
+                        .last_mut()
+                        .expect("a scope")
+                        .insert(v.name.name.clone(), id);
+                }
                 Statement::Var(v) => self.variable(v)?,
                 Statement::Label(l) => {
                     self.known.clear();
-                    if self.labels.insert(l.name.clone(), self.code.len()).is_some() {
+                    let key = self.label_key(&l.name);
+                    if self.labels.insert(key, self.code.len()).is_some() {
                         return Err(
                             Diagnostic::error(l.span, format!("label `{}` is defined twice", l.name))
                                 .with_label("second definition"),
@@ -368,6 +400,7 @@ impl Lower<'_> {
             }
         }
         self.scopes.pop();
+        self.param_scopes.pop();
         Ok(())
     }
 
@@ -574,7 +607,22 @@ impl Lower<'_> {
                         text: at.text.clone(),
                         expanded_from: None,
                     },
-                    label: Some((target.name.clone(), target.span)),
+                    label: Some((self.label_key(&target.name), target.span)),
+                });
+                Ok(())
+            }
+            "ret" if !self.frames.is_empty() => {
+                // The end of an inlined function: after its body.
+                let label = self.frames.last().expect("a frame").ret_label.clone();
+                self.code.push(Pending {
+                    inst: Instruction {
+                        guard: at.guard,
+                        op: Op::Nop,
+                        span: i.span,
+                        text: at.text.clone(),
+                        expanded_from: None,
+                    },
+                    label: Some((label, i.span)),
                 });
                 Ok(())
             }
@@ -582,10 +630,7 @@ impl Lower<'_> {
                 self.emit(&at, Op::Exit);
                 Ok(())
             }
-            "call" => Err(unsupported(
-                i.opcode_span,
-                "`call` of a device function (not yet: they are inlined in a later version)",
-            )),
+            "call" => self.call(&at),
             other => Err(unsupported(
                 i.opcode_span,
                 format!(
@@ -1567,7 +1612,7 @@ impl Lower<'_> {
         let (reg_k, addr_k) = if load { (0, 1) } else { (1, 0) };
         if space == Some("param") {
             if !load {
-                return Err(unsupported(at.i.opcode_span, "`st.param` outside a call sequence"));
+                return self.st_param(at, ty);
             }
             return self.ld_param(at, ty);
         }
@@ -1674,6 +1719,12 @@ impl Lower<'_> {
         let Some(name) = &a.base else {
             return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
         };
+        if let Some(id) = self.param_var(&name.name) {
+            let from = self.param_slot(id, a.offset, ty, name.span)?;
+            let d = self.dst(at, 0, bits_of(ty))?;
+            self.emit(at, Op::Mov { ty, d, a: from });
+            return Ok(());
+        }
         let Some(k) = self.entry.params.iter().position(|p| p.name.name == name.name) else {
             return Err(Diagnostic::error(
                 name.span,
@@ -1848,15 +1899,11 @@ impl Lower<'_> {
         };
         let a = self.src(self.operand(at, 1)?, Ty::B32)?;
         let b = self.src(self.operand(at, 2)?, Ty::U32)?;
-        let c = match self.src(self.operand(at, 3)?, Ty::U32)? {
-            Operand::Imm(e) => e,
-            Operand::Reg(r) if self.known.contains_key(&r) => self.known[&r].clone(),
-            _ => {
-                return Err(unsupported(
-                    self.operand(at, 3)?.span,
-                    "a shuffle's clamp and segment mask in a register",
-                ));
-            }
+        // nvcc moves a constant `c` into a register first: the constant, when it is known here.
+        let segment = match self.src(self.operand(at, 3)?, Ty::U32)? {
+            Operand::Imm(e) => ShflSegment::Raw(e),
+            Operand::Reg(r) if self.known.contains_key(&r) => ShflSegment::Raw(self.known[&r].clone()),
+            c => ShflSegment::Reg(c),
         };
         let mask = Some(self.src(self.operand(at, 4)?, Ty::U32)?);
         self.emit(
@@ -1867,7 +1914,7 @@ impl Lower<'_> {
                 p,
                 a,
                 b,
-                segment: Some(ShflSegment::Raw(c)),
+                segment: Some(segment),
                 mask,
             },
         );
@@ -1928,6 +1975,168 @@ impl Lower<'_> {
         let a = self.src(self.operand(at, 1)?, Ty::B32)?;
         let mask = Some(self.src(self.operand(at, 2)?, Ty::U32)?);
         self.emit(at, Op::Match { all, d, p, a, mask });
+        Ok(())
+    }
+}
+
+impl Lower<'_> {
+    /// The key of label `name` in the function being lowered (an inlined function's labels are its own).
+    fn label_key(&self, name: &str) -> String {
+        match self.frames.last() {
+            Some(f) => format!("{}{name}", f.ret_label),
+            None => name.to_string(),
+        }
+    }
+
+    /// A call-sequence `.param` variable in scope, or an inlined function's parameter or return value.
+    fn param_var(&self, name: &str) -> Option<u32> {
+        if let Some(f) = self.frames.last()
+            && let Some(&id) = f.params.get(name)
+        {
+            return Some(id);
+        }
+        self.param_scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// The register holding bytes `offset..` of call-sequence variable `id`, read or written as `ty`.
+    fn param_slot(&mut self, id: u32, offset: i64, ty: Ty, span: Span) -> Result<Operand, Diagnostic> {
+        let bits = bits_of(ty);
+        let slot = match self.param_slots.get(&(id, offset)) {
+            Some(s) => *s,
+            None => {
+                let t = if ty.wide() { ScalarType::B64 } else { ScalarType::B32 };
+                let s = self.new_register(&format!("arg{id}_{offset}"), t, span)?;
+                self.param_slots.insert((id, offset), s);
+                s
+            }
+        };
+        match (slot, bits) {
+            (Slot::R64(r), 64) | (Slot::R32(r, 32), 32) => Ok(Operand::Reg(r)),
+            _ => Err(unsupported(
+                span,
+                "a call's argument written and read at different widths",
+            )),
+        }
+    }
+
+    /// `st.param.TYPE [var+offset], a` in a call sequence (an argument) or an inlined function (its return value).
+    fn st_param(&mut self, at: &At, ty: Ty) -> Result<(), Diagnostic> {
+        let o = self.operand(at, 0)?;
+        let (
+            OperandKind::Address(ptx::Address {
+                base: Some(name),
+                offset,
+            }),
+            span,
+        ) = (&o.kind, o.span)
+        else {
+            return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
+        };
+        let Some(id) = self.param_var(&name.name) else {
+            return Err(unsupported(span, "`st.param` outside a call sequence"));
+        };
+        let Operand::Reg(d) = self.param_slot(id, *offset, ty, span)? else {
+            unreachable!("a parameter slot is a register")
+        };
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        self.emit(at, Op::Mov { ty, d, a });
+        Ok(())
+    }
+
+    /// `call[.uni] (ret), func, (args)`: the function's body inlined, its parameters the call's `.param`
+    /// variables; its `ret` jumps past the body. A guarded call jumps around it.
+    fn call(&mut self, at: &At) -> Result<(), Diagnostic> {
+        let ops = &at.i.operands;
+        let (returns, k) = match ops.first().map(|o| &o.kind) {
+            Some(OperandKind::List(r)) => (r.as_slice(), 1),
+            _ => (&[][..], 0),
+        };
+        let Some(OperandKind::Name(fname)) = ops.get(k).map(|o| &o.kind) else {
+            return Err(Diagnostic::error(at.i.span, "`call` needs a function name").with_label("here"));
+        };
+        let args: &[ptx::Operand] = match ops.get(k + 1).map(|o| &o.kind) {
+            Some(OperandKind::List(a)) => a,
+            None => &[],
+            Some(_) => return Err(unsupported(at.i.span, "indirect calls and call prototypes")),
+        };
+        let Some(f) = self
+            .module
+            .functions()
+            .find(|f| f.name.name == fname.name && f.body.is_some())
+        else {
+            let what = match fname.name.as_str() {
+                "vprintf" => "`printf` (vprintf)".to_string(),
+                "__assertfail" => "`assert` (__assertfail)".to_string(),
+                n => format!("a call of `{n}`, which has no body in this file"),
+            };
+            return Err(unsupported(fname.span, what));
+        };
+        if self.frames.iter().any(|fr| fr.function == f.name.name) || f.name.name == self.entry.name.name {
+            return Err(
+                Diagnostic::error(fname.span, format!("`{}` calls itself (recursion)", f.name.name))
+                    .with_label("recursive call")
+                    .with_help("warpsim inlines device functions; recursion is not supported"),
+            );
+        }
+        if f.returns.len() != returns.len() || f.params.len() != args.len() {
+            return Err(Diagnostic::error(
+                at.i.span,
+                format!(
+                    "`{}` takes {} parameters and returns {} values; this call passes {} and expects {}",
+                    f.name.name,
+                    f.params.len(),
+                    f.returns.len(),
+                    args.len(),
+                    returns.len()
+                ),
+            )
+            .with_label("wrong call"));
+        }
+        let mut params = HashMap::new();
+        for (decl, actual) in f.params.iter().chain(&f.returns).zip(args.iter().chain(returns)) {
+            let OperandKind::Name(n) = &actual.kind else {
+                return Err(unsupported(
+                    actual.span,
+                    "a call argument that is not a `.param` variable",
+                ));
+            };
+            let Some(id) = self.param_var(&n.name) else {
+                return Err(unsupported(n.span, "a call argument that is not a `.param` variable"));
+            };
+            params.insert(decl.name.name.clone(), id);
+        }
+        self.calls += 1;
+        let ret_label = format!("{}$call{}$", f.name.name, self.calls);
+        // A guarded call: lanes whose guard is false jump past the body.
+        if let Some(g) = at.guard {
+            self.code.push(Pending {
+                inst: Instruction {
+                    guard: Some(Guard {
+                        pred: g.pred,
+                        negated: !g.negated,
+                    }),
+                    op: Op::Nop,
+                    span: at.i.span,
+                    text: at.text.clone(),
+                    expanded_from: None,
+                },
+                label: Some((ret_label.clone(), at.i.span)),
+            });
+        }
+        self.frames.push(Frame {
+            function: f.name.name.clone(),
+            params,
+            ret_label: ret_label.clone(),
+        });
+        let saved = std::mem::take(&mut self.param_scopes);
+        self.param_scopes.push(HashMap::new());
+        let body = f.body.as_ref().expect("checked");
+        let result = self.block(body);
+        self.param_scopes = saved;
+        self.frames.pop();
+        result?;
+        self.known.clear();
+        self.labels.insert(ret_label, self.code.len());
         Ok(())
     }
 }
