@@ -16,6 +16,24 @@ fn parse(path: &str, color: bool) -> Result<(Module, SourceMap), Failure> {
     ptx::parse(path, &text).map_err(|e| Failure::input(e.render(color)))
 }
 
+/// Reads the source files a PTX file's `.loc`s name: the path as given, else the file of that name next to the
+/// PTX file (a PTX file compiled elsewhere keeps the absolute paths of that machine).
+fn reader(ptx_path: &str) -> impl Fn(&str) -> Option<String> {
+    let dir = Path::new(ptx_path).parent().map(Path::to_path_buf).unwrap_or_default();
+    move |path: &str| {
+        let read = |p: &Path| {
+            let meta = std::fs::metadata(p).ok()?;
+            // A source file, not a device or a huge file.
+            if !meta.is_file() || meta.len() > 16 << 20 {
+                return None;
+            }
+            std::fs::read_to_string(p).ok()
+        };
+        let given = Path::new(path);
+        read(given).or_else(|| read(&dir.join(given.file_name()?)))
+    }
+}
+
 /// The entry `query` names, or the only one.
 fn entry<'m>(module: &'m Module, path: &str, query: Option<&str>) -> Result<&'m Function, Failure> {
     let entries: Vec<&Function> = module.entries().collect();
@@ -159,7 +177,7 @@ pub(crate) fn load(path: &str, color: bool, shape: &ShapeArgs) -> Result<Program
     let (module, sources) = parse(path, color)?;
     let entry = entry(&module, path, shape.entry.as_deref())?;
     let b = bindings(entry, shape)?;
-    ptx::lower(&module, &sources, entry, &b).map_err(|d| Failure::input(d.render(&sources, color)))
+    ptx::lower(&module, &sources, entry, &b, &reader(path)).map_err(|d| Failure::input(d.render(&sources, color)))
 }
 
 /// `sim check kernel.ptx`: every entry lowered (pointers bound to placeholder buffers, scalars to 0).
@@ -172,7 +190,7 @@ pub(crate) fn check(path: &str, color: bool) -> Result<String, Failure> {
         return Err(Failure::input(format!("error: `{path}` has no kernel (`.entry`)")));
     }
     for e in entries {
-        match ptx::lower(&module, &sources, e, &ptx::placeholder_bindings(e)) {
+        match ptx::lower(&module, &sources, e, &ptx::placeholder_bindings(e), &reader(path)) {
             Ok(p) => {
                 let regs = p.regs.iter().filter(|r| r.width != warpsim_isa::Width::High).count();
                 let _ = writeln!(

@@ -804,6 +804,26 @@ pub struct Instruction {
     pub text: String,
     /// For an instruction from a macro: the span of the invocation.
     pub expanded_from: Option<Span>,
+    /// For an instruction lowered from PTX: the CUDA or Python line it was compiled from (PTX's `.loc`).
+    pub origin: Option<Origin>,
+}
+
+/// A line of the source a PTX instruction was compiled from (its `.loc`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The path as the PTX's `.file` directive gives it.
+    pub file: String,
+    pub line: u32,
+    /// The line in the program's [`SourceMap`], when the file could be read.
+    pub span: Option<Span>,
+}
+
+impl Origin {
+    /// `p01_map.cu:5`: the file's name without its directories, and the line.
+    pub fn short(&self) -> String {
+        let name = self.file.rsplit(['/', '\\']).next().unwrap_or(&self.file);
+        format!("{name}:{}", self.line)
+    }
 }
 
 #[derive(Clone, Debug)]

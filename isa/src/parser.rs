@@ -860,6 +860,7 @@ impl Assembler<'_> {
                     span,
                     text,
                     expanded_from: s.expanded_from,
+                    origin: None,
                 }),
                 Err(mut d) => {
                     if let Some(call) = s.expanded_from {

@@ -86,6 +86,14 @@ impl SourceFile {
         (line + 1, col)
     }
 
+    /// The byte range of 1-based line `line`, without its newline (`None` past the last line).
+    pub fn line_range(&self, line: usize) -> Option<(usize, usize)> {
+        let start = *self.line_starts.get(line.checked_sub(1)?)?;
+        let end = self.line_starts.get(line).map(|e| e - 1).unwrap_or(self.text.len());
+        let text = &self.text[start..end];
+        Some((start, start + text.trim_end_matches('\r').len()))
+    }
+
     /// The text of 1-based line `line`, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];

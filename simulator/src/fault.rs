@@ -212,6 +212,9 @@ impl Fault {
         if let Some(call) = inst.expanded_from {
             d = d.with_note("in this macro invocation", Some(call));
         }
+        if let Some(o) = &inst.origin {
+            d = d.with_note(format!("compiled from {}", o.short()), o.span);
+        }
         d = match &self.kind {
             FaultKind::CycleLimit { .. } => d
                 .with_note(LATELY, None)

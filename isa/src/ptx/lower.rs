@@ -23,8 +23,8 @@ use super::ast::{
 use crate::address::{LOCAL_WINDOW, SHARED_WINDOW};
 use crate::ast::{
     AddrMode, Address, AtomOp, BarKind, BinaryOp, BufferDecl, Cmp, ElemTy, Guard, Init, InitOverride, Instruction,
-    Named, Op, Operand, ParamDecl, Pred, PredLogicOp, PredOperand, Program, Reg, Rounding, Scheduling, SharedDecl,
-    ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, VoteMode, Width,
+    Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, Reg, Rounding, Scheduling,
+    SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, VoteMode, Width,
 };
 use crate::diagnostic::Diagnostic;
 use crate::expr::{BinOp, ConstExpr, ExprKind};
@@ -74,6 +74,10 @@ struct Pending {
 
 struct Lower<'a> {
     module: &'a Module,
+    /// Reads a source file a `.loc` names (its path as `.file` gives it).
+    read: &'a dyn Fn(&str) -> Option<String>,
+    /// `.file` index → the file in the program's source map (`None`: unreadable).
+    files: HashMap<u32, Option<crate::source::FileId>>,
     sources: &'a SourceMap,
     entry: &'a Function,
     bindings: &'a Bindings,
@@ -112,14 +116,20 @@ struct Frame {
 }
 
 /// Lower entry `entry` of `module` with the launch's `bindings`.
+///
+/// `read` reads a source file that the PTX's `.loc`s name (the path as its `.file` directive gives it): each
+/// lowered instruction's [`Origin`] then carries the line's span in the program's source map.
 pub fn lower(
     module: &Module,
     sources: &SourceMap,
     entry: &Function,
     bindings: &Bindings,
+    read: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Program, Diagnostic> {
     let mut l = Lower {
         module,
+        read,
+        files: HashMap::new(),
         sources,
         entry,
         bindings,
@@ -495,6 +505,7 @@ impl Lower<'_> {
                 span: end,
                 text,
                 expanded_from: None,
+                origin: None,
             },
             label: None,
         });
@@ -522,9 +533,40 @@ struct At<'i> {
     i: &'i ptx::Instruction,
     guard: Option<Guard>,
     text: String,
+    origin: Option<Origin>,
 }
 
 impl Lower<'_> {
+    /// The source line of `.loc` `l`: in a header (a CUDA intrinsic inlined into the kernel), the line of the
+    /// kernel's code it was inlined at.
+    fn origin(&mut self, l: &ptx::Loc) -> Option<Origin> {
+        let header = |f: u32| {
+            self.module
+                .file_path(f)
+                .and_then(|p| std::path::Path::new(p).extension())
+                .is_some_and(|e| ["h", "hpp", "cuh"].iter().any(|h| e.eq_ignore_ascii_case(h)))
+        };
+        let (file, line) = match l.inlined_at {
+            Some((f, line, _)) if header(l.file) => (f, line),
+            _ => (l.file, l.line),
+        };
+        let path = self.module.file_path(file)?.to_string();
+        let id = match self.files.get(&file) {
+            Some(id) => *id,
+            None => {
+                let id = (self.read)(&path)
+                    .map(|text| self.p.sources.add(crate::source::SourceFile::new(path.clone(), text)));
+                self.files.insert(file, id);
+                id
+            }
+        };
+        let span = id.and_then(|id| {
+            let (start, end) = self.p.sources.file(id).line_range(line as usize)?;
+            Some(Span::new(id, start, end))
+        });
+        Some(Origin { file: path, line, span })
+    }
+
     fn emit(&mut self, at: &At, op: Op) {
         if let Some(d) = op.reg_written() {
             match (&op, at.guard) {
@@ -543,6 +585,7 @@ impl Lower<'_> {
                 span: at.i.span,
                 text: at.text.clone(),
                 expanded_from: None,
+                origin: at.origin.clone(),
             },
             label: None,
         });
@@ -562,7 +605,8 @@ impl Lower<'_> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        let at = At { i, guard, text };
+        let origin = i.loc.as_ref().and_then(|l| self.origin(l));
+        let at = At { i, guard, text, origin };
         let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
         match i.opcode.as_str() {
             "mov" => self.mov(&at, &q),
@@ -606,6 +650,7 @@ impl Lower<'_> {
                         span: i.span,
                         text: at.text.clone(),
                         expanded_from: None,
+                        origin: at.origin.clone(),
                     },
                     label: Some((self.label_key(&target.name), target.span)),
                 });
@@ -621,6 +666,7 @@ impl Lower<'_> {
                         span: i.span,
                         text: at.text.clone(),
                         expanded_from: None,
+                        origin: at.origin.clone(),
                     },
                     label: Some((label, i.span)),
                 });
@@ -2119,6 +2165,7 @@ impl Lower<'_> {
                     span: at.i.span,
                     text: at.text.clone(),
                     expanded_from: None,
+                    origin: at.origin.clone(),
                 },
                 label: Some((ret_label.clone(), at.i.span)),
             });

@@ -423,6 +423,11 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
         &mask,
         &inst.text,
     );
+    if let Some(o) = &inst.origin {
+        // The CUDA or Python line the PTX instruction was compiled from.
+        let code = o.span.map(|s| kernel.program.sources.snippet(s).trim()).unwrap_or("");
+        l.line(out, &format!("from {}: {code}", o.short()));
+    }
     if i.exec == 0 {
         l.line(out, "(no lane executes: predicate false everywhere)");
         return mask;
