@@ -960,6 +960,28 @@ pub struct Program {
     pub labels: Vec<(String, usize)>,
     pub instructions: Vec<Instruction>,
     pub sources: SourceMap,
+    /// A program lowered from PTX: the PTX itself, for the real-GPU cross-check to load.
+    pub ptx: Option<Box<PtxSource>>,
+}
+
+/// The PTX a program was lowered from, and how its kernel's parameters are bound.
+#[derive(Clone, Debug)]
+pub struct PtxSource {
+    /// The PTX module's text.
+    pub text: String,
+    /// The entry's (mangled) name.
+    pub entry: String,
+    /// Each `.param` of the entry, in order.
+    pub args: Vec<PtxArg>,
+}
+
+/// What one kernel parameter is at launch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PtxArg {
+    /// The address of the program's buffer of this index.
+    Buffer(usize),
+    /// A value of `bits` bits (8, 16, 32 or 64): the expression's integer, or a float's bits (`float`).
+    Scalar { bits: u32, float: bool, value: ConstExpr },
 }
 
 impl Program {

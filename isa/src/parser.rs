@@ -731,6 +731,7 @@ impl Assembler<'_> {
             .unwrap_or_else(|| name.to_string());
         let mut p = Program {
             local_bytes: 0,
+            ptx: None,
             name: stem,
             description: None,
             warp_sizes: (2, 64),

@@ -26,6 +26,7 @@ use crate::ast::{
     Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, Reg, Rounding, Scheduling,
     SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, VoteMode, Width,
 };
+use crate::ast::{PtxArg, PtxSource};
 use crate::diagnostic::Diagnostic;
 use crate::expr::{BinOp, ConstExpr, ExprKind};
 use crate::source::{SourceMap, Span};
@@ -152,6 +153,7 @@ pub fn lower(
             labels: Vec::new(),
             instructions: Vec::new(),
             sources: sources.clone(),
+            ptx: None,
         },
         scopes: vec![HashMap::new()],
         used: std::collections::HashSet::new(),
@@ -176,6 +178,32 @@ pub fn lower(
         .with_label("no body"));
     };
     l.block(body)?;
+    l.p.ptx = Some(Box::new(PtxSource {
+        text: sources.file(module.file).text.clone(),
+        entry: entry.name.name.clone(),
+        args: entry
+            .params
+            .iter()
+            .zip(&bindings.values)
+            .map(|(param, v)| match v {
+                ParamValue::Expr(e) => match &e.kind {
+                    ExprKind::Var(name) if l.p.buffers.iter().any(|b| &b.name == name) => {
+                        PtxArg::Buffer(l.p.buffers.iter().position(|b| &b.name == name).expect("found"))
+                    }
+                    _ => PtxArg::Scalar {
+                        bits: param.ty.scalar.bits(),
+                        float: matches!(param.ty.scalar, ScalarType::F32 | ScalarType::F64),
+                        value: e.clone(),
+                    },
+                },
+                ParamValue::Unbound => PtxArg::Scalar {
+                    bits: param.ty.scalar.bits(),
+                    float: false,
+                    value: int(0, param.name.span),
+                },
+            })
+            .collect(),
+    }));
     // Falling off the end of a kernel ends its threads.
     l.finish(entry.span)
 }

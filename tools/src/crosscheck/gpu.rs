@@ -8,8 +8,9 @@
 //! the CUDA context (a synchronize, a free or the context's destruction would wait for it forever), so the
 //! worker answers [`Answer::Hung`] and leaves at once, and the parent starts a fresh worker for the rest.
 
-use super::{Answer, Case, Gpu, GpuInfo, GpuRun, Job, LaunchJob, module_source};
-use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use super::ptx::LaunchArg;
+use super::{Answer, Case, Gpu, GpuInfo, GpuRun, Job, LaunchJob};
+use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -94,6 +95,21 @@ impl CudaGpu {
             .map_err(|e| format!("CUDA could not load the module: {e}"))
     }
 
+    /// Load a PTX module as it is (the driver's JIT compiles it for the device).
+    pub fn load_ptx(&self, text: &str) -> Result<Arc<CudaModule>, String> {
+        self.ctx
+            .load_module(cudarc::nvrtc::Ptx::from_src(text))
+            .map_err(|e| format!("CUDA could not load the PTX: {e}"))
+    }
+
+    /// The module of `job`: its PTX loaded, or its CUDA compiled.
+    pub fn module(&self, job: &Job) -> Result<Arc<CudaModule>, String> {
+        match &job.ptx {
+            Some(text) => self.load_ptx(text),
+            None => self.compile(&job.source),
+        }
+    }
+
     /// Run one kernel of `module` and read its buffers back, within [`LAUNCH_TIMEOUT`].
     pub fn launch(&self, module: &Arc<CudaModule>, job: &LaunchJob) -> Result<GpuRun, LaunchError> {
         let failed = |e: cudarc::driver::DriverError| LaunchError::Failed(format!("CUDA: {e}"));
@@ -110,13 +126,69 @@ impl CudaGpu {
         let start: Vec<u64> = (0..blocks).flat_map(|_| [u64::MAX, 0]).collect();
         let mut clocks = self.stream.clone_htod(&start).map_err(failed)?;
         let mut args = self.stream.launch_builder(&f);
-        for b in &mut buffers {
-            args.arg(b);
-        }
-        args.arg(&mut clocks);
-        // `warpsim_zero`: 0, unknown to the compiler (see `emit_cuda::member_mask`).
+        // A PTX kernel's own parameters (values kept alive until the launch).
+        let (mut small8, mut small16, mut words, mut longs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut addrs: Vec<u64> = Vec::new();
         let zero = 0u32;
-        args.arg(&zero);
+        match &job.args {
+            None => {
+                for b in &mut buffers {
+                    args.arg(b);
+                }
+                args.arg(&mut clocks);
+                // `warpsim_zero`: 0, unknown to the compiler (see `emit_cuda::member_mask`).
+                args.arg(&zero);
+            }
+            Some(list) => {
+                // Scalars first into stable storage, then the arguments in order.
+                for a in list {
+                    match a {
+                        LaunchArg::U8(v) => small8.push(*v),
+                        LaunchArg::U16(v) => small16.push(*v),
+                        LaunchArg::U32(v) => words.push(*v),
+                        LaunchArg::U64(v) => longs.push(*v),
+                        LaunchArg::Buffer(_) => {}
+                    }
+                }
+                let (mut i8_, mut i16_, mut i32_, mut i64_) = (0, 0, 0, 0);
+                let ptrs: Vec<u64> = buffers.iter().map(|b| b.device_ptr(&self.stream).0).collect();
+                for a in list {
+                    if let LaunchArg::Buffer(k) = a {
+                        addrs.push(
+                            *ptrs
+                                .get(*k)
+                                .ok_or_else(|| LaunchError::Failed(format!("no buffer {k}")))?,
+                        );
+                    }
+                }
+                let mut ia = 0;
+                for a in list {
+                    match a {
+                        LaunchArg::Buffer(_) => {
+                            args.arg(&addrs[ia]);
+                            ia += 1;
+                        }
+                        LaunchArg::U8(_) => {
+                            args.arg(&small8[i8_]);
+                            i8_ += 1;
+                        }
+                        LaunchArg::U16(_) => {
+                            args.arg(&small16[i16_]);
+                            i16_ += 1;
+                        }
+                        LaunchArg::U32(_) => {
+                            args.arg(&words[i32_]);
+                            i32_ += 1;
+                        }
+                        LaunchArg::U64(_) => {
+                            args.arg(&longs[i64_]);
+                            i64_ += 1;
+                        }
+                    }
+                }
+                args.arg(&mut clocks);
+            }
+        }
         let config = LaunchConfig {
             grid_dim: (job.grid[0], job.grid[1], job.grid[2]),
             block_dim: (job.block[0], job.block[1], job.block[2]),
@@ -157,7 +229,7 @@ impl Gpu for CudaGpu {
     }
 
     fn run(&mut self, cases: &[&Case]) -> Result<Vec<Result<GpuRun, String>>, String> {
-        let module = self.compile(&module_source(cases))?;
+        let module = self.module(&Job::of(cases))?;
         let mut out = Vec::with_capacity(cases.len());
         for case in cases {
             let r = self.launch(&module, &LaunchJob::of(case)).map_err(|e| match e {
@@ -207,7 +279,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> i32 {
             return 2;
         }
     };
-    let module = match gpu.compile(&job.source) {
+    let module = match gpu.module(&job) {
         Ok(m) => m,
         Err(e) => {
             say(&Answer::ModuleFailed { error: e });

@@ -9,7 +9,7 @@
 //! module: NVRTC and the driver's PTX compiler are what a large batch spends its time on); kernels from
 //! different processes share the GPU by time slices, not concurrently.
 
-use super::{Answer, Case, GpuInfo, Job, KERNELS_PER_MODULE, ProgramReport, compare, hang_message};
+use super::{Answer, Case, GpuInfo, Job, ProgramReport, compare, hang_message, modules};
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -124,7 +124,7 @@ impl Workers {
     /// Run every case on the GPU and compare it; `done` is called (from one thread at a time) with the
     /// results so far after every module. The result is in `cases` order.
     pub fn run(&self, cases: &[Case], done: &(dyn Fn(&[Option<ProgramReport>]) + Sync)) -> Vec<ProgramReport> {
-        let chunks: Vec<&[Case]> = cases.chunks(KERNELS_PER_MODULE).collect();
+        let chunks = modules(cases);
         let results: Mutex<Vec<Option<ProgramReport>>> = Mutex::new(vec![None; cases.len()]);
         let next = AtomicUsize::new(0);
         std::thread::scope(|s| {
@@ -132,11 +132,11 @@ impl Workers {
                 s.spawn(|| {
                     loop {
                         let c = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(chunk) = chunks.get(c) else { break };
+                        let Some(&(first, chunk)) = chunks.get(c) else { break };
                         let reports = self.run_module(chunk);
                         let mut all = results.lock().unwrap_or_else(PoisonError::into_inner);
                         for (k, r) in reports.into_iter().enumerate() {
-                            all[c * KERNELS_PER_MODULE + k] = Some(r);
+                            all[first + k] = Some(r);
                         }
                         done(&all);
                     }

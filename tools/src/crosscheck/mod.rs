@@ -8,6 +8,7 @@
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod isolated;
+pub mod ptx;
 
 use crate::emit_cuda::{self, CudaKernel, Helpers};
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,8 @@ pub struct Case {
     pub name: String,
     pub kernel: Kernel,
     pub cuda: CudaKernel,
+    /// A program lowered from PTX runs its own PTX on the GPU (then `cuda` only names the entry).
+    pub ptx: Option<ptx::PtxJob>,
     pub sim: RunOutput,
     /// The longest block, first issue to last exit, in the simulation (the GPU's `gpu_cycles` measures the same).
     pub sim_span: u64,
@@ -82,11 +85,25 @@ pub fn prepare(program: &Program, launch: &Launch, name: &str) -> Result<Case, S
             sim.stats.undefined_shuffle_reads
         ));
     }
-    let cuda = emit_cuda::emit(&kernel, name).map_err(|e| e.0)?;
+    let (cuda, ptx) = match &program.ptx {
+        None => (emit_cuda::emit(&kernel, name).map_err(|e| e.0)?, None),
+        Some(source) => {
+            let job = ptx::job(&kernel, source)?;
+            let cuda = CudaKernel {
+                name: source.entry.clone(),
+                body: String::new(),
+                helpers: Helpers::default(),
+                dynamic_shared_bytes: launch.dynamic_shared.unwrap_or(0),
+                clock_buffers: vec![false; kernel.buffers.len()],
+            };
+            (cuda, Some(job))
+        }
+    };
     Ok(Case {
         name: program.name.clone(),
         kernel,
         cuda,
+        ptx,
         sim,
         sim_span: spans.longest(),
     })
@@ -165,6 +182,9 @@ pub struct LaunchJob {
     pub dynamic_shared_bytes: u32,
     /// The initial buffers, in [`Kernel::buffers`] order.
     pub buffers: Vec<Vec<u32>>,
+    /// A PTX kernel's parameters (then the clock array follows them); `None`: the CUDA translation's
+    /// (every buffer, the clock array, `warpsim_zero`).
+    pub args: Option<Vec<ptx::LaunchArg>>,
 }
 
 impl LaunchJob {
@@ -179,6 +199,7 @@ impl LaunchJob {
             ],
             dynamic_shared_bytes: case.cuda.dynamic_shared_bytes,
             buffers: case.kernel.buffers.iter().map(|b| b.data.clone()).collect(),
+            args: case.ptx.as_ref().map(|p| p.args.clone()),
         }
     }
 }
@@ -186,17 +207,51 @@ impl LaunchJob {
 /// What a GPU worker process is given: one module and its launches, in order.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Job {
+    /// The CUDA module (NVRTC compiles it), or empty for a PTX module.
     pub source: String,
+    /// A PTX program's module, loaded as it is (then `launches` has its one launch).
+    pub ptx: Option<String>,
     pub launches: Vec<LaunchJob>,
 }
 
 impl Job {
+    /// The job of `cases`: translated programs together, or one PTX program (see [`modules`]).
     pub fn of(cases: &[&Case]) -> Job {
-        Job {
-            source: module_source(cases),
-            launches: cases.iter().map(|c| LaunchJob::of(c)).collect(),
+        match cases.first().and_then(|c| c.ptx.as_ref()) {
+            Some(p) => Job {
+                source: String::new(),
+                ptx: Some(p.text.clone()),
+                launches: vec![LaunchJob::of(cases[0])],
+            },
+            None => Job {
+                source: module_source(cases),
+                ptx: None,
+                launches: cases.iter().map(|c| LaunchJob::of(c)).collect(),
+            },
         }
     }
+}
+
+/// `cases` split into GPU modules, each with the index of its first case: up to [`KERNELS_PER_MODULE`]
+/// translated programs share one; a PTX program has its own (its module is its PTX).
+pub fn modules(cases: &[Case]) -> Vec<(usize, &[Case])> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < cases.len() {
+        let end = if cases[start].ptx.is_some() {
+            start + 1
+        } else {
+            let run = cases[start..]
+                .iter()
+                .take(KERNELS_PER_MODULE)
+                .take_while(|c| c.ptx.is_none())
+                .count();
+            start + run
+        };
+        out.push((start, &cases[start..end]));
+        start = end;
+    }
+    out
 }
 
 /// One line a GPU worker writes: the device first, then the module, then one line per launch. After
