@@ -646,6 +646,8 @@ impl Lower<'_> {
             "rcp" => self.rcp(&at, &q),
             "bfe" | "prmt" => self.bit_field(&at, &q),
             "bfi" => self.bfi(&at, &q),
+            "shf" => self.shf(&at, &q),
+            "sad" => self.sad(&at, &q),
             "setp" => self.setp(&at, &q),
             "selp" => self.selp(&at, &q),
             "cvt" => self.cvt(&at, &q),
@@ -1473,6 +1475,9 @@ impl Lower<'_> {
 
     fn cvt(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
         self.count(at, 2)?;
+        if q.contains(&"sat") && q.iter().filter(|q| **q == "f32").count() == 2 && !q.contains(&"ftz") {
+            return self.saturate(at, q);
+        }
         self.refuse(at, q, &["ftz", "sat", "relu"])?;
         let types: Vec<ScalarType> = q.iter().filter_map(|q| type_of_qualifier(q)).collect();
         let [to_s, from_s] = types[..] else {
@@ -1545,6 +1550,205 @@ impl Lower<'_> {
                 from: norm(from),
                 d,
                 a,
+            },
+        );
+        Ok(())
+    }
+
+    /// `cvt[.RNDi].sat.f32.f32 d, a`: rounded to an integral value (with a rounding mode), then clamped to
+    /// [0, 1], NaN to 0: `max` with 0 (PTX's `max` returns the other operand for a NaN), then `min` with 1.
+    fn saturate(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let d = self.dst(at, 0, 32)?;
+        let mut a = self.src(self.operand(at, 1)?, Ty::F32)?;
+        let rounding = match q.iter().find(|q| matches!(**q, "rni" | "rzi" | "rmi" | "rpi")).copied() {
+            Some("rni") => Some(Rounding::Nearest),
+            Some("rzi") => Some(Rounding::Zero),
+            Some("rmi") => Some(Rounding::Down),
+            Some("rpi") => Some(Rounding::Up),
+            _ => None,
+        };
+        if let Some(rounding) = rounding {
+            self.emit(
+                at,
+                Op::Cvt {
+                    rounding,
+                    to: Ty::F32,
+                    from: Ty::F32,
+                    d,
+                    a,
+                },
+            );
+            a = Operand::Reg(d);
+        }
+        let float = |x: f64| {
+            Operand::Imm(ConstExpr {
+                kind: ExprKind::Float(x),
+                span: at.i.span,
+            })
+        };
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Max,
+                ty: Ty::F32,
+                d,
+                a,
+                b: float(0.0),
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Min,
+                ty: Ty::F32,
+                d,
+                a: Operand::Reg(d),
+                b: float(1.0),
+            },
+        );
+        Ok(())
+    }
+
+    /// `shf.{l,r}.{wrap,clamp}.b32 d, a, b, c`: the funnel shift of the 64 bits `b:a` by `c` (mod 32, or at most
+    /// 32), in 32-bit shifts: left `(b << n) | (a >> (32 - n))`, right `(a >> n) | (b << (32 - n))` (a shift by 32
+    /// gives 0 in PTX).
+    fn shf(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 4)?;
+        let left = q.contains(&"l");
+        let wrap = q.contains(&"wrap");
+        if !q.contains(&"b32") || !(left || q.contains(&"r")) || !(wrap || q.contains(&"clamp")) {
+            return Err(unsupported(at.i.opcode_span, "this form of `shf`"));
+        }
+        let d = self.dst(at, 0, 32)?;
+        let a = self.src(self.operand(at, 1)?, Ty::B32)?;
+        let b = self.src(self.operand(at, 2)?, Ty::B32)?;
+        let c = self.src(self.operand(at, 3)?, Ty::U32)?;
+        let (n, m, hi, lo) = (
+            self.scratch_reg(false, 1),
+            self.scratch_reg(false, 2),
+            self.scratch_reg(false, 3),
+            self.scratch_reg(false, 4),
+        );
+        let imm = |v: i64| Operand::Imm(int(v, at.i.span));
+        if wrap {
+            self.emit(
+                at,
+                Op::Binary {
+                    op: BinaryOp::And,
+                    ty: Ty::B32,
+                    d: n,
+                    a: c,
+                    b: imm(31),
+                },
+            );
+        } else {
+            self.emit(
+                at,
+                Op::Binary {
+                    op: BinaryOp::Min,
+                    ty: Ty::U32,
+                    d: n,
+                    a: c,
+                    b: imm(32),
+                },
+            );
+        }
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Sub,
+                ty: Ty::U32,
+                d: m,
+                a: imm(32),
+                b: Operand::Reg(n),
+            },
+        );
+        let (first, second) = if left { (b, a) } else { (a, b) };
+        let (op1, op2) = if left {
+            (BinaryOp::Shl, BinaryOp::Shr)
+        } else {
+            (BinaryOp::Shr, BinaryOp::Shl)
+        };
+        self.emit(
+            at,
+            Op::Binary {
+                op: op1,
+                ty: Ty::U32,
+                d: hi,
+                a: first,
+                b: Operand::Reg(n),
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: op2,
+                ty: Ty::U32,
+                d: lo,
+                a: second,
+                b: Operand::Reg(m),
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Or,
+                ty: Ty::B32,
+                d,
+                a: Operand::Reg(hi),
+                b: Operand::Reg(lo),
+            },
+        );
+        Ok(())
+    }
+
+    /// `sad.{s32,u32} d, a, b, c`: `|a - b| + c`, as `max(a, b) - min(a, b) + c`.
+    fn sad(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 4)?;
+        let ty = self.ty(at, q, &[Ty::S32, Ty::U32])?;
+        let d = self.dst(at, 0, 32)?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = self.src(self.operand(at, 2)?, ty)?;
+        let c = self.src(self.operand(at, 3)?, ty)?;
+        let (hi, lo) = (self.scratch_reg(false, 1), self.scratch_reg(false, 2));
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Max,
+                ty,
+                d: hi,
+                a: a.clone(),
+                b: b.clone(),
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Min,
+                ty,
+                d: lo,
+                a,
+                b,
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Sub,
+                ty: Ty::U32,
+                d: hi,
+                a: Operand::Reg(hi),
+                b: Operand::Reg(lo),
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Add,
+                ty: Ty::U32,
+                d,
+                a: Operand::Reg(hi),
+                b: c,
             },
         );
         Ok(())
