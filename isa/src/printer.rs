@@ -63,6 +63,9 @@ pub fn print(p: &Program) -> String {
             }
         }
     }
+    if p.local_bytes != 0 {
+        let _ = writeln!(out, ".local {}", p.local_bytes);
+    }
     for r in &p.requires {
         let _ = writeln!(
             out,
