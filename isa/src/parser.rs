@@ -1714,7 +1714,16 @@ impl Ctx<'_> {
     }
 
     fn atom(&self, returns: bool, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let at = parts.items.get(parts.pos).map(|x| x.1);
         let space = space(parts)?;
+        if space == Space::Local {
+            return Err(Diagnostic::error(
+                at.unwrap_or(parts.span),
+                format!("`{}` has no `.local` form", parts.mnemonic),
+            )
+            .with_label("PTX defines atomics on global and shared memory")
+            .with_help("keep the value in a register, or use `.global` or `.shared` memory"));
+        }
         let names: Vec<&str> = AtomOp::ALL.iter().map(|o| o.name()).collect();
         let name = parts.required(&names, "an operation (add, min, max, exch, cas, and, or, xor)")?;
         let op = AtomOp::ALL.into_iter().find(|o| o.name() == name).expect("atom op");
@@ -2395,9 +2404,10 @@ impl Ctx<'_> {
 }
 
 /// The state space modifier of a memory instruction: `.global`, `.shared` or `.local`, or none (a generic
-/// address: the type follows the opcode at once, `ld.f32`).
+/// address: the type or the atomic operation follows the opcode at once, `ld.f32`, `atom.add.u32`).
 fn space(parts: &mut Parts) -> Result<Space, Diagnostic> {
-    if parts.items.get(parts.pos).is_some_and(|(p, _)| Ty::parse(p).is_some()) {
+    let follows = |p: &str| Ty::parse(p).is_some() || AtomOp::ALL.iter().any(|o| o.name() == p);
+    if parts.items.get(parts.pos).is_some_and(|(p, _)| follows(p)) {
         return Ok(Space::Generic);
     }
     Ok(
