@@ -7,6 +7,7 @@ mod crosscheck;
 mod diagnostics;
 mod differential;
 mod docs;
+mod flat;
 mod fuzz_regressions;
 mod generator;
 mod isa;

@@ -172,6 +172,7 @@ pub const DIRECTIVES: &[&str] = &[
     ".param",
     ".buffer",
     ".shared",
+    ".local",
     ".require",
     ".reg",
     ".pred",
@@ -919,6 +920,23 @@ impl Assembler<'_> {
             }
             ".param" => self.param(p, c)?,
             ".shared" => self.shared(p, c)?,
+            ".local" => {
+                if p.local_bytes != 0 {
+                    return Err(Diagnostic::error(span, "`.local` given twice").with_label("second"));
+                }
+                let at = c.peek().map_or(span, |t| t.span);
+                match c.peek().map(|t| &t.tok) {
+                    Some(&Tok::Int(n)) if n > 0 => {
+                        c.pos += 1;
+                        p.local_bytes = n.cast_unsigned();
+                    }
+                    _ => {
+                        return Err(Diagnostic::error(at, "`.local` needs a size in bytes")
+                            .with_label("expected a positive integer")
+                            .with_help("write `.local 64`: each thread's local memory, in bytes"));
+                    }
+                }
+            }
             ".require" => p.requires.push(require(c)?),
             ".buffer" => self.buffer(p, c)?,
             ".reg" | ".pred" => self.registers(p, d, Width::W32, c)?,
@@ -1698,7 +1716,16 @@ impl Ctx<'_> {
     }
 
     fn atom(&self, returns: bool, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let at = parts.items.get(parts.pos).map(|x| x.1);
         let space = space(parts)?;
+        if space == Space::Local {
+            return Err(Diagnostic::error(
+                at.unwrap_or(parts.span),
+                format!("`{}` has no `.local` form", parts.mnemonic),
+            )
+            .with_label("PTX defines atomics on global and shared memory")
+            .with_help("keep the value in a register, or use `.global` or `.shared` memory"));
+        }
         let names: Vec<&str> = AtomOp::ALL.iter().map(|o| o.name()).collect();
         let name = parts.required(&names, "an operation (add, min, max, exch, cas, and, or, xor)")?;
         let op = AtomOp::ALL.into_iter().find(|o| o.name() == name).expect("atom op");
@@ -2040,6 +2067,24 @@ impl Ctx<'_> {
 
     fn address(&self, c: &mut Cursor, ty: Ty, space: Space) -> Result<Address, Diagnostic> {
         let byte_mode = c.eat(&Tok::LBracket);
+        if byte_mode && matches!(c.peek(), Some(Token { tok: Tok::Reg(_), .. })) {
+            return self.flat_address(c, space);
+        }
+        if matches!(space, Space::Local | Space::Generic) {
+            let at = c.peek().map_or(c.end_span(), |t| t.span);
+            let what = if space == Space::Local {
+                "a `.local` access"
+            } else {
+                "a generic access (no state space)"
+            };
+            return Err(Diagnostic::error(at, format!("{what} takes a register address `[%rd + offset]`"))
+                .with_label("expected `[` and a register")
+                .with_help(if space == Space::Local {
+                    "write `[%r]` or `[%r + 8]`: a byte offset in the thread's local memory"
+                } else {
+                    "write `[%rd]` with a 64-bit generic address, or name the state space: `.global` for a buffer (`in[%i]`), `.shared` for a shared array"
+                }));
+        }
         let (name, nspan) = c.ident("a buffer name (`in[%i]` or `[in + %byte_offset]`)")?;
         let names: Vec<(&str, ElemTy)> = match space {
             Space::Shared => self.shared.iter().map(|b| (b.name.as_str(), b.elem)).collect(),
@@ -2104,6 +2149,63 @@ impl Ctx<'_> {
             buffer,
             mode: if byte_mode { AddrMode::Byte } else { AddrMode::Element },
             base,
+            disp,
+        })
+    }
+
+    /// A flat address `[%r]`, `[%r + expr]`, `[%r - expr]` (after the `[`): a byte address in `space` held in
+    /// the register; a global or generic one needs a 64-bit register.
+    fn flat_address(&self, c: &mut Cursor, space: Space) -> Result<Address, Diagnostic> {
+        let Some(Token {
+            tok: Tok::Reg(name),
+            span,
+        }) = c.peek().cloned()
+        else {
+            return Err(expected(c.peek(), c, "a register"));
+        };
+        let Some(&r) = self.regs.get(name.as_str()) else {
+            c.pos += 1;
+            if Special::parse(&name).is_some() || self.preds.contains_key(name.as_str()) {
+                return Err(Diagnostic::error(span, format!("`%{name}` cannot hold an address"))
+                    .with_label("expected a register")
+                    .with_help("move it into a register first: `cvt.u64.u32 %rd, %tid.x`"));
+            }
+            return Err(self.unknown_reg(&name, span, false));
+        };
+        let wide = self.widths[r as usize] == Width::W64;
+        if !wide && matches!(space, Space::Global | Space::Generic) {
+            let what = if space == Space::Global { "global" } else { "generic" };
+            return Err(
+                Diagnostic::error(span, format!("a {what} address is 64 bits wide: `%{name}` is a 32-bit register"))
+                    .with_label("a 32-bit register")
+                    .with_help(format!(
+                        "declare it `.reg.b64 %{name}` and form the address in 64 bits (`mov.b64 %rd, BUFFER` then `add.s64`), or index the buffer: `in[%i]`"
+                    )),
+            );
+        }
+        c.pos += 1;
+        let disp = if c.eat(&Tok::Plus) {
+            Some(c.expr()?)
+        } else if c.eat(&Tok::Minus) {
+            let first = c.unary()?;
+            let span = first.span;
+            let negated = ConstExpr {
+                kind: ExprKind::Neg(Box::new(first)),
+                span,
+            };
+            Some(c.expr_rest(negated, 1)?)
+        } else {
+            None
+        };
+        if let Some(e) = &disp {
+            self.check_imm(e, Ty::S64)?;
+        }
+        c.expect(&Tok::RBracket, "`]`")?;
+        Ok(Address {
+            space,
+            buffer: 0,
+            mode: AddrMode::Flat,
+            base: Some(Operand::Reg(Reg(r))),
             disp,
         })
     }
@@ -2288,7 +2390,10 @@ impl Ctx<'_> {
             .with_label("expected an integer")
             .with_help("write an integer, or use the `.f32` form of the instruction")),
             ExprKind::Var(v) => {
-                if v == "W" || self.params.iter().any(|p| &p.name == v) {
+                // A buffer's name is its generic address, a shared array's its byte offset in shared memory.
+                let address = ty.is_int()
+                    && (self.buffers.iter().any(|b| &b.name == v) || self.shared.iter().any(|a| &a.name == v));
+                if v == "W" || address || self.params.iter().any(|p| &p.name == v) {
                     Ok(())
                 } else {
                     let d = Diagnostic::error(e.span, format!("unknown name `{v}`")).with_label("not a parameter");
@@ -2298,7 +2403,9 @@ impl Ctx<'_> {
                         None if self.regs.contains_key(v.as_str()) => {
                             d.with_help(format!("registers start with `%`: `%{v}`"))
                         }
-                        None => d.with_help("an immediate is a number, `W`, a `.param`, or an expression of them"),
+                        None => d.with_help(
+                            "an immediate is a number, `W`, a `.param`, a buffer or shared array (its address), or an expression of them",
+                        ),
                     })
                 }
             }
@@ -2313,11 +2420,20 @@ impl Ctx<'_> {
     }
 }
 
-/// The state space modifier of a memory instruction: `.global` or `.shared`.
+/// The state space modifier of a memory instruction: `.global`, `.shared` or `.local`, or none (a generic
+/// address: the type or the atomic operation follows the opcode at once, `ld.f32`, `atom.add.u32`).
 fn space(parts: &mut Parts) -> Result<Space, Diagnostic> {
+    let follows = |p: &str| Ty::parse(p).is_some() || AtomOp::ALL.iter().any(|o| o.name() == p);
+    if parts.items.get(parts.pos).is_some_and(|(p, _)| follows(p)) {
+        return Ok(Space::Generic);
+    }
     Ok(
-        match parts.required(&["global", "shared"], "a state space (`.global` or `.shared`)")? {
+        match parts.required(
+            &["global", "shared", "local"],
+            "a state space (`.global`, `.shared` or `.local`)",
+        )? {
             "global" => Space::Global,
+            "local" => Space::Local,
             _ => Space::Shared,
         },
     )

@@ -63,6 +63,9 @@ pub fn print(p: &Program) -> String {
             }
         }
     }
+    if p.local_bytes != 0 {
+        let _ = writeln!(out, ".local {}", p.local_bytes);
+    }
     for r in &p.requires {
         let _ = writeln!(
             out,
@@ -231,9 +234,9 @@ pub fn op(p: &Program, op: &Op) -> String {
         Op::St { ty, addr, a } => format!("st{}.{} {}, {}", space(addr.space), ty.name(), address(p, addr), o(a)),
         Op::Atom { op, ty, d, addr, b, c } => {
             let head = format!(
-                "{}.{}.{}.{}",
+                "{}{}.{}.{}",
                 if d.is_some() { "atom" } else { "red" },
-                addr.space.name(),
+                space(addr.space),
                 op.name(),
                 ty.name()
             );

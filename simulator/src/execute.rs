@@ -16,7 +16,7 @@
 use crate::barrier::{self, Arrival};
 use crate::check::AccessKind;
 use crate::fault::FaultKind;
-use crate::kernel::{Buffer, DAddr, DInstr, DOp, Kernel};
+use crate::kernel::{Buffer, DAddr, DInstr, DOp, Flat, Kernel};
 use crate::lsu::{self, Effect, locate_lanes};
 use crate::register_file::{LaneCtx, RegisterFile};
 use crate::shuffle::{self, Exchange};
@@ -41,6 +41,17 @@ pub(crate) enum Outcome<'a> {
     Barrier(Arrival),
     /// `bar.warp.sync`: the `lanes` synchronised.
     WarpSync { lanes: u64 },
+}
+
+impl Outcome<'_> {
+    /// The register a global atomic's old value goes to at the commit ([`DInstr::returns_at_commit`]), unless
+    /// a generic atomic reached shared memory (its old value was written at once).
+    pub fn returns_at_commit(&self, inst: &DInstr) -> Option<u16> {
+        match self {
+            Outcome::Access(m) if m.addr.shared => None,
+            _ => inst.returns_at_commit(),
+        }
+    }
 }
 
 /// The words a memory instruction touched.
@@ -80,6 +91,8 @@ pub(crate) struct Memory<'a> {
     pub overlaid: &'a [bool],
     /// The epoch's global writes, in issue order.
     pub effects: &'a mut Vec<Effect>,
+    /// The warp's local memory (PTX `.local`): `Kernel::local_words` words per lane, interleaved by lane.
+    pub local: &'a mut [u32],
     /// Where a global atomic's old value goes at the commit: the warp's slot and id, and (with tracing) its
     /// return event among the SM's.
     pub returns: (u32, u64, u32),
@@ -168,6 +181,9 @@ pub(crate) fn execute<'a, const ON: bool>(
         } => {
             alu::execute::bfi(rf, ctx, exec, wide, d, (a, b, pos, len));
             Outcome::Lanes
+        }
+        DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. } if addr.flat != Flat::No => {
+            flat::<ON>(kernel, inst, rf, mem, words, ctx, exec)?
         }
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
@@ -263,4 +279,48 @@ fn accessed((addr, kind, index): (DAddr, AccessKind, Vec<u64>), words: &[usize; 
         words,
         index,
     })
+}
+
+/// A flat access (`[%r + disp]`): its lanes located by their addresses ([`lsu::locate_flat`]), then performed
+/// as the access to the buffer, shared memory or local memory they reach.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn flat<'a, const ON: bool>(
+    kernel: &Kernel,
+    inst: &DInstr,
+    rf: &mut RegisterFile,
+    mem: Memory<'_>,
+    words: &'a mut [usize; 64],
+    ctx: &LaneCtx,
+    exec: u64,
+) -> Result<Outcome<'a>, (FaultKind, Option<u32>)> {
+    let (addr, kind) = match inst.op {
+        DOp::Ld { addr, .. } => (addr, AccessKind::Read),
+        DOp::St { addr, .. } => (addr, AccessKind::Write),
+        DOp::Atom { addr, .. } => (addr, AccessKind::Atomic),
+        _ => unreachable!("a flat access is a load, a store or an atomic"),
+    };
+    let global = mem.global;
+    let rw = (kind != AccessKind::Read, kind == AccessKind::Atomic);
+    let (addr, index) =
+        lsu::locate_flat::<ON>(kernel, global, rf, addr, exec, ctx, rw, words).map_err(|(k, lane)| (k, Some(lane)))?;
+    match inst.op {
+        DOp::Ld { d, .. } if addr.local => lsu::load_local(rf, mem.local, addr.wide, ctx.w, d, words, exec),
+        DOp::St { a, .. } if addr.local => lsu::store_local(rf, ctx, mem.local, addr.wide, a, words, exec),
+        DOp::Ld { d, .. } => {
+            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && !mem.own.is_empty();
+            lsu::load(rf, (mem.shared, global, mem.own), addr, overlay, d, words, exec);
+        }
+        DOp::St { a, .. } => {
+            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize];
+            let log = (mem.shared, mem.own, mem.effects);
+            lsu::store(rf, ctx, log, addr, overlay, a, words, exec);
+        }
+        DOp::Atom { f, d, b, c, .. } => {
+            let log = (mem.shared, mem.own, mem.effects);
+            lsu::atomic(rf, ctx, log, global, (f, d, addr, b, c), mem.returns, words, exec);
+        }
+        _ => unreachable!("a flat access is a load, a store or an atomic"),
+    }
+    Ok(accessed((addr, kind, index), words))
 }

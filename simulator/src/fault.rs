@@ -21,6 +21,33 @@ pub enum FaultKind {
         byte_offset: i64,
         store: bool,
     },
+    /// A flat global or generic access whose address lies in no buffer (and, generic, in neither the shared
+    /// nor the local window); 0 is a null pointer.
+    NoBuffer {
+        address: u64,
+        generic: bool,
+        store: bool,
+    },
+    /// A flat shared or local access outside the block's shared memory or the thread's local memory (`size`
+    /// bytes), or not aligned to its `width` (4 or 8 bytes); `array`: the shared array that holds the address.
+    Window {
+        local: bool,
+        offset: u64,
+        width: u32,
+        size: u64,
+        misaligned: bool,
+        array: Option<String>,
+        store: bool,
+    },
+    /// The lanes of one flat access reach different buffers or state spaces (`first` and `other`: the lanes'
+    /// places, as `buffer `out``, `shared memory`, `local memory`).
+    MixedSpaces {
+        first: String,
+        other: String,
+        first_lane: u32,
+    },
+    /// A generic atomic on local memory (PTX defines atomics on global and shared memory only).
+    LocalAtomic,
     DivideByZero,
     CycleLimit {
         limit: u64,
@@ -116,6 +143,60 @@ impl Fault {
                 if *store { "store to" } else { "load from" },
                 if *shared { "shared array " } else { "" }
             ),
+            FaultKind::NoBuffer {
+                address,
+                generic,
+                store,
+            } => format!(
+                "{} address {address:#018x}{}: it is in no buffer{}",
+                if *store { "store to" } else { "load from" },
+                if *address == 0 { " (a null pointer)" } else { "" },
+                if *generic {
+                    ", nor in the shared or the local window"
+                } else {
+                    ""
+                }
+            ),
+            FaultKind::Window {
+                local,
+                offset,
+                width,
+                size,
+                misaligned,
+                array,
+                store,
+            } => {
+                let what = if *local {
+                    "the thread's local memory"
+                } else {
+                    "the block's shared memory"
+                };
+                let dir = if *store { "store to" } else { "load from" };
+                let space = if *local { "local" } else { "shared" };
+                let array = array
+                    .as_ref()
+                    .map(|a| format!(" (in shared array `{a}`)"))
+                    .unwrap_or_default();
+                if *misaligned {
+                    format!("misaligned {dir} {space} memory: byte offset {offset}{array} is not a multiple of {width}")
+                } else {
+                    format!(
+                        "out-of-bounds {dir} {space} memory: bytes {offset}..{}, but {what} has {size} byte{}",
+                        offset.saturating_add(u64::from(*width)),
+                        if *size == 1 { "" } else { "s" }
+                    )
+                }
+            }
+            FaultKind::MixedSpaces {
+                first,
+                other,
+                first_lane,
+            } => format!(
+                "the lanes of one access reach different buffers or state spaces (lane {first_lane}: {first}; this lane: {other}): not supported"
+            ),
+            FaultKind::LocalAtomic => {
+                "atomic on local memory: PTX defines atomics on global and shared memory only".to_string()
+            }
             FaultKind::DivideByZero => "integer division by zero".to_string(),
             FaultKind::CycleLimit { limit } => format!("the run passed the cycle limit ({limit} cycles)"),
             FaultKind::Timeout { limit } => format!(
@@ -232,6 +313,19 @@ impl Fault {
                 "check the index computation, or enlarge the array (a dynamic `[]` array is sized by --dynamic-shared)",
             ),
             FaultKind::Misaligned { .. } => d.with_help("byte addresses of 32-bit elements are multiples of 4"),
+            FaultKind::NoBuffer { .. } => d.with_help(
+                "a global address is a buffer's address (`mov.b64 %rd, BUF`) plus a byte offset in it; check the pointer arithmetic",
+            ),
+            FaultKind::Window { local: false, .. } => d.with_help(
+                "a shared address is a byte offset in the block's shared memory (`mov.u32 %r, ARRAY` gives an array's), aligned to the access size",
+            ),
+            FaultKind::Window { local: true, .. } => d.with_help(
+                "a local address is a byte offset below the program's `.local BYTES`, aligned to the access size",
+            ),
+            FaultKind::MixedSpaces { .. } => d.with_help(
+                "split the access so that all the lanes of one instruction use one buffer or state space",
+            ),
+            FaultKind::LocalAtomic => d.with_help("keep atomics' addresses in global or shared memory"),
             FaultKind::DivideByZero => d.with_help("guard the division with a predicate"),
             FaultKind::BarrierDivergence { .. } => d.with_help(
                 "every non-exited thread of a warp must reach a block barrier together: move it out of the divergent branch",

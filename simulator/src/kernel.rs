@@ -380,8 +380,15 @@ pub enum Conv {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DAddr {
-    /// Shared memory of the block (else global memory).
+    /// Shared memory of the block (else global memory). For a flat access as decoded: its space is shared; as
+    /// located (the access an [`crate::execute`] outcome carries): the lanes reached shared memory.
     pub shared: bool,
+    /// A flat access (`[%rd + disp]`) and its state space; [`Flat::No`] for `buf[i]` and `[buf + off]`.
+    pub flat: Flat,
+    /// A flat access whose base register is 64 bits wide (else a 32-bit offset, zero-extended).
+    pub base64: bool,
+    /// As located: the lanes reached the thread's local memory (the words are in the warp's local storage).
+    pub local: bool,
     /// A 64-bit access: two words per lane (the low one first), 8-byte aligned.
     pub wide: bool,
     /// Index into [`Kernel::buffers`] or [`Kernel::shared`].
@@ -389,6 +396,17 @@ pub struct DAddr {
     pub byte: bool,
     pub base: Option<Src>,
     pub disp: i64,
+}
+
+/// The state space of a flat access ([`DAddr::flat`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flat {
+    /// Not a flat access.
+    No,
+    Global,
+    Shared,
+    Local,
+    Generic,
 }
 
 /// Functional-unit class: selects the latency and issue interval in [`crate::config::Units`].
@@ -961,6 +979,11 @@ pub struct SharedArray {
 }
 
 impl Kernel {
+    /// Words of local memory per thread (`.local BYTES`, rounded up to whole words).
+    pub fn local_words(&self) -> usize {
+        usize::try_from(self.program.local_bytes.div_ceil(4)).unwrap_or(usize::MAX)
+    }
+
     pub fn warps_per_block(&self) -> u32 {
         self.block.div_ceil(self.warp_size)
     }
@@ -1198,6 +1221,20 @@ pub fn instantiate_with(
             MAX_REGISTER_BYTES >> 20,
         )));
     }
+    // Local memory (`.local BYTES`): at most CUDA's 512 KiB per thread, and the warps resident at once within
+    // the same bound as their registers.
+    let local_per_warp = program.local_bytes.div_ceil(4).saturating_mul(4 * u64::from(w));
+    if program.local_bytes > MAX_LOCAL_BYTES || resident.saturating_mul(local_per_warp) > MAX_REGISTER_BYTES {
+        return Err(LoadError::Usage(format!(
+            "`.local {}`: the {resident} warps resident at once would need {} MiB of local memory; a thread has at \
+             most {} KiB and the warps resident at once at most {} MiB\n  help: use less local memory, or launch \
+             fewer blocks (`--grid`) or a machine with fewer SMs (`--sms`)",
+            program.local_bytes,
+            resident.saturating_mul(local_per_warp).div_ceil(1 << 20),
+            MAX_LOCAL_BYTES >> 10,
+            MAX_REGISTER_BYTES >> 20,
+        )));
+    }
     // Buffers: every length, and their sum, is checked before any buffer is allocated or initialised (a
     // launch past the limit is refused in milliseconds, whatever the order of its buffers).
     let given = given_contents(program, launch)?;
@@ -1305,7 +1342,7 @@ pub fn instantiate_with(
         .instructions
         .iter()
         .enumerate()
-        .map(|(pc, inst)| decode(program, inst, pc, &graph, w, &params, &consts))
+        .map(|(pc, inst)| decode(program, &shared, inst, pc, &graph, w, &params, &consts))
         .collect::<Result<Vec<_>, _>>()?;
     let described = code.iter().map(Described::of).collect();
     Ok(Kernel {
@@ -1581,6 +1618,19 @@ fn lookup(name: &str, w: u32, params: &[(String, Value)], elem: Option<(i64, i64
     params.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
 }
 
+/// The most local memory a thread may have (CUDA's limit: 512 KiB).
+const MAX_LOCAL_BYTES: u64 = 512 * 1024;
+
+/// A buffer's or a shared array's name as an immediate: the buffer's generic address
+/// ([`warpsim_isa::address::buffer_base`]), or the shared array's byte offset in the block's shared memory.
+fn address_of(program: &Program, shared: &[SharedArray], name: &str) -> Option<Value> {
+    if let Some(k) = program.buffers.iter().position(|b| b.name == name) {
+        return i64::try_from(warpsim_isa::address::buffer_base(k)).ok().map(Value::Int);
+    }
+    let a = shared.iter().find(|a| a.name == name)?;
+    i64::try_from(a.offset * 4).ok().map(Value::Int)
+}
+
 /// An instruction index as a pc.
 #[allow(
     clippy::cast_possible_truncation,
@@ -1797,8 +1847,10 @@ fn initialise(
 
 /// Decode instruction `pc` of `program` (`inst`) for warp size `w` and the launch's `params`: its operation, the
 /// unit that runs it and the type its values show as, with the registers and predicates it reads and writes.
+#[allow(clippy::too_many_arguments)]
 fn decode(
     program: &Program,
+    shared: &[SharedArray],
     inst: &Instruction,
     pc: usize,
     graph: &cfg::Cfg,
@@ -1806,7 +1858,14 @@ fn decode(
     params: &[(String, Value)],
     consts: &std::cell::RefCell<Vec<u64>>,
 ) -> Result<DInstr, LoadError> {
-    let dec = Decoder { w, params, consts };
+    let dec = Decoder {
+        w,
+        params,
+        consts,
+        regs: &program.regs,
+        program,
+        shared,
+    };
     let (op, unit, ty) = match &inst.op {
         // Arithmetic, comparisons and conversions.
         Op::Mov { ty, d, a } => dec.mov(*ty, *d, a)?,
@@ -1953,12 +2012,17 @@ struct Decoder<'a> {
     params: &'a [(String, Value)],
     /// The 64-bit immediates met so far ([`Kernel::consts`]).
     consts: &'a std::cell::RefCell<Vec<u64>>,
+    /// The program's registers (their widths).
+    regs: &'a [Named],
+    program: &'a Program,
+    /// The block's shared arrays as laid out (a shared array's name is its byte offset).
+    shared: &'a [SharedArray],
 }
 
 impl Decoder<'_> {
     /// The value of a name in a constant expression (`W`, a parameter).
     fn env(&self, name: &str) -> Option<Value> {
-        lookup(name, self.w, self.params, None)
+        lookup(name, self.w, self.params, None).or_else(|| address_of(self.program, self.shared, name))
     }
 
     /// An immediate's value for a `ty` operand: evaluated in floating point for a float type.
@@ -2072,9 +2136,7 @@ impl Decoder<'_> {
     /// An address: its array, base and integer offset.
     fn addr(&self, a: &Address, ty: Ty) -> Result<DAddr, LoadError> {
         if a.mode == AddrMode::Flat {
-            return Err(LoadError::Usage(
-                "PTX-style addresses (`[%rd + disp]`) cannot run yet: the simulator has no flat address space".into(),
-            ));
+            return self.flat_addr(a, ty);
         }
         let disp = match &a.disp {
             Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
@@ -2097,10 +2159,63 @@ impl Decoder<'_> {
         let buffer = a.buffer as u16;
         Ok(DAddr {
             shared: a.space == Space::Shared,
+            flat: Flat::No,
+            base64: false,
+            local: false,
             wide: ty.wide(),
             buffer,
             byte: a.mode == AddrMode::Byte,
             base: a.base.as_ref().map(|b| self.src(b, Ty::U32)).transpose()?,
+            disp,
+        })
+    }
+
+    /// A flat address `[%r + disp]`: the base register (64 bits wide, or for shared and local memory 32 bits
+    /// wide) and the constant displacement in bytes.
+    fn flat_addr(&self, a: &Address, ty: Ty) -> Result<DAddr, LoadError> {
+        let disp = match &a.disp {
+            Some(e) => match e.eval(&|name: &str| self.env(name)).map_err(eval_err)? {
+                Value::Int(v) => v,
+                v @ Value::Float(_) => {
+                    return Err(diag(
+                        e.span,
+                        format!("address offset {v} is not an integer"),
+                        "expected an integer",
+                        None,
+                    ));
+                }
+            },
+            None => 0,
+        };
+        let flat = match a.space {
+            Space::Global => Flat::Global,
+            Space::Shared => Flat::Shared,
+            Space::Local => Flat::Local,
+            Space::Generic => Flat::Generic,
+        };
+        let (base, base64) = match &a.base {
+            Some(Operand::Reg(r)) => {
+                let wide = self.regs.get(usize::from(r.0)).is_some_and(|n| n.width == Width::W64);
+                (Some(Src::Reg(r.0)), wide)
+            }
+            Some(o) => (Some(self.src(o, Ty::U32)?), false),
+            None => (None, false),
+        };
+        if !base64 && matches!(flat, Flat::Global | Flat::Generic) {
+            return Err(LoadError::Usage(format!(
+                "a {} address needs a 64-bit base register (`.reg .b64`)",
+                if flat == Flat::Global { "global" } else { "generic" }
+            )));
+        }
+        Ok(DAddr {
+            shared: flat == Flat::Shared,
+            flat,
+            base64,
+            local: flat == Flat::Local,
+            wide: ty.wide(),
+            buffer: 0,
+            byte: true,
+            base,
             disp,
         })
     }
@@ -2395,6 +2510,11 @@ impl Decoder<'_> {
         b: &Operand,
         c: Option<&Operand>,
     ) -> Result<Decoded, LoadError> {
+        if a.space == Space::Local {
+            return Err(LoadError::Usage(
+                "`atom`/`red` on `.local` memory: PTX defines atomics on global and shared memory (or a generic address of either)".into(),
+            ));
+        }
         let unit = if a.space == Space::Shared {
             Unit::SharedAtomic
         } else {

@@ -129,17 +129,15 @@ pub(crate) fn overlay_key(buffer: u16, word: usize) -> u64 {
     u64::from(buffer) << 32 | word as u64
 }
 
-/// The distinct cache lines a global access touches; for a load (`l1` given with the cycle, the hit and the
+/// The distinct cache lines a global access (its buffer at `base`, or a warp's local memory) touches; for a load (`l1` given with the cycle, the hit and the
 /// miss latency), also how many missed in L1 and when the last line's data arrives.
 pub(crate) fn global_lines(
-    global_base: &[u64],
-    buffer: u16,
+    base: u64,
     words: &[usize; 64],
     exec: u64,
     line_bytes: u32,
     l1: Option<(&mut L1, u64, u64, u64)>,
 ) -> (u64, u64, u64) {
-    let base = global_base[buffer as usize];
     let shift = line_bytes.trailing_zeros();
     let mut lines = [0u64; 64];
     let mut count = 0;
@@ -342,6 +340,7 @@ pub(crate) fn memory_trace(
     for_lanes(exec, |lane| lane_words[lane as usize] = words[lane as usize]);
     MemoryTrace {
         shared: addr.shared,
+        local: addr.local,
         buffer: addr.buffer,
         store,
         atomic,
@@ -533,6 +532,256 @@ pub(crate) fn atomic(
         };
         if let Some(d) = d {
             rf.write_at(d, wide, lane, old);
+        }
+    });
+}
+
+/// Where one lane of a flat access lands: a buffer, the block's shared memory or the thread's local memory.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Buffer(usize),
+    Shared,
+    Local,
+}
+
+impl Place {
+    fn name(self, kernel: &Kernel) -> String {
+        match self {
+            Place::Buffer(k) => format!("buffer `{}`", kernel.buffers[k].name),
+            Place::Shared => "shared memory".into(),
+            Place::Local => "local memory".into(),
+        }
+    }
+}
+
+/// The shared array that holds shared word `word`, if any.
+pub(crate) fn shared_array_at(kernel: &Kernel, word: usize) -> Option<usize> {
+    kernel
+        .shared
+        .iter()
+        .position(|a| a.len > 0 && (a.offset..a.offset + a.len * a.elem.words()).contains(&word))
+}
+
+/// Locate a flat access (`[%r + disp]`, [`crate::kernel::Flat`]): every executing lane's byte address decoded by
+/// its state space (a generic one by [`warpsim_isa::address::window`]), bounds- and alignment-checked before
+/// any lane touches memory, into `words` (a buffer's word; the block's shared word; for local memory the word
+/// in the warp's local storage, `offset / 4 · W + lane`: the lanes' words interleaved, as NVIDIA GPUs lay local
+/// memory out). Returns the access as located: `shared`, `local`, and `buffer` (the buffer, or the shared
+/// array that holds the first lane's word), and with tracing each lane's element index (in its buffer, in that
+/// shared array, or in local memory). The lanes must all reach one buffer or space (else
+/// [`FaultKind::MixedSpaces`]); local atomics fault ([`FaultKind::LocalAtomic`]).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn locate_flat<const ON: bool>(
+    kernel: &Kernel,
+    memory: &[Buffer],
+    rf: &RegisterFile,
+    addr: DAddr,
+    exec: u64,
+    ctx: &LaneCtx,
+    (store, atomic): (bool, bool),
+    words: &mut [usize; 64],
+) -> Result<(DAddr, Vec<u64>), (FaultKind, u32)> {
+    use crate::kernel::Flat;
+    use warpsim_isa::address::{Window, window};
+    let width: u32 = if addr.wide { 8 } else { 4 };
+    let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
+    let mut first: Option<(Place, u32)> = None;
+    let local_bytes = kernel.program.local_bytes;
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let raw = match addr.base {
+            Some(b) if addr.base64 => rf.read_at(b, true, lane, ctx),
+            Some(b) => u64::from(rf.read(b, lane, ctx)),
+            None => 0,
+        };
+        let a = raw.wrapping_add(addr.disp.cast_unsigned());
+        let no_buffer = |generic| {
+            (
+                FaultKind::NoBuffer {
+                    address: a,
+                    generic,
+                    store,
+                },
+                lane,
+            )
+        };
+        let (place, offset) = match addr.flat {
+            Flat::Global => match window(a) {
+                Window::Buffer(k, off) if k < memory.len() => (Place::Buffer(k), off),
+                _ => return Err(no_buffer(false)),
+            },
+            Flat::Shared => (Place::Shared, a),
+            Flat::Local => (Place::Local, a),
+            Flat::Generic | Flat::No => match window(a) {
+                Window::Buffer(k, off) if k < memory.len() => (Place::Buffer(k), off),
+                Window::Shared(off) => (Place::Shared, off),
+                Window::Local(off) => (Place::Local, off),
+                _ => return Err(no_buffer(true)),
+            },
+        };
+        match first {
+            None => first = Some((place, lane)),
+            Some((p, l)) if p != place => {
+                return Err((
+                    FaultKind::MixedSpaces {
+                        first: p.name(kernel),
+                        other: place.name(kernel),
+                        first_lane: l,
+                    },
+                    lane,
+                ));
+            }
+            Some(_) => {}
+        }
+        let misaligned = offset % u64::from(width) != 0;
+        let end = offset.saturating_add(u64::from(width));
+        let window_fault = |local: bool, size: u64, misaligned: bool| {
+            let array = if local || !misaligned {
+                None
+            } else {
+                usize::try_from(offset / 4)
+                    .ok()
+                    .and_then(|w| shared_array_at(kernel, w))
+                    .map(|k| kernel.shared[k].name.clone())
+            };
+            (
+                FaultKind::Window {
+                    local,
+                    offset,
+                    width,
+                    size,
+                    misaligned,
+                    array,
+                    store,
+                },
+                lane,
+            )
+        };
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "offsets are checked against sizes that are usize (buffers, shared memory, local memory)"
+        )]
+        let (word, element) = match place {
+            Place::Buffer(k) => {
+                let b = &memory[k];
+                let bytes = b.data.len() as u64 * 4;
+                if misaligned {
+                    return Err((
+                        FaultKind::Misaligned {
+                            buffer: b.name.clone(),
+                            shared: false,
+                            byte_offset: offset.cast_signed(),
+                            store,
+                        },
+                        lane,
+                    ));
+                }
+                if end > bytes {
+                    return Err((
+                        FaultKind::OutOfBounds {
+                            buffer: b.name.clone(),
+                            shared: false,
+                            index: (offset / u64::from(width)).cast_signed(),
+                            len: (bytes / u64::from(width)) as usize,
+                            store,
+                        },
+                        lane,
+                    ));
+                }
+                ((offset / 4) as usize, offset / u64::from(width))
+            }
+            Place::Shared => {
+                let size = kernel.shared_words as u64 * 4;
+                if misaligned || end > size {
+                    return Err(window_fault(false, size, misaligned));
+                }
+                ((offset / 4) as usize, 0)
+            }
+            Place::Local => {
+                if atomic {
+                    return Err((FaultKind::LocalAtomic, lane));
+                }
+                if misaligned || end > local_bytes {
+                    return Err(window_fault(true, local_bytes, misaligned));
+                }
+                (
+                    (offset / 4) as usize * ctx.w as usize + lane as usize,
+                    offset / u64::from(width),
+                )
+            }
+        };
+        words[lane as usize] = word;
+        if ON {
+            index[lane as usize] = element;
+        }
+    }
+    let (place, _) = first.unwrap_or((Place::Shared, 0));
+    let mut located = addr;
+    located.shared = place == Place::Shared;
+    located.local = place == Place::Local;
+    #[allow(clippy::cast_possible_truncation, reason = "at most MAX_BUFFERS (0xffff) buffers")]
+    let buffer = match place {
+        Place::Buffer(k) => k as u16,
+        Place::Shared => {
+            let at = first.map_or(None, |(_, lane)| shared_array_at(kernel, words[lane as usize]));
+            at.unwrap_or(0) as u16
+        }
+        Place::Local => 0,
+    };
+    located.buffer = buffer;
+    if ON && place == Place::Shared {
+        // Element indices in the shared array that holds the first lane's word.
+        if let Some(a) = kernel.shared.get(usize::from(buffer)) {
+            for_lanes(exec, |lane| {
+                let w = words[lane as usize];
+                index[lane as usize] = (w.saturating_sub(a.offset) / a.elem.words()) as u64;
+            });
+        }
+    }
+    Ok((located, index))
+}
+
+/// `ld d, addr` from the thread's local memory (the warp's local storage, words interleaved by lane).
+pub(crate) fn load_local(
+    rf: &mut RegisterFile,
+    local: &[u32],
+    wide: bool,
+    w: u32,
+    d: u16,
+    words: &[usize; 64],
+    exec: u64,
+) {
+    for_lanes(exec, |lane| {
+        let at = words[lane as usize];
+        let hi = if wide {
+            u64::from(local[at + w as usize]) << 32
+        } else {
+            0
+        };
+        rf.write_at(d, wide, lane, u64::from(local[at]) | hi);
+    });
+}
+
+/// `st addr, a` to the thread's local memory.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn store_local(
+    rf: &RegisterFile,
+    ctx: &LaneCtx,
+    local: &mut [u32],
+    wide: bool,
+    a: Src,
+    words: &[usize; 64],
+    exec: u64,
+) {
+    for_lanes(exec, |lane| {
+        let bits = rf.read_at(a, wide, lane, ctx);
+        let at = words[lane as usize];
+        local[at] = crate::kernel::low32(bits);
+        if wide {
+            local[at + ctx.w as usize] = crate::kernel::high32(bits);
         }
     });
 }

@@ -137,7 +137,8 @@ pub(crate) fn observe(
 ) {
     let (checks, exec) = (c.checks, at.exec);
     match outcome {
-        Outcome::Access(m) if checks.race || checks.init => {
+        // (Local memory is the thread's own: no other thread can race on it.)
+        Outcome::Access(m) if (checks.race || checks.init) && !m.addr.local => {
             let who = check::Who {
                 sm: at.sm,
                 block: ctx.block,

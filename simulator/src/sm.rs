@@ -26,7 +26,7 @@ use crate::config::Config;
 use crate::execute::{LaneScratch, Memory, Outcome, execute};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::its::{self, Rendezvous};
-use crate::kernel::{Buffer, DOp, Kernel, Pipe};
+use crate::kernel::{Buffer, DOp, Flat, Kernel, Pipe};
 use crate::lsu::{Effect, Return, l1_bytes};
 use crate::register_file::LaneCtx;
 use crate::run::{RunOptions, Stalls, Stats, WARP_STALLS_KEPT, WarpStalls};
@@ -45,6 +45,10 @@ pub(crate) struct Shared<'k> {
     pub config: &'k Config,
     /// Byte address of each global buffer (for cache lines): laid out in order, 256-byte aligned.
     global_base: Vec<u64>,
+    /// Where the threads' local memory lies (for cache lines), after the buffers: its base, bytes per warp
+    /// (`local_words · W · 4`) and warps per block; warp `g` of the grid (block · warps per block + warp) at
+    /// `base + g · bytes per warp`.
+    local: [u64; 3],
     /// Global buffers the kernel both reads (`ld`, `atom`) and writes (`st`, `atom`): an SM keeps its own
     /// uncommitted writes to these in its overlay so that its later reads see them.
     overlay: Vec<bool>,
@@ -76,6 +80,17 @@ impl<'k> Shared<'k> {
         let mut writes = vec![false; kernel.buffers.len()];
         for inst in &kernel.code {
             match inst.op {
+                // A flat global or generic access may reach any buffer.
+                DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. }
+                    if matches!(addr.flat, Flat::Global | Flat::Generic) =>
+                {
+                    let store = !matches!(inst.op, DOp::Ld { .. });
+                    let load = !matches!(inst.op, DOp::St { .. });
+                    reads.iter_mut().for_each(|r| *r |= load);
+                    writes.iter_mut().for_each(|w| *w |= store);
+                }
+                DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. }
+                    if matches!(addr.flat, Flat::Shared | Flat::Local) => {}
                 DOp::Ld { addr, .. } if !addr.shared => reads[addr.buffer as usize] = true,
                 DOp::St { addr, .. } if !addr.shared => writes[addr.buffer as usize] = true,
                 DOp::Atom { addr, .. } if !addr.shared => {
@@ -89,6 +104,11 @@ impl<'k> Shared<'k> {
             kernel,
             config,
             global_base,
+            local: [
+                next,
+                kernel.local_words() as u64 * u64::from(kernel.warp_size) * 4,
+                u64::from(kernel.warps_per_block()),
+            ],
             overlay: reads.iter().zip(&writes).map(|(r, w)| *r && *w).collect(),
             race_global: writes.iter().map(|w| *w && options.checks.race).collect(),
             l1_bytes: l1_bytes(kernel, config),
@@ -309,6 +329,10 @@ impl<'k> Sm<'k> {
                 )]
                 warp.place((slot, id, k as u32), self.warps_launched, mask, cycle);
                 warp.rf.reset(nregs, npreds);
+                if kernel.local_words() != 0 {
+                    warp.local.clear();
+                    warp.local.resize(kernel.local_words() * kernel.warp_size as usize, 0);
+                }
                 warp.shadow.reset(checks, nregs, npreds);
                 self.warps_launched += 1;
                 self.issued_marks[warp_slot] = [0; 2];
@@ -711,6 +735,7 @@ impl<'k> Sm<'k> {
             own: &mut self.overlay,
             overlaid: &self.shared.overlay,
             effects: &mut self.effects,
+            local: &mut warp.local,
             returns: (slot as u32, warp.uid, self.returning.len() as u32),
         };
         let scratch = &mut self.scratch;
@@ -759,12 +784,13 @@ impl<'k> Sm<'k> {
             w: kernel.warp_size,
             l1: &mut self.l1,
             global_base: &self.shared.global_base,
+            local: (&self.shared.local, ctx.block, ctx.warp_in_block),
         };
         let priced = price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, cycle, exec);
         let cost = priced.cost;
         if let Some(mut e) = event.take() {
             e.observe(inst, &outcome, &priced, &warp.rf, &block.shared, w, banks);
-            if let Some(reg) = inst.returns_at_commit()
+            if let Some(reg) = outcome.returns_at_commit(inst)
                 && exec != 0
             {
                 // Its old values arrive at the commit ([`Sm::deliver`]).

@@ -18,7 +18,7 @@ use crate::cache::L1;
 use crate::check::AccessKind;
 use crate::config::{Timing, Unit};
 use crate::execute::Outcome;
-use crate::kernel::{DInstr, Pipe};
+use crate::kernel::{DInstr, Flat, Pipe};
 use crate::lsu::{compact_words, global_lines, shared_cost};
 use crate::run::Stats;
 use crate::shared_memory;
@@ -39,6 +39,10 @@ pub(crate) struct MemoryTiming<'a> {
     pub w: u32,
     pub l1: &'a mut L1,
     pub global_base: &'a [u64],
+    /// Where the threads' local memory lies: its base, bytes per warp, and the issuing warp's block and warp in
+    /// the block: its local memory is at base + (block · warps per block + warp) · bytes per warp, from `[base,
+    /// bytes per warp, warps per block]`.
+    pub local: (&'a [u64; 3], u32, u32),
 }
 
 /// Price what `inst` did (`outcome`) in its `exec` lanes, issued at `cycle`: by its unit class, unless its memory
@@ -62,6 +66,20 @@ pub(crate) fn price(
         same_address: 0,
     };
     if let Outcome::Access(m) = outcome {
+        // A generic access is priced by the memory its lanes reached (it issued on the global pipe).
+        let unit = if m.addr.flat == Flat::Generic && m.addr.shared {
+            shared_unit(inst.unit).timing(&timing.units)
+        } else {
+            unit
+        };
+        let (global_base, local) = (mem.global_base, mem.local);
+        let base = move || {
+            if m.addr.local {
+                local_base(local)
+            } else {
+                global_base[m.addr.buffer as usize]
+            }
+        };
         let (degree, conflict) = shared_cost(stats, timing.bank_conflict, mem.banks, m.addr, m.words, exec, mem.w);
         p.degree = degree;
         p.cost = match m.kind {
@@ -69,14 +87,7 @@ pub(crate) fn price(
             AccessKind::Read => {
                 let miss = u64::from(timing.memory.l1_miss_latency);
                 let l1 = Some((mem.l1, cycle, p.cost.latency, miss));
-                let (lines, misses, arrival) = global_lines(
-                    mem.global_base,
-                    m.addr.buffer,
-                    m.words,
-                    exec,
-                    timing.memory.line_bytes,
-                    l1,
-                );
+                let (lines, misses, arrival) = global_lines(base(), m.words, exec, timing.memory.line_bytes, l1);
                 stats.l1_hits += lines - misses;
                 stats.l1_misses += misses;
                 Cost::global_load(unit, cycle, lines, arrival)
@@ -84,7 +95,7 @@ pub(crate) fn price(
             AccessKind::Write => {
                 // Write-through, no allocation: the L1 is not consulted.
                 let line_bytes = timing.memory.line_bytes;
-                let (lines, _, _) = global_lines(mem.global_base, m.addr.buffer, m.words, exec, line_bytes, None);
+                let (lines, _, _) = global_lines(base(), m.words, exec, line_bytes, None);
                 Cost::global_store(unit, lines)
             }
             AccessKind::Atomic => {
@@ -104,6 +115,23 @@ pub(crate) fn price(
         p.cost = p.cost.barrier();
     }
     p
+}
+
+/// Where a warp's local memory lies (see [`MemoryTiming::local`]).
+#[inline(never)]
+fn local_base((&[base, warp_bytes, warps_per_block], block, warp): (&[u64; 3], u32, u32)) -> u64 {
+    base + (u64::from(block) * warps_per_block + u64::from(warp)) * warp_bytes
+}
+
+/// The shared-memory class of a generic access's global class (it reached shared memory).
+fn shared_unit(unit: crate::kernel::Unit) -> crate::kernel::Unit {
+    use crate::kernel::Unit;
+    match unit {
+        Unit::GlobalLoad => Unit::SharedLoad,
+        Unit::GlobalStore => Unit::SharedStore,
+        Unit::GlobalAtomic => Unit::SharedAtomic,
+        u => u,
+    }
 }
 
 /// What one issued instruction costs.

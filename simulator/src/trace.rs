@@ -95,7 +95,7 @@ impl Issue {
             _ => {}
         }
         // A barrier's results are written at its release, a global atomic's at the commit: each is its own event.
-        let later = inst.unit == Unit::Barrier || inst.returns_at_commit().is_some();
+        let later = inst.unit == Unit::Barrier || outcome.returns_at_commit(inst).is_some();
         if !later {
             if let Some(d) = inst.write {
                 let wide = inst.writes_wide();
@@ -174,7 +174,11 @@ pub struct ShuffleTrace {
 pub struct MemoryTrace {
     /// The block's shared memory (else global memory).
     pub shared: bool,
-    /// Index into the kernel's buffers or shared arrays.
+    /// The thread's local memory (a flat `.local` or generic access): `buffer` is 0 and names nothing, `index`
+    /// is the element in the thread's local memory.
+    pub local: bool,
+    /// Index into the kernel's buffers or shared arrays (a flat shared access: the array that holds the first
+    /// executing lane's word, and `index` counts from its start).
     pub buffer: u16,
     pub store: bool,
     /// A read-modify-write (`atom`/`red`).

@@ -48,6 +48,10 @@ pub(crate) struct Warp {
     pub waits: Vec<Wait>,
     /// The sanitizers' state of the warp (empty unless `--check race` or `init` runs).
     pub shadow: WarpShadow,
+    /// Its threads' local memory (PTX `.local`, `Kernel::local_words` words per thread): word `k` of lane `l`
+    /// at `k · W + l`. Private to the thread, so it never goes through global memory's epoch log; zeroed when
+    /// the warp is placed (empty when the program declares no `.local`).
+    pub local: Vec<u32>,
 }
 
 impl Warp {
@@ -68,6 +72,7 @@ impl Warp {
             stalls: Stalls::default(),
             waits: Vec::new(),
             shadow: WarpShadow::default(),
+            local: Vec::new(),
         }
     }
 

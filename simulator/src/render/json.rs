@@ -571,13 +571,15 @@ pub(crate) fn event(kernel: &Kernel, e: &Event) -> Value {
                 m.insert("shuffle".into(), shuffle);
             }
             if let Some(mem) = &i.memory {
-                let name = if mem.shared {
+                let name = if mem.local {
+                    ""
+                } else if mem.shared {
                     &kernel.shared[mem.buffer as usize].name
                 } else {
                     &kernel.buffers[mem.buffer as usize].name
                 };
                 let mut obj = json!({
-                    "space": if mem.shared { "shared" } else { "global" },
+                    "space": if mem.local { "local" } else if mem.shared { "shared" } else { "global" },
                     "buffer": name,
                     "store": mem.store,
                     "atomic": mem.atomic,

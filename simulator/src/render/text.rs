@@ -498,7 +498,10 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
         }
     }
     if let Some(m) = &i.memory {
-        let (buf, elem) = if m.shared {
+        let local_name = "local memory".to_string();
+        let (buf, elem) = if m.local {
+            (&local_name, warpsim_isa::ElemTy::U32)
+        } else if m.shared {
             let a = &kernel.shared[m.buffer as usize];
             (&a.name, a.elem)
         } else {
