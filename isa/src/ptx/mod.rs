@@ -18,10 +18,12 @@
 //! ```
 
 mod ast;
+pub mod entry;
 mod lexer;
 mod parser;
 
 pub use ast::*;
+pub use entry::{Entry, describe, find};
 pub use parser::MAX_DEPTH;
 
 use crate::diagnostic::Diagnostic;
