@@ -1111,7 +1111,9 @@ fn tidy(toks: &[Tok]) -> String {
     let mut s = String::new();
     for t in toks {
         let glue = matches!(t.text.as_str(), "*" | "&" | "," | ">" | "[" | "]" | "::" | ")")
+            || (t.text == "(" && s.ends_with(')'))
             || s.ends_with(['<', '(', '[', ':'])
+            || s.ends_with("(*")
             || s.is_empty();
         if !glue {
             s.push(' ');
@@ -1364,4 +1366,575 @@ fn python_definitions(text: &str, name: &str) -> Vec<Definition> {
         });
     }
     defs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx;
+
+    /// A module of entries `(name, params)`, each with a `ret;` body.
+    fn module(entries: &[(&str, &str)]) -> Module {
+        let mut text = String::from(".version 9.5\n.target sm_90\n.address_size 64\n");
+        for (name, params) in entries {
+            let _ = write!(text, ".visible .entry {name}({params})\n{{\nret;\n}}\n");
+        }
+        ptx::parse("m.ptx", &text).expect("parses").0
+    }
+
+    fn params(types: &[&str]) -> String {
+        types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!(".param {t} p_{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn name_of(ptx: &str) -> EntryName {
+        let m = module(&[(ptx, "")]);
+        entry_name(m.entries().next().unwrap())
+    }
+
+    const NUMBA_MAP_2D: &str = "_ZN9p04_map2d6map_2dB2v5B106cw51cXTLSUwv1sDUaKthqaNgoKmjgMVuW1AiA8rAEg2UjxRKtuAIAMYDWpKAqkSkPiQB1BQFk0DyoW21Oizc1a0UoPGnDpQE8oxrNQE_3dE5ArrayIfLi2E1C7mutable7alignedE5ArrayIfLi2E1C7mutable7alignedEx";
+
+    #[test]
+    fn names_plain_cxx_template_namespace_numba() {
+        let n = name_of("map_add10");
+        assert_eq!(
+            (
+                n.origin,
+                n.demangled,
+                n.qualified.as_str(),
+                n.last.as_str(),
+                n.short.as_str()
+            ),
+            (Origin::Plain, None, "map_add10", "map_add10", "map_add10")
+        );
+        let n = name_of("_Z13map_blocks_2dPfPKfi");
+        assert_eq!(n.origin, Origin::Cxx);
+        assert_eq!(n.demangled.as_deref(), Some("map_blocks_2d(float*, float const*, int)"));
+        assert_eq!(
+            (n.qualified.as_str(), n.last.as_str(), n.short.as_str()),
+            ("map_blocks_2d", "map_blocks_2d", "map_blocks_2d")
+        );
+        let n = name_of("_Z10reduce_sumIfLi256EEvPT_PKS0_iPi");
+        assert_eq!(
+            n.demangled.as_deref(),
+            Some("void reduce_sum<float, 256>(float*, float const*, int, int*)")
+        );
+        assert_eq!(
+            (n.qualified.as_str(), n.last.as_str(), n.short.as_str()),
+            ("reduce_sum<float, 256>", "reduce_sum<float, 256>", "reduce_sum")
+        );
+        let n = name_of("_ZN2ns5inner6kernelEPdj");
+        assert_eq!(n.demangled.as_deref(), Some("ns::inner::kernel(double*, unsigned int)"));
+        assert_eq!(
+            (n.qualified.as_str(), n.last.as_str(), n.short.as_str()),
+            ("ns::inner::kernel", "kernel", "kernel")
+        );
+        let n = name_of(NUMBA_MAP_2D);
+        assert_eq!(n.origin, Origin::Numba);
+        assert_eq!(
+            (n.qualified.as_str(), n.last.as_str(), n.short.as_str()),
+            ("p04_map2d::map_2d", "map_2d", "map_2d")
+        );
+        assert_eq!(
+            n.display(),
+            "p04_map2d::map_2d(Array<float, 2, C, mutable, aligned>, Array<float, 2, C, mutable, aligned>, long long)"
+        );
+        assert!(n.demangled.unwrap().starts_with("p04_map2d::map_2d[abi:v5][abi:cw51c"));
+        // `_Z` that is not a mangled name: taken as plain.
+        assert_eq!(name_of("_Z3fooQ").origin, Origin::Plain);
+        assert_eq!(name_of("_Z3fooQ").short, "_Z3fooQ");
+    }
+
+    #[test]
+    fn find_by_every_form() {
+        let m = module(&[
+            (
+                "_Z10reduce_sumIfLi256EEvPT_PKS0_iPi",
+                &params(&[".u64", ".u64", ".u32", ".u64"]),
+            ),
+            (
+                "_Z10reduce_sumIiLi128EEvPT_PKS0_iPi",
+                &params(&[".u64", ".u64", ".u32", ".u64"]),
+            ),
+            ("_ZN2ns6scalarEPf", &params(&[".u64"])),
+            (NUMBA_MAP_2D, &params(&[".u64"; 19])),
+            ("plain_k", ""),
+        ]);
+        let found = |q: &str| find(&m, Some(q)).map(|f| f.name.name.clone());
+        for q in [
+            "reduce_sum<float, 256>",
+            "reduce_sum<float,256>",
+            "void reduce_sum<float, 256>(float*, float const*, int, int*)",
+            "_Z10reduce_sumIfLi256EEvPT_PKS0_iPi",
+        ] {
+            assert_eq!(found(q).as_deref(), Ok("_Z10reduce_sumIfLi256EEvPT_PKS0_iPi"), "{q}");
+        }
+        for q in ["scalar", "ns::scalar", "ns::scalar(float*)"] {
+            assert_eq!(found(q).as_deref(), Ok("_ZN2ns6scalarEPf"), "{q}");
+        }
+        for q in ["map_2d", "p04_map2d::map_2d", "p04_map2d.map_2d"] {
+            assert_eq!(found(q).as_deref(), Ok(NUMBA_MAP_2D), "{q}");
+        }
+        assert_eq!(found("plain_k").as_deref(), Ok("plain_k"));
+        assert_eq!(
+            found("reduce_sum"),
+            Err("`reduce_sum` names 2 kernels; give the full name, or the PTX name:\n  \
+                 reduce_sum<float, 256>  (void reduce_sum<float, 256>(float*, float const*, int, int*))\n  \
+                 reduce_sum<int, 128>  (void reduce_sum<int, 128>(int*, int const*, int, int*))"
+                .to_string())
+        );
+        assert_eq!(
+            found("scalr"),
+            Err("no kernel `scalr` in the module (did you mean `scalar`?); its kernels:\n  \
+                 reduce_sum<float, 256>  (void reduce_sum<float, 256>(float*, float const*, int, int*))\n  \
+                 reduce_sum<int, 128>  (void reduce_sum<int, 128>(int*, int const*, int, int*))\n  \
+                 scalar  (ns::scalar(float*))\n  \
+                 map_2d  (p04_map2d::map_2d(Array<float, 2, C, mutable, aligned>, Array<float, 2, C, mutable, aligned>, long long))\n  \
+                 plain_k"
+                .to_string())
+        );
+        let e = find(&m, Some("zzzzzzzzzz")).unwrap_err();
+        assert!(
+            e.starts_with("no kernel `zzzzzzzzzz` in the module; its kernels:\n"),
+            "{e}"
+        );
+        let e = find(&m, None).unwrap_err();
+        assert!(
+            e.starts_with("the module has 5 kernels; choose one with --entry:\n  reduce_sum<float, 256>  ("),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn find_the_only_entry_and_none() {
+        let one = module(&[("k", "")]);
+        assert_eq!(find(&one, None).map(|f| f.name.name.as_str()), Ok("k"));
+        let text = ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry decl();\n\
+                    .visible .func f()\n{\nret;\n}\n";
+        let none = ptx::parse("m.ptx", text).unwrap().0;
+        assert_eq!(
+            find(&none, None),
+            Err("the module has no kernel (no .entry with a body)".to_string())
+        );
+        assert_eq!(
+            find(&none, Some("f")),
+            Err("the module has no kernel (no .entry with a body)".to_string())
+        );
+    }
+
+    #[test]
+    fn same_python_name_twice_lists_the_ptx_names() {
+        let a = "_ZN7p01_map9map_add10B2v1B1xE5ArrayIdLi1E1C7mutable7alignedE";
+        let b = "_ZN7p01_map9map_add10B2v2B1xE5ArrayIfLi1E1C7mutable7alignedE";
+        let m = module(&[(a, &params(&[".u64"; 7])), (b, &params(&[".u64"; 7]))]);
+        assert_eq!(
+            find(&m, Some("map_add10")).unwrap_err(),
+            format!(
+                "`map_add10` names 2 kernels; give the full name, or the PTX name:\n  \
+                 {a}  (p01_map::map_add10(Array<double, 1, C, mutable, aligned>))  \
+                 [p01_map::map_add10(Array<double, 1, C, mutable, aligned>)]\n  \
+                 {b}  (p01_map::map_add10(Array<float, 1, C, mutable, aligned>))  \
+                 [p01_map::map_add10(Array<float, 1, C, mutable, aligned>)]"
+            )
+        );
+        assert_eq!(find(&m, Some(b)).map(|f| f.name.name.as_str()), Ok(b));
+    }
+
+    fn describe_one(name: &str, types: &[&str]) -> (Module, usize) {
+        (module(&[(name, &params(types))]), 0)
+    }
+
+    fn kinds(e: &Entry) -> Vec<(ArgKind, Range<usize>)> {
+        e.arguments.iter().map(|a| (a.kind.clone(), a.params.clone())).collect()
+    }
+
+    #[test]
+    fn cxx_arguments_from_the_signature() {
+        use ElemTy as E;
+        // k(float*, float const*, int, unsigned int, long, unsigned long long, double, float, char, unsigned char,
+        //   bool, short, unsigned short, void*, float**, Params, __half)
+        let (m, _) = describe_one(
+            "_Z1kPfPKfijlydfchbstPvPS_6Params6__half",
+            &[
+                ".u64",
+                ".u64",
+                ".u32",
+                ".u32",
+                ".u64",
+                ".u64",
+                ".f64",
+                ".f32",
+                ".u8",
+                ".u8",
+                ".u8",
+                ".u16",
+                ".u16",
+                ".u64",
+                ".u64",
+                ".align 8 .b8",
+                ".align 2 .b8",
+            ],
+        );
+        // The two byte arrays need their size: re-parse with it.
+        let text = format!(
+            ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry _Z1kPfPKfijlydfchbstPvPS_6Params6__half({})\n{{\nret;\n}}\n",
+            m.entries().next().unwrap().params[..15]
+                .iter()
+                .map(|p| format!(".param {} {}", scalar_directive(p.ty.scalar), p.name.name))
+                .chain([
+                    ".param .align 8 .b8 p_15[24]".into(),
+                    ".param .align 2 .b8 p_16[2]".into()
+                ])
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let m = ptx::parse("m.ptx", &text).unwrap().0;
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(e.types_from, TypesFrom::Signature);
+        assert_eq!(e.fallback, None);
+        let ptr = |elem, is_const| ArgKind::Pointer { elem, is_const };
+        let s = |t| ArgKind::Scalar(Scalar::Elem(t));
+        assert_eq!(
+            kinds(&e).into_iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            [
+                ptr(Some(Scalar::Elem(E::F32)), false),
+                ptr(Some(Scalar::Elem(E::F32)), true),
+                s(E::S32),
+                s(E::U32),
+                s(E::S64),
+                s(E::U64),
+                s(E::F64),
+                s(E::F32),
+                ArgKind::Scalar(Scalar::S8),
+                ArgKind::Scalar(Scalar::U8),
+                ArgKind::Scalar(Scalar::Bool),
+                ArgKind::Scalar(Scalar::S16),
+                ArgKind::Scalar(Scalar::U16),
+                ptr(None, false),
+                ptr(None, false),
+                ArgKind::Bytes { size: 24, align: 8 },
+                ArgKind::Bytes { size: 2, align: 2 },
+            ]
+        );
+        let tys: Vec<&str> = e.arguments.iter().map(|a| a.ty.as_str()).collect();
+        assert_eq!(
+            tys,
+            [
+                "float*",
+                "float const*",
+                "int",
+                "unsigned int",
+                "long",
+                "unsigned long long",
+                "double",
+                "float",
+                "char",
+                "unsigned char",
+                "bool",
+                "short",
+                "unsigned short",
+                "void*",
+                "float**",
+                "Params",
+                "__half"
+            ]
+        );
+        assert!(e.arguments.iter().all(|a| a.name.is_none()));
+    }
+
+    #[test]
+    fn a_signature_that_does_not_fit_falls_back_to_the_ptx() {
+        // Three C++ parameters, two .params.
+        let (m, _) = describe_one("_Z1kPfPKfi", &[".u64", ".u64"]);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(e.types_from, TypesFrom::Ptx);
+        assert_eq!(e.fallback.as_deref(), Some("3 parameters for 2 .params"));
+        assert_eq!(
+            kinds(&e),
+            [
+                (ArgKind::Param(ScalarType::U64), 0..1),
+                (ArgKind::Param(ScalarType::U64), 1..2)
+            ]
+        );
+        assert_eq!(e.argument_list(), "  0: .u64 (p_0)\n  1: .u64 (p_1)");
+        // An `int` in a 64-bit .param.
+        let (m, _) = describe_one("_Z1kPfi", &[".u64", ".u64"]);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(
+            e.fallback.as_deref(),
+            Some("parameter 1 `int` does not fit .param .u64 `p_1`")
+        );
+        // A float in an integer .param.
+        let (m, _) = describe_one("_Z1kf", &[".u32"]);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(
+            e.fallback.as_deref(),
+            Some("parameter 0 `float` does not fit .param .u32 `p_0`")
+        );
+        // An enum (a named type) is whatever its .param is.
+        let (m, _) = describe_one("_Z1k4Mode", &[".u32"]);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(
+            (e.types_from, kinds(&e)),
+            (TypesFrom::Signature, vec![(ArgKind::Param(ScalarType::U32), 0..1)])
+        );
+    }
+
+    #[test]
+    fn numba_arrays_tuples_and_scalars() {
+        use ElemTy as E;
+        // f(Array<short, 3, F, readonly, aligned>, UniTuple<double, 2>, Tuple<int, float>, bool, unsigned long long)
+        let name = "_ZN3mod1fB2v3B1xE5ArrayIsLi3E1F8readonly7alignedE8UniTupleIdLi2EE5TupleIifEby";
+        let mut types = vec![".u64"; 11];
+        types.extend([".f64", ".f64", ".u32", ".f32", ".u8", ".u64"]);
+        let (m, _) = describe_one(name, &types);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(e.fallback, None);
+        assert_eq!(
+            kinds(&e),
+            [
+                (
+                    ArgKind::Array {
+                        elem: Some(Scalar::S16),
+                        ndim: 3,
+                        layout: "F".into(),
+                        mutable: false,
+                        params: ArrayParams {
+                            meminfo: 0,
+                            parent: 1,
+                            nitems: 2,
+                            itemsize: 3,
+                            data: 4,
+                            shape: 5..8,
+                            strides: 8..11
+                        }
+                    },
+                    0..11
+                ),
+                (ArgKind::Tuple(vec![Scalar::Elem(E::F64); 2]), 11..13),
+                (ArgKind::Tuple(vec![Scalar::Elem(E::S32), Scalar::Elem(E::F32)]), 13..15),
+                (ArgKind::Scalar(Scalar::Bool), 15..16),
+                (ArgKind::Scalar(Scalar::Elem(E::U64)), 16..17),
+            ]
+        );
+        // One .param short: the descriptor does not fit, one argument per .param.
+        let (m, _) = describe_one("_ZN3mod1fB2v3E5ArrayIfLi1E1C7mutable7alignedE", &[".u64"; 6]);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(e.types_from, TypesFrom::Ptx);
+        assert_eq!(
+            e.fallback.as_deref(),
+            Some(
+                "argument 0 `Array<float, 1, C, mutable, aligned>`: its descriptor needs 7 64-bit .params from .param 0"
+            )
+        );
+        assert_eq!(e.arguments.len(), 6);
+        // One .param too many.
+        let (m, _) = describe_one("_ZN3mod1fB2v3E5ArrayIfLi1E1C7mutable7alignedE", &[".u64"; 8]);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(
+            e.fallback.as_deref(),
+            Some("the signature's arguments cover 7 of 8 .params")
+        );
+        // A type Numba's layout is not known for.
+        let (m, _) = describe_one("_ZN3mod1fB2v3E9complex64", &[".u64"]);
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!(e.fallback.as_deref(), Some("argument 0: unknown type `complex64`"));
+    }
+
+    #[test]
+    fn scalar_words() {
+        use ElemTy as E;
+        let s = |t: &str| scalar_of(&t.split_whitespace().collect::<Vec<_>>());
+        for (t, want) in [
+            ("int", Some(Scalar::Elem(E::S32))),
+            ("signed", Some(Scalar::Elem(E::S32))),
+            ("unsigned", Some(Scalar::Elem(E::U32))),
+            ("unsigned int", Some(Scalar::Elem(E::U32))),
+            ("long", Some(Scalar::Elem(E::S64))),
+            ("long int", Some(Scalar::Elem(E::S64))),
+            ("long long", Some(Scalar::Elem(E::S64))),
+            ("unsigned long", Some(Scalar::Elem(E::U64))),
+            ("long unsigned long int", Some(Scalar::Elem(E::U64))),
+            ("size_t", Some(Scalar::Elem(E::U64))),
+            ("int64_t", Some(Scalar::Elem(E::S64))),
+            ("uint32_t", Some(Scalar::Elem(E::U32))),
+            ("short", Some(Scalar::S16)),
+            ("unsigned short int", Some(Scalar::U16)),
+            ("char", Some(Scalar::S8)),
+            ("signed char", Some(Scalar::S8)),
+            ("unsigned char", Some(Scalar::U8)),
+            ("uint8_t", Some(Scalar::U8)),
+            ("bool", Some(Scalar::Bool)),
+            ("float", Some(Scalar::Elem(E::F32))),
+            ("double", Some(Scalar::Elem(E::F64))),
+            ("long double", None),
+            ("unsigned float", None),
+            ("int2", None),
+            ("__half", None),
+            ("void", None),
+        ] {
+            assert_eq!(s(t), want, "{t}");
+        }
+    }
+
+    #[test]
+    fn c_definitions_names_and_types() {
+        let src = r#"
+#include <cuda_fp16.h>
+#define KERNEL(x) __global__ void x(int a, int b)
+template <typename T, int N>
+__global__ void tk(T *out, const Foo<int, 2> /* a, b */ table, int n = (1 < 2), float v[4]);
+// __global__ void k(int wrong);
+extern "C" __global__ void __launch_bounds__(256, 2)
+k(const float* __restrict__ x,   // the input, "quoted"
+  unsigned n, std::size_t m, volatile int *flag, int (*f)(int), float) {
+    const char *s = "__global__ void k(int a)";
+}
+template <typename T, int N>
+__global__ void tk(T *out, const Foo<int, 2> table, int n, float v[4]) { }
+template __global__ void tk<float, 1>(float *, const Foo<int, 2>, int, float *);
+"#;
+        let defs = c_definitions(src, "k");
+        assert_eq!(defs.len(), 1);
+        assert_eq!(defs[0].line, 8);
+        let got = defs[0]
+            .params
+            .iter()
+            .map(|p| (p.name.as_deref(), p.ty.as_ref().map(|t| (t.text.as_str(), &t.kind))))
+            .collect::<Vec<_>>();
+        let f32p = CKind::Pointer {
+            elem: Some(Scalar::Elem(ElemTy::F32)),
+            is_const: true,
+        };
+        let u32s = CKind::Scalar(Scalar::Elem(ElemTy::U32));
+        let u64s = CKind::Scalar(Scalar::Elem(ElemTy::U64));
+        let s32p = CKind::Pointer {
+            elem: Some(Scalar::Elem(ElemTy::S32)),
+            is_const: false,
+        };
+        let fnp = CKind::Pointer {
+            elem: None,
+            is_const: false,
+        };
+        let float_scalar = CKind::Scalar(Scalar::Elem(ElemTy::F32));
+        assert_eq!(
+            got,
+            [
+                (Some("x"), Some(("const float* __restrict__", &f32p))),
+                (Some("n"), Some(("unsigned", &u32s))),
+                (Some("m"), Some(("std::size_t", &u64s))),
+                (Some("flag"), Some(("volatile int*", &s32p))),
+                (None, Some(("int (*f)(int)", &fnp))),
+                (None, Some(("float", &float_scalar))),
+            ]
+        );
+        // The definition, not the declaration nor the explicit instantiation.
+        let defs = c_definitions(src, "tk");
+        assert_eq!(defs.len(), 1);
+        assert_eq!(defs[0].line, 13);
+        let names: Vec<_> = defs[0].params.iter().map(|p| p.name.as_deref()).collect();
+        assert_eq!(names, [Some("out"), Some("table"), Some("n"), Some("v")]);
+        assert_eq!(defs[0].params[1].ty.as_ref().unwrap().kind, CKind::Named);
+        assert_eq!(
+            defs[0].params[3].ty.as_ref().unwrap().kind,
+            CKind::Pointer {
+                elem: Some(Scalar::Elem(ElemTy::F32)),
+                is_const: false
+            }
+        );
+        // Only declarations: they are used.
+        let decls = c_definitions("__global__ void d(int a, int b = 3);", "d");
+        let names: Vec<_> = decls[0].params.iter().map(|p| p.name.as_deref()).collect();
+        assert_eq!(names, [Some("a"), Some("b")]);
+        assert_eq!(c_definitions("__global__ void e(void) {}", "e")[0].params, []);
+        assert_eq!(c_definitions("__device__ void k(int a) {}", "k"), []);
+        assert_eq!(c_definitions("__global__ void k", "k"), []);
+        assert_eq!(c_definitions("__global__ void k(int a", "k"), []);
+    }
+
+    #[test]
+    fn python_definitions_names() {
+        let src = "import numba\n\n@cuda.jit\ndef k(out, a,  # the input\n      n: int = 3, *rest, **kw):\n    pass\n\
+                   def k_other(x):\n    pass\n    def k(y, /, z, *, w): pass\ndef broken(a,\n";
+        let defs = python_definitions(src, "k");
+        assert_eq!(defs.iter().map(|d| d.line).collect::<Vec<_>>(), [4, 9]);
+        let names = |d: &Definition| d.params.iter().map(|p| p.name.clone().unwrap()).collect::<Vec<_>>();
+        assert_eq!(names(&defs[0]), ["out", "a", "n", "rest", "kw"]);
+        assert_eq!(names(&defs[1]), ["y", "z", "w"]);
+        assert_eq!(python_definitions(src, "broken"), []);
+    }
+
+    /// A kernel with `.loc`s in file `loc_file` of the two `.file`s (`/a/b/k.cu` and `/x/h.hpp`).
+    fn located(name: &str, params: &str, loc_file: u32) -> Module {
+        let text = format!(
+            ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry {name}({params})\n{{\n\
+             .loc {loc_file} 7 3\nmov.u32 %r1, %tid.x;\n.loc 2 448 9, function_name $L__info_string0, inlined_at 1 9 2\n\
+             mov.u32 %r1, %tid.x;\nret;\n}}\n.file 1 \"/a/b/k.cu\"\n.file 2 \"/x/h.hpp\"\n"
+        );
+        ptx::parse("m.ptx", &text).unwrap().0
+    }
+
+    #[test]
+    fn names_and_types_from_the_source() {
+        let m = located("k", ".param .u64 k_param_0, .param .u32 k_param_1", 1);
+        let read = |p: &str| {
+            (p == "/a/b/k.cu").then(|| "extern \"C\" __global__ void k(const float *in, unsigned n) {}".to_string())
+        };
+        let e = describe(&m, m.entries().next().unwrap(), &read);
+        assert_eq!(e.types_from, TypesFrom::Source);
+        assert_eq!(e.source.as_deref(), Some("/a/b/k.cu"));
+        assert_eq!(e.argument_list(), "  0 in: const float*\n  1 n: unsigned");
+        assert_eq!(e.argument("n").map(|a| a.index), Ok(1));
+        assert_eq!(e.argument("1").map(|a| a.index), Ok(1));
+        assert_eq!(e.argument("k_param_0").map(|a| a.index), Ok(0));
+        assert_eq!(
+            e.argument("nx"),
+            Err("kernel `k` has no argument `nx` (did you mean `n`?); its arguments:\n  0 in: const float*\n  1 n: unsigned"
+                .to_string())
+        );
+        assert_eq!(
+            e.argument("2"),
+            Err(
+                "kernel `k` has 2 arguments: no argument 2; its arguments:\n  0 in: const float*\n  1 n: unsigned"
+                    .to_string()
+            )
+        );
+        // No source: PTX types, no names.
+        let e = describe(&m, m.entries().next().unwrap(), &|_| None);
+        assert_eq!((e.types_from, e.source.as_deref()), (TypesFrom::Ptx, None));
+        assert_eq!(e.argument_list(), "  0: .u64 (k_param_0)\n  1: .u32 (k_param_1)");
+        // A source whose kernel has another parameter count: no names, PTX types.
+        let read3 = |_: &str| Some("__global__ void k(float *a, int b, int c) {}".to_string());
+        let e = describe(&m, m.entries().next().unwrap(), &read3);
+        assert_eq!(
+            e.fallback.as_deref(),
+            Some("the source's parameters: 3 parameters for 2 .params")
+        );
+        assert!(e.arguments.iter().all(|a| a.name.is_none()));
+        assert_eq!(e.source, None);
+        // The .locs of the header name file 2 but were inlined into file 1: file 1 is the kernel's, even
+        // when the kernel's own .loc names file 2.
+        let m2 = located("k", ".param .u64 k_param_0, .param .u32 k_param_1", 2);
+        let read_both = |p: &str| match p {
+            "/a/b/k.cu" => Some("__global__ void k(float *a, int b) {}".to_string()),
+            _ => Some("__global__ void k(float *wrong, int names) {}".to_string()),
+        };
+        let e = describe(&m2, m2.entries().next().unwrap(), &read_both);
+        // Counted: file 2 once (the kernel's own .loc), file 1 once (inlined at): the tie goes to file 1.
+        assert_eq!(e.source.as_deref(), Some("/a/b/k.cu"));
+        assert_eq!(e.arguments[0].name.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn mangled_names_take_names_from_the_source_and_types_from_the_signature() {
+        let m = located("_Z1kPfi", ".param .u64 p0, .param .u32 p1", 1);
+        let read = |_: &str| Some("typedef float real;\n__global__ void k(real *data, int count) {}".to_string());
+        let e = describe(&m, m.entries().next().unwrap(), &read);
+        assert_eq!(e.types_from, TypesFrom::Signature);
+        assert_eq!(e.argument_list(), "  0 data: float*\n  1 count: int");
+    }
 }
