@@ -15,6 +15,7 @@ mod parallel;
 mod pictures;
 mod programs;
 mod ptx;
+mod ptx_entry;
 mod sanitizers;
 mod scheduling;
 mod shape;

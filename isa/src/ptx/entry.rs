@@ -172,21 +172,22 @@ fn split_top<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;
-    let mut i = 0;
-    let bytes = s.as_bytes();
-    while i < s.len() {
-        if depth == 0 && s[i..].starts_with(sep) {
-            parts.push(&s[start..i]);
-            i += sep.len();
-            start = i;
+    let mut skip_to = 0;
+    for (i, ch) in s.char_indices() {
+        if i < skip_to {
             continue;
         }
-        match bytes[i] {
-            b'<' | b'(' | b'[' => depth += 1,
-            b'>' | b')' | b']' => depth -= 1,
+        if depth == 0 && s[i..].starts_with(sep) {
+            parts.push(&s[start..i]);
+            start = i + sep.len();
+            skip_to = start;
+            continue;
+        }
+        match ch {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
             _ => {}
         }
-        i += 1;
     }
     parts.push(&s[start..]);
     parts
@@ -1077,14 +1078,17 @@ fn tokens(text: &str) -> Vec<Tok> {
             continue;
         }
         if c == b'"' || c == b'\'' {
+            // To the closing quote (a literal does not span lines: an unterminated one ends at the newline).
             i += 1;
             while i < b.len() && b[i] != c && b[i] != b'\n' {
-                if b[i] == b'\\' {
+                if b[i] == b'\\' && b.get(i + 1).is_some_and(|&n| n != b'\n') {
                     i += 1;
                 }
                 i += 1;
             }
-            i += 1;
+            if i < b.len() && b[i] == c {
+                i += 1;
+            }
             continue;
         }
         let start = i;
@@ -1936,5 +1940,33 @@ template __global__ void tk<float, 1>(float *, const Foo<int, 2>, int, float *);
         let e = describe(&m, m.entries().next().unwrap(), &read);
         assert_eq!(e.types_from, TypesFrom::Signature);
         assert_eq!(e.argument_list(), "  0 data: float*\n  1 count: int");
+    }
+    #[test]
+    fn tokens_skip_comments_literals_and_directives() {
+        let src =
+            "#define A(x) \\\n  x\nint a = 'b'; /* one\ntwo */ char *s = \"x\\\"y\"; // c\nfloat c = 'q\n\"é\" ü d";
+        let toks: Vec<(String, u32)> = tokens(src).into_iter().map(|t| (t.text, t.line)).collect();
+        let want: Vec<(String, u32)> = [
+            ("int", 3),
+            ("a", 3),
+            ("=", 3),
+            (";", 3),
+            ("char", 4),
+            ("*", 4),
+            ("s", 4),
+            ("=", 4),
+            (";", 4),
+            ("float", 5),
+            ("c", 5),
+            ("=", 5),
+            ("ü", 6),
+            ("d", 6),
+        ]
+        .into_iter()
+        .map(|(t, l)| (t.to_string(), l))
+        .collect();
+        assert_eq!(toks, want);
+        assert_eq!(split_top("a<b, c>, é(d, e), f", ","), ["a<b, c>", " é(d, e)", " f"]);
+        assert_eq!(split_top("ns::k<a::b>::f", "::"), ["ns", "k<a::b>", "f"]);
     }
 }
