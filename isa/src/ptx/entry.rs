@@ -1431,6 +1431,12 @@ mod tests {
             (n.qualified.as_str(), n.last.as_str(), n.short.as_str()),
             ("reduce_sum<float, 256>", "reduce_sum<float, 256>", "reduce_sum")
         );
+        let n = name_of("_ZN2ns6kernelEPd");
+        assert_eq!(n.demangled.as_deref(), Some("ns::kernel(double*)"));
+        assert_eq!(
+            (n.qualified.as_str(), n.last.as_str(), n.short.as_str()),
+            ("ns::kernel", "kernel", "kernel")
+        );
         let n = name_of("_ZN2ns5inner6kernelEPdj");
         assert_eq!(n.demangled.as_deref(), Some("ns::inner::kernel(double*, unsigned int)"));
         assert_eq!(
