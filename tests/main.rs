@@ -16,6 +16,7 @@ mod parallel;
 mod pictures;
 mod programs;
 mod ptx;
+mod ptx_entry;
 mod ptx_lower;
 mod sanitizers;
 mod scheduling;

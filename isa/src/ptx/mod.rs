@@ -18,11 +18,13 @@
 //! ```
 
 mod ast;
+pub mod entry;
 mod lexer;
 mod lower;
 mod parser;
 
 pub use ast::*;
+pub use entry::{Entry, describe, find};
 pub use lower::{Bindings, ParamValue, SUBSET_DOC, lower, placeholder_bindings};
 pub use parser::MAX_DEPTH;
 
