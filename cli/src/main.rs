@@ -333,6 +333,10 @@ struct CrosscheckArgs {
     /// Every shipped program.
     #[arg(long)]
     all: bool,
+    /// Also every launch of FILE: one per line, a PTX file (relative to FILE) and its `sim run` flags
+    /// (`programs/ptx/launches.txt`, the PTX corpus).
+    #[arg(long, value_name = "FILE")]
+    launches: Option<String>,
     /// Also run this many random programs (one CUDA module per 250).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     random: Option<u64>,
@@ -1080,9 +1084,9 @@ fn crosscheck_worker() -> ExitCode {
 fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
     use rayon::prelude::*;
     use warpsim_tools::crosscheck::{self as xc, ProgramReport};
-    if args.programs.is_empty() && !args.all && args.random.is_none() {
+    if args.programs.is_empty() && !args.all && args.random.is_none() && args.launches.is_none() {
         return Err(Failure::input(
-            "error: nothing to cross-check\n  help: name programs, or use --all and/or --random N",
+            "error: nothing to cross-check\n  help: name programs, or use --all, --launches FILE and/or --random N",
         ));
     }
     if args.jobs == 0 {
@@ -1098,6 +1102,9 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
             ..launch.clone()
         };
         named.push((p.clone(), program, launch));
+    }
+    if let Some(file) = &args.launches {
+        named.extend(ptx::launches(file, color)?);
     }
     if args.all {
         for name in programs::names() {

@@ -4,7 +4,8 @@
 use super::{Failure, ShapeArgs};
 use std::fmt::Write as _;
 use std::path::Path;
-use warpsim_isa::ptx::{self, Bindings, Function, Module, ParamValue};
+use warpsim_isa::ptx::entry::{ArgKind, Argument, Scalar};
+use warpsim_isa::ptx::{self, Bindings, Entry, Function, Module, ParamValue, ScalarType};
 use warpsim_isa::{BufferDecl, ConstExpr, ElemTy, ParamDecl, Program, SourceMap};
 
 /// The file parsed, or its syntax error rendered.
@@ -34,140 +35,209 @@ fn reader(ptx_path: &str) -> impl Fn(&str) -> Option<String> {
     }
 }
 
-/// The entry `query` names, or the only one.
-fn entry<'m>(module: &'m Module, path: &str, query: Option<&str>) -> Result<&'m Function, Failure> {
-    let entries: Vec<&Function> = module.entries().collect();
-    let listed = || {
-        entries
-            .iter()
-            .map(|e| format!("\n  {}", e.name.name))
-            .collect::<String>()
+/// `TYPE[LEN]`, `TYPE[D0xD1…]` or `[LEN]` of `--buffer` (no type: `default`, the argument's element type),
+/// optionally `=INIT` after it: the element type, the shape, and the initialiser's text.
+fn buffer_spec(text: &str, default: Option<ElemTy>) -> Option<(ElemTy, Vec<i64>, Option<&str>)> {
+    let (head, init) = match text.split_once(']') {
+        Some((h, rest)) if rest.trim().is_empty() => (h, None),
+        Some((h, rest)) => (h, Some(rest.trim().strip_prefix('=')?.trim())),
+        None => return None,
     };
-    match query {
-        None => match entries[..] {
-            [only] => Ok(only),
-            [] => Err(Failure::input(format!("error: `{path}` has no kernel (`.entry`)"))),
-            _ => Err(Failure::input(format!(
-                "error: `{path}` has {} kernels; choose one with --entry NAME:{}",
-                entries.len(),
-                listed()
-            ))),
-        },
-        Some(q) => {
-            let found: Vec<&&Function> = entries
-                .iter()
-                .filter(|e| e.name.name == q || itanium_name(&e.name.name) == Some(q))
-                .collect();
-            match found[..] {
-                [only] => Ok(only),
-                [] => Err(Failure::input(format!(
-                    "error: `{path}` has no kernel named `{q}`; its kernels:{}",
-                    listed()
-                ))),
-                _ => Err(Failure::input(format!(
-                    "error: `{q}` names several kernels of `{path}`; give the mangled name:{}",
-                    found.iter().map(|e| format!("\n  {}", e.name.name)).collect::<String>()
-                ))),
+    let (ty, dims) = head.trim().split_once('[')?;
+    let elem = match ty.trim() {
+        "" => default?,
+        t => ElemTy::parse(t)?,
+    };
+    let shape: Option<Vec<i64>> = dims
+        .split(['x', ','])
+        .map(|d| d.trim().parse().ok().filter(|&n: &i64| n >= 0))
+        .collect();
+    Some((elem, shape?, init))
+}
+
+/// The initialiser `INIT` of `--buffer NAME=TYPE[LEN]=INIT`: what a `.buffer` line's `= …` takes (an expression
+/// in `i` and `len`, and overrides), assembled as that line.
+fn initialiser(flag: &str, elem: ElemTy, init: &str, color: bool) -> Result<warpsim_isa::Init, Failure> {
+    let text = format!(".buffer b {}[1] = {init}\n", elem.name());
+    let p =
+        warpsim_isa::parse(flag, &text, &warpsim::programs::Resolver).map_err(|e| Failure::input(e.render(color)))?;
+    p.buffers
+        .into_iter()
+        .next()
+        .and_then(|b| b.init)
+        .ok_or_else(|| Failure::input(format!("error: `{flag}`: no initialiser after `=`")))
+}
+
+fn var(name: &str, span: warpsim_isa::Span) -> ConstExpr {
+    ConstExpr {
+        kind: warpsim_isa::expr::ExprKind::Var(name.to_string()),
+        span,
+    }
+}
+
+/// `NAME=…` flags (`--buffer`, `--set`) whose NAME names argument `a` of `e`.
+fn flags_for<'f>(e: &Entry, a: &Argument, flags: &'f [String]) -> Vec<(usize, &'f str, &'f str)> {
+    flags
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let (key, rest) = t.split_once('=')?;
+            let key = key.trim();
+            (e.argument(key).ok()?.index == a.index).then_some((i, key, rest))
+        })
+        .collect()
+}
+
+/// Bind every argument of entry `e` from the flags: a pointer (or a Numba array) to a new buffer
+/// (`--buffer`), a scalar to a program parameter (`--set`).
+fn bindings(e: &Entry, shape: &ShapeArgs, color: bool) -> Result<Bindings, Failure> {
+    let f = e.function;
+    let span = f.name.span;
+    let mut b = Bindings {
+        values: vec![ParamValue::Unbound; f.params.len()],
+        ..Bindings::default()
+    };
+    let list = || format!("\n  its arguments:\n  {}", e.argument_list().replace('\n', "\n  "));
+    // A flag that names no argument (a typo) first.
+    for (flag, all) in [("--buffer", &shape.buffer), ("--set", &shape.set)] {
+        for t in all.iter() {
+            let key = t.split_once('=').map_or(t.as_str(), |x| x.0).trim();
+            if let Err(why) = e.argument(key) {
+                return Err(Failure::input(format!("error: `{flag} {t}`: {why}")));
             }
         }
     }
-}
-
-/// The unqualified name of an Itanium-mangled function (`_Z6kernelPfi` → `kernel`).
-fn itanium_name(mangled: &str) -> Option<&str> {
-    let rest = mangled.strip_prefix("_Z")?;
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    let len: usize = rest[..digits].parse().ok()?;
-    rest.get(digits..digits + len)
-}
-
-/// `TYPE[LEN]` of `--buffer`.
-fn buffer_spec(text: &str) -> Option<(ElemTy, i64)> {
-    let (ty, len) = text.trim().strip_suffix(']')?.split_once('[')?;
-    Some((
-        ElemTy::parse(ty.trim())?,
-        len.trim().parse().ok().filter(|&n: &i64| n >= 0)?,
-    ))
-}
-
-/// The names a `.param` answers to: its position and its PTX name.
-fn matches(k: usize, param: &str, name: &str) -> bool {
-    name == k.to_string() || name == param
-}
-
-/// Bind every `.param` of `entry` from the flags.
-fn bindings(entry: &Function, shape: &ShapeArgs) -> Result<Bindings, Failure> {
-    let span = entry.name.span;
-    let mut b = Bindings::default();
-    let mut used_buffers = vec![false; shape.buffer.len()];
-    let mut used_sets = vec![false; shape.set.len()];
-    for (k, param) in entry.params.iter().enumerate() {
-        let pname = param.name.name.as_str();
-        let buffer = shape
-            .buffer
-            .iter()
-            .enumerate()
-            .find(|(_, t)| t.split_once('=').is_some_and(|(n, _)| matches(k, pname, n.trim())));
-        let set = shape
-            .set
-            .iter()
-            .enumerate()
-            .find(|(_, t)| t.split_once('=').is_some_and(|(n, _)| matches(k, pname, n.trim())));
-        let value = match (buffer, set) {
-            (Some((i, text)), None) => {
-                used_buffers[i] = true;
-                let (name, spec) = text.split_once('=').expect("matched NAME=");
-                let name = name.trim();
-                let (elem, len) = buffer_spec(spec).ok_or_else(|| {
-                    Failure::input(format!(
-                        "error: `--buffer {text}`: expected NAME=TYPE[LEN]\n  help: for example `--buffer out=f32[1024]` (TYPE: u32, s32, f32, u64, s64, f64)"
-                    ))
-                })?;
-                b.buffers.push(BufferDecl {
-                    name: name.to_string(),
-                    elem,
-                    len: ConstExpr::int(len, span),
-                    init: None,
-                    span,
-                });
-                ParamValue::Expr(ConstExpr {
-                    kind: warpsim_isa::expr::ExprKind::Var(name.to_string()),
-                    span,
-                })
-            }
-            (None, Some((i, text))) => {
-                used_sets[i] = true;
-                let name = text.split_once('=').expect("matched NAME=").0.trim();
-                b.params.push(ParamDecl {
-                    name: name.to_string(),
-                    default: ConstExpr::int(0, span),
-                    span,
-                });
-                ParamValue::Expr(ConstExpr {
-                    kind: warpsim_isa::expr::ExprKind::Var(name.to_string()),
-                    span,
-                })
-            }
-            (Some((_, t1)), Some((_, t2))) => {
-                return Err(Failure::input(format!(
-                    "error: parameter {k} (`{pname}`) is bound twice: `--buffer {t1}` and `--set {t2}`"
-                )));
-            }
-            (None, None) => {
-                return Err(Failure::input(format!(
-                    "error: parameter {k} (`{pname}`, `.{}`) of `{}` is not bound\n  help: a pointer gets a buffer (`--buffer {k}=f32[1024]`), a scalar a value (`--set {k}=1024`)",
-                    format!("{:?}", param.ty.scalar).to_lowercase(),
-                    entry.name.name
-                )));
-            }
+    for a in &e.arguments {
+        let buffers = flags_for(e, a, &shape.buffer);
+        let sets = flags_for(e, a, &shape.set);
+        let label = match &a.name {
+            Some(n) => format!("argument {} (`{n}`: {})", a.index, a.ty),
+            None => format!("argument {} ({})", a.index, a.ty),
         };
-        b.values.push(value);
-    }
-    if let Some(k) = used_buffers.iter().position(|u| !u) {
-        return Err(Failure::input(format!(
-            "error: `--buffer {}` names no parameter of `{}`",
-            shape.buffer[k], entry.name.name
-        )));
+        if buffers.len() + sets.len() > 1 {
+            return Err(Failure::input(format!(
+                "error: {label} of `{}` is bound more than once",
+                e.name.last
+            )));
+        }
+        let is_pointer = matches!(
+            a.kind,
+            ArgKind::Pointer { .. }
+                | ArgKind::Array { .. }
+                | ArgKind::Param(ScalarType::U64 | ScalarType::B64 | ScalarType::S64)
+        );
+        if let Some(&(_, key, spec)) = buffers.first() {
+            let elem_of = |s: &Option<Scalar>| s.and_then(Scalar::elem);
+            let default = match &a.kind {
+                ArgKind::Pointer { elem, .. } | ArgKind::Array { elem, .. } => elem_of(elem),
+                _ => None,
+            };
+            if !is_pointer {
+                return Err(Failure::input(format!(
+                    "error: `--buffer {key}={spec}`: {label} is not a pointer\n  help: give a scalar a value: `--set {key}=VALUE`"
+                )));
+            }
+            let (elem, dims, init) = buffer_spec(spec, default).ok_or_else(|| {
+                Failure::input(format!(
+                    "error: `--buffer {key}={spec}`: expected TYPE[LEN] (or TYPE[ROWSxCOLS] for a 2-D array), then optionally `=INIT`\n  help: for example `--buffer {key}=f32[1024]` or `--buffer {key}=f32[1024]=i*0.5` (TYPE: u32, s32, f32, u64, s64, f64{})",
+                    if default.is_some() { "; `[1024]` takes the argument's element type" } else { "" }
+                ))
+            })?;
+            let len: i64 = dims.iter().product();
+            let name = a.name.clone().unwrap_or_else(|| key.to_string());
+            if b.buffers.iter().any(|x| x.name == name) {
+                return Err(Failure::input(format!("error: two buffers named `{name}`")));
+            }
+            let init = match init {
+                Some(text) => Some(initialiser(&format!("--buffer {key}={spec}"), elem, text, color)?),
+                None => None,
+            };
+            b.buffers.push(BufferDecl {
+                name: name.clone(),
+                elem,
+                len: ConstExpr::int(len, span),
+                init,
+                span,
+            });
+            match &a.kind {
+                ArgKind::Array {
+                    ndim, layout, params, ..
+                } => {
+                    if dims.len() != *ndim {
+                        return Err(Failure::input(format!(
+                            "error: `--buffer {key}={spec}`: {label} has {ndim} dimension{}, the buffer {}\n  help: give its shape: `{key}={}[{}]`",
+                            if *ndim == 1 { "" } else { "s" },
+                            dims.len(),
+                            elem.name(),
+                            vec!["N"; *ndim].join("x")
+                        )));
+                    }
+                    let size = 4 * i64::try_from(elem.words()).unwrap_or(2);
+                    // Strides in bytes: row-major (C, A) or column-major (F).
+                    let mut strides = vec![0i64; *ndim];
+                    let mut step = size;
+                    let order: Vec<usize> = if layout == "F" {
+                        (0..*ndim).collect()
+                    } else {
+                        (0..*ndim).rev().collect()
+                    };
+                    for &k in &order {
+                        strides[k] = step;
+                        step *= dims[k];
+                    }
+                    let c = |v: i64| ParamValue::Expr(ConstExpr::int(v, span));
+                    b.values[params.meminfo] = c(0);
+                    b.values[params.parent] = c(0);
+                    b.values[params.nitems] = c(len);
+                    b.values[params.itemsize] = c(size);
+                    b.values[params.data] = ParamValue::Expr(var(&name, span));
+                    for (k, p) in params.shape.clone().enumerate() {
+                        b.values[p] = c(dims[k]);
+                    }
+                    for (k, p) in params.strides.clone().enumerate() {
+                        b.values[p] = c(strides[k]);
+                    }
+                }
+                _ => b.values[a.params.start] = ParamValue::Expr(var(&name, span)),
+            }
+        } else if let Some(&(_, key, _)) = sets.first() {
+            match &a.kind {
+                ArgKind::Scalar(_) | ArgKind::Param(_) => {}
+                ArgKind::Pointer { .. } | ArgKind::Array { .. } => {
+                    return Err(Failure::input(format!(
+                        "error: `--set {key}=…`: {label} is a pointer\n  help: give it a buffer: `--buffer {key}=f32[1024]`"
+                    )));
+                }
+                _ => {
+                    return Err(Failure::input(format!(
+                        "error: {label} of `{}` is passed by value as a structure or tuple, which warpsim cannot bind yet",
+                        e.name.last
+                    )));
+                }
+            }
+            b.params.push(ParamDecl {
+                name: key.to_string(),
+                default: ConstExpr::int(0, span),
+                span,
+            });
+            b.values[a.params.start] = ParamValue::Expr(var(key, span));
+        } else {
+            let key = a.name.clone().unwrap_or_else(|| a.index.to_string());
+            let how = if is_pointer {
+                let elem = match &a.kind {
+                    ArgKind::Pointer { elem, .. } | ArgKind::Array { elem, .. } => elem.and_then(Scalar::elem),
+                    _ => None,
+                };
+                format!("--buffer {key}={}[N]", elem.map_or("f32", ElemTy::name))
+            } else {
+                format!("--set {key}=VALUE")
+            };
+            return Err(Failure::input(format!(
+                "error: {label} of `{}` is not bound\n  help: `{how}`{}",
+                e.name.last,
+                list()
+            )));
+        }
     }
     Ok(b)
 }
@@ -175,9 +245,13 @@ fn bindings(entry: &Function, shape: &ShapeArgs) -> Result<Bindings, Failure> {
 /// `sim run/bench/crosscheck kernel.ptx`: the entry lowered with the flags' bindings.
 pub(crate) fn load(path: &str, color: bool, shape: &ShapeArgs) -> Result<Program, Failure> {
     let (module, sources) = parse(path, color)?;
-    let entry = entry(&module, path, shape.entry.as_deref())?;
-    let b = bindings(entry, shape)?;
-    ptx::lower(&module, &sources, entry, &b, &reader(path)).map_err(|d| Failure::input(d.render(&sources, color)))
+    let f = ptx::find(&module, shape.entry.as_deref()).map_err(|e| Failure::input(format!("error: {path}: {e}")))?;
+    let read = reader(path);
+    let e = ptx::describe(&module, f, &read);
+    let b = bindings(&e, shape, color)?;
+    let mut p = ptx::lower(&module, &sources, f, &b, &read).map_err(|d| Failure::input(d.render(&sources, color)))?;
+    p.name.clone_from(&e.name.last);
+    Ok(p)
 }
 
 /// `sim check kernel.ptx`: every entry lowered (pointers bound to placeholder buffers, scalars to 0).
@@ -189,18 +263,20 @@ pub(crate) fn check(path: &str, color: bool) -> Result<String, Failure> {
     if entries.is_empty() {
         return Err(Failure::input(format!("error: `{path}` has no kernel (`.entry`)")));
     }
+    let read = reader(path);
     for e in entries {
-        match ptx::lower(&module, &sources, e, &ptx::placeholder_bindings(e), &reader(path)) {
+        let info = ptx::describe(&module, e, &read);
+        match ptx::lower(&module, &sources, e, &ptx::placeholder_bindings(e), &read) {
             Ok(p) => {
                 let regs = p.regs.iter().filter(|r| r.width != warpsim_isa::Width::High).count();
                 let _ = writeln!(
                     out,
-                    "{}: ok ({} instructions, {} registers, {} predicates, {} parameters)",
-                    e.name.name,
+                    "{}: ok ({} instructions, {} registers, {} predicates)\n{}",
+                    info.name.display(),
                     p.instructions.len(),
                     regs,
                     p.preds.len(),
-                    e.params.len()
+                    info.argument_list()
                 );
             }
             Err(d) => errors.push_str(&d.render(&sources, color)),
@@ -211,4 +287,74 @@ pub(crate) fn check(path: &str, color: bool) -> Result<String, Failure> {
     } else {
         Err(Failure::input(format!("{out}{errors}")))
     }
+}
+
+/// One line of a launches file: a PTX file and the flags that launch it.
+#[derive(clap::Parser)]
+#[command(no_binary_name = true)]
+struct LaunchLine {
+    file: String,
+    #[command(flatten)]
+    shape: ShapeArgs,
+}
+
+/// A line's words: split at blanks, `'…'` quoting a word with blanks.
+fn words(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if quoted {
+        return Err("a `'` is not closed".into());
+    }
+    if any {
+        out.push(word);
+    }
+    Ok(out)
+}
+
+/// The launches of a launches file (`sim crosscheck --launches FILE`): each line's program, named after its
+/// PTX file, and its launch. A bad line is an error naming it.
+pub(crate) fn launches(path: &str, color: bool) -> Result<Vec<(String, Program, warpsim::Launch)>, Failure> {
+    use clap::Parser as _;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Failure::input(format!("error: cannot read `{path}`: {e}")))?;
+    let dir = Path::new(path).parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let at = |m: String| Failure::input(format!("error: {path}:{}: {m}", k + 1));
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let words = words(line).map_err(at)?;
+        let parsed = LaunchLine::try_parse_from(&words).map_err(|e| at(e.to_string().trim_end().to_string()))?;
+        let file = dir.join(&parsed.file);
+        let file = file.to_string_lossy();
+        let mut program = load(&file, color, &parsed.shape)?;
+        let name = Path::new(&parsed.file)
+            .file_stem()
+            .map_or_else(|| parsed.file.clone(), |s| s.to_string_lossy().into_owned());
+        program.name.clone_from(&name);
+        out.push((name, program, parsed.shape.launch()?));
+    }
+    Ok(out)
 }
