@@ -5,3 +5,4 @@ mod browser;
 mod cli;
 mod data;
 mod hostile;
+mod ptx;

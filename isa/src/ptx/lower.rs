@@ -255,6 +255,35 @@ fn type_of_qualifier(q: &str) -> Option<ScalarType> {
     ScalarType::from_directive(&format!(".{q}"))
 }
 
+/// The names an operand mentions (registers, variables, labels).
+fn operand_names<'a>(o: &'a ptx::Operand, out: &mut std::collections::HashSet<&'a str>) {
+    match &o.kind {
+        OperandKind::Name(n) | OperandKind::Offset(n, _) | OperandKind::Not(n) => {
+            out.insert(n.name.as_str());
+        }
+        OperandKind::Address(a) => {
+            if let Some(b) = &a.base {
+                out.insert(b.name.as_str());
+            }
+        }
+        OperandKind::Vector(v) | OperandKind::List(v) => v.iter().for_each(|x| operand_names(x, out)),
+        OperandKind::Pair(a, b) => {
+            out.insert(a.name.as_str());
+            out.insert(b.name.as_str());
+        }
+        OperandKind::Int(_) | OperandKind::Float(_) => {}
+    }
+}
+
+/// Whether an initialiser takes the address of variable `name`.
+fn mentions(i: &Initializer, name: &str) -> bool {
+    match i {
+        Initializer::Value(InitValue::Symbol(n, _) | InitValue::Generic(n, _), _) => n.name == name,
+        Initializer::Value(..) => false,
+        Initializer::List(l, _) => l.iter().any(|x| mentions(x, name)),
+    }
+}
+
 /// A variable's size in bytes.
 fn var_bytes(v: &ptx::Variable) -> Option<u64> {
     let elem = u64::from(v.ty.scalar.bits().max(8) / 8) * u64::from(v.ty.vector.unwrap_or(1));
@@ -301,11 +330,28 @@ fn init_bytes(v: &ptx::Variable, len: u64) -> Option<Vec<u8>> {
 }
 
 impl Lower<'_> {
-    /// Module-scope variables: `.global`/`.const` → buffers, `.shared` → shared arrays.
+    /// Module-scope variables that some function's code names: `.global`/`.const` → buffers, `.shared` →
+    /// shared arrays. (Numba declares a `.common .global` environment per function that no code reads: it is
+    /// not a buffer of the program.)
     fn module_variables(&mut self) -> Result<(), Diagnostic> {
         let module = self.module;
+        let mut named = std::collections::HashSet::new();
+        for f in module.functions() {
+            if let Some(b) = &f.body {
+                for i in b.instructions() {
+                    for o in &i.operands {
+                        operand_names(o, &mut named);
+                    }
+                }
+            }
+        }
         for v in module.variables() {
-            self.variable(v)?;
+            let by_initialiser = module
+                .variables()
+                .any(|w| w.init.as_ref().is_some_and(|init| mentions(init, &v.name.name)));
+            if named.contains(v.name.name.as_str()) || by_initialiser {
+                self.variable(v)?;
+            }
         }
         Ok(())
     }

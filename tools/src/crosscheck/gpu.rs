@@ -95,11 +95,35 @@ impl CudaGpu {
             .map_err(|e| format!("CUDA could not load the module: {e}"))
     }
 
-    /// Load a PTX module as it is (the driver's JIT compiles it for the device).
+    /// Load a PTX module (the driver's JIT compiles it for the device). A module newer than the driver (nvcc
+    /// 13.5 writes `.version 9.5`; a CUDA 13.0 driver reads up to 9.0) is loaded with the newest `.version` the
+    /// driver accepts: the instructions are the same, only the header changes.
     pub fn load_ptx(&self, text: &str) -> Result<Arc<CudaModule>, String> {
-        self.ctx
-            .load_module(cudarc::nvrtc::Ptx::from_src(text))
-            .map_err(|e| format!("CUDA could not load the PTX: {e}"))
+        let load = |t: &str| self.ctx.load_module(cudarc::nvrtc::Ptx::from_src(t));
+        let first = match load(text) {
+            Ok(m) => return Ok(m),
+            Err(e) => e,
+        };
+        let unsupported = first.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
+        let version = text.lines().find_map(|l| {
+            let v = l.trim().strip_prefix(".version")?.trim();
+            let (major, minor) = v.split_once('.')?;
+            Some((major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?, l))
+        });
+        if let (true, Some((major, minor, line))) = (unsupported, version) {
+            let mut older: Vec<(u32, u32)> = (7..=major)
+                .flat_map(|ma| (0..=9).map(move |mi| (ma, mi)))
+                .filter(|&v| v < (major, minor))
+                .collect();
+            older.reverse();
+            for (ma, mi) in older {
+                let t = text.replacen(line, &format!(".version {ma}.{mi}"), 1);
+                if let Ok(m) = load(&t) {
+                    return Ok(m);
+                }
+            }
+        }
+        Err(format!("CUDA could not load the PTX: {first}"))
     }
 
     /// The module of `job`: its PTX loaded, or its CUDA compiled.
