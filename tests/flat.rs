@@ -569,3 +569,66 @@ fn flat_syntax_errors_are_clear() {
         assert!(shown.contains(message), "{text}:\n{shown}");
     }
 }
+
+#[test]
+fn sm_clock64_and_shared_memory_size_registers() {
+    let text = "
+.grid 4
+.block 32
+.buffer out u32[24]
+.shared a u32[10]
+.shared d u64[]
+.reg %v, %k, %lo, %hi, %lo2, %hi2
+.reg.b64 %c1, %c2
+.pred %p
+    setp.ne.u32 %p, %tid.x, 0
+    @%p exit
+    mul.lo.u32 %k, %ctaid.x, 6
+    mov.u32 %v, %smid
+    st.global.u32 out[%k], %v
+    mov.u32 %v, %nsmid
+    st.global.u32 out[%k + 1], %v
+    mov.u32 %v, %dynamic_smem_size
+    st.global.u32 out[%k + 2], %v
+    mov.u32 %v, %total_smem_size
+    st.global.u32 out[%k + 3], %v
+    mov.u64 %c1, %clock64
+    mov.u64 %c2, %clock64
+    sub.s64 %c2, %c2, %c1
+    mov.b64 {%lo, %hi}, %c2
+    st.global.u32 out[%k + 4], %lo
+    mov.b64 {%lo2, %hi2}, %c1
+    st.global.u32 out[%k + 5], %hi2
+";
+    let program = assemble(text);
+    let config = Config::hopper();
+    let launch = Launch {
+        dynamic_shared: Some(48),
+        ..Launch::default()
+    };
+    let kernel = warpsim::instantiate(&program, &config, &launch).expect("loads");
+    let run = || warpsim::run(&kernel, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    let out = run();
+    let got = u32s(&out, "out");
+    for b in 0..4u32 {
+        let row = &got[b as usize * 6..b as usize * 6 + 6];
+        // Blocks are dealt to the SMs in order, one each on an idle GPU.
+        assert_eq!(row[0], b, "block {b}: %smid");
+        assert_eq!(row[1], config.sms, "block {b}: %nsmid");
+        assert_eq!((row[2], row[3]), (48, 40 + 48), "block {b}: shared memory sizes");
+        // The clock moved on between the two reads, by the clock unit's latency (a dependent `mov`), and its
+        // high half is 0 this early.
+        assert!(row[4] > 0, "block {b}: {row:?}");
+        assert_eq!(row[5], 0, "block {b}");
+    }
+    // Deterministic.
+    assert_eq!(u32s(&run(), "out"), got);
+    // `%clock64` is a 64-bit source.
+    let e = warpsim_isa::parse("t.s", ".reg %v\n mov.u32 %v, %clock64", &warpsim::programs::Resolver)
+        .expect_err("32-bit use");
+    assert!(
+        e.render(false).contains("`%clock64` is 64 bits wide"),
+        "{}",
+        e.render(false)
+    );
+}

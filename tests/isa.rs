@@ -63,7 +63,14 @@ top:
 fn printer_round_trips_launch_shapes_and_every_special() {
     let specials: Vec<String> = warpsim_isa::Special::ALL
         .iter()
-        .map(|s| format!("    mov.u32 %x, %{}\n", s.name()))
+        .map(|s| {
+            // (`%clock64` is 64 bits wide.)
+            if s.wide() {
+                format!("    mov.u64 %xd, %{}\n", s.name())
+            } else {
+                format!("    mov.u32 %x, %{}\n", s.name())
+            }
+        })
         .collect();
     for (grid, block, printed) in [
         ("4", "W", ".grid 4\n.block W\n"),
@@ -71,7 +78,7 @@ fn printer_round_trips_launch_shapes_and_every_special() {
         ("2,3,n+1", "8,4,2", ".grid 2, 3, n + 1\n.block 8, 4, 2\n"),
     ] {
         let src = format!(
-            ".param n = 3\n.grid {grid}\n.block {block}\n.reg %x\n{}",
+            ".param n = 3\n.grid {grid}\n.block {block}\n.reg %x\n.reg.b64 %xd\n{}",
             specials.concat()
         );
         let p = parse("shapes.s", &src, &programs::Resolver).unwrap_or_else(|e| panic!("{}", e.render(false)));
@@ -83,7 +90,8 @@ fn printer_round_trips_launch_shapes_and_every_special() {
         // The components are printed x first, separated by `, `; every special register by its PTX name.
         assert!(text.contains(printed), "{text}");
         for s in warpsim_isa::Special::ALL {
-            assert!(text.contains(&format!("mov.u32 %x, %{}\n", s.name())), "{text}");
+            let (ty, d) = if s.wide() { ("u64", "xd") } else { ("u32", "x") };
+            assert!(text.contains(&format!("mov.{ty} %{d}, %{}\n", s.name())), "{text}");
         }
     }
     // Different shapes are different programs.

@@ -1470,7 +1470,7 @@ fn a_faulting_run_writes_every_file_whole() {
 // Faults of the simulated program: exit status 1, the message names the instruction.
 
 /// (file, source, first line of stderr at `--warp 8`)
-const FAULTS: [(&str, &str, &str); 12] = [
+const FAULTS: [(&str, &str, &str); 19] = [
     (
         "oob_global.s",
         "// Lanes 6 and 7 read past the end of `in`.
@@ -1601,6 +1601,87 @@ top:
         bra             top
 ",
         "error: the run passed the cycle limit (100000 cycles)",
+    ),
+    (
+        "null.s",
+        "// A null pointer: a global load through address 0.
+.reg %v
+.reg.b64 %rd
+        mov.b64         %rd, 0
+        ld.global.u32   %v, [%rd]
+",
+        "error: load from address 0x0000000000000000 (a null pointer): it is in no buffer",
+    ),
+    (
+        "flat_oob.s",
+        "// Lanes 6 and 7 read past the end of `in` through a pointer.
+.buffer in f32[W]
+.reg %f
+.reg.b64 %rd, %off
+        mul.wide.u32    %off, %laneid, 4
+        mov.b64         %rd, in
+        add.s64         %rd, %rd, %off
+        ld.global.f32   %f, [%rd + 8]
+",
+        "error: out-of-bounds load from `in`: element 8, but `in` has 8 elements (0..8)",
+    ),
+    (
+        "no_window.s",
+        "// A generic address in no buffer and in neither window.
+.buffer out u32[W]
+.reg.b64 %rd
+        mov.b64         %rd, out
+        add.s64         %rd, %rd, 0x100000000000000
+        st.u32          [%rd], %laneid
+",
+        "error: store to address 0x0100000100000000: it is in no buffer, nor in the shared or the local window",
+    ),
+    (
+        "shared_range.s",
+        "// A shared offset past the block's shared memory (32 bytes at W=8).
+.shared s u32[W]
+.reg %a
+        shl.b32         %a, %laneid, 3
+        st.shared.u32   [%a], %laneid
+",
+        "error: out-of-bounds store to shared memory: bytes 32..36, but the block's shared memory has 32 bytes",
+    ),
+    (
+        "local_misaligned.s",
+        "// A local offset that is not a multiple of the access size.
+.local 64
+.reg %a, %v
+        shl.b32         %a, %laneid, 1
+        ld.local.u32    %v, [%a]
+",
+        "error: misaligned load from local memory: byte offset 2 is not a multiple of 4",
+    ),
+    (
+        "mixed.s",
+        "// The lanes of one generic load reach a buffer and shared memory.
+.buffer in u32[W]
+.shared s u32[W]
+.reg %v
+.reg.b64 %rd
+.pred %odd
+        mov.b64         %rd, in
+        and.b32         %v, %laneid, 1
+        setp.eq.u32     %odd, %v, 1
+        @%odd mov.b64   %rd, 0x1000000000000
+        ld.u32          %v, [%rd]
+",
+        "error: the lanes of one access reach different buffers or state spaces (lane 0: buffer `in`; this lane: shared memory): not supported",
+    ),
+    (
+        "local_atomic.s",
+        "// An atomic through a generic address in local memory.
+.local 4
+.reg %v
+.reg.b64 %rd
+        mov.b64         %rd, 0x1000100000000
+        atom.add.u32    %v, [%rd], 1
+",
+        "error: atomic on local memory: PTX defines atomics on global and shared memory only",
     ),
 ];
 

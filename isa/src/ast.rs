@@ -177,10 +177,20 @@ pub enum Special {
     LanemaskGt,
     /// `%lanemask_ge`: bits of the own lane and the lanes above.
     LanemaskGe,
+    /// `%smid`: the SM the block runs on.
+    SmId,
+    /// `%nsmid`: the GPU's SMs (`Config::sms`).
+    NSmId,
+    /// `%clock64`: the SM cycle counter at issue, 64 bits (a 64-bit source: `mov.u64 %rd, %clock64`).
+    Clock64,
+    /// `%dynamic_smem_size`: the block's dynamic shared memory, in bytes (`--dynamic-shared`).
+    DynamicSmemSize,
+    /// `%total_smem_size`: the block's shared memory, static and dynamic, in bytes.
+    TotalSmemSize,
 }
 
 impl Special {
-    pub const ALL: [Special; 22] = [
+    pub const ALL: [Special; 27] = [
         Special::LaneId,
         Special::TidX,
         Special::TidY,
@@ -203,7 +213,17 @@ impl Special {
         Special::LanemaskLe,
         Special::LanemaskGt,
         Special::LanemaskGe,
+        Special::SmId,
+        Special::NSmId,
+        Special::Clock64,
+        Special::DynamicSmemSize,
+        Special::TotalSmemSize,
     ];
+
+    /// A 64-bit special register (`%clock64`); the others are 32 bits wide.
+    pub fn wide(self) -> bool {
+        self == Special::Clock64
+    }
 
     /// The name without `%`.
     pub fn name(self) -> &'static str {
@@ -230,6 +250,11 @@ impl Special {
             Special::LanemaskLe => "lanemask_le",
             Special::LanemaskGt => "lanemask_gt",
             Special::LanemaskGe => "lanemask_ge",
+            Special::SmId => "smid",
+            Special::NSmId => "nsmid",
+            Special::Clock64 => "clock64",
+            Special::DynamicSmemSize => "dynamic_smem_size",
+            Special::TotalSmemSize => "total_smem_size",
         }
     }
 

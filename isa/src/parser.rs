@@ -2348,7 +2348,15 @@ impl Ctx<'_> {
                     return Ok(Operand::Reg(self.width_check(r, name, span, ty)?));
                 }
                 if let Some(s) = Special::parse(name) {
-                    if ty.wide() {
+                    if s.wide() != ty.wide() && s.wide() {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("`%{name}` is 64 bits wide, used as a `.{}` operand", ty.name()),
+                        )
+                        .with_label("a 64-bit special register")
+                        .with_help(format!("read it into a 64-bit register: `mov.u64 %rd, %{name}`")));
+                    }
+                    if ty.wide() && !s.wide() {
                         return Err(Diagnostic::error(
                             span,
                             format!("`%{name}` is 32 bits wide, used as a `.{}` operand", ty.name()),

@@ -17,7 +17,7 @@ use crate::barrier::{self, Arrival};
 use crate::check::AccessKind;
 use crate::fault::FaultKind;
 use crate::kernel::{Buffer, DAddr, DInstr, DOp, Flat, Kernel};
-use crate::lsu::{self, Effect, locate_lanes};
+use crate::lsu::{self, Effect, WriteLog, locate_lanes};
 use crate::register_file::{LaneCtx, RegisterFile};
 use crate::shuffle::{self, Exchange};
 use crate::simt_stack::SimtStack;
@@ -92,7 +92,7 @@ pub(crate) struct Memory<'a> {
     /// The epoch's global writes, in issue order.
     pub effects: &'a mut Vec<Effect>,
     /// The warp's local memory (PTX `.local`): `Kernel::local_words` words per lane, interleaved by lane.
-    pub local: &'a mut [u32],
+    pub local: &'a mut Vec<u32>,
     /// Where a global atomic's old value goes at the commit: the warp's slot and id, and (with tracing) its
     /// return event among the SM's.
     pub returns: (u32, u64, u32),
@@ -183,7 +183,19 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Lanes
         }
         DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. } if addr.flat != Flat::No => {
-            flat::<ON>(kernel, inst, rf, mem, words, ctx, exec)?
+            // (The memory's parts one by one: a `Memory` passed whole would have to be built in memory on the
+            // hot path too.)
+            let log = (&mut *mem.shared, &mut *mem.own, &mut *mem.effects);
+            flat::<ON>(
+                kernel,
+                inst,
+                rf,
+                (global, mem.overlaid, log, &mut *mem.local),
+                mem.returns,
+                words,
+                ctx,
+                exec,
+            )?
         }
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
@@ -284,12 +296,14 @@ fn accessed((addr, kind, index): (DAddr, AccessKind, Vec<u64>), words: &[usize; 
 /// A flat access (`[%r + disp]`): its lanes located by their addresses ([`lsu::locate_flat`]), then performed
 /// as the access to the buffer, shared memory or local memory they reach.
 #[inline(never)]
+#[cold]
 #[allow(clippy::too_many_arguments)]
 fn flat<'a, const ON: bool>(
     kernel: &Kernel,
     inst: &DInstr,
     rf: &mut RegisterFile,
-    mem: Memory<'_>,
+    (global, overlaid, (shared, own, effects), local): (&[Buffer], &[bool], WriteLog<'_>, &mut Vec<u32>),
+    returns: (u32, u64, u32),
     words: &'a mut [usize; 64],
     ctx: &LaneCtx,
     exec: u64,
@@ -300,25 +314,23 @@ fn flat<'a, const ON: bool>(
         DOp::Atom { addr, .. } => (addr, AccessKind::Atomic),
         _ => unreachable!("a flat access is a load, a store or an atomic"),
     };
-    let global = mem.global;
     let rw = (kind != AccessKind::Read, kind == AccessKind::Atomic);
     let (addr, index) =
         lsu::locate_flat::<ON>(kernel, global, rf, addr, exec, ctx, rw, words).map_err(|(k, lane)| (k, Some(lane)))?;
     match inst.op {
-        DOp::Ld { d, .. } if addr.local => lsu::load_local(rf, mem.local, addr.wide, ctx.w, d, words, exec),
-        DOp::St { a, .. } if addr.local => lsu::store_local(rf, ctx, mem.local, addr.wide, a, words, exec),
+        DOp::Ld { d, .. } if addr.local => lsu::load_local(rf, local, addr.wide, ctx.w, d, words, exec),
+        DOp::St { a, .. } if addr.local => lsu::store_local(rf, ctx, local, addr.wide, a, words, exec),
         DOp::Ld { d, .. } => {
-            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && !mem.own.is_empty();
-            lsu::load(rf, (mem.shared, global, mem.own), addr, overlay, d, words, exec);
+            let overlay = !addr.shared && overlaid[addr.buffer as usize] && !own.is_empty();
+            lsu::load(rf, (shared, global, own), addr, overlay, d, words, exec);
         }
         DOp::St { a, .. } => {
-            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize];
-            let log = (mem.shared, mem.own, mem.effects);
-            lsu::store(rf, ctx, log, addr, overlay, a, words, exec);
+            let overlay = !addr.shared && overlaid[addr.buffer as usize];
+            lsu::store(rf, ctx, (shared, own, effects), addr, overlay, a, words, exec);
         }
         DOp::Atom { f, d, b, c, .. } => {
-            let log = (mem.shared, mem.own, mem.effects);
-            lsu::atomic(rf, ctx, log, global, (f, d, addr, b, c), mem.returns, words, exec);
+            let log = (shared, own, effects);
+            lsu::atomic(rf, ctx, log, global, (f, d, addr, b, c), returns, words, exec);
         }
         _ => unreachable!("a flat access is a load, a store or an atomic"),
     }

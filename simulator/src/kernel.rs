@@ -1337,12 +1337,22 @@ pub fn instantiate_with(
         });
     }
     let consts = std::cell::RefCell::new(Vec::new());
+    // `%nsmid`, `%dynamic_smem_size` and `%total_smem_size`: constants of the launch.
+    let dynamic_words: usize = program
+        .shared
+        .iter()
+        .zip(&shared)
+        .filter(|(d, _)| d.len.is_none())
+        .map(|(_, a)| a.len * a.elem.words())
+        .sum();
+    let bytes = |words: usize| u32::try_from(words * 4).expect("shared memory is checked against max_shared_per_block");
+    let specials = [config.sms, bytes(dynamic_words), bytes(words)];
     let graph = cfg::analyse(program);
     let code = program
         .instructions
         .iter()
         .enumerate()
-        .map(|(pc, inst)| decode(program, &shared, inst, pc, &graph, w, &params, &consts))
+        .map(|(pc, inst)| decode(program, (&shared, specials), inst, pc, &graph, w, &params, &consts))
         .collect::<Result<Vec<_>, _>>()?;
     let described = code.iter().map(Described::of).collect();
     Ok(Kernel {
@@ -1850,7 +1860,7 @@ fn initialise(
 #[allow(clippy::too_many_arguments)]
 fn decode(
     program: &Program,
-    shared: &[SharedArray],
+    (shared, specials): (&[SharedArray], [u32; 3]),
     inst: &Instruction,
     pc: usize,
     graph: &cfg::Cfg,
@@ -1865,6 +1875,7 @@ fn decode(
         regs: &program.regs,
         program,
         shared,
+        specials,
     };
     let (op, unit, ty) = match &inst.op {
         // Arithmetic, comparisons and conversions.
@@ -2017,6 +2028,8 @@ struct Decoder<'a> {
     program: &'a Program,
     /// The block's shared arrays as laid out (a shared array's name is its byte offset).
     shared: &'a [SharedArray],
+    /// `%nsmid`, `%dynamic_smem_size`, `%total_smem_size`.
+    specials: [u32; 3],
 }
 
 impl Decoder<'_> {
@@ -2080,6 +2093,10 @@ impl Decoder<'_> {
     fn src(&self, o: &Operand, ty: Ty) -> Result<Src, LoadError> {
         Ok(match o {
             Operand::Reg(r) => Src::Reg(r.0),
+            // Launch constants.
+            Operand::Special(Special::NSmId) => Src::Imm(self.specials[0]),
+            Operand::Special(Special::DynamicSmemSize) => Src::Imm(self.specials[1]),
+            Operand::Special(Special::TotalSmemSize) => Src::Imm(self.specials[2]),
             Operand::Special(s) => Src::Special(*s),
             Operand::Imm(e) if ty.wide() => {
                 let v = self.imm64(e, ty)?;
@@ -2241,9 +2258,14 @@ impl Decoder<'_> {
     /// `mov`: the clock's own unit for `%clock`, the ALU otherwise.
     fn mov(&self, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
         if ty.wide() {
-            return self.wide(Wide::Mov, Unit::Alu, ty, d, a, None, None);
+            let unit = if matches!(a, Operand::Special(Special::Clock64)) {
+                Unit::Clock
+            } else {
+                Unit::Alu
+            };
+            return self.wide(Wide::Mov, unit, ty, d, a, None, None);
         }
-        let unit = if matches!(a, Operand::Special(Special::Clock)) {
+        let unit = if matches!(a, Operand::Special(Special::Clock | Special::Clock64)) {
             Unit::Clock
         } else {
             Unit::Alu

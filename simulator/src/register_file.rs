@@ -42,6 +42,8 @@ pub(crate) struct LaneCtx<'k> {
     pub nctaid: Dim3,
     pub nwarps: u32,
     pub cycle: u64,
+    /// The SM the warp runs on (`%smid`).
+    pub sm: u32,
 }
 
 impl RegisterFile {
@@ -74,6 +76,7 @@ impl RegisterFile {
                 u64::from(self.regs[at]) | u64::from(self.regs[at + STRIDE]) << 32
             }
             Src::Const(k) => ctx.consts[k as usize],
+            Src::Special(Special::Clock64) => ctx.cycle,
             _ => u64::from(self.read(s, lane, ctx)),
         }
     }
@@ -185,6 +188,11 @@ fn special(sp: Special, lane: u32, ctx: &LaneCtx) -> u32 {
         Special::NWarpId => ctx.nwarps,
         Special::WarpSize => ctx.w,
         Special::Clock => ctx.cycle as u32,
+        // (64 bits wide: read through `read_at`; as a 32-bit operand, the low half.)
+        Special::Clock64 => ctx.cycle as u32,
+        Special::SmId => ctx.sm,
+        // Launch constants: the decoder makes them immediates.
+        Special::NSmId | Special::DynamicSmemSize | Special::TotalSmemSize => 0,
         // 32-bit lane masks: lanes 32–63 of a 64-lane warp are not representable.
         Special::LanemaskEq => 1u32.checked_shl(lane).unwrap_or(0),
         Special::LanemaskLt => 1u32.checked_shl(lane).map(|b| b - 1).unwrap_or(u32::MAX),

@@ -332,6 +332,9 @@ impl<'k> Sm<'k> {
                 if kernel.local_words() != 0 {
                     warp.local.clear();
                     warp.local.resize(kernel.local_words() * kernel.warp_size as usize, 0);
+                    // Its place among the grid's warps' local memory (for cache lines).
+                    let [base, warp_bytes, warps_per_block] = self.shared.local;
+                    warp.local_base = base + (u64::from(id) * warps_per_block + k as u64) * warp_bytes;
                 }
                 warp.shadow.reset(checks, nregs, npreds);
                 self.warps_launched += 1;
@@ -640,6 +643,7 @@ impl<'k> Sm<'k> {
             nctaid: kernel.grid_dim,
             nwarps: kernel.warps_per_block(),
             cycle,
+            sm: self.id,
         };
         if self.shared.its && its::is_warp_sync(inst) {
             warp.stack.synced = 0;
@@ -784,7 +788,7 @@ impl<'k> Sm<'k> {
             w: kernel.warp_size,
             l1: &mut self.l1,
             global_base: &self.shared.global_base,
-            local: (&self.shared.local, ctx.block, ctx.warp_in_block),
+            local_base: warp.local_base,
         };
         let priced = price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, cycle, exec);
         let cost = priced.cost;

@@ -39,10 +39,8 @@ pub(crate) struct MemoryTiming<'a> {
     pub w: u32,
     pub l1: &'a mut L1,
     pub global_base: &'a [u64],
-    /// Where the threads' local memory lies: its base, bytes per warp, and the issuing warp's block and warp in
-    /// the block: its local memory is at base + (block · warps per block + warp) · bytes per warp, from `[base,
-    /// bytes per warp, warps per block]`.
-    pub local: (&'a [u64; 3], u32, u32),
+    /// Where the issuing warp's local memory lies (for cache lines: [`crate::warp::Warp::local_base`]).
+    pub local_base: u64,
 }
 
 /// Price what `inst` did (`outcome`) in its `exec` lanes, issued at `cycle`: by its unit class, unless its memory
@@ -67,15 +65,17 @@ pub(crate) fn price(
     };
     if let Outcome::Access(m) = outcome {
         // A generic access is priced by the memory its lanes reached (it issued on the global pipe).
-        let unit = if m.addr.flat == Flat::Generic && m.addr.shared {
-            shared_unit(inst.unit).timing(&timing.units)
-        } else {
-            unit
+        let shared_unit = || {
+            if m.addr.flat == Flat::Generic {
+                generic_shared(inst.unit).timing(&timing.units)
+            } else {
+                unit
+            }
         };
-        let (global_base, local) = (mem.global_base, mem.local);
+        let (global_base, local_base) = (mem.global_base, mem.local_base);
         let base = move || {
             if m.addr.local {
-                local_base(local)
+                local_base
             } else {
                 global_base[m.addr.buffer as usize]
             }
@@ -83,7 +83,7 @@ pub(crate) fn price(
         let (degree, conflict) = shared_cost(stats, timing.bank_conflict, mem.banks, m.addr, m.words, exec, mem.w);
         p.degree = degree;
         p.cost = match m.kind {
-            AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(unit, degree, conflict),
+            AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(shared_unit(), degree, conflict),
             AccessKind::Read => {
                 let miss = u64::from(timing.memory.l1_miss_latency);
                 let l1 = Some((mem.l1, cycle, p.cost.latency, miss));
@@ -107,6 +107,7 @@ pub(crate) fn price(
                 } else {
                     timing.global_atomic_serialize
                 };
+                let unit = if m.addr.shared { shared_unit() } else { unit };
                 Cost::atomic(unit, p.same_address, per_lane, conflict)
             }
         };
@@ -117,14 +118,9 @@ pub(crate) fn price(
     p
 }
 
-/// Where a warp's local memory lies (see [`MemoryTiming::local`]).
-#[inline(never)]
-fn local_base((&[base, warp_bytes, warps_per_block], block, warp): (&[u64; 3], u32, u32)) -> u64 {
-    base + (u64::from(block) * warps_per_block + u64::from(warp)) * warp_bytes
-}
-
 /// The shared-memory class of a generic access's global class (it reached shared memory).
-fn shared_unit(unit: crate::kernel::Unit) -> crate::kernel::Unit {
+#[cold]
+fn generic_shared(unit: crate::kernel::Unit) -> crate::kernel::Unit {
     use crate::kernel::Unit;
     match unit {
         Unit::GlobalLoad => Unit::SharedLoad,

@@ -52,6 +52,9 @@ pub(crate) struct Warp {
     /// at `k · W + l`. Private to the thread, so it never goes through global memory's epoch log; zeroed when
     /// the warp is placed (empty when the program declares no `.local`).
     pub local: Vec<u32>,
+    /// Where its local memory lies among the grid's warps' (for cache lines): after the buffers, warp `g` of
+    /// the grid (block · warps per block + warp) at `g · local_words · W · 4` bytes.
+    pub local_base: u64,
 }
 
 impl Warp {
@@ -73,6 +76,7 @@ impl Warp {
             waits: Vec::new(),
             shadow: WarpShadow::default(),
             local: Vec::new(),
+            local_base: 0,
         }
     }
 

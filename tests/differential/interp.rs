@@ -793,7 +793,10 @@ impl Warp<'_> {
             Special::LanemaskLe => below(lane + 1),
             Special::LanemaskGt => !below(lane + 1),
             Special::LanemaskGe => !below(lane),
-            Special::Clock => panic!("the reference has no clock"),
+            Special::Clock | Special::Clock64 => panic!("the reference has no clock"),
+            Special::SmId | Special::NSmId | Special::DynamicSmemSize | Special::TotalSmemSize => {
+                panic!("the reference has no SMs or shared memory sizes")
+            }
         }
     }
 

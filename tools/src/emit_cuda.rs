@@ -264,6 +264,12 @@ fn special(sp: Special) -> &'static str {
         Special::LanemaskLe => "lanemask_le",
         Special::LanemaskGt => "lanemask_gt",
         Special::LanemaskGe => "lanemask_ge",
+        // (GNU statement expressions, which nvcc accepts: no helper needed.)
+        Special::SmId => "({ unsigned d; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(d)); d; })",
+        Special::NSmId => "({ unsigned d; asm(\"mov.u32 %0, %%nsmid;\" : \"=r\"(d)); d; })",
+        Special::Clock64 => "({ unsigned long long d; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(d)); d; })",
+        Special::DynamicSmemSize => "({ unsigned d; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(d)); d; })",
+        Special::TotalSmemSize => "({ unsigned d; asm(\"mov.u32 %0, %%total_smem_size;\" : \"=r\"(d)); d; })",
     }
 }
 
@@ -1013,7 +1019,8 @@ fn c_cmp(cmp: Cmp) -> &'static str {
 fn clock_buffers(k: &Kernel) -> Vec<bool> {
     let mut tainted = vec![false; k.program.regs.len()];
     let is_clock = |s: &Src, t: &[bool]| match s {
-        Src::Special(Special::Clock) => true,
+        // (The machine's own: the GPU's differ from the simulator's.)
+        Src::Special(Special::Clock | Special::Clock64 | Special::SmId | Special::NSmId) => true,
         Src::Reg(r) => t[*r as usize],
         Src::Imm(_) | Src::Const(_) | Src::Special(_) => false,
     };
