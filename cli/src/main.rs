@@ -850,10 +850,7 @@ fn load(program: &str, color: bool) -> Result<Program, Failure> {
     reason = "what makes a name a path is unchanged: `.s` exactly (any other name is a file when no program has it)"
 )]
 fn load_for(program: &str, color: bool, shape: &ShapeArgs) -> Result<Program, Failure> {
-    if Path::new(program)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("ptx"))
-    {
+    if ptx::is_ptx_or_cuda(program) {
         return ptx::load(program, color, shape);
     }
     let looks_like_path = program.contains('/') || program.contains('\\') || program.ends_with(".s");
@@ -874,10 +871,7 @@ fn assemble_failure(e: &AssembleError, color: bool) -> Failure {
 
 fn check(program: &str, warp: Option<u32>, color: bool) -> Result<String, Failure> {
     const SHOWN: usize = 16;
-    if Path::new(program)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("ptx"))
-    {
+    if ptx::is_ptx_or_cuda(program) {
         return ptx::check(program, color);
     }
     let p = load(program, color)?;

@@ -8,13 +8,80 @@ use warpsim_isa::ptx::entry::{ArgKind, Argument, Scalar};
 use warpsim_isa::ptx::{self, Bindings, Entry, Function, Module, ParamValue, ScalarType};
 use warpsim_isa::{BufferDecl, ConstExpr, ElemTy, ParamDecl, Program, SourceMap};
 
-/// The file parsed, or its syntax error rendered.
+/// A `.ptx` file, or a `.cu` file (compiled to PTX with nvcc).
+pub(crate) fn is_ptx_or_cuda(path: &str) -> bool {
+    Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ptx") || e.eq_ignore_ascii_case("cu"))
+}
+
+/// The file parsed (a `.cu` file compiled by nvcc first), or its syntax error rendered.
 fn parse(path: &str, color: bool) -> Result<(Module, SourceMap), Failure> {
     if !Path::new(path).exists() {
         return Err(Failure::input(format!("error: no file named `{path}`")));
     }
+    if Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("cu"))
+    {
+        let text = nvcc(path)?;
+        return ptx::parse(&format!("{path} (nvcc -ptx)"), &text).map_err(|e| Failure::input(e.render(color)));
+    }
     let text = warpsim_isa::read_source(Path::new(path)).map_err(|e| Failure::input(format!("error: {e}")))?;
     ptx::parse(path, &text).map_err(|e| Failure::input(e.render(color)))
+}
+
+/// nvcc's options: PTX for sm_90 with line information, as the corpus is compiled.
+pub(crate) const NVCC_OPTIONS: [&str; 4] = ["-ptx", "-arch=sm_90", "-lineinfo", "-O3"];
+
+/// The nvcc to run: `$NVCC`, else `nvcc` on the `PATH`, else `$CUDA_HOME/bin/nvcc`, else
+/// `/usr/local/cuda/bin/nvcc`.
+fn find_nvcc() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("NVCC") {
+        return Some(p.into());
+    }
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join("nvcc"));
+    let homes = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(std::env::var_os)
+        .map(|h| Path::new(&h).join("bin/nvcc"));
+    on_path
+        .chain(homes)
+        .chain(std::iter::once(Path::new("/usr/local/cuda/bin/nvcc").to_path_buf()))
+        .find(|p| p.is_file())
+}
+
+/// `path` (CUDA C++) compiled to PTX by nvcc, or why not.
+fn nvcc(path: &str) -> Result<String, Failure> {
+    let Some(nvcc) = find_nvcc() else {
+        return Err(Failure::input(format!(
+            "error: `{path}` is CUDA C++, and no nvcc was found to compile it (looked at $NVCC, the PATH, $CUDA_HOME and /usr/local/cuda)\n  help: install one, no GPU needed: `pip install nvidia-cuda-nvcc nvidia-cuda-runtime` and set NVCC to its nvcc (site-packages/nvidia/cu13/bin/nvcc); or compile it yourself, `nvcc {} {path} -o kernel.ptx`, and run the .ptx",
+            NVCC_OPTIONS.join(" ")
+        )));
+    };
+    let dir = std::env::temp_dir().join(format!("warpsim-nvcc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Failure::input(format!("error: cannot create {}: {e}", dir.display())))?;
+    let out = dir.join("kernel.ptx");
+    let result = std::process::Command::new(&nvcc)
+        .args(NVCC_OPTIONS)
+        .arg(path)
+        .arg("-o")
+        .arg(&out)
+        .output();
+    let text = std::fs::read_to_string(&out);
+    let _ = std::fs::remove_dir_all(&dir);
+    match result {
+        Err(e) => Err(Failure::input(format!("error: cannot run {}: {e}", nvcc.display()))),
+        Ok(o) if !o.status.success() => Err(Failure::input(format!(
+            "error: nvcc could not compile `{path}`:\n{}",
+            String::from_utf8_lossy(&o.stderr).trim_end()
+        ))),
+        Ok(_) => text.map_err(|e| Failure::input(format!("error: nvcc wrote no PTX: {e}"))),
+    }
 }
 
 /// Reads the source files a PTX file's `.loc`s name: the path as given, else the file of that name next to the
