@@ -62,18 +62,31 @@ pub fn parse(bytes: &[u8]) -> Result<Program, String> {
 
 /// The `ptx` target: bytes → text (as the CLI reads a file) → the PTX parser (`warpsim_isa::ptx`). Every span of a
 /// module it returns lies in the text; an error is one diagnostic whose span lies in the text, and it renders.
-/// Returns the module, or the rendered error.
+/// Then every kernel is described (`ptx::describe`), lowered with placeholder arguments (`ptx::lower`: a program,
+/// or an error that renders), and a lowered program loaded and run for at most 2,000 cycles (a fault is fine, a
+/// panic is not). Returns the module, or the rendered error.
 pub fn ptx(bytes: &[u8]) -> Result<warpsim_isa::ptx::Module, String> {
     let text = source_text(bytes);
     let inside = |span: warpsim_isa::Span| span.start <= span.end && span.end as usize <= text.len();
     match warpsim_isa::ptx::parse(NAME_PTX, &text) {
-        Ok((module, _)) => {
+        Ok((module, sources)) => {
             for f in module.functions() {
                 assert!(inside(f.span) && inside(f.name.span), "{f:?}");
                 let Some(body) = &f.body else { continue };
                 for i in body.instructions() {
                     assert!(inside(i.span) && inside(i.opcode_span), "{i:?}");
                     assert!(i.operands.iter().all(|o| inside(o.span)), "{i:?}");
+                }
+            }
+            for f in module.entries().filter(|f| f.body.is_some()) {
+                let _ = warpsim_isa::ptx::describe(&module, f, &|_| None);
+                let bindings = warpsim_isa::ptx::placeholder_bindings(f);
+                match warpsim_isa::ptx::lower(&module, &sources, f, &bindings, &|_| None) {
+                    Ok(program) => run_lowered(&program),
+                    Err(d) => {
+                        assert!(inside(d.span), "{d:?}");
+                        let _ = d.render(&sources, false);
+                    }
                 }
             }
             Ok(module)
@@ -85,6 +98,32 @@ pub fn ptx(bytes: &[u8]) -> Result<warpsim_isa::ptx::Module, String> {
             assert!(rendered.contains(&format!("--> {NAME_PTX}:")), "{rendered}");
             Err(rendered)
         }
+    }
+}
+
+/// A lowered PTX kernel on one block of 32 threads, at most 2,000 cycles.
+fn run_lowered(program: &warpsim_isa::Program) {
+    let config = warpsim::Config::hopper().with_warp_size(32);
+    let launch = warpsim::Launch {
+        grid: Some(warpsim::Dim3::new(1, 1, 1)),
+        block: Some(warpsim::Dim3::new(32, 1, 1)),
+        dynamic_shared: Some(64),
+        ..warpsim::Launch::default()
+    };
+    let kernel = match warpsim::instantiate(program, &config, &launch) {
+        Ok(k) => k,
+        Err(e) => {
+            let _ = e.render(program, false);
+            return;
+        }
+    };
+    let options = warpsim::RunOptions {
+        max_cycles: 2_000,
+        threads: 1,
+        ..warpsim::RunOptions::default()
+    };
+    if let Err(f) = warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace) {
+        let _ = f.render(&kernel, false);
     }
 }
 

@@ -923,14 +923,17 @@ impl Lower<'_> {
                 Diagnostic::error(n.span, format!("`{}` is a 32-bit special register", n.name))
                     .with_label("read at 64 bits"),
             ),
-            None if name.contains('.')
-                || matches!(
-                    name,
-                    "smid" | "nsmid" | "clock64" | "gridid" | "dynamic_smem_size" | "total_smem_size" | "globaltimer"
-                ) =>
-            {
-                Err(unsupported(n.span, format!("the special register `{}`", n.name)))
-            }
+            // An undeclared `%name` (a variable's name never starts with `%`): a special register warpsim does
+            // not have, or a misspelt register.
+            None if !self.symbols.contains_key(&n.name) => Err(Diagnostic::error(
+                n.span,
+                format!(
+                    "`{}` is neither a declared register nor a special register warpsim supports",
+                    n.name
+                ),
+            )
+            .with_label("not supported")
+            .with_help(SUBSET_DOC)),
             None => Ok(None),
         }
     }
