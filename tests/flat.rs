@@ -59,7 +59,9 @@ const SAXPY: &str = "
 fn saxpy_through_pointers() {
     for w in [8, 32] {
         let out = ok(SAXPY, w);
-        let want: Vec<f32> = (0..128).map(|i| 2.0 * i as f32 + (1.0 + i as f32 * 0.5)).collect();
+        let want: Vec<f32> = (0..128i16)
+            .map(|i| 2.0 * f32::from(i) + (1.0 + f32::from(i) * 0.5))
+            .collect();
         assert_eq!(f32s(&out, "out"), want, "W={w}");
     }
 }
@@ -487,11 +489,11 @@ fn race_check_sees_flat_shared_accesses() {
             ..Checks::default()
         },
     );
-    let race = out.findings.iter().find_map(|f| match &f.kind {
+    let found = out.findings.iter().find_map(|f| match &f.kind {
         FindingKind::Race { array, global, .. } => Some((array.clone(), *global)),
         _ => None,
     });
-    assert_eq!(race, Some(("part".to_string(), false)), "{:#?}", out.findings);
+    assert_eq!(found, Some(("part".to_string(), false)), "{:#?}", out.findings);
     // With the barrier, nothing.
     let clean = checked(
         &tree_sum(true),

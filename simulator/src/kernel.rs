@@ -379,6 +379,10 @@ pub enum Conv {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent flags of one operand, read on the issue path as plain bytes (DAddr stays 24 bytes)"
+)]
 pub struct DAddr {
     /// Shared memory of the block (else global memory). For a flat access as decoded: its space is shared; as
     /// located (the access an [`crate::execute`] outcome carries): the lanes reached shared memory.

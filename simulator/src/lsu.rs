@@ -726,7 +726,7 @@ pub(crate) fn locate_flat<const ON: bool>(
     let buffer = match place {
         Place::Buffer(k) => k as u16,
         Place::Shared => {
-            let at = first.map_or(None, |(_, lane)| shared_array_at(kernel, words[lane as usize]));
+            let at = first.and_then(|(_, lane)| shared_array_at(kernel, words[lane as usize]));
             at.unwrap_or(0) as u16
         }
         Place::Local => 0,

@@ -86,8 +86,12 @@ impl<'k> Shared<'k> {
                 {
                     let store = !matches!(inst.op, DOp::Ld { .. });
                     let load = !matches!(inst.op, DOp::St { .. });
-                    reads.iter_mut().for_each(|r| *r |= load);
-                    writes.iter_mut().for_each(|w| *w |= store);
+                    for r in &mut reads {
+                        *r |= load;
+                    }
+                    for w in &mut writes {
+                        *w |= store;
+                    }
                 }
                 DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. }
                     if matches!(addr.flat, Flat::Shared | Flat::Local) => {}

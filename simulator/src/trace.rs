@@ -171,6 +171,10 @@ pub struct ShuffleTrace {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "the access's space (shared, local, else global) and kind (store, atomic), as the renderers read them"
+)]
 pub struct MemoryTrace {
     /// The block's shared memory (else global memory).
     pub shared: bool,
