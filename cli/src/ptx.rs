@@ -167,7 +167,7 @@ fn bindings(e: &Entry, shape: &ShapeArgs, color: bool) -> Result<Bindings, Failu
     let list = || format!("\n  its arguments:\n  {}", e.argument_list().replace('\n', "\n  "));
     // A flag that names no argument (a typo) first.
     for (flag, all) in [("--buffer", &shape.buffer), ("--set", &shape.set)] {
-        for t in all.iter() {
+        for t in all {
             let key = t.split_once('=').map_or(t.as_str(), |x| x.0).trim();
             if let Err(why) = e.argument(key) {
                 return Err(Failure::input(format!("error: `{flag} {t}`: {why}")));
