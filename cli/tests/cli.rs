@@ -1504,7 +1504,10 @@ skip:
         st.global.f32       out[%tid.x], %v
 ",
     );
-    let runs: [&[&str]; 5] = [
+    // A PTX kernel's issues carry their CUDA line (`source`).
+    let ptx = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/ptx/cuda/p01_map.O3.ptx");
+    let runs: [&[&str]; 6] = [
+        &[ptx, "--block", "4", "--buffer", "out=f32[4]", "--buffer", "a=[4]=i"],
         &["block_sum", "--warp", "8", "--set", "n=40", "--set", "threads=32"],
         &["histogram_bin", "--warp", "8", "--set", "threads=32"],
         &["conditional_max", "--warp", "8"],

@@ -154,3 +154,42 @@ fn a_ptx_trace_shows_the_cuda_line_of_each_instruction() {
     assert!(t.contains("from p01_map.cu:5: out[i] = a[i] + 10.0f;"), "{t}");
     assert!(t.contains("out f32[4] = [10, 11, 12, 13]"), "{t}");
 }
+
+#[test]
+fn json_trace_and_stepper_carry_the_cuda_line() {
+    let f = corpus().join("cuda/p01_map.O3.ptx");
+    let f = f.to_string_lossy();
+    let args = [
+        "run",
+        &f,
+        "--block",
+        "4",
+        "--buffer",
+        "out=f32[4]",
+        "--buffer",
+        "a=[4]=i",
+    ];
+    let o = sim(&[&args[..], &["--format", "json", "--trace"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let issues: Vec<&serde_json::Value> = doc["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "issue")
+        .collect();
+    let load = issues
+        .iter()
+        .find(|e| e["instruction"] == "ld.global.f32 %f1, [%rd6];")
+        .expect("the load");
+    assert_eq!(load["source"], "p01_map.cu:5: out[i] = a[i] + 10.0f;");
+    let html = std::env::temp_dir().join(format!("warpsim-ptx-{}.html", std::process::id()));
+    let o = sim(&[&args[..], &["--html", &html.to_string_lossy()]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("p01_map.O3.ptx:35 · p01_map.cu:5"),
+        "the listing names both lines"
+    );
+    let _ = std::fs::remove_file(html);
+}

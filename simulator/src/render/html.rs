@@ -47,7 +47,15 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
             let file = std::path::Path::new(loc.file)
                 .file_name()
                 .map_or_else(|| loc.file.to_string(), |f| f.to_string_lossy().into_owned());
-            json!({"pc": pc, "text": i.text, "loc": format!("{file}:{}", loc.line), "path": format!("{}:{}", loc.file, loc.line)})
+            // A PTX instruction: its CUDA or Python line too.
+            let (short, path) = match (&i.origin, super::json::origin_line(kernel, i)) {
+                (Some(o), Some(line)) => (
+                    format!("{file}:{} · {}", loc.line, o.short()),
+                    format!("{}:{} ← {line}", loc.file, loc.line),
+                ),
+                _ => (format!("{file}:{}", loc.line), format!("{}:{}", loc.file, loc.line)),
+            };
+            json!({"pc": pc, "text": i.text, "loc": short, "path": path})
         })
         .collect();
     let regs: Vec<String> = p.regs.iter().map(|r| format!("%{}", r.name)).collect();

@@ -229,7 +229,16 @@ impl Serialize for Elements<'_> {
     }
 }
 
-/// Everything but the buffers.
+/// For an instruction lowered from PTX, the CUDA or Python line it was compiled from: `p01_map.cu:5: out[i] = …`
+/// (its text when the file was read).
+pub(crate) fn origin_line(kernel: &Kernel, inst: &warpsim_isa::Instruction) -> Option<String> {
+    let o = inst.origin.as_ref()?;
+    Some(match o.span {
+        Some(s) => format!("{}: {}", o.short(), kernel.program.sources.snippet(s).trim()),
+        None => o.short(),
+    })
+}
+
 /// The text and the `file:line:col` of the instruction at `pc`, if there is one.
 fn instruction_at(kernel: &Kernel, pc: u32) -> (Option<String>, Option<String>) {
     let inst = kernel.program.instructions.get(pc as usize);
@@ -522,10 +531,11 @@ pub(crate) fn event(kernel: &Kernel, e: &Event) -> Value {
             m.insert("block".into(), json!(i.block));
             m.insert("warp".into(), json!(i.warp));
             m.insert("pc".into(), json!(i.pc));
-            m.insert(
-                "instruction".into(),
-                json!(kernel.program.instructions[i.pc as usize].text),
-            );
+            let inst = &kernel.program.instructions[i.pc as usize];
+            m.insert("instruction".into(), json!(inst.text));
+            if let Some(source) = origin_line(kernel, inst) {
+                m.insert("source".into(), json!(source));
+            }
             m.insert("complete".into(), json!(i.complete));
             if !i.waits.is_empty() {
                 m.insert("stalls".into(), stalls(&i.waits));
