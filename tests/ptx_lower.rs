@@ -88,7 +88,7 @@ fn the_corpus_lowers_or_names_what_is_not_supported() {
             }
         }
     }
-    assert_eq!(lowered[".O3.ptx"], (37, 13), "nvcc -O3: lowered, refused");
-    assert_eq!(lowered[".G.ptx"], (35, 15), "nvcc -G");
+    assert_eq!(lowered[".O3.ptx"], (40, 13), "nvcc -O3: lowered, refused");
+    assert_eq!(lowered[".G.ptx"], (38, 15), "nvcc -G");
     assert_eq!(lowered[".ptx"], (32, 7), "Numba");
 }
