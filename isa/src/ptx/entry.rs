@@ -503,6 +503,23 @@ pub fn describe<'m>(module: &'m Module, f: &'m Function, read: &dyn Fn(&str) -> 
     }
 }
 
+/// The `read` for [`describe`] of a `.ptx` file at `ptx`: a path from its `.file` table is read from the file
+/// of that name beside the `.ptx` (nvcc and Numba write the absolute path of the machine that compiled, so a
+/// kernel shipped with its source is found wherever the two are copied), else from the path as written (a
+/// relative one from the `.ptx`'s directory). Read as [`crate::read_source`] reads: a regular UTF-8 file of at
+/// most [`crate::MAX_SOURCE_BYTES`]; anything else is `None`.
+pub fn source_beside(ptx: &std::path::Path) -> impl Fn(&str) -> Option<String> + 'static {
+    let dir = ptx.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    move |path: &str| {
+        let written = std::path::Path::new(path);
+        let beside = written.file_name().map(|name| dir.join(name));
+        beside
+            .into_iter()
+            .chain([dir.join(written)])
+            .find_map(|p| crate::read_source(&p).ok())
+    }
+}
+
 /// One argument per `.param`, with its PTX type.
 fn ptx_arguments(f: &Function) -> Vec<Argument> {
     f.params

@@ -23,7 +23,7 @@ mod lexer;
 mod parser;
 
 pub use ast::*;
-pub use entry::{Entry, describe, find};
+pub use entry::{Entry, describe, find, source_beside};
 pub use parser::MAX_DEPTH;
 
 use crate::diagnostic::Diagnostic;
