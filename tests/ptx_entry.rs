@@ -35,16 +35,8 @@ fn corpus_files() -> Vec<String> {
     out
 }
 
-/// The source a `.file` path names, read from the corpus directory `dir` by its file name (the `.file`s hold the
-/// absolute paths of the machine that compiled).
-fn reader(dir: &str) -> impl Fn(&str) -> Option<String> {
-    let dir = corpus_dir().join(dir);
-    move |path: &str| std::fs::read_to_string(dir.join(Path::new(path).file_name()?)).ok()
-}
-
 fn describe_with_source<'m>(m: &'m Module, f: &'m Function, file: &str) -> Entry<'m> {
-    let dir = file.split('/').next().expect("dir");
-    ptx::describe(m, f, &reader(dir))
+    ptx::describe(m, f, &ptx::source_beside(&corpus_dir().join(file)))
 }
 
 /// `(name, type as spelled, kind, .params)` of an argument.
@@ -475,4 +467,48 @@ fn truncated_sources_never_panic() {
             }
         }
     }
+}
+
+/// `source_beside`: the file of that name beside the `.ptx`, else the path as written (relative to the `.ptx`).
+#[test]
+fn sources_beside_the_ptx_or_as_written() {
+    let dir = std::env::temp_dir().join(format!("warpsim-ptx-entry-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("src")).expect("temp dir");
+    let ptx_text = |file: &str| {
+        format!(
+            ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{{\n\
+             .loc 1 1 1\nret;\n}}\n.file 1 \"{file}\"\n"
+        )
+    };
+    let names = |ptx_file: &str| {
+        let path = dir.join(ptx_file);
+        let m = ptx::parse(ptx_file, &std::fs::read_to_string(&path).expect("ptx"))
+            .expect("parses")
+            .0;
+        let e = ptx::describe(&m, ptx::find(&m, None).expect("k"), &ptx::source_beside(&path));
+        (e.arguments[0].name.clone(), e.source)
+    };
+    // Beside the .ptx, by file name (the directory written does not exist).
+    std::fs::write(dir.join("a.ptx"), ptx_text("/nowhere/else/a.cu")).expect("write");
+    std::fs::write(dir.join("a.cu"), "extern \"C\" __global__ void k(float *beside) {}").expect("write");
+    assert_eq!(
+        names("a.ptx"),
+        (Some("beside".into()), Some("/nowhere/else/a.cu".into()))
+    );
+    // As written, relative to the .ptx.
+    std::fs::write(dir.join("b.ptx"), ptx_text("src/b.cu")).expect("write");
+    std::fs::write(
+        dir.join("src/b.cu"),
+        "extern \"C\" __global__ void k(float *written) {}",
+    )
+    .expect("write");
+    assert_eq!(names("b.ptx"), (Some("written".into()), Some("src/b.cu".into())));
+    // Neither: no names.
+    std::fs::write(dir.join("c.ptx"), ptx_text("/nowhere/c.cu")).expect("write");
+    assert_eq!(names("c.ptx"), (None, None));
+    // A directory of that name is not a source.
+    std::fs::create_dir_all(dir.join("d.cu")).expect("dir");
+    std::fs::write(dir.join("d.ptx"), ptx_text("d.cu")).expect("write");
+    assert_eq!(names("d.ptx"), (None, None));
+    std::fs::remove_dir_all(&dir).expect("clean up");
 }

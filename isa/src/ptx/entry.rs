@@ -503,6 +503,23 @@ pub fn describe<'m>(module: &'m Module, f: &'m Function, read: &dyn Fn(&str) -> 
     }
 }
 
+/// The `read` for [`describe`] of a `.ptx` file at `ptx`: a path from its `.file` table is read from the file
+/// of that name beside the `.ptx` (nvcc and Numba write the absolute path of the machine that compiled, so a
+/// kernel shipped with its source is found wherever the two are copied), else from the path as written (a
+/// relative one from the `.ptx`'s directory). Read as [`crate::read_source`] reads: a regular UTF-8 file of at
+/// most [`crate::MAX_SOURCE_BYTES`]; anything else is `None`.
+pub fn source_beside(ptx: &std::path::Path) -> impl Fn(&str) -> Option<String> + 'static {
+    let dir = ptx.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    move |path: &str| {
+        let written = std::path::Path::new(path);
+        let beside = written.file_name().map(|name| dir.join(name));
+        beside
+            .into_iter()
+            .chain([dir.join(written)])
+            .find_map(|p| crate::read_source(&p).ok())
+    }
+}
+
 /// One argument per `.param`, with its PTX type.
 fn ptx_arguments(f: &Function) -> Vec<Argument> {
     f.params
@@ -1390,7 +1407,11 @@ mod tests {
         types
             .iter()
             .enumerate()
-            .map(|(i, t)| format!(".param {t} p_{i}"))
+            .map(|(i, t)| match t.find('[') {
+                // `.align 8 .b8[24]`: the dimension after the name.
+                Some(d) => format!(".param {} p_{i}{}", &t[..d], &t[d..]),
+                None => format!(".param {t} p_{i}"),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -1554,8 +1575,8 @@ mod tests {
         assert_eq!(find(&m, Some(b)).map(|f| f.name.name.as_str()), Ok(b));
     }
 
-    fn describe_one(name: &str, types: &[&str]) -> (Module, usize) {
-        (module(&[(name, &params(types))]), 0)
+    fn describe_one(name: &str, types: &[&str]) -> Module {
+        module(&[(name, &params(types))])
     }
 
     fn kinds(e: &Entry) -> Vec<(ArgKind, Range<usize>)> {
@@ -1567,7 +1588,7 @@ mod tests {
         use ElemTy as E;
         // k(float*, float const*, int, unsigned int, long, unsigned long long, double, float, char, unsigned char,
         //   bool, short, unsigned short, void*, float**, Params, __half)
-        let (m, _) = describe_one(
+        let m = describe_one(
             "_Z1kPfPKfijlydfchbstPvPS_6Params6__half",
             &[
                 ".u64",
@@ -1585,24 +1606,10 @@ mod tests {
                 ".u16",
                 ".u64",
                 ".u64",
-                ".align 8 .b8",
-                ".align 2 .b8",
+                ".align 8 .b8[24]",
+                ".align 2 .b8[2]",
             ],
         );
-        // The two byte arrays need their size: re-parse with it.
-        let text = format!(
-            ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry _Z1kPfPKfijlydfchbstPvPS_6Params6__half({})\n{{\nret;\n}}\n",
-            m.entries().next().unwrap().params[..15]
-                .iter()
-                .map(|p| format!(".param {} {}", scalar_directive(p.ty.scalar), p.name.name))
-                .chain([
-                    ".param .align 8 .b8 p_15[24]".into(),
-                    ".param .align 2 .b8 p_16[2]".into()
-                ])
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let m = ptx::parse("m.ptx", &text).unwrap().0;
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(e.types_from, TypesFrom::Signature);
         assert_eq!(e.fallback, None);
@@ -1659,7 +1666,7 @@ mod tests {
     #[test]
     fn a_signature_that_does_not_fit_falls_back_to_the_ptx() {
         // Three C++ parameters, two .params.
-        let (m, _) = describe_one("_Z1kPfPKfi", &[".u64", ".u64"]);
+        let m = describe_one("_Z1kPfPKfi", &[".u64", ".u64"]);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(e.types_from, TypesFrom::Ptx);
         assert_eq!(e.fallback.as_deref(), Some("3 parameters for 2 .params"));
@@ -1672,21 +1679,21 @@ mod tests {
         );
         assert_eq!(e.argument_list(), "  0: .u64 (p_0)\n  1: .u64 (p_1)");
         // An `int` in a 64-bit .param.
-        let (m, _) = describe_one("_Z1kPfi", &[".u64", ".u64"]);
+        let m = describe_one("_Z1kPfi", &[".u64", ".u64"]);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(
             e.fallback.as_deref(),
             Some("parameter 1 `int` does not fit .param .u64 `p_1`")
         );
         // A float in an integer .param.
-        let (m, _) = describe_one("_Z1kf", &[".u32"]);
+        let m = describe_one("_Z1kf", &[".u32"]);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(
             e.fallback.as_deref(),
             Some("parameter 0 `float` does not fit .param .u32 `p_0`")
         );
         // An enum (a named type) is whatever its .param is.
-        let (m, _) = describe_one("_Z1k4Mode", &[".u32"]);
+        let m = describe_one("_Z1k4Mode", &[".u32"]);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(
             (e.types_from, kinds(&e)),
@@ -1701,7 +1708,7 @@ mod tests {
         let name = "_ZN3mod1fB2v3B1xE5ArrayIsLi3E1F8readonly7alignedE8UniTupleIdLi2EE5TupleIifEby";
         let mut types = vec![".u64"; 11];
         types.extend([".f64", ".f64", ".u32", ".f32", ".u8", ".u64"]);
-        let (m, _) = describe_one(name, &types);
+        let m = describe_one(name, &types);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(e.fallback, None);
         assert_eq!(
@@ -1732,7 +1739,7 @@ mod tests {
             ]
         );
         // One .param short: the descriptor does not fit, one argument per .param.
-        let (m, _) = describe_one("_ZN3mod1fB2v3E5ArrayIfLi1E1C7mutable7alignedE", &[".u64"; 6]);
+        let m = describe_one("_ZN3mod1fB2v3E5ArrayIfLi1E1C7mutable7alignedE", &[".u64"; 6]);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(e.types_from, TypesFrom::Ptx);
         assert_eq!(
@@ -1743,14 +1750,14 @@ mod tests {
         );
         assert_eq!(e.arguments.len(), 6);
         // One .param too many.
-        let (m, _) = describe_one("_ZN3mod1fB2v3E5ArrayIfLi1E1C7mutable7alignedE", &[".u64"; 8]);
+        let m = describe_one("_ZN3mod1fB2v3E5ArrayIfLi1E1C7mutable7alignedE", &[".u64"; 8]);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(
             e.fallback.as_deref(),
             Some("the signature's arguments cover 7 of 8 .params")
         );
         // A type Numba's layout is not known for.
-        let (m, _) = describe_one("_ZN3mod1fB2v3E9complex64", &[".u64"]);
+        let m = describe_one("_ZN3mod1fB2v3E9complex64", &[".u64"]);
         let e = describe(&m, m.entries().next().unwrap(), &|_| None);
         assert_eq!(e.fallback.as_deref(), Some("argument 0: unknown type `complex64`"));
     }

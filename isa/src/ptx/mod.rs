@@ -24,7 +24,7 @@ mod lower;
 mod parser;
 
 pub use ast::*;
-pub use entry::{Entry, describe, find};
+pub use entry::{Entry, describe, find, source_beside};
 pub use lower::{Bindings, ParamValue, SUBSET_DOC, lower, placeholder_bindings};
 pub use parser::MAX_DEPTH;
 
