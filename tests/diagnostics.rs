@@ -280,3 +280,16 @@ fn the_error_count_is_capped() {
     );
     assert_eq!(out.matches("error: unknown opcode").count(), 100);
 }
+
+/// Flat addresses: a global address in a 32-bit register, a generic access that names a buffer, `atom.local`
+/// (each with its line, column and a hint).
+#[test]
+fn flat_address_errors_say_what_to_write() {
+    let out = assemble_errors(
+        ".buffer b u32[4]\n.reg %r, %v\n.reg.b64 %rd\n    ld.global.u32 %v, [%r]\n    ld.u32 %v, b[0]\n    atom.local.add.u32 %v, [%r], 1\n",
+    );
+    assert!(out.contains("kernel.s:4:24"), "{out}");
+    assert!(out.contains("kernel.s:5:16"), "{out}");
+    assert!(out.contains("kernel.s:6:10"), "{out}");
+    insta::assert_snapshot!(out);
+}

@@ -382,7 +382,7 @@ fn each_flat_fault() {
                 byte_offset: 4,
                 store: false,
             },
-            "misaligned load from `wide`: byte offset 4",
+            "misaligned load from `wide`: byte offset 4 is not a multiple of 8",
         ),
         (
             "mov.b64 %rd, 0x2000000000000\n ld.u32 %v, [%rd]",

@@ -139,9 +139,11 @@ impl Fault {
                 byte_offset,
                 store,
             } => format!(
-                "misaligned {} {}`{buffer}`: byte offset {byte_offset} is not a multiple of 4",
+                "misaligned {} {}`{buffer}`: byte offset {byte_offset} is not a multiple of {}",
                 if *store { "store to" } else { "load from" },
-                if *shared { "shared array " } else { "" }
+                if *shared { "shared array " } else { "" },
+                // (A multiple of 4 that is misaligned is an 8-byte access's.)
+                if byte_offset % 4 == 0 { 8 } else { 4 }
             ),
             FaultKind::NoBuffer {
                 address,
@@ -312,7 +314,7 @@ impl Fault {
             FaultKind::OutOfBounds { shared: true, .. } => d.with_help(
                 "check the index computation, or enlarge the array (a dynamic `[]` array is sized by --dynamic-shared)",
             ),
-            FaultKind::Misaligned { .. } => d.with_help("byte addresses of 32-bit elements are multiples of 4"),
+            FaultKind::Misaligned { .. } => d.with_help("byte addresses are multiples of the access size: 4 bytes, 8 for a 64-bit access"),
             FaultKind::NoBuffer { .. } => d.with_help(
                 "a global address is a buffer's address (`mov.b64 %rd, BUF`) plus a byte offset in it; check the pointer arithmetic",
             ),

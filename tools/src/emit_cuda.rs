@@ -1089,6 +1089,17 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
             k.program.name, k.warp_size
         )));
     }
+    // Flat (PTX-style) addresses are raw addresses in warpsim's simulated address map: the translation has no
+    // such map, and refuses them rather than translate them wrongly.
+    if let Some(pc) = k.code.iter().position(|i| match i.op {
+        DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. } => addr.flat != warpsim::kernel::Flat::No,
+        _ => false,
+    }) {
+        return Err(EmitError(format!(
+            "`{}` uses a flat address (`[%rd + k]`, pc {pc}): the CUDA translation names buffers and shared arrays only",
+            k.program.name
+        )));
+    }
     let n = k.code.len();
     // C labels: the program's own names where it has them.
     let mut labels = vec![Vec::new(); n];
