@@ -76,7 +76,7 @@ struct Pending {
 struct Lower<'a> {
     module: &'a Module,
     /// Reads a source file a `.loc` names (its path as `.file` gives it).
-    read: &'a dyn Fn(&str) -> Option<String>,
+    read: &'a dyn Fn(&str) -> Option<(String, String)>,
     /// `.file` index → the file in the program's source map (`None`: unreadable).
     files: HashMap<u32, Option<crate::source::FileId>>,
     sources: &'a SourceMap,
@@ -118,14 +118,15 @@ struct Frame {
 
 /// Lower entry `entry` of `module` with the launch's `bindings`.
 ///
-/// `read` reads a source file that the PTX's `.loc`s name (the path as its `.file` directive gives it): each
-/// lowered instruction's [`Origin`] then carries the line's span in the program's source map.
+/// `read` reads a source file that the PTX's `.loc`s name (the path as its `.file` directive gives it) and
+/// returns the path it was read from (for messages) and its text: each lowered instruction's [`Origin`] then
+/// carries the line's span in the program's source map.
 pub fn lower(
     module: &Module,
     sources: &SourceMap,
     entry: &Function,
     bindings: &Bindings,
-    read: &dyn Fn(&str) -> Option<String>,
+    read: &dyn Fn(&str) -> Option<(String, String)>,
 ) -> Result<Program, Diagnostic> {
     let mut l = Lower {
         module,
@@ -629,7 +630,7 @@ impl Lower<'_> {
             Some(id) => *id,
             None => {
                 let id = (self.read)(&path)
-                    .map(|text| self.p.sources.add(crate::source::SourceFile::new(path.clone(), text)));
+                    .map(|(shown, text)| self.p.sources.add(crate::source::SourceFile::new(shown, text)));
                 self.files.insert(file, id);
                 id
             }
