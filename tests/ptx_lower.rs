@@ -88,7 +88,7 @@ fn the_corpus_lowers_or_names_what_is_not_supported() {
             }
         }
     }
-    assert_eq!(lowered[".O3.ptx"], (40, 13), "nvcc -O3: lowered, refused");
-    assert_eq!(lowered[".G.ptx"], (38, 15), "nvcc -G");
-    assert_eq!(lowered[".ptx"], (32, 7), "Numba");
+    assert_eq!(lowered[".O3.ptx"], (42, 11), "nvcc -O3: lowered, refused");
+    assert_eq!(lowered[".G.ptx"], (41, 12), "nvcc -G");
+    assert_eq!(lowered[".ptx"], (35, 4), "Numba");
 }

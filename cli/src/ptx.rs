@@ -237,6 +237,12 @@ fn bindings(e: &Entry, shape: &ShapeArgs, color: bool) -> Result<Bindings, Failu
                 span,
             });
             match &a.kind {
+                ArgKind::Array { elem: Some(small), .. } if small.elem().is_none() => {
+                    return Err(Failure::input(format!(
+                        "error: {label}: Numba arrays of {} elements are not supported yet",
+                        small.name()
+                    )));
+                }
                 ArgKind::Array {
                     ndim, layout, params, ..
                 } => {

@@ -683,6 +683,9 @@ impl Lower<'_> {
         let origin = i.loc.as_ref().and_then(|l| self.origin(l));
         let at = At { i, guard, text, origin };
         let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
+        if let Some(r) = self.small(&at, &q) {
+            return r;
+        }
         match i.opcode.as_str() {
             "mov" => self.mov(&at, &q),
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
@@ -2040,6 +2043,29 @@ impl Lower<'_> {
 
     /// `ld.param.TYPE d, [name+offset]` of a kernel parameter: its value at this launch.
     fn ld_param(&mut self, at: &At, ty: Ty) -> Result<(), Diagnostic> {
+        let a = self.param_source(at, ty)?;
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let ty = if ty.wide() {
+            if ty == Ty::F64 { Ty::F64 } else { Ty::B64 }
+        } else if ty == Ty::F32 {
+            Ty::F32
+        } else {
+            Ty::B32
+        };
+        self.emit(at, Op::Mov { ty, d, a });
+        Ok(())
+    }
+
+    /// `ld.param` of 32 bits or fewer into `d` (all 32 bits; the caller keeps the low ones).
+    fn ld_param_into(&mut self, at: &At, d: Reg) -> Result<(), Diagnostic> {
+        let a = self.param_source(at, Ty::B32)?;
+        self.emit(at, Op::Mov { ty: Ty::B32, d, a });
+        Ok(())
+    }
+
+    /// What `ld.param.TYPE d, [name+offset]` reads: a call's argument (its register), or a kernel parameter's
+    /// value at this launch.
+    fn param_source(&mut self, at: &At, ty: Ty) -> Result<Operand, Diagnostic> {
         let o = self.operand(at, 1)?;
         let OperandKind::Address(a) = &o.kind else {
             return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
@@ -2048,10 +2074,7 @@ impl Lower<'_> {
             return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
         };
         if let Some(id) = self.param_var(&name.name) {
-            let from = self.param_slot(id, a.offset, ty, name.span)?;
-            let d = self.dst(at, 0, bits_of(ty))?;
-            self.emit(at, Op::Mov { ty, d, a: from });
-            return Ok(());
+            return self.param_slot(id, a.offset, ty, name.span);
         }
         let Some(k) = self.entry.params.iter().position(|p| p.name.name == name.name) else {
             return Err(Diagnostic::error(
@@ -2066,37 +2089,18 @@ impl Lower<'_> {
                 "reading part of a parameter (a struct passed by value)",
             ));
         }
-        let value = match self.bindings.values.get(k) {
+        match self.bindings.values.get(k) {
             Some(ParamValue::Expr(e)) => {
                 let mut e = e.clone();
                 e.span = name.span;
-                e
+                Ok(Operand::Imm(e))
             }
-            _ => {
-                return Err(
-                    Diagnostic::error(name.span, format!("parameter {k} (`{}`) is not bound", name.name))
-                        .with_label("no value")
-                        .with_help("give it a buffer (`--buffer NAME=f32[N]`) or a value (`--set NAME=V`)"),
-                );
-            }
-        };
-        let d = self.dst(at, 0, bits_of(ty))?;
-        let ty = if ty.wide() {
-            if ty == Ty::F64 { Ty::F64 } else { Ty::B64 }
-        } else if ty == Ty::F32 {
-            Ty::F32
-        } else {
-            Ty::B32
-        };
-        self.emit(
-            at,
-            Op::Mov {
-                ty,
-                d,
-                a: Operand::Imm(value),
-            },
-        );
-        Ok(())
+            _ => Err(
+                Diagnostic::error(name.span, format!("parameter {k} (`{}`) is not bound", name.name))
+                    .with_label("no value")
+                    .with_help("give it a buffer (`--buffer NAME=f32[N]`) or a value (`--set NAME=V`)"),
+            ),
+        }
     }
 
     fn atom(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
@@ -2467,6 +2471,563 @@ impl Lower<'_> {
         self.known.clear();
         self.labels.insert(ret_label, self.code.len());
         Ok(())
+    }
+}
+
+/// 8- and 16-bit integers: PTX's `.u8 .s8 .b8 .u16 .s16 .b16` types. A 16-bit register is held in a 32-bit row,
+/// zero-extended (every instruction that writes one masks its result to 16 bits); an 8- or 16-bit operand is
+/// extended to 32 bits by its type's signedness before a 32-bit instruction computes on it. A sub-word load reads
+/// the aligned word that holds it and extracts the bytes with `bfe`.
+const SMALL: [&str; 6] = ["u8", "s8", "b8", "u16", "s16", "b16"];
+
+impl Lower<'_> {
+    /// The instruction, if an 8- or 16-bit type makes it one of these: `None` leaves it to the 32/64-bit
+    /// lowering.
+    fn small(&mut self, at: &At, q: &[&str]) -> Option<Result<(), Diagnostic>> {
+        let types: Vec<&str> = q.iter().copied().filter(|q| type_of_qualifier(q).is_some()).collect();
+        if !types.iter().any(|t| SMALL.contains(t)) {
+            return None;
+        }
+        Some(match at.i.opcode.as_str() {
+            "ld" if q.contains(&"param") => self.small_ld_param(at, types[0]),
+            "ld" if !q.iter().any(|q| matches!(*q, "v2" | "v4")) => self.small_load(at, q, types[0]),
+            "mov" => self.small_mov(at, types[0]),
+            "cvt" if types.len() == 2 && !q.contains(&"sat") => self.small_cvt(at, types[0], types[1]),
+            "selp" => self.small_selp(at, types[0]),
+            "setp" if !q.iter().any(|q| matches!(*q, "and" | "or" | "xor")) => self.small_setp(at, q, types[0]),
+            "add" | "sub" | "mul" | "and" | "or" | "xor" | "shl" | "shr" | "not" => self.small_arith(at, q, types[0]),
+            _ => Err(unsupported(
+                at.i.opcode_span,
+                format!(
+                    "`{}` of 8- or 16-bit values ({})",
+                    at.i.opcode,
+                    q.iter().map(|q| format!(".{q}")).collect::<String>()
+                ),
+            )),
+        })
+    }
+
+    /// Bits and signedness of a small type (`u16` → (16, false)).
+    fn small_type(t: &str) -> (u32, bool) {
+        let bits = if t.ends_with('8') {
+            8
+        } else if t.ends_with("16") {
+            16
+        } else {
+            32
+        };
+        (bits, t.starts_with('s'))
+    }
+
+    /// A register that holds a small value: any 8-, 16- or 32-bit register.
+    fn small_reg(&self, o: &ptx::Operand) -> Result<Reg, Diagnostic> {
+        match &o.kind {
+            OperandKind::Name(n) => match self.slot(n)? {
+                Slot::R32(r, _) => Ok(r),
+                _ => Err(
+                    Diagnostic::error(n.span, format!("`{}` is not an 8-, 16- or 32-bit register", n.name))
+                        .with_label("wrong register"),
+                ),
+            },
+            _ => Err(Diagnostic::error(o.span, "expected a register").with_label("here")),
+        }
+    }
+
+    /// Operand `o` of a `bits`-bit type, extended to 32 bits (signed: from its top bit), in scratch register
+    /// `k` when it takes an instruction.
+    fn small_src(&mut self, at: &At, o: &ptx::Operand, bits: u32, signed: bool, k: u32) -> Result<Operand, Diagnostic> {
+        let mask = (1u64 << bits) - 1;
+        if let OperandKind::Int(v) = &o.kind {
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "the literal's low bits"
+            )]
+            let low = (*v as u64) & mask;
+            #[allow(clippy::cast_possible_wrap, reason = "at most 16 bits")]
+            let value = if signed && low >> (bits - 1) == 1 {
+                low as i64 - (1i64 << bits)
+            } else {
+                low as i64
+            };
+            return Ok(Operand::Imm(int(value, o.span)));
+        }
+        let r = match (&o.kind, self.special_small(o)?) {
+            (_, Some(s)) => return Ok(s),
+            _ => self.small_reg(o)?,
+        };
+        let width = match &o.kind {
+            OperandKind::Name(n) => match self.slot(n)? {
+                Slot::R32(_, w) => w,
+                _ => 32,
+            },
+            _ => 32,
+        };
+        // A zero-extended 16-bit register read as an unsigned 16-bit value needs nothing.
+        if !signed && width <= bits {
+            return Ok(Operand::Reg(r));
+        }
+        let t = self.scratch_reg(false, 10 + k);
+        let imm = |v: i64| Operand::Imm(int(v, at.i.span));
+        if signed {
+            self.emit(
+                at,
+                Op::Ternary {
+                    op: TernaryOp::Bfe,
+                    ty: Ty::S32,
+                    d: t,
+                    a: Operand::Reg(r),
+                    b: imm(0),
+                    c: imm(i64::from(bits)),
+                },
+            );
+        } else {
+            self.emit(
+                at,
+                Op::Binary {
+                    op: BinaryOp::And,
+                    ty: Ty::B32,
+                    d: t,
+                    a: Operand::Reg(r),
+                    b: imm(mask.cast_signed()),
+                },
+            );
+        }
+        Ok(Operand::Reg(t))
+    }
+
+    /// A special register read as a small value (`%tid.x` as `u16`): its 32 bits (all below 2^16).
+    fn special_small(&self, o: &ptx::Operand) -> Result<Option<Operand>, Diagnostic> {
+        match &o.kind {
+            OperandKind::Name(n) if self.lookup(&n.name).is_none() => self.special(n, 32),
+            _ => Ok(None),
+        }
+    }
+
+    /// Write `value` (32 bits) into destination `o`: a 16- or 8-bit register keeps its low bits, zero-extended.
+    fn small_write(
+        &mut self,
+        at: &At,
+        o: &ptx::Operand,
+        value: Operand,
+        signed_source: bool,
+    ) -> Result<(), Diagnostic> {
+        let d = self.small_reg(o)?;
+        let OperandKind::Name(n) = &o.kind else {
+            unreachable!("small_reg took a name")
+        };
+        let width = match self.slot(n)? {
+            Slot::R32(_, w) => w,
+            _ => 32,
+        };
+        let _ = signed_source;
+        if width < 32 {
+            let mask = Operand::Imm(int((1i64 << width) - 1, at.i.span));
+            self.emit(
+                at,
+                Op::Binary {
+                    op: BinaryOp::And,
+                    ty: Ty::B32,
+                    d,
+                    a: value,
+                    b: mask,
+                },
+            );
+        } else if value != Operand::Reg(d) {
+            self.emit(
+                at,
+                Op::Mov {
+                    ty: Ty::B32,
+                    d,
+                    a: value,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// `ld.{u8,s8,u16,s16,b8,b16} d, [a]`: the aligned word holding the value, then its bytes (`bfe`).
+    fn small_load(&mut self, at: &At, q: &[&str], t: &str) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let (bits, signed) = Self::small_type(t);
+        let space = Self::space_of(q);
+        let addr = self.address(self.operand(at, 1)?, space, 0)?;
+        let imm = |v: i64| Operand::Imm(int(v, at.i.span));
+        // The byte address into a 64-bit scratch register, the word's address beside it, the bit offset.
+        let (byte, word, shift, value) = (
+            self.scratch_reg(true, 1),
+            self.scratch_reg(true, 2),
+            self.scratch_reg(false, 5),
+            self.scratch_reg(false, 6),
+        );
+        let base = addr.base.clone();
+        let disp = addr.disp.clone().map(Operand::Imm);
+        match (base, disp) {
+            (Some(b), Some(d)) => {
+                let a = self.widen(at, b);
+                self.emit(
+                    at,
+                    Op::Binary {
+                        op: BinaryOp::Add,
+                        ty: Ty::U64,
+                        d: byte,
+                        a,
+                        b: d,
+                    },
+                );
+            }
+            (Some(b), None) => {
+                let a = self.widen(at, b);
+                self.emit(
+                    at,
+                    Op::Mov {
+                        ty: Ty::B64,
+                        d: byte,
+                        a,
+                    },
+                );
+            }
+            (None, Some(d)) => self.emit(
+                at,
+                Op::Mov {
+                    ty: Ty::B64,
+                    d: byte,
+                    a: d,
+                },
+            ),
+            (None, None) => self.emit(
+                at,
+                Op::Mov {
+                    ty: Ty::B64,
+                    d: byte,
+                    a: imm(0),
+                },
+            ),
+        }
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::And,
+                ty: Ty::B64,
+                d: word,
+                a: Operand::Reg(byte),
+                b: imm(!3),
+            },
+        );
+        self.emit(
+            at,
+            Op::Cvt {
+                rounding: Rounding::NearestFloat,
+                to: Ty::U32,
+                from: Ty::U64,
+                d: shift,
+                a: Operand::Reg(byte),
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::And,
+                ty: Ty::B32,
+                d: shift,
+                a: Operand::Reg(shift),
+                b: imm(3),
+            },
+        );
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Shl,
+                ty: Ty::B32,
+                d: shift,
+                a: Operand::Reg(shift),
+                b: imm(3),
+            },
+        );
+        let word_addr = Address {
+            base: Some(Operand::Reg(word)),
+            disp: None,
+            ..addr
+        };
+        self.emit(
+            at,
+            Op::Ld {
+                ty: Ty::U32,
+                d: value,
+                addr: word_addr,
+            },
+        );
+        let ty = if signed { Ty::S32 } else { Ty::U32 };
+        self.emit(
+            at,
+            Op::Ternary {
+                op: TernaryOp::Bfe,
+                ty,
+                d: value,
+                a: Operand::Reg(value),
+                b: Operand::Reg(shift),
+                c: imm(i64::from(bits)),
+            },
+        );
+        self.small_write(at, self.operand(at, 0)?, Operand::Reg(value), signed)
+    }
+
+    /// A 32-bit address register as a 64-bit value (shared and local addresses may be 32-bit).
+    fn widen(&mut self, at: &At, base: Operand) -> Operand {
+        match base {
+            Operand::Reg(r) if !self.p.regs[r.0 as usize].width.eq(&Width::W64) => {
+                let t = self.scratch_reg(true, 3);
+                self.emit(
+                    at,
+                    Op::Cvt {
+                        rounding: Rounding::NearestFloat,
+                        to: Ty::U64,
+                        from: Ty::U32,
+                        d: t,
+                        a: Operand::Reg(r),
+                    },
+                );
+                Operand::Reg(t)
+            }
+            b => b,
+        }
+    }
+
+    /// `ld.param.{u8,s8,u16,s16} d, [param]`: a kernel argument of 8 or 16 bits (a `bool`, a `short`), or a
+    /// call's argument: its low bits, extended by its type.
+    fn small_ld_param(&mut self, at: &At, t: &str) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let (bits, signed) = Self::small_type(t);
+        let d = self.small_reg(self.operand(at, 0)?)?;
+        // The whole value as 32 bits, then its low bits.
+        self.ld_param_into(at, d)?;
+        let imm = |v: i64| Operand::Imm(int(v, at.i.span));
+        let op = if signed {
+            Op::Ternary {
+                op: TernaryOp::Bfe,
+                ty: Ty::S32,
+                d,
+                a: Operand::Reg(d),
+                b: imm(0),
+                c: imm(i64::from(bits)),
+            }
+        } else {
+            Op::Binary {
+                op: BinaryOp::And,
+                ty: Ty::B32,
+                d,
+                a: Operand::Reg(d),
+                b: imm((1i64 << bits) - 1),
+            }
+        };
+        self.emit(at, op);
+        self.small_write(at, self.operand(at, 0)?, Operand::Reg(d), signed)
+    }
+
+    fn small_mov(&mut self, at: &At, t: &str) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let (bits, signed) = Self::small_type(t);
+        let v = self.small_src(at, self.operand(at, 1)?, bits, signed, 0)?;
+        self.small_write(at, self.operand(at, 0)?, v, signed)
+    }
+
+    /// `cvt.TO.FROM d, a` with an 8- or 16-bit type: extend `a` by FROM, then to TO (a float, a 64-bit integer,
+    /// or the low bits of a small one).
+    fn small_cvt(&mut self, at: &At, to: &str, from: &str) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let (fbits, fsigned) = Self::small_type(from);
+        let a = match type_of_qualifier(from).and_then(ty_of) {
+            // From 32 or 64 bits into a small type: the value's low 32 bits.
+            Some(fty) if fty.wide() => {
+                let t = self.scratch_reg(false, 12);
+                let src = self.src(self.operand(at, 1)?, fty)?;
+                self.emit(
+                    at,
+                    Op::Cvt {
+                        rounding: Rounding::NearestFloat,
+                        to: Ty::U32,
+                        from: Ty::U64,
+                        d: t,
+                        a: src,
+                    },
+                );
+                Operand::Reg(t)
+            }
+            Some(fty) if fty.is_float() => {
+                return Err(unsupported(
+                    at.i.opcode_span,
+                    "`cvt` from a float to an 8- or 16-bit integer",
+                ));
+            }
+            Some(fty) => self.src(self.operand(at, 1)?, fty)?,
+            None => self.small_src(at, self.operand(at, 1)?, fbits, fsigned, 0)?,
+        };
+        match type_of_qualifier(to).and_then(ty_of) {
+            Some(tty) if tty.is_float() => {
+                let d = self.dst(at, 0, bits_of(tty))?;
+                let from = if fsigned { Ty::S32 } else { Ty::U32 };
+                self.emit(
+                    at,
+                    Op::Cvt {
+                        rounding: Rounding::NearestFloat,
+                        to: tty,
+                        from,
+                        d,
+                        a,
+                    },
+                );
+                Ok(())
+            }
+            Some(tty) if tty.wide() => {
+                let d = self.dst(at, 0, 64)?;
+                let (to, from) = if fsigned {
+                    (Ty::S64, Ty::S32)
+                } else {
+                    (Ty::U64, Ty::U32)
+                };
+                self.emit(
+                    at,
+                    Op::Cvt {
+                        rounding: Rounding::NearestFloat,
+                        to,
+                        from,
+                        d,
+                        a,
+                    },
+                );
+                Ok(())
+            }
+            Some(_) => self.small_write(at, self.operand(at, 0)?, a, fsigned),
+            None => {
+                // To a small type: its low bits, signed ones sign-extended in the 16-bit register.
+                let (tbits, tsigned) = Self::small_type(to);
+                let t = self.scratch_reg(false, 13);
+                let imm = |v: i64| Operand::Imm(int(v, at.i.span));
+                let op = if tsigned {
+                    Op::Ternary {
+                        op: TernaryOp::Bfe,
+                        ty: Ty::S32,
+                        d: t,
+                        a,
+                        b: imm(0),
+                        c: imm(i64::from(tbits)),
+                    }
+                } else {
+                    Op::Binary {
+                        op: BinaryOp::And,
+                        ty: Ty::B32,
+                        d: t,
+                        a,
+                        b: imm((1i64 << tbits) - 1),
+                    }
+                };
+                self.emit(at, op);
+                self.small_write(at, self.operand(at, 0)?, Operand::Reg(t), tsigned)
+            }
+        }
+    }
+
+    fn small_selp(&mut self, at: &At, t: &str) -> Result<(), Diagnostic> {
+        self.count(at, 4)?;
+        let (bits, _) = Self::small_type(t);
+        let a = self.small_src(at, self.operand(at, 1)?, bits, false, 0)?;
+        let b = self.small_src(at, self.operand(at, 2)?, bits, false, 1)?;
+        let p = self.pred_src(self.operand(at, 3)?)?;
+        let d = self.small_reg(self.operand(at, 0)?)?;
+        self.emit(
+            at,
+            Op::Selp {
+                ty: Ty::B32,
+                d,
+                a,
+                b,
+                p: p.pred,
+            },
+        );
+        Ok(())
+    }
+
+    fn small_setp(&mut self, at: &At, q: &[&str], t: &str) -> Result<(), Diagnostic> {
+        self.count(at, 3)?;
+        let (bits, signed) = Self::small_type(t);
+        let cmp = match q.first().copied() {
+            Some("eq") => Cmp::Eq,
+            Some("ne") => Cmp::Ne,
+            Some("lt" | "lo") => Cmp::Lt,
+            Some("le" | "ls") => Cmp::Le,
+            Some("gt" | "hi") => Cmp::Gt,
+            Some("ge" | "hs") => Cmp::Ge,
+            _ => return Err(unsupported(at.i.opcode_span, "this `setp` of 8- or 16-bit values")),
+        };
+        let (p, second) = match &self.operand(at, 0)?.kind {
+            OperandKind::Pair(p, q2) => (self.pred_named(p)?, Some(self.pred_named(q2)?)),
+            OperandKind::Name(p) => (self.pred_named(p)?, None),
+            _ => return Err(Diagnostic::error(self.operand(at, 0)?.span, "expected a predicate").with_label("here")),
+        };
+        let a = self.small_src(at, self.operand(at, 1)?, bits, signed, 0)?;
+        let b = self.small_src(at, self.operand(at, 2)?, bits, signed, 1)?;
+        let ty = if signed { Ty::S32 } else { Ty::U32 };
+        let t = if second.is_some() { self.scratch_pred(0) } else { p };
+        self.emit(at, Op::Setp { cmp, ty, p: t, a, b });
+        if second.is_some() {
+            self.finish_setp(at, t, false, p, second, None);
+        }
+        Ok(())
+    }
+
+    /// `add sub mul{.lo,.wide} and or xor shl shr not` on 16-bit values: in 32 bits on the extended operands,
+    /// the result's low 16 bits kept (`mul.wide.{u16,s16}`: the whole 32-bit product).
+    fn small_arith(&mut self, at: &At, q: &[&str], t: &str) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        let (bits, signed) = Self::small_type(t);
+        if bits != 16 || q.iter().any(|q| matches!(*q, "hi" | "sat" | "cc")) {
+            return Err(unsupported(
+                at.i.opcode_span,
+                format!("`{m}` of 8-bit values, `.hi` or `.sat`"),
+            ));
+        }
+        let wide = q.contains(&"wide");
+        if m == "not" {
+            self.count(at, 2)?;
+            let a = self.small_src(at, self.operand(at, 1)?, 16, false, 0)?;
+            let r = self.scratch_reg(false, 13);
+            self.emit(
+                at,
+                Op::Unary {
+                    op: UnaryOp::Not,
+                    ty: Ty::B32,
+                    d: r,
+                    a,
+                },
+            );
+            return self.small_write(at, self.operand(at, 0)?, Operand::Reg(r), false);
+        }
+        self.count(at, 3)?;
+        let shift = matches!(m, "shl" | "shr");
+        let a = self.small_src(at, self.operand(at, 1)?, 16, signed, 0)?;
+        let b = if shift {
+            self.src(self.operand(at, 2)?, Ty::U32)?
+        } else {
+            self.small_src(at, self.operand(at, 2)?, 16, signed, 1)?
+        };
+        let (op, ty) = match m {
+            "add" => (BinaryOp::Add, Ty::U32),
+            "sub" => (BinaryOp::Sub, Ty::U32),
+            "mul" => (BinaryOp::Mul, if signed { Ty::S32 } else { Ty::U32 }),
+            "and" => (BinaryOp::And, Ty::B32),
+            "or" => (BinaryOp::Or, Ty::B32),
+            "xor" => (BinaryOp::Xor, Ty::B32),
+            "shl" => (BinaryOp::Shl, Ty::B32),
+            _ => (BinaryOp::Shr, if signed { Ty::S32 } else { Ty::U32 }),
+        };
+        if wide {
+            let d = self.dst(at, 0, 32)?;
+            self.emit(at, Op::Binary { op, ty, d, a, b });
+            return Ok(());
+        }
+        let r = self.scratch_reg(false, 13);
+        self.emit(at, Op::Binary { op, ty, d: r, a, b });
+        self.small_write(at, self.operand(at, 0)?, Operand::Reg(r), signed)
     }
 }
 
