@@ -471,10 +471,14 @@ pub enum AtomOp {
     And,
     Or,
     Xor,
+    /// `inc.u32`: `old >= b ? 0 : old + 1` (a counter that wraps at `b`).
+    Inc,
+    /// `dec.u32`: `old == 0 || old > b ? b : old - 1`.
+    Dec,
 }
 
 impl AtomOp {
-    pub const ALL: [AtomOp; 8] = [
+    pub const ALL: [AtomOp; 10] = [
         AtomOp::Add,
         AtomOp::Min,
         AtomOp::Max,
@@ -483,6 +487,8 @@ impl AtomOp {
         AtomOp::And,
         AtomOp::Or,
         AtomOp::Xor,
+        AtomOp::Inc,
+        AtomOp::Dec,
     ];
 
     pub fn name(self) -> &'static str {
@@ -495,6 +501,8 @@ impl AtomOp {
             AtomOp::And => "and",
             AtomOp::Or => "or",
             AtomOp::Xor => "xor",
+            AtomOp::Inc => "inc",
+            AtomOp::Dec => "dec",
         }
     }
 }

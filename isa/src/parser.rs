@@ -1727,7 +1727,10 @@ impl Ctx<'_> {
             .with_help("keep the value in a register, or use `.global` or `.shared` memory"));
         }
         let names: Vec<&str> = AtomOp::ALL.iter().map(|o| o.name()).collect();
-        let name = parts.required(&names, "an operation (add, min, max, exch, cas, and, or, xor)")?;
+        let name = parts.required(
+            &names,
+            "an operation (add, min, max, exch, cas, and, or, xor, inc, dec)",
+        )?;
         let op = AtomOp::ALL.into_iter().find(|o| o.name() == name).expect("atom op");
         // PTX's atom types, and warpsim's f32 min/max and typed exch/cas (the same bits).
         let allowed: &[Ty] = match op {
@@ -1735,6 +1738,7 @@ impl Ctx<'_> {
             AtomOp::Min | AtomOp::Max => &[Ty::U32, Ty::S32, Ty::F32, Ty::U64, Ty::S64],
             AtomOp::Exch | AtomOp::Cas => &ALL_TYS,
             AtomOp::And | AtomOp::Or | AtomOp::Xor => &BIT_TYS,
+            AtomOp::Inc | AtomOp::Dec => &[Ty::U32],
         };
         let ty = parts.ty(allowed)?;
         if !returns && op == AtomOp::Cas {

@@ -233,6 +233,20 @@ pub fn atomic(op: crate::kernel::Atom, shared: bool, old: u32, b: u32, c: u32) -
         Atom::And => old & b,
         Atom::Or => old | b,
         Atom::Xor => old ^ b,
+        Atom::Inc => {
+            if old >= b {
+                0
+            } else {
+                old + 1
+            }
+        }
+        Atom::Dec => {
+            if old == 0 || old > b {
+                b
+            } else {
+                old - 1
+            }
+        }
         // (64-bit atomics: `atomic64`.)
         _ => old,
     }

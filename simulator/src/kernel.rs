@@ -542,6 +542,8 @@ pub enum Atom {
     And,
     Or,
     Xor,
+    Inc,
+    Dec,
 }
 
 impl Atom {
@@ -2819,6 +2821,9 @@ fn atomic_op(op: AtomOp, ty: Ty) -> Atom {
             AtomOp::And => Atom::And64,
             AtomOp::Or => Atom::Or64,
             AtomOp::Xor => Atom::Xor64,
+            // (The assembler and the PTX lowering take `inc`/`dec` as u32 only.)
+            AtomOp::Inc => Atom::Inc,
+            AtomOp::Dec => Atom::Dec,
         };
     }
     match op {
@@ -2835,6 +2840,8 @@ fn atomic_op(op: AtomOp, ty: Ty) -> Atom {
         AtomOp::And => Atom::And,
         AtomOp::Or => Atom::Or,
         AtomOp::Xor => Atom::Xor,
+        AtomOp::Inc => Atom::Inc,
+        AtomOp::Dec => Atom::Dec,
     }
 }
 

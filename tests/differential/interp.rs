@@ -739,6 +739,20 @@ fn atomic(op: AtomOp, ty: Ty, space: Space, old: u32, b: u32, c: u32) -> u32 {
         AtomOp::Min => old.min(b),
         AtomOp::Max => old.max(b),
         AtomOp::Exch => b,
+        AtomOp::Inc => {
+            if old >= b {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomOp::Dec => {
+            if old == 0 || old > b {
+                b
+            } else {
+                old - 1
+            }
+        }
         AtomOp::Cas => {
             if old == b {
                 c
@@ -1683,6 +1697,7 @@ fn atomic64(op: AtomOp, ty: Ty, space: Space, old: u64, b: u64, c: u64) -> u64 {
         AtomOp::And => old & b,
         AtomOp::Or => old | b,
         AtomOp::Xor => old ^ b,
+        AtomOp::Inc | AtomOp::Dec => unreachable!("`inc` and `dec` are u32 only (the assembler checks)"),
     }
 }
 

@@ -928,6 +928,8 @@ impl Emitter<'_> {
             Atom::And => (format!("atomicAnd({ptr}, {b_u})"), ("", "")),
             Atom::Or => (format!("atomicOr({ptr}, {b_u})"), ("", "")),
             Atom::Xor => (format!("atomicXor({ptr}, {b_u})"), ("", "")),
+            Atom::Inc => (format!("atomicInc({ptr}, {b_u})"), ("", "")),
+            Atom::Dec => (format!("atomicDec({ptr}, {b_u})"), ("", "")),
             _ => unreachable!("64-bit atomics return above"),
         };
         match d {
