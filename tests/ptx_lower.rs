@@ -129,3 +129,36 @@ fn atomic_increment_and_decrement_wrap_as_ptx_defines() {
     assert_eq!(u32s(&out, "olds"), want);
     assert_eq!(u32s(&out, "g"), [3, 1]);
 }
+
+/// A module variable's initialiser is laid out as the words it gives (the rest is the buffer's default, 0), so
+/// a huge declared array costs nothing to lower; a 128-bit initialiser is refused, not a crash.
+#[test]
+fn variable_initialisers_are_laid_out_as_given() {
+    let head = ".version 9.5\n.target sm_90\n.address_size 64\n";
+    let body = ".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, big;\n\tret;\n}\n";
+    let text = format!("{head}.global .align 4 .b8 big[1099511627776] = {{1, 2, 3, 4, 5}};\n{body}");
+    let (m, sources) = warpsim_isa::ptx::parse("k.ptx", &text).expect("parses");
+    let f = m.entries().next().expect("entry");
+    let p =
+        warpsim_isa::ptx::lower(&m, &sources, f, &warpsim_isa::ptx::Bindings::default(), &|_| None).expect("lowers");
+    let big = &p.buffers[0];
+    assert_eq!(big.name, "big");
+    assert_eq!(big.len.as_literal_int(), Some(1 << 38));
+    let Some(warpsim_isa::Init { overrides, .. }) = &big.init else {
+        panic!("an initialiser")
+    };
+    let [warpsim_isa::InitOverride::List { values, .. }] = &overrides[..] else {
+        panic!("{overrides:?}")
+    };
+    let words: Vec<i64> = values.iter().map(|v| v.as_literal_int().unwrap()).collect();
+    assert_eq!(words, [0x0403_0201, 5]);
+    let text = format!(
+        "{head}.global .align 16 .b128 wide = 1;\n{}",
+        body.replace("big", "wide")
+    );
+    let (m, sources) = warpsim_isa::ptx::parse("k.ptx", &text).expect("parses");
+    let f = m.entries().next().expect("entry");
+    let e = warpsim_isa::ptx::lower(&m, &sources, f, &warpsim_isa::ptx::Bindings::default(), &|_| None)
+        .expect_err("refused");
+    assert!(e.render(&sources, false).contains("not supported"));
+}

@@ -84,8 +84,9 @@ fn nvcc(path: &str) -> Result<String, Failure> {
     }
 }
 
-/// Reads the source files a PTX file's `.loc`s name: the path as given, else the file of that name next to the
-/// PTX file (a PTX file compiled elsewhere keeps the absolute paths of that machine).
+/// Reads the source files a PTX file's `.loc`s name, in `ptx::source_beside`'s order (the file of that name next
+/// to the PTX first: a PTX file compiled elsewhere keeps the absolute paths of that machine), with the path read
+/// (the lowering names the file by it).
 fn reader(ptx_path: &str) -> impl Fn(&str) -> Option<(String, String)> {
     let dir = Path::new(ptx_path).parent().map(Path::to_path_buf).unwrap_or_default();
     move |path: &str| {
@@ -104,12 +105,6 @@ fn reader(ptx_path: &str) -> impl Fn(&str) -> Option<(String, String)> {
             .and_then(|name| read(&dir.join(name)))
             .or_else(|| read(given))
     }
-}
-
-/// [`reader`] for `ptx::describe`: the text alone.
-fn text_reader(ptx_path: &str) -> impl Fn(&str) -> Option<String> {
-    let read = reader(ptx_path);
-    move |path: &str| read(path).map(|(_, text)| text)
 }
 
 /// `TYPE[LEN]`, `TYPE[D0xD1…]` or `[LEN]` of `--buffer` (no type: `default`, the argument's element type),
@@ -330,7 +325,7 @@ pub(crate) fn load(path: &str, color: bool, shape: &ShapeArgs) -> Result<Program
     let (module, sources) = parse(path, color)?;
     let f = ptx::find(&module, shape.entry.as_deref()).map_err(|e| Failure::input(format!("error: {path}: {e}")))?;
     let read = reader(path);
-    let e = ptx::describe(&module, f, &text_reader(path));
+    let e = ptx::describe(&module, f, &ptx::source_beside(Path::new(path)));
     let b = bindings(&e, shape, color)?;
     let mut p = ptx::lower(&module, &sources, f, &b, &read).map_err(|d| Failure::input(d.render(&sources, color)))?;
     p.name.clone_from(&e.name.last);
@@ -348,7 +343,7 @@ pub(crate) fn check(path: &str, color: bool) -> Result<String, Failure> {
     }
     let read = reader(path);
     for e in entries {
-        let info = ptx::describe(&module, e, &text_reader(path));
+        let info = ptx::describe(&module, e, &ptx::source_beside(Path::new(path)));
         match ptx::lower(&module, &sources, e, &ptx::placeholder_bindings(e), &read) {
             Ok(p) => {
                 let regs = p.regs.iter().filter(|r| r.width != warpsim_isa::Width::High).count();

@@ -106,6 +106,8 @@ struct Lower<'a> {
     /// call-site variables, the label its `ret` jumps to and the prefix of its labels.
     frames: Vec<Frame>,
     calls: u32,
+    /// A scratch register that could not be created (past `u16::MAX` registers): the lowering's error.
+    too_many: Option<Diagnostic>,
 }
 
 /// A device function inlined at a call site.
@@ -169,6 +171,7 @@ pub fn lower(
         next_param: 0,
         frames: Vec::new(),
         calls: 0,
+        too_many: None,
     };
     l.module_variables()?;
     let Some(body) = &entry.body else {
@@ -235,6 +238,20 @@ fn plus(a: ConstExpr, offset: i64) -> ConstExpr {
         kind: ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(int(offset, span))),
         span,
     }
+}
+
+/// A `setp` comparison warpsim has as it is: PTX's ordered ones, and the unsigned names of the same (`lo` is `lt`
+/// of an unsigned type).
+fn ordered_cmp(name: &str) -> Option<Cmp> {
+    Some(match name {
+        "eq" => Cmp::Eq,
+        "ne" => Cmp::Ne,
+        "lt" | "lo" => Cmp::Lt,
+        "le" | "ls" => Cmp::Le,
+        "gt" | "hi" => Cmp::Gt,
+        "ge" | "hs" => Cmp::Ge,
+        _ => return None,
+    })
 }
 
 /// A warpsim type for a PTX scalar type of 32 or 64 bits.
@@ -309,9 +326,13 @@ fn init_bytes(v: &ptx::Variable, len: u64) -> Option<Vec<u8>> {
         }
     }
     let size = (v.ty.scalar.bits().max(8) / 8) as usize;
+    if size > 8 {
+        // (`.b128`: not laid out.)
+        return None;
+    }
     let mut values = Vec::new();
     flatten(v.init.as_ref()?, &mut values);
-    let mut bytes = Vec::with_capacity(usize::try_from(len).ok()?);
+    let mut bytes = Vec::with_capacity(values.len() * size);
     for value in values {
         let bits: u64 = match (value, v.ty.scalar) {
             (InitValue::Int(i), _) => *i as u64,
@@ -326,7 +347,9 @@ fn init_bytes(v: &ptx::Variable, len: u64) -> Option<Vec<u8>> {
         };
         bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
     }
-    bytes.resize(usize::try_from(len).ok()?, 0);
+    // Whole words; past the values given, the buffer's default (0) holds.
+    let given = bytes.len().div_ceil(4) * 4;
+    bytes.resize(given.min(usize::try_from(len).ok()?), 0);
     Some(bytes)
 }
 
@@ -572,6 +595,9 @@ impl Lower<'_> {
     }
 
     fn finish(mut self, end: Span) -> Result<Program, Diagnostic> {
+        if let Some(d) = self.too_many.take() {
+            return Err(d);
+        }
         let text = "ret;".to_string();
         self.code.push(Pending {
             inst: Instruction {
@@ -988,15 +1014,19 @@ impl Lower<'_> {
         }
     }
 
+    /// Scratch predicate `k`, created on first use. Past the register limit, [`Lower::too_many`] holds the
+    /// error (the lowering then returns it, not the program).
     fn scratch_pred(&mut self, k: usize) -> Pred {
         while self.scratch_preds.len() <= k {
-            let name = self.fresh_name(&format!("tp{}", self.scratch_preds.len()));
-            let id = Pred(u16::try_from(self.p.preds.len()).expect("few predicates"));
-            self.p.preds.push(Named {
-                name,
-                span: self.entry.name.span,
-                width: Width::W32,
-            });
+            let name = format!("tp{}", self.scratch_preds.len());
+            let id = match self.new_register(&name, ScalarType::Pred, self.entry.name.span) {
+                Ok(Slot::Pred(p)) => p,
+                Ok(_) => unreachable!("a .pred register is a predicate"),
+                Err(d) => {
+                    self.too_many.get_or_insert(d);
+                    Pred(0)
+                }
+            };
             self.scratch_preds.push(id);
         }
         self.scratch_preds[k]
@@ -1010,7 +1040,11 @@ impl Lower<'_> {
         let ty = if wide { ScalarType::B64 } else { ScalarType::B32 };
         let r = match self.new_register(&name, ty, self.entry.name.span) {
             Ok(Slot::R32(r, _) | Slot::R64(r)) => r,
-            _ => Reg(0),
+            Ok(Slot::Pred(_)) => unreachable!("a .b32 or .b64 register is not a predicate"),
+            Err(d) => {
+                self.too_many.get_or_insert(d);
+                Reg(0)
+            }
         };
         self.scratch_regs.insert((wide, k), r);
         r
@@ -1360,12 +1394,7 @@ impl Lower<'_> {
         };
         // (comparison, negate the result): PTX's unsigned and unordered comparisons in warpsim's six.
         let (cmp, negate) = match (cmp_name, ty.is_float()) {
-            ("eq", _) => (Cmp::Eq, false),
-            ("ne", _) => (Cmp::Ne, false),
-            ("lt" | "lo", _) => (Cmp::Lt, false),
-            ("le" | "ls", _) => (Cmp::Le, false),
-            ("gt" | "hi", _) => (Cmp::Gt, false),
-            ("ge" | "hs", _) => (Cmp::Ge, false),
+            (name, _) if ordered_cmp(name).is_some() => (ordered_cmp(name).expect("checked"), false),
             // Unordered: true when either is NaN, i.e. the ordered complement is false.
             ("equ", true) => (Cmp::Ne, true),
             ("neu", true) => (Cmp::Eq, true),
@@ -2950,14 +2979,8 @@ impl Lower<'_> {
     fn small_setp(&mut self, at: &At, q: &[&str], t: &str) -> Result<(), Diagnostic> {
         self.count(at, 3)?;
         let (bits, signed) = Self::small_type(t);
-        let cmp = match q.first().copied() {
-            Some("eq") => Cmp::Eq,
-            Some("ne") => Cmp::Ne,
-            Some("lt" | "lo") => Cmp::Lt,
-            Some("le" | "ls") => Cmp::Le,
-            Some("gt" | "hi") => Cmp::Gt,
-            Some("ge" | "hs") => Cmp::Ge,
-            _ => return Err(unsupported(at.i.opcode_span, "this `setp` of 8- or 16-bit values")),
+        let Some(cmp) = q.first().copied().and_then(ordered_cmp) else {
+            return Err(unsupported(at.i.opcode_span, "this `setp` of 8- or 16-bit values"));
         };
         let (p, second) = match &self.operand(at, 0)?.kind {
             OperandKind::Pair(p, q2) => (self.pred_named(p)?, Some(self.pred_named(q2)?)),
