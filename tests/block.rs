@@ -640,3 +640,67 @@ fn buffers_together_are_capped() {
             .contains("the buffers together would hold more than 268435456 elements")
     );
 }
+
+#[test]
+fn bar_arrive_counts_a_producer_that_does_not_wait() {
+    // Warp 0 produces: it stores its words, arrives at barrier 1 (64 threads) and goes on without waiting.
+    // Warp 1 consumes: it waits at barrier 1 until the producer has arrived, then reads the producer's words.
+    let src = "\
+.block 64
+.buffer out u32[64]
+.shared s u32[32]
+.reg %v
+.pred %producer
+    setp.eq.u32 %producer, %warpid, 0
+    @!%producer bra consumer
+    mul.lo.u32 %v, %laneid, 7
+    st.shared.u32 s[%laneid], %v
+    bar.arrive 1, 64
+    st.global.u32 out[%tid.x], 1
+    exit
+consumer:
+    bar.sync 1, 64
+    xor.b32 %v, %laneid, 1
+    ld.shared.u32 %v, s[%v]
+    st.global.u32 out[%tid.x], %v
+";
+    let (out, events) = run_text(src, 32);
+    let out = u32s(&out.expect("runs"), "out");
+    let consumer: Vec<u32> = (0..32u32).map(|l| (l ^ 1) * 7).collect();
+    assert_eq!(out[..32], [1; 32]);
+    assert_eq!(out[32..], consumer[..]);
+    let arrivals: Vec<(u32, u32, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::BarrierArrive {
+                warp, arrived, expected, ..
+            } => Some((*warp, *arrived, *expected)),
+            _ => None,
+        })
+        .collect();
+    // The producer gets there first (the consumer's taken branch costs its redirect latency); its arrival counts.
+    assert_eq!(arrivals, vec![(0, 1, 2), (1, 2, 2)]);
+    // Only the consumer waited, so only it is released.
+    let released: Vec<Vec<u32>> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::BarrierRelease { warps, .. } => Some(warps.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(released, vec![vec![1]]);
+    // The producer's store after its arrival issues the next cycle, not at the release.
+    let issue = |warp: u32, pc: u32| {
+        events.iter().find_map(|e| match e {
+            Event::Issue(i) if i.warp == warp && i.pc == pc => Some(i.cycle),
+            _ => None,
+        })
+    };
+    let arrive = issue(0, 4).expect("producer arrives (pc 4)");
+    assert_eq!(issue(0, 5), Some(arrive + 1));
+    // `bar.arrive` needs its thread count.
+    let error = warpsim_isa::parse("k.s", ".block 64\n    bar.arrive 1\n", &warpsim::programs::Resolver)
+        .expect_err("no count")
+        .render(false);
+    assert!(error.contains("k.s:2:"), "{error}");
+}

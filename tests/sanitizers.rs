@@ -1043,3 +1043,40 @@ fn global_race_findings_are_the_same_for_every_thread_count_and_with_tracing() {
     assert_eq!(go(2).findings, one.findings);
     assert_eq!(go(4).findings, one.findings);
 }
+
+#[test]
+fn bar_arrive_orders_what_the_producer_did_before_it_and_nothing_after() {
+    // Warp 0 stores, arrives at barrier 1 without waiting, then (in `late`) stores again; warp 1 waits at
+    // barrier 1 and reads. The first store is ordered before the read; the second is not.
+    let program = |late: &str| {
+        format!(
+            "{TWO_WARPS}
+        @%w1 bra        consumer
+        st.shared.u32   s[%laneid], %laneid
+        bar.arrive      1, 2 * W
+        {late}
+        bra             done
+consumer:
+        bar.sync        1, 2 * W
+        ld.shared.u32   %v, s[%laneid]
+done:
+        st.global.u32   out[%tid.x], %v
+"
+        )
+    };
+    let ordered = checked(&kernel_from(&program(""), 8, &[]), race());
+    assert_eq!(ordered.findings, vec![]);
+    let late = checked(&kernel_from(&program("st.shared.u32   s[%laneid], 5"), 8, &[]), race());
+    let kinds: Vec<_> = late
+        .findings
+        .iter()
+        .map(|f| match &f.kind {
+            FindingKind::Race {
+                hazard, first, second, ..
+            } => (*hazard, first.warp, second.warp),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds.len(), 1, "{:?}", late.findings);
+    assert_eq!((kinds[0].1, kinds[0].2), (0, 1), "{:?}", late.findings);
+}

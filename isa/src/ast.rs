@@ -512,6 +512,9 @@ impl AtomOp {
 pub enum BarKind {
     /// `bar.sync`: wait only.
     Sync,
+    /// `bar.arrive id, count`: count this warp's arrival and go on without waiting (a producer's half of a
+    /// producer/consumer barrier).
+    Arrive,
     /// `bar.red.popc.u32 d, …, p`: `d` = how many participating threads have `p` true.
     Popc(Reg),
     /// `bar.red.and.pred d, …, p`: `d` = `p` is true in every participating thread.

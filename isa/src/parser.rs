@@ -1772,15 +1772,21 @@ impl Ctx<'_> {
         })
     }
 
-    /// `bar.sync id[, count]`, `bar.red.popc.u32 d, id[, count], p`, `bar.red.{and,or}.pred d, id[, count], p`,
-    /// `bar.warp.sync mask`.
+    /// `bar.sync id[, count]`, `bar.arrive id, count`, `bar.red.popc.u32 d, id[, count], p`,
+    /// `bar.red.{and,or}.pred d, id[, count], p`, `bar.warp.sync mask`.
     fn bar(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
-        let form = parts.required(&["sync", "red", "warp", "arrive"], "`.sync`, `.red` or `.warp.sync`")?;
+        let form = parts.required(&["sync", "red", "warp", "arrive"], "`.sync`, `.arrive`, `.red` or `.warp.sync`")?;
         let kind = match form {
             "arrive" => {
-                return Err(Diagnostic::error(parts.span, "`bar.arrive` is not modelled")
-                    .with_label("not supported")
-                    .with_help("use `bar.sync`"));
+                let id = self.src(c, Ty::U32)?;
+                c.comma()?;
+                let count = Some(self.src(c, Ty::U32)?);
+                return Ok(Op::Bar {
+                    kind: BarKind::Arrive,
+                    id,
+                    count,
+                    pred: None,
+                });
             }
             "warp" => {
                 parts.required(&["sync"], "`.sync`")?;

@@ -252,6 +252,7 @@ pub fn op(p: &Program, op: &Op) -> String {
         Op::Bar { kind, id, count, pred } => {
             let mut s = match kind {
                 BarKind::Sync => format!("bar.sync {}", o(id)),
+                BarKind::Arrive => format!("bar.arrive {}", o(id)),
                 BarKind::Popc(d) => format!("bar.red.popc.u32 {}, {}", r(d), o(id)),
                 BarKind::And(d) => format!("bar.red.and.pred {}, {}", pr(d), o(id)),
                 BarKind::Or(d) => format!("bar.red.or.pred {}, {}", pr(d), o(id)),

@@ -2,7 +2,8 @@
 //!
 //! Hardware: each block has 16 named barriers. A warp arriving at `bar.sync id` waits until the expected number
 //! of threads has arrived: all non-exited threads of the block, or the `count` given (a multiple of the warp
-//! size, counted per arriving warp). `bar.red` also reduces a predicate over the arriving threads (`popc`,
+//! size, counted per arriving warp). A warp at `bar.arrive id, count` is counted and goes on without waiting
+//! (a producer signalling consumers that wait at `bar.sync id, count`). `bar.red` also reduces a predicate over the arriving threads (`popc`,
 //! `and`, `or`). Release takes time that grows with the number of warps (about 12 + 2 x warps cycles on Hopper).
 //!
 //! Model: a barrier counts arriving warps; a warp whose lanes have all exited no longer counts as expected, so
@@ -25,6 +26,8 @@ pub const BARRIERS: usize = 16;
 pub struct Waiter {
     pub slot: usize,
     pub lanes: u64,
+    /// False for `bar.arrive`: counted towards the barrier, not released by it.
+    pub waits: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -178,6 +181,8 @@ pub(crate) struct Arrival {
     pub id: u32,
     pub expected: Option<u32>,
     pub predicate: u64,
+    /// `bar.sync`/`bar.red` wait for the release; `bar.arrive` does not.
+    pub waits: bool,
 }
 
 /// Check and read a `bar` instruction's operands for the `exec` lanes of a warp whose live lanes are `live`: every
@@ -187,7 +192,7 @@ pub(crate) struct Arrival {
 pub(crate) fn arrival(
     rf: &RegisterFile,
     ctx: &LaneCtx,
-    (id, count, pred): (Src, Option<Src>, Option<(u16, bool)>),
+    (kind, id, count, pred): (DBar, Src, Option<Src>, Option<(u16, bool)>),
     exec: u64,
     live: u64,
 ) -> Result<Arrival, (FaultKind, Option<u32>)> {
@@ -239,13 +244,14 @@ pub(crate) fn arrival(
         id,
         expected,
         predicate,
+        waits: kind != DBar::Arrive,
     })
 }
 
 /// Write what a `bar.red` computed into the `lanes` of a released warp (`bar.sync` writes nothing).
 pub(crate) fn reduction(rf: &mut RegisterFile, kind: DBar, lanes: u64, r: &Release) -> BarrierResult {
     match kind {
-        DBar::Sync => BarrierResult::None,
+        DBar::Sync | DBar::Arrive => BarrierResult::None,
         DBar::Popc(d) => {
             for_lanes(lanes, |lane| rf.regs[d as usize * STRIDE + lane as usize] = r.popc);
             BarrierResult::Popc(r.popc)

@@ -523,6 +523,8 @@ pub(crate) struct BlockCheck {
     global: FxHashMap<u64, Shadow>,
     vc: Vec<u32>,
     warps: usize,
+    /// Per named barrier: the join of the clocks `bar.arrive` brought to it since its last release (empty: none).
+    arrived: Vec<Vec<u32>>,
 }
 
 impl BlockCheck {
@@ -536,12 +538,33 @@ impl BlockCheck {
         for w in 0..warps {
             self.vc[w * warps + w] = 1;
         }
+        self.arrived.iter_mut().for_each(Vec::clear);
     }
 
-    /// A barrier released `warps` (in the block): each now knows what all of them knew, then moves on.
-    pub fn barrier(&mut self, warps: impl Iterator<Item = u32> + Clone) {
+    /// Warp `w` arrived at barrier `id` without waiting (`bar.arrive`): what it knew now is ordered before what
+    /// the warps released there do next; what it does next is not.
+    pub fn arrive(&mut self, id: u32, w: u32) {
         let n = self.warps;
-        let mut join = vec![0u32; n];
+        if self.arrived.len() < crate::barrier::BARRIERS {
+            self.arrived.resize(crate::barrier::BARRIERS, Vec::new());
+        }
+        let pending = &mut self.arrived[id as usize];
+        pending.resize(n, 0);
+        let row = &mut self.vc[w as usize * n..(w as usize + 1) * n];
+        for (j, v) in pending.iter_mut().zip(row.iter()) {
+            *j = (*j).max(*v);
+        }
+        row[w as usize] += 1;
+    }
+
+    /// Barrier `id` released `warps` (in the block): each now knows what all of them knew, and what the warps
+    /// that arrived there without waiting knew when they arrived, then moves on.
+    pub fn barrier(&mut self, id: u32, warps: impl Iterator<Item = u32> + Clone) {
+        let n = self.warps;
+        let mut join = match self.arrived.get_mut(id as usize) {
+            Some(pending) if !pending.is_empty() => std::mem::take(pending),
+            _ => vec![0u32; n],
+        };
         for w in warps.clone() {
             for (j, v) in join.iter_mut().zip(&self.vc[w as usize * n..(w as usize + 1) * n]) {
                 *j = (*j).max(*v);

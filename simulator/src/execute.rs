@@ -227,8 +227,8 @@ pub(crate) fn execute<'a, const ON: bool>(
         }
         // A barrier no lane executes (guard false everywhere) is skipped, as in PTX.
         DOp::Bar { .. } if exec == 0 => Outcome::Lanes,
-        DOp::Bar { id, count, pred, .. } => {
-            Outcome::Barrier(barrier::arrival(rf, ctx, (id, count, pred), exec, stack.live())?)
+        DOp::Bar { kind, id, count, pred } => {
+            Outcome::Barrier(barrier::arrival(rf, ctx, (kind, id, count, pred), exec, stack.live())?)
         }
         DOp::BarWarp { mask } => {
             let mask = mask.lanes(rf, ctx, exec);

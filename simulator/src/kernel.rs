@@ -570,6 +570,8 @@ impl Atom {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DBar {
     Sync,
+    /// `bar.arrive`: counted, not waiting.
+    Arrive,
     Popc(u16),
     And(u16),
     Or(u16),
@@ -2571,6 +2573,7 @@ impl Decoder<'_> {
     ) -> Result<Decoded, LoadError> {
         let kind = match kind {
             BarKind::Sync => DBar::Sync,
+            BarKind::Arrive => DBar::Arrive,
             BarKind::Popc(d) => DBar::Popc(d.0),
             BarKind::And(d) => DBar::And(d.0),
             BarKind::Or(d) => DBar::Or(d.0),

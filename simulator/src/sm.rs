@@ -891,18 +891,24 @@ impl<'k> Sm<'k> {
             id,
             expected,
             predicate,
+            waits,
         } = arrival;
         let warp = self.warps[slot].as_mut().expect("live warp");
-        warp.waiting = Some((id, pc));
-        warp.next_issue = u64::MAX;
-        warp.hold = Hold::Barrier;
+        if waits {
+            warp.waiting = Some((id, pc));
+            warp.next_issue = u64::MAX;
+            warp.hold = Hold::Barrier;
+        }
         let (block_slot, block_id, warp_in_block) = (warp.block_slot, warp.block_id, warp.warp_in_block);
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
+        if !waits && self.shared.checks.race {
+            block.check.arrive(id, warp_in_block);
+        }
         // The block's barrier unit takes each arrival in turn.
         let interval = u64::from(self.config.timing.units.barrier.interval);
         let (arrived, expected) = block.barrier.arrive(
             id,
-            Waiter { slot, lanes },
+            Waiter { slot, lanes, waits },
             (expected, predicate),
             block.warps_left,
             cycle,
@@ -943,12 +949,13 @@ impl<'k> Sm<'k> {
             let warps = &self.warps;
             let in_block = waiters
                 .iter()
+                .filter(|x| x.waits)
                 .filter_map(|x| warps[x.slot].as_ref().map(|warp| warp.warp_in_block));
-            block.check.barrier(in_block);
+            block.check.barrier(id, in_block);
         }
         let mut released = Vec::new();
         let mut result = BarrierResult::None;
-        for waiter in &waiters {
+        for waiter in waiters.iter().filter(|x| x.waits) {
             let warp = self.warps[waiter.slot].as_mut().expect("waiting warp");
             let pc = warp.waiting.take().map(|(_, pc)| pc).unwrap_or(0);
             if self.shared.checks.race {
@@ -966,7 +973,7 @@ impl<'k> Sm<'k> {
                 released.push(warp.warp_in_block);
             }
         }
-        for waiter in &waiters {
+        for waiter in waiters.iter().filter(|x| x.waits) {
             self.refresh(waiter.slot);
         }
         let mut waiters = waiters;

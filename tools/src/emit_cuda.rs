@@ -941,11 +941,12 @@ impl Emitter<'_> {
     /// A block barrier: CUDA's `__syncthreads` family where it is barrier 0 of every thread, PTX's own
     /// instruction where it names an id or a thread count.
     fn bar(&mut self, kind: DBar, id: Src, count: Option<Src>, pred: Option<(u16, bool)>) -> String {
-        let simple = matches!(id, Src::Imm(0)) && count.is_none();
+        let simple = matches!(id, Src::Imm(0)) && count.is_none() && kind != DBar::Arrive;
         let p = pred.map(|p| self.pred_operand(p)).unwrap_or_else(|| "false".into());
         if simple {
             return match kind {
                 DBar::Sync => "__syncthreads();".into(),
+                DBar::Arrive => unreachable!("bar.arrive always names a thread count"),
                 DBar::Popc(d) => format!("{} = __syncthreads_count({p});", self.reg(d)),
                 DBar::And(d) => format!("{} = __syncthreads_and({p});", self.pred(d)),
                 DBar::Or(d) => format!("{} = __syncthreads_or({p});", self.pred(d)),
@@ -961,6 +962,10 @@ impl Emitter<'_> {
             DBar::Sync => {
                 let n_ptx = n_ptx.replace("%3", "%1");
                 format!("asm volatile(\"bar.sync %0{n_ptx};\" :: \"r\"({idv}){n_arg} : \"memory\");")
+            }
+            DBar::Arrive => {
+                let n_ptx = n_ptx.replace("%3", "%1");
+                format!("asm volatile(\"bar.arrive %0{n_ptx};\" :: \"r\"({idv}){n_arg} : \"memory\");")
             }
             DBar::Popc(d) => format!(
                 "asm volatile(\"{{ .reg .pred q; setp.ne.u32 q, %1, 0; bar.red.popc.u32 %0, %2{n_ptx}, q; }}\" : \"=r\"({}) : \"r\"((unsigned)({p})), \"r\"({idv}){n_arg} : \"memory\");",

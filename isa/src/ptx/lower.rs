@@ -2183,6 +2183,9 @@ impl Lower<'_> {
     }
 
     fn bar(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        // `.cta` is the only scope and `.aligned` what warpsim checks anyway (every live lane arrives).
+        let q: Vec<&str> = q.iter().copied().filter(|q| !matches!(*q, "cta" | "aligned")).collect();
+        let q = q.as_slice();
         if q.first() == Some(&"warp") {
             self.count(at, 1)?;
             let mask = Some(self.src(self.operand(at, 0)?, Ty::U32)?);
@@ -2190,6 +2193,21 @@ impl Lower<'_> {
             return Ok(());
         }
         match q.first().copied() {
+            Some("arrive") => {
+                self.count(at, 2)?;
+                let id = self.src(self.operand(at, 0)?, Ty::U32)?;
+                let count = Some(self.src(self.operand(at, 1)?, Ty::U32)?);
+                self.emit(
+                    at,
+                    Op::Bar {
+                        kind: BarKind::Arrive,
+                        id,
+                        count,
+                        pred: None,
+                    },
+                );
+                Ok(())
+            }
             Some("sync") | None => {
                 let id = match at.i.operands.first() {
                     Some(o) => self.src(o, Ty::U32)?,
