@@ -981,17 +981,53 @@ pub(crate) mod execute {
         (a, b, c): (Src, Src, Src),
     ) -> Result<(), u32> {
         let (dw, widths) = f.shape();
-        let mut out = [0u64; 64];
-        let mut m = exec;
-        while m != 0 {
-            let lane = m.trailing_zeros();
-            m &= m - 1;
-            let x = rf.read_at(a, widths[0], lane, ctx);
-            let y = rf.read_at(b, widths[1], lane, ctx);
-            let z = rf.read_at(c, widths[2], lane, ctx);
-            out[lane as usize] = super::wide(f, x, y, z).ok_or(lane)?;
+        let w = ctx.w as usize;
+        let (mut x, mut y, mut z, mut out) = ([0u64; 64], [0u64; 64], [0u64; 64], [0u64; 64]);
+        let arity = f.arity();
+        rf.fetch64(a, widths[0], ctx, &mut x);
+        if arity > 1 {
+            rf.fetch64(b, widths[1], ctx, &mut y);
         }
-        for_lanes(exec, |lane| rf.write_at(d, dw, lane, out[lane as usize]));
+        if arity > 2 {
+            rf.fetch64(c, widths[2], ctx, &mut z);
+        }
+        // The address arithmetic of compiled code, a whole row at a time; the rest lane by lane.
+        let lanes = x[..w].iter().zip(&y[..w]).zip(&z[..w]).zip(&mut out[..w]);
+        match f {
+            Wide::Mov => out[..w].copy_from_slice(&x[..w]),
+            Wide::Add => lanes.for_each(|(((a, b), _), o)| *o = a.wrapping_add(*b)),
+            Wide::Sub => lanes.for_each(|(((a, b), _), o)| *o = a.wrapping_sub(*b)),
+            Wide::Mul => lanes.for_each(|(((a, b), _), o)| *o = a.wrapping_mul(*b)),
+            Wide::And => lanes.for_each(|(((a, b), _), o)| *o = a & b),
+            Wide::Or => lanes.for_each(|(((a, b), _), o)| *o = a | b),
+            Wide::Xor => lanes.for_each(|(((a, b), _), o)| *o = a ^ b),
+            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
+            Wide::MulWideU => lanes.for_each(|(((a, b), _), o)| *o = u64::from(*a as u32) * u64::from(*b as u32)),
+            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
+            Wide::MulWideS => lanes.for_each(|(((a, b), _), o)| {
+                *o = (i64::from(*a as u32 as i32) * i64::from(*b as u32 as i32)).cast_unsigned();
+            }),
+            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
+            Wide::MadWideU => lanes.for_each(|(((a, b), c), o)| {
+                *o = (u64::from(*a as u32) * u64::from(*b as u32)).wrapping_add(*c);
+            }),
+            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
+            Wide::MadWideS => lanes.for_each(|(((a, b), c), o)| {
+                *o = (i64::from(*a as u32 as i32) * i64::from(*b as u32 as i32))
+                    .cast_unsigned()
+                    .wrapping_add(*c);
+            }),
+            _ => {
+                let mut m = exec;
+                while m != 0 {
+                    let lane = m.trailing_zeros();
+                    m &= m - 1;
+                    let l = lane as usize;
+                    out[l] = super::wide(f, x[l], y[l], z[l]).ok_or(lane)?;
+                }
+            }
+        }
+        rf.write_row64(d, dw, w, exec, &out);
         Ok(())
     }
 

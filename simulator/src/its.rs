@@ -98,6 +98,10 @@ pub(crate) fn rendezvous(
         stack.synced = u64::MAX;
         return Rendezvous::Go { joined: 0 };
     }
+    if stack.live() & !active == 0 {
+        // One path holds every live lane (the common case): no other path to meet.
+        return Rendezvous::Go { joined: 0 };
+    }
     let named = member.lanes(rf, ctx, exec);
     let others = named & stack.live() & !active;
     if others == 0 {

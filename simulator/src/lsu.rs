@@ -584,6 +584,9 @@ pub(crate) fn locate_flat<const ON: bool>(
 ) -> Result<(DAddr, Vec<u64>), (FaultKind, u32)> {
     use crate::kernel::Flat;
     use warpsim_isa::address::{Window, window};
+    if !ON && let Some(located) = flat_in_one_window(kernel, memory, rf, addr, exec, ctx, atomic, words) {
+        return Ok((located, Vec::new()));
+    }
     let width: u32 = if addr.wide { 8 } else { 4 };
     let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
     let mut first: Option<(Place, u32)> = None;
@@ -742,6 +745,78 @@ pub(crate) fn locate_flat<const ON: bool>(
         }
     }
     Ok((located, index))
+}
+
+/// The common case of [`locate_flat`], a row at a time: every executing lane's address lies in the window of
+/// the first one's buffer, shared or local memory, aligned and in bounds. `None` when any lane does not (the
+/// lane-by-lane path then finds the fault), or for a local atomic.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn flat_in_one_window(
+    kernel: &Kernel,
+    memory: &[Buffer],
+    rf: &RegisterFile,
+    addr: DAddr,
+    exec: u64,
+    ctx: &LaneCtx,
+    atomic: bool,
+    words: &mut [usize; 64],
+) -> Option<DAddr> {
+    use crate::kernel::Flat;
+    use warpsim_isa::address::{LOCAL_WINDOW, SHARED_WINDOW, Window, buffer_base, window};
+    if exec == 0 {
+        return None;
+    }
+    let w = ctx.w as usize;
+    let width: u64 = if addr.wide { 8 } else { 4 };
+    let mut raw = [0u64; 64];
+    if let Some(b) = addr.base {
+        rf.fetch64(b, addr.base64, ctx, &mut raw);
+    }
+    let disp = addr.disp.cast_unsigned();
+    let first = raw[exec.trailing_zeros() as usize].wrapping_add(disp);
+    let shared_bytes = kernel.shared_words as u64 * 4;
+    let local_bytes = kernel.program.local_bytes;
+    // The window's first byte and size, and where its words go.
+    let (place, base, size) = match addr.flat {
+        Flat::Shared => (Place::Shared, 0, shared_bytes),
+        Flat::Local => (Place::Local, 0, local_bytes),
+        Flat::Global | Flat::Generic | Flat::No => match window(first) {
+            Window::Buffer(k, _) if k < memory.len() => (Place::Buffer(k), buffer_base(k), memory[k].data.len() as u64 * 4),
+            Window::Shared(_) if addr.flat != Flat::Global => (Place::Shared, SHARED_WINDOW, shared_bytes),
+            Window::Local(_) if addr.flat != Flat::Global => (Place::Local, LOCAL_WINDOW, local_bytes),
+            _ => return None,
+        },
+    };
+    if size < width || (atomic && place == Place::Local) {
+        return None;
+    }
+    let last = size - width;
+    let mut bad = 0u64;
+    for (lane, r) in raw[..w].iter().enumerate() {
+        let offset = r.wrapping_add(disp).wrapping_sub(base);
+        bad |= u64::from(offset > last || offset % width != 0) << lane;
+    }
+    if bad & exec != 0 {
+        return None;
+    }
+    let local = place == Place::Local;
+    #[allow(clippy::cast_possible_truncation, reason = "offsets within a window's size (a usize) are checked above")]
+    for_lanes(exec, |lane| {
+        let word = (raw[lane as usize].wrapping_add(disp).wrapping_sub(base) / 4) as usize;
+        words[lane as usize] = if local { word * w + lane as usize } else { word };
+    });
+    let mut located = addr;
+    located.shared = place == Place::Shared;
+    located.local = local;
+    #[allow(clippy::cast_possible_truncation, reason = "at most MAX_BUFFERS (0xffff) buffers")]
+    let buffer = match place {
+        Place::Buffer(k) => k as u16,
+        Place::Shared => shared_array_at(kernel, words[exec.trailing_zeros() as usize]).unwrap_or(0) as u16,
+        Place::Local => 0,
+    };
+    located.buffer = buffer;
+    Some(located)
 }
 
 /// `ld d, addr` from the thread's local memory (the warp's local storage, words interleaved by lane).

@@ -47,10 +47,25 @@ pub(crate) struct LaneCtx<'k> {
 }
 
 impl RegisterFile {
-    /// Every register and predicate zeroed, for a warp that is placed (the storage is reused).
-    pub fn reset(&mut self, nregs: usize, npreds: usize) {
-        self.regs.clear();
-        self.regs.resize(nregs * STRIDE, 0);
+    /// Every register and predicate zeroed, for a warp that is placed (the storage is reused); or, given `rows`,
+    /// only those (the others keep what the slot's previous warp left, which no lane reads before writing).
+    pub fn reset(&mut self, nregs: usize, npreds: usize, rows: Option<&[u16]>) {
+        match rows {
+            Some(rows) if self.regs.len() == nregs * STRIDE => {
+                if cfg!(debug_assertions) {
+                    // Tests run debug builds: a row the analysis wrongly left alone reads this, not a stale
+                    // value that happens to be right, and a traced run (every row zeroed) disagrees.
+                    self.regs.fill(0xa5a5_a5a5);
+                }
+                for &r in rows {
+                    self.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE].fill(0);
+                }
+            }
+            _ => {
+                self.regs.clear();
+                self.regs.resize(nregs * STRIDE, 0);
+            }
+        }
         self.preds.clear();
         self.preds.resize(npreds, 0);
     }
@@ -119,6 +134,66 @@ impl RegisterFile {
             }
             // The same in every lane: the warp's and block's numbers, the shapes, W, the clock.
             Src::Special(sp) => out[..w].fill(special(sp, 0, ctx)),
+        }
+    }
+
+    /// Operand `s` of every lane, 64 bits wide (a register's row and the next, or a 64-bit immediate) or 32
+    /// (zero-extended), into `out`.
+    #[inline(always)]
+    pub fn fetch64(&self, s: Src, wide: bool, ctx: &LaneCtx, out: &mut [u64; 64]) {
+        let w = ctx.w as usize;
+        match s {
+            Src::Reg(r) => {
+                let at = r as usize * STRIDE;
+                let lo = &self.regs[at..at + STRIDE];
+                if wide {
+                    let hi = &self.regs[at + STRIDE..at + 2 * STRIDE];
+                    for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
+                        *o = u64::from(l) | u64::from(h) << 32;
+                    }
+                } else {
+                    for (o, &l) in out.iter_mut().zip(lo) {
+                        *o = u64::from(l);
+                    }
+                }
+            }
+            Src::Imm(v) => out[..w].fill(u64::from(v)),
+            Src::Const(k) if wide => out[..w].fill(ctx.consts[k as usize]),
+            Src::Const(k) => out[..w].fill(u64::from(crate::kernel::low32(ctx.consts[k as usize]))),
+            Src::Special(_) => {
+                for (lane, o) in out[..w].iter_mut().enumerate() {
+                    #[allow(clippy::cast_possible_truncation, reason = "a lane, below the warp size (at most 64)")]
+                    let lane = lane as u32;
+                    *o = self.read_at(s, wide, lane, ctx);
+                }
+            }
+        }
+    }
+
+    /// Write the 64-bit (`wide`: this row and the next) or 32-bit `values` into register `d` of the lanes in
+    /// `exec`.
+    #[inline(always)]
+    pub fn write_row64(&mut self, d: u16, wide: bool, w: usize, exec: u64, values: &[u64; 64]) {
+        let at = d as usize * STRIDE;
+        let rows = if wide { 2 } else { 1 };
+        let (lo, hi) = self.regs[at..at + rows * STRIDE].split_at_mut(STRIDE);
+        if exec.count_ones() as usize == w {
+            for (l, &v) in lo.iter_mut().zip(values) {
+                *l = crate::kernel::low32(v);
+            }
+            if wide {
+                for (h, &v) in hi.iter_mut().zip(values) {
+                    *h = crate::kernel::high32(v);
+                }
+            }
+        } else {
+            for_lanes(exec, |lane| {
+                let v = values[lane as usize];
+                lo[lane as usize] = crate::kernel::low32(v);
+                if wide {
+                    hi[lane as usize] = crate::kernel::high32(v);
+                }
+            });
         }
     }
 

@@ -162,6 +162,13 @@ impl SimtStack {
     /// what it waits for: lanes it waited for may have exited).
     #[inline(never)]
     pub fn next_path(&mut self, end: u32) -> Option<Merge> {
+        if let [only] = self.entries.as_slice()
+            && only.mask != 0
+        {
+            // One path (the common case): it stays on top, and is not waiting.
+            self.waiting &= !only.mask;
+            return None;
+        }
         let mut merge = None;
         loop {
             let before = self.entries.len();

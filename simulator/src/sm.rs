@@ -332,7 +332,9 @@ impl<'k> Sm<'k> {
                     reason = "a warp of the block, fewer than its threads (a u32)"
                 )]
                 warp.place((slot, id, k as u32), self.warps_launched, mask, cycle);
-                warp.rf.reset(nregs, npreds);
+                // With tracing every lane's row is shown, so every row starts at zero; without, only the rows
+                // some lane may read before writing them.
+                warp.rf.reset(nregs, npreds, if ON { None } else { Some(&kernel.zeroed_rows) });
                 if kernel.local_words() != 0 {
                     warp.local.clear();
                     warp.local.resize(kernel.local_words() * kernel.warp_size as usize, 0);
