@@ -673,7 +673,10 @@ consumer:
         .iter()
         .filter_map(|e| match e {
             Event::BarrierArrive {
-                warp, arrived, expected, ..
+                warp,
+                arrived,
+                expected,
+                ..
             } => Some((*warp, *arrived, *expected)),
             _ => None,
         })

@@ -1775,7 +1775,10 @@ impl Ctx<'_> {
     /// `bar.sync id[, count]`, `bar.arrive id, count`, `bar.red.popc.u32 d, id[, count], p`,
     /// `bar.red.{and,or}.pred d, id[, count], p`, `bar.warp.sync mask`.
     fn bar(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
-        let form = parts.required(&["sync", "red", "warp", "arrive"], "`.sync`, `.arrive`, `.red` or `.warp.sync`")?;
+        let form = parts.required(
+            &["sync", "red", "warp", "arrive"],
+            "`.sync`, `.arrive`, `.red` or `.warp.sync`",
+        )?;
         let kind = match form {
             "arrive" => {
                 let id = self.src(c, Ty::U32)?;

@@ -1005,7 +1005,7 @@ pub(crate) mod execute {
             Wide::MulWideU => lanes.for_each(|(((a, b), _), o)| *o = u64::from(*a as u32) * u64::from(*b as u32)),
             #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
             Wide::MulWideS => lanes.for_each(|(((a, b), _), o)| {
-                *o = (i64::from(*a as u32 as i32) * i64::from(*b as u32 as i32)).cast_unsigned();
+                *o = (i64::from((*a as u32).cast_signed()) * i64::from((*b as u32).cast_signed())).cast_unsigned();
             }),
             #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
             Wide::MadWideU => lanes.for_each(|(((a, b), c), o)| {
@@ -1013,7 +1013,7 @@ pub(crate) mod execute {
             }),
             #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
             Wide::MadWideS => lanes.for_each(|(((a, b), c), o)| {
-                *o = (i64::from(*a as u32 as i32) * i64::from(*b as u32 as i32))
+                *o = (i64::from((*a as u32).cast_signed()) * i64::from((*b as u32).cast_signed()))
                     .cast_unsigned()
                     .wrapping_add(*c);
             }),

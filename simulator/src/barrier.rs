@@ -15,7 +15,7 @@
 
 use crate::fault::FaultKind;
 use crate::kernel::{DBar, Src};
-use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
+use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 use crate::trace::BarrierResult;
 
 /// Named barriers per block (PTX: 16).
@@ -253,7 +253,7 @@ pub(crate) fn reduction(rf: &mut RegisterFile, kind: DBar, lanes: u64, r: &Relea
     match kind {
         DBar::Sync | DBar::Arrive => BarrierResult::None,
         DBar::Popc(d) => {
-            for_lanes(lanes, |lane| rf.regs[d as usize * STRIDE + lane as usize] = r.popc);
+            for_lanes(lanes, |lane| rf.regs[d as usize * rf.stride + lane as usize] = r.popc);
             BarrierResult::Popc(r.popc)
         }
         DBar::And(p) | DBar::Or(p) => {

@@ -1065,7 +1065,7 @@ mod tests {
     fn barrier_joins_vector_clocks() {
         let mut b = BlockCheck::default();
         b.reset(4, 3);
-        b.barrier([0u32, 1].into_iter());
+        b.barrier(0, [0u32, 1].into_iter());
         // Warps 0 and 1 know each other's clock before the barrier (1); warp 2 took no part.
         assert_eq!(&b.vc[0..3], &[2, 1, 0]);
         assert_eq!(&b.vc[3..6], &[1, 2, 0]);

@@ -14,7 +14,7 @@
 use crate::execute::Outcome;
 use crate::fault::FaultKind;
 use crate::kernel::{DInstr, DOp, Kernel, Member};
-use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
+use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 use crate::shuffle::{self, Exchange};
 use crate::simt_stack::SimtStack;
 use crate::trace::EpochTrace;
@@ -314,7 +314,7 @@ pub(crate) fn deliver<'a>(
     mail.lanes.set(mail.lanes.get() & !exec);
     let values = |rf: &mut RegisterFile, d: u16| {
         for_lanes(exec, |lane| {
-            rf.regs[d as usize * STRIDE + lane as usize] = mail.values[lane as usize];
+            rf.regs[d as usize * rf.stride + lane as usize] = mail.values[lane as usize];
         });
     };
     let preds = |rf: &mut RegisterFile, p: u16| {

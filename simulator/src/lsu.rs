@@ -25,7 +25,7 @@ use crate::cache::L1;
 use crate::config::Config;
 use crate::fault::FaultKind;
 use crate::kernel::{Atom, Buffer, DAddr, Kernel, Src};
-use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
+use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 use crate::run::Stats;
 use crate::shared_memory;
 use crate::trace::MemoryTrace;
@@ -399,7 +399,8 @@ pub(crate) fn load(
         });
         return;
     }
-    let row = &mut rf.regs[d as usize * STRIDE..(d as usize + 1) * STRIDE];
+    let s = rf.stride;
+    let row = &mut rf.regs[d as usize * s..(d as usize + 1) * s];
     if addr.shared {
         for_lanes(exec, |lane| row[lane as usize] = shared[words[lane as usize]]);
     } else {
@@ -782,7 +783,9 @@ fn flat_in_one_window(
         Flat::Shared => (Place::Shared, 0, shared_bytes),
         Flat::Local => (Place::Local, 0, local_bytes),
         Flat::Global | Flat::Generic | Flat::No => match window(first) {
-            Window::Buffer(k, _) if k < memory.len() => (Place::Buffer(k), buffer_base(k), memory[k].data.len() as u64 * 4),
+            Window::Buffer(k, _) if k < memory.len() => {
+                (Place::Buffer(k), buffer_base(k), memory[k].data.len() as u64 * 4)
+            }
             Window::Shared(_) if addr.flat != Flat::Global => (Place::Shared, SHARED_WINDOW, shared_bytes),
             Window::Local(_) if addr.flat != Flat::Global => (Place::Local, LOCAL_WINDOW, local_bytes),
             _ => return None,
@@ -801,7 +804,10 @@ fn flat_in_one_window(
         return None;
     }
     let local = place == Place::Local;
-    #[allow(clippy::cast_possible_truncation, reason = "offsets within a window's size (a usize) are checked above")]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "offsets within a window's size (a usize) are checked above"
+    )]
     for_lanes(exec, |lane| {
         let word = (raw[lane as usize].wrapping_add(disp).wrapping_sub(base) / 4) as usize;
         words[lane as usize] = if local { word * w + lane as usize } else { word };

@@ -6,22 +6,27 @@
 //! model keeps each warp's registers as its own rows (no banks, no collector: an operand read takes no time
 //! beyond the instruction's latency in `Config::timing`), and predicates as one lane mask per predicate.
 //!
-//! Layout: structure of arrays. Register `r` of lane `l` is `regs[r * STRIDE + l]`: a row per register, 64
-//! lanes wide whatever W is, so that a whole row moves as a fixed-size array (`alu::Row`) and the ALU works on
-//! rows; lanes past W are never read.
+//! Layout: structure of arrays. Register `r` of lane `l` is `regs[r * stride + l]`: a row per register, 32 lanes
+//! wide for W ≤ 32 and 64 above ([`row_stride`]); a row moves into a fixed-size array of 64 (`alu::Row`) and the
+//! ALU works on those; lanes past W are never read.
 
 use crate::alu::Row;
 use crate::kernel::{Dim3, Src};
 use warpsim_isa::Special;
 
-/// Lanes per register row (the widest warp).
-pub(crate) const STRIDE: usize = 64;
+/// Lanes per register row at warp size `w`: 32, or 64 for the widest warps (a row holds no more lanes than
+/// needed: the register file is the bulk of a warp's storage).
+pub(crate) const fn row_stride(w: u32) -> usize {
+    if w <= 32 { 32 } else { 64 }
+}
 
 /// One warp's registers and predicates.
 #[derive(Default)]
 pub(crate) struct RegisterFile {
-    /// Register `r` of lane `l` at `r * STRIDE + l`.
+    /// Register `r` of lane `l` at `r * stride + l`.
     pub regs: Vec<u32>,
+    /// Lanes per row ([`row_stride`]).
+    pub stride: usize,
     /// Predicate `p` as a lane mask.
     pub preds: Vec<u64>,
 }
@@ -49,21 +54,22 @@ pub(crate) struct LaneCtx<'k> {
 impl RegisterFile {
     /// Every register and predicate zeroed, for a warp that is placed (the storage is reused); or, given `rows`,
     /// only those (the others keep what the slot's previous warp left, which no lane reads before writing).
-    pub fn reset(&mut self, nregs: usize, npreds: usize, rows: Option<&[u16]>) {
+    pub fn reset(&mut self, nregs: usize, npreds: usize, stride: usize, rows: Option<&[u16]>) {
         match rows {
-            Some(rows) if self.regs.len() == nregs * STRIDE => {
+            Some(rows) if self.regs.len() == nregs * stride && self.stride == stride => {
                 if cfg!(debug_assertions) {
                     // Tests run debug builds: a row the analysis wrongly left alone reads this, not a stale
                     // value that happens to be right, and a traced run (every row zeroed) disagrees.
                     self.regs.fill(0xa5a5_a5a5);
                 }
                 for &r in rows {
-                    self.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE].fill(0);
+                    self.regs[r as usize * stride..(r as usize + 1) * stride].fill(0);
                 }
             }
             _ => {
+                self.stride = stride;
                 self.regs.clear();
-                self.regs.resize(nregs * STRIDE, 0);
+                self.regs.resize(nregs * stride, 0);
             }
         }
         self.preds.clear();
@@ -74,7 +80,7 @@ impl RegisterFile {
     #[inline]
     pub fn read(&self, s: Src, lane: u32, ctx: &LaneCtx) -> u32 {
         match s {
-            Src::Reg(r) => self.regs[r as usize * STRIDE + lane as usize],
+            Src::Reg(r) => self.regs[r as usize * self.stride + lane as usize],
             Src::Imm(v) => v,
             Src::Const(k) => crate::kernel::low32(ctx.consts[k as usize]),
             Src::Special(sp) => special(sp, lane, ctx),
@@ -87,8 +93,8 @@ impl RegisterFile {
     pub fn read_at(&self, s: Src, wide: bool, lane: u32, ctx: &LaneCtx) -> u64 {
         match s {
             Src::Reg(r) if wide => {
-                let at = r as usize * STRIDE + lane as usize;
-                u64::from(self.regs[at]) | u64::from(self.regs[at + STRIDE]) << 32
+                let at = r as usize * self.stride + lane as usize;
+                u64::from(self.regs[at]) | u64::from(self.regs[at + self.stride]) << 32
             }
             Src::Const(k) => ctx.consts[k as usize],
             Src::Special(Special::Clock64) => ctx.cycle,
@@ -99,10 +105,10 @@ impl RegisterFile {
     /// Write register `d` of one lane: 64 bits (this row and the next) or the low 32.
     #[inline]
     pub fn write_at(&mut self, d: u16, wide: bool, lane: u32, v: u64) {
-        let at = d as usize * STRIDE + lane as usize;
+        let at = d as usize * self.stride + lane as usize;
         self.regs[at] = crate::kernel::low32(v);
         if wide {
-            self.regs[at + STRIDE] = crate::kernel::high32(v);
+            self.regs[at + self.stride] = crate::kernel::high32(v);
         }
     }
 
@@ -111,7 +117,14 @@ impl RegisterFile {
     pub fn fetch(&self, s: Src, ctx: &LaneCtx, out: &mut Row) {
         let w = ctx.w as usize;
         match s {
-            Src::Reg(r) => out.copy_from_slice(&self.regs[r as usize * STRIDE..(r as usize + 1) * STRIDE]),
+            Src::Reg(r) => {
+                // (Two fixed-size copies: the compiler knows each one's length.)
+                if self.stride == 32 {
+                    out[..32].copy_from_slice(&self.regs[r as usize * 32..(r as usize + 1) * 32]);
+                } else {
+                    out.copy_from_slice(&self.regs[r as usize * 64..(r as usize + 1) * 64]);
+                }
+            }
             Src::Imm(v) => out[..w].fill(v),
             Src::Const(k) => out[..w].fill(crate::kernel::low32(ctx.consts[k as usize])),
             Src::Special(sp @ (Special::TidX | Special::TidY | Special::TidZ)) => tid_row(sp, ctx, &mut out[..w]),
@@ -144,10 +157,11 @@ impl RegisterFile {
         let w = ctx.w as usize;
         match s {
             Src::Reg(r) => {
-                let at = r as usize * STRIDE;
-                let lo = &self.regs[at..at + STRIDE];
+                let s = self.stride;
+                let at = r as usize * s;
+                let lo = &self.regs[at..at + s];
                 if wide {
-                    let hi = &self.regs[at + STRIDE..at + 2 * STRIDE];
+                    let hi = &self.regs[at + s..at + 2 * s];
                     for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
                         *o = u64::from(l) | u64::from(h) << 32;
                     }
@@ -162,7 +176,10 @@ impl RegisterFile {
             Src::Const(k) => out[..w].fill(u64::from(crate::kernel::low32(ctx.consts[k as usize]))),
             Src::Special(_) => {
                 for (lane, o) in out[..w].iter_mut().enumerate() {
-                    #[allow(clippy::cast_possible_truncation, reason = "a lane, below the warp size (at most 64)")]
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        reason = "a lane, below the warp size (at most 64)"
+                    )]
                     let lane = lane as u32;
                     *o = self.read_at(s, wide, lane, ctx);
                 }
@@ -174,9 +191,10 @@ impl RegisterFile {
     /// `exec`.
     #[inline(always)]
     pub fn write_row64(&mut self, d: u16, wide: bool, w: usize, exec: u64, values: &[u64; 64]) {
-        let at = d as usize * STRIDE;
+        let s = self.stride;
+        let at = d as usize * s;
         let rows = if wide { 2 } else { 1 };
-        let (lo, hi) = self.regs[at..at + rows * STRIDE].split_at_mut(STRIDE);
+        let (lo, hi) = self.regs[at..at + rows * s].split_at_mut(s);
         if exec.count_ones() as usize == w {
             for (l, &v) in lo.iter_mut().zip(values) {
                 *l = crate::kernel::low32(v);
@@ -200,10 +218,15 @@ impl RegisterFile {
     /// Write `values` into register `d` of the lanes in `exec` (the whole row at once when every lane executes).
     #[inline(always)]
     pub fn write_row(&mut self, d: u16, w: usize, exec: u64, values: &Row) {
-        let row = &mut self.regs[d as usize * STRIDE..(d as usize + 1) * STRIDE];
+        let s = self.stride;
+        let row = &mut self.regs[d as usize * s..(d as usize + 1) * s];
         if exec.count_ones() as usize == w {
             // (Lanes past W are never read.)
-            row.copy_from_slice(values);
+            if s == 32 {
+                row.copy_from_slice(&values[..32]);
+            } else {
+                row.copy_from_slice(values);
+            }
         } else {
             for_lanes(exec, |lane| row[lane as usize] = values[lane as usize]);
         }
@@ -212,7 +235,7 @@ impl RegisterFile {
     /// Register `d` of the first `w` lanes.
     #[inline]
     pub fn row(&self, d: u16, w: usize) -> &[u32] {
-        &self.regs[d as usize * STRIDE..d as usize * STRIDE + w]
+        &self.regs[d as usize * self.stride..d as usize * self.stride + w]
     }
 
     /// The values of `operands` (an instruction's value operands, [`crate::kernel::Described`]) in every lane,

@@ -28,7 +28,7 @@ use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::its::{self, Rendezvous};
 use crate::kernel::{Buffer, DOp, Flat, Kernel, Pipe};
 use crate::lsu::{Effect, Return, l1_bytes};
-use crate::register_file::LaneCtx;
+use crate::register_file::{LaneCtx, row_stride};
 use crate::run::{RunOptions, Stalls, Stats, WARP_STALLS_KEPT, WarpStalls};
 use crate::sanitizers::{self, Site, SmChecks, missing_barrier_hint};
 use crate::scoreboard::Ready;
@@ -334,7 +334,12 @@ impl<'k> Sm<'k> {
                 warp.place((slot, id, k as u32), self.warps_launched, mask, cycle);
                 // With tracing every lane's row is shown, so every row starts at zero; without, only the rows
                 // some lane may read before writing them.
-                warp.rf.reset(nregs, npreds, if ON { None } else { Some(&kernel.zeroed_rows) });
+                warp.rf.reset(
+                    nregs,
+                    npreds,
+                    row_stride(kernel.warp_size),
+                    if ON { None } else { Some(&kernel.zeroed_rows) },
+                );
                 if kernel.local_words() != 0 {
                     warp.local.clear();
                     warp.local.resize(kernel.local_words() * kernel.warp_size as usize, 0);

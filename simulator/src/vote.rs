@@ -6,7 +6,7 @@
 //! executing lanes that are also members (`exec & mask`); lanes outside the mask take part in nothing.
 
 use crate::kernel::Src;
-use crate::register_file::{LaneCtx, RegisterFile, STRIDE, for_lanes};
+use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 use warpsim_isa::VoteMode;
 
 /// `vote.sync.MODE d, {!}p, mask`: a predicate (all, any, uni) or a lane mask in a register (ballot).
@@ -26,7 +26,9 @@ pub(crate) fn vote(rf: &mut RegisterFile, mode: VoteMode, d: u16, (p, neg): (u16
                 clippy::cast_possible_truncation,
                 reason = "32-bit lane masks: lanes 32-63 of a 64-lane warp are not representable (as PTX's .b32)"
             )]
-            for_lanes(exec, |lane| rf.regs[d as usize * STRIDE + lane as usize] = set as u32);
+            for_lanes(exec, |lane| {
+                rf.regs[d as usize * rf.stride + lane as usize] = set as u32;
+            });
         }
     }
 }
@@ -50,7 +52,9 @@ pub(crate) fn decide(mode: VoteMode, set: u64, members: u64) -> Option<bool> {
     reason = "32-bit lane masks: lanes 32-63 of a 64-lane warp are not representable (as PTX's .b32)"
 )]
 pub(crate) fn activemask(rf: &mut RegisterFile, d: u16, exec: u64) {
-    for_lanes(exec, |lane| rf.regs[d as usize * STRIDE + lane as usize] = exec as u32);
+    for_lanes(exec, |lane| {
+        rf.regs[d as usize * rf.stride + lane as usize] = exec as u32;
+    });
 }
 
 /// `match.{any,all}.sync.b32 d{|p}, a, mask`: for `any`, the members holding the lane's value; for `all`, the
@@ -73,7 +77,7 @@ pub(crate) fn match_sync(
     let mut results = [0u32; 64];
     let same_everywhere = matches(all, &values, members, exec, &mut results);
     for_lanes(exec, |lane| {
-        rf.regs[d as usize * STRIDE + lane as usize] = results[lane as usize];
+        rf.regs[d as usize * rf.stride + lane as usize] = results[lane as usize];
     });
     if let Some(p) = p {
         rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | if same_everywhere { members } else { 0 };
