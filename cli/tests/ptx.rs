@@ -65,11 +65,38 @@ fn every_corpus_launch_gives_the_gpus_values_bit_for_bit() {
             args.push("--save".into());
             args.push(format!("{name}={}", dir.join(format!("{stem}.{name}.bin")).display()));
         }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = sim(&args);
+        args.push("--stats".into());
+        let untraced: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = sim(&untraced);
         assert_eq!(o.status.code(), Some(0), "{line}\n{}", text(&o));
+        // Traced, the run executes the program's own registers (untraced, registers share rows): the same
+        // values in every buffer, the same cycles and statistics.
+        let trace_file = dir.join(format!("{stem}.trace"));
+        let mut traced: Vec<String> = args
+            .iter()
+            .map(|a| match a.strip_suffix(".bin") {
+                Some(head) => format!("{head}.traced.bin"),
+                None => a.clone(),
+            })
+            .collect();
+        traced.extend(["--trace-file".into(), trace_file.to_string_lossy().into_owned()]);
+        let traced: Vec<&str> = traced.iter().map(String::as_str).collect();
+        let t = sim(&traced);
+        assert_eq!(t.status.code(), Some(0), "{line}\n{}", text(&t));
+        let summary = |o: &Output| -> String {
+            text(o)
+                .lines()
+                .filter(|l| !l.starts_with("wrote "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(summary(&t), summary(&o), "{line}: tracing changed the run");
+        std::fs::remove_file(&trace_file).expect("written");
         for (name, want) in buffers {
             let bytes = std::fs::read(dir.join(format!("{stem}.{name}.bin"))).expect("saved");
+            let traced = std::fs::read(dir.join(format!("{stem}.{name}.traced.bin")))
+                .unwrap_or_else(|e| panic!("{stem}.{name}: {e}\n{}", text(&t)));
+            assert_eq!(bytes, traced, "{stem}: buffer {name} traced");
             let got: Vec<u64> = bytes
                 .chunks(4)
                 .map(|c| u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))

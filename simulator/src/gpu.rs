@@ -54,7 +54,7 @@ pub fn run_with<T: TraceSink>(
     trace: &mut T,
 ) -> Result<RunOutput, Fault> {
     assert_eq!(memory.len(), kernel.buffers.len(), "one buffer per kernel buffer");
-    let shared = Shared::new(kernel, config, &memory, options);
+    let shared = Shared::new(kernel, config, &memory, options, T::ENABLED);
     let engine = Engine {
         shared: &shared,
         sms: (0..config.sms.max(1)).map(|i| Sm::new(i, &shared)).collect(),

@@ -13,7 +13,7 @@
 
 use crate::execute::Outcome;
 use crate::fault::FaultKind;
-use crate::kernel::{DInstr, DOp, Kernel, Member};
+use crate::kernel::{DInstr, DOp, Member};
 use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
 use crate::shuffle::{self, Exchange};
 use crate::simt_stack::SimtStack;
@@ -73,7 +73,7 @@ pub struct Mail {
 #[inline(never)]
 #[cold]
 pub(crate) fn rendezvous(
-    kernel: &Kernel,
+    code: &[DInstr],
     stack: &mut SimtStack,
     rf: &RegisterFile,
     inst: &DInstr,
@@ -122,7 +122,7 @@ pub(crate) fn rendezvous(
         if bar_warp {
             if let Some(&(other_pc, l)) = paths
                 .iter()
-                .find(|&&(p, _)| !matches!(kernel.code[p as usize].op, DOp::BarWarp { .. }))
+                .find(|&&(p, _)| !matches!(code[p as usize].op, DOp::BarWarp { .. }))
             {
                 return Rendezvous::Fault(FaultKind::WarpSyncAcrossPaths { other_pc, lanes: l });
             }
@@ -131,7 +131,7 @@ pub(crate) fn rendezvous(
             stack.synced = lanes;
             return Rendezvous::Go { joined: 0 };
         }
-        return match exchange(kernel, rf, ctx, (inst, exec, named), &paths) {
+        return match exchange(code, rf, ctx, (inst, exec, named), &paths) {
             Ok((mail, released)) => {
                 stack.waiting &= !lanes;
                 stack.released |= released;
@@ -188,7 +188,7 @@ fn same_operation(a: DOp, b: DOp) -> bool {
 /// must name the same member mask (PTX pairs nothing else). Returns the results and the lanes of the other
 /// paths that take them.
 fn exchange(
-    kernel: &Kernel,
+    code: &[DInstr],
     rf: &RegisterFile,
     ctx: &LaneCtx,
     (inst, exec, named): (&DInstr, u64, u64),
@@ -198,7 +198,7 @@ fn exchange(
     let mut parts: SmallVec<[(&DInstr, u64); 8]> = SmallVec::new();
     parts.push((inst, exec));
     for &(pc, lanes) in paths {
-        let other = &kernel.code[pc as usize];
+        let other = &code[pc as usize];
         let theirs = guarded(other, rf, lanes);
         let mask = member_of(other.op).map_or(0, |m| m.lanes(rf, ctx, theirs));
         if !same_operation(inst.op, other.op) || (theirs != 0 && mask != named) {

@@ -972,9 +972,13 @@ pub struct Kernel {
     pub reg_types: Vec<Ty>,
     /// The 64-bit immediates of the code ([`Src::Const`] indexes them).
     pub consts: Vec<u64>,
-    /// The register rows a warp's register file must start with zeroed ([`read_before_written`]); the others
-    /// every lane writes before it reads them, so a placed warp need not clear them (unless tracing shows
-    /// every lane's row).
+    /// The code an untraced run executes: `code` with its operands' registers renamed to shared rows
+    /// ([`crate::rows`]); `reads` and `write` still name the program's registers.
+    pub exec_code: Vec<DInstr>,
+    /// Register rows of a warp in an untraced run.
+    pub exec_rows: usize,
+    /// The rows of `exec_code` a placed warp must zero ([`crate::rows::read_before_written`]); every lane writes
+    /// the others before it reads them. (A traced run zeroes every row of the program's registers.)
     pub zeroed_rows: Vec<u16>,
 }
 
@@ -1367,8 +1371,31 @@ pub fn instantiate_with(
         .map(|(pc, inst)| decode(program, (&shared, specials), inst, pc, &graph, w, &params, &consts))
         .collect::<Result<Vec<_>, _>>()?;
     let described = code.iter().map(Described::of).collect();
-    let zeroed_rows = read_before_written(program, &code);
+    // The untraced run's code: registers share rows where their lifetimes allow (`rows::coalesce`).
+    let (row, exec_rows) = if program.regs.len() <= crate::rows::MAX_COALESCED_REGS
+        && program.regs.len() * code.len() <= crate::rows::MAX_COALESCED
+    {
+        crate::rows::coalesce(program, &code)
+    } else {
+        #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+        ((0..program.regs.len()).map(|r| r as u16).collect(), program.regs.len())
+    };
+    let exec_code = code
+        .iter()
+        .map(|i| DInstr {
+            op: crate::rows::rename(i.op, &row),
+            ..i.clone()
+        })
+        .collect();
+    let mut zeroed_rows: Vec<u16> = crate::rows::read_before_written(program, &code)
+        .into_iter()
+        .map(|r| row[usize::from(r)])
+        .collect();
+    zeroed_rows.sort_unstable();
+    zeroed_rows.dedup();
     Ok(Kernel {
+        exec_code,
+        exec_rows,
         zeroed_rows,
         consts: consts.into_inner(),
         reg_types: register_types(program),
@@ -1385,111 +1412,6 @@ pub fn instantiate_with(
         code,
         described,
     })
-}
-
-/// The register rows some lane may read before it has written them, or that another lane reads (a shuffle's or
-/// a `match`'s operand, read from lanes that may not have written it): a forward "definitely written" analysis
-/// over the control-flow graph, per lane. Each lane follows a path of the graph (in lockstep and under
-/// independent thread scheduling alike) and every instruction writes its destination in every lane that
-/// executes it, unless a guard predicate leaves some out; so a row written on every path to an instruction,
-/// by unguarded instructions, holds the lane's own value there. The other rows must start at zero.
-fn read_before_written(program: &Program, code: &[DInstr]) -> Vec<u16> {
-    let rows = program.regs.len();
-    let words = rows.div_ceil(64);
-    let n = code.len();
-    let wide = |r: u16| program.regs.get(usize::from(r)).is_some_and(|x| x.width == Width::W64);
-    let mut forced = vec![false; rows];
-    // The rows an instruction reads (a 64-bit register's two), and those it surely writes.
-    let read_rows = |i: &DInstr| -> SmallVec<[u16; 8]> {
-        let mut out = SmallVec::new();
-        for &r in &i.reads {
-            out.push(r);
-            if wide(r) {
-                out.push(r + 1);
-            }
-        }
-        out
-    };
-    let write_rows = |i: &DInstr| -> SmallVec<[u16; 3]> {
-        let mut out = SmallVec::new();
-        if i.guard.is_some() {
-            return out;
-        }
-        if let Some(d) = i.write {
-            out.push(d);
-            if i.writes_wide() {
-                out.push(d + 1);
-            }
-        }
-        out.extend(i.write2);
-        out
-    };
-    for i in code {
-        if let DOp::Shfl { a: Src::Reg(r), .. } | DOp::Match { a: Src::Reg(r), .. } = i.op {
-            forced[usize::from(r)] = true;
-            if wide(r) {
-                forced[usize::from(r) + 1] = true;
-            }
-        }
-    }
-    // `known[pc]`: rows written on every path to `pc` (all ones until a path reaches it).
-    let mut known = vec![u64::MAX; (n + 1) * words];
-    known[..words].fill(0);
-    let mut reached = vec![false; n + 1];
-    reached[0] = true;
-    let mut changed = true;
-    let mut out = vec![0u64; words];
-    while changed {
-        changed = false;
-        for pc in 0..n {
-            if !reached[pc] {
-                continue;
-            }
-            let i = &code[pc];
-            out.copy_from_slice(&known[pc * words..(pc + 1) * words]);
-            for r in write_rows(i) {
-                out[usize::from(r) / 64] |= 1 << (r % 64);
-            }
-            let mut flow = |to: usize, reached: &mut Vec<bool>, changed: &mut bool| {
-                let at = &mut known[to * words..(to + 1) * words];
-                for (k, o) in at.iter_mut().zip(&out) {
-                    let m = *k & o;
-                    *changed |= m != *k;
-                    *k = m;
-                }
-                if !reached[to] {
-                    reached[to] = true;
-                    *changed = true;
-                }
-            };
-            match i.op {
-                DOp::Exit if i.guard.is_none() => {}
-                DOp::Exit => flow(pc + 1, &mut reached, &mut changed),
-                DOp::Bra { target } => {
-                    flow(target as usize, &mut reached, &mut changed);
-                    if i.guard.is_some() {
-                        flow(pc + 1, &mut reached, &mut changed);
-                    }
-                }
-                _ => flow(pc + 1, &mut reached, &mut changed),
-            }
-        }
-    }
-    for (pc, i) in code.iter().enumerate() {
-        let at = &known[pc * words..(pc + 1) * words];
-        for r in read_rows(i) {
-            if at[usize::from(r) / 64] >> (r % 64) & 1 == 0 {
-                forced[usize::from(r)] = true;
-            }
-        }
-    }
-    #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
-    forced
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| **f)
-        .map(|(r, _)| r as u16)
-        .collect()
 }
 
 /// The index of `program`'s buffer `name` in [`Program::buffers`], or a message that says there is none and

@@ -46,6 +46,7 @@ mod machine;
 pub mod programs;
 pub(crate) mod register_file;
 pub mod render;
+pub(crate) mod rows;
 pub(crate) mod run;
 pub(crate) mod sanitizers;
 pub(crate) mod scoreboard;

@@ -26,7 +26,7 @@ use crate::config::Config;
 use crate::execute::{LaneScratch, Memory, Outcome, execute};
 use crate::fault::{Fault, FaultKind, WaitingWarp};
 use crate::its::{self, Rendezvous};
-use crate::kernel::{Buffer, DOp, Flat, Kernel, Pipe};
+use crate::kernel::{Buffer, DInstr, DOp, Flat, Kernel, Pipe};
 use crate::lsu::{Effect, Return, l1_bytes};
 use crate::register_file::{LaneCtx, row_stride};
 use crate::run::{RunOptions, Stalls, Stats, WARP_STALLS_KEPT, WarpStalls};
@@ -64,10 +64,21 @@ pub(crate) struct Shared<'k> {
     pub schedule: Schedule,
     /// Independent thread scheduling ([`crate::Scheduling::Its`]).
     pub its: bool,
+    /// The code the SMs execute: the kernel's with tracing, else [`Kernel::exec_code`] (registers in shared
+    /// rows); the register rows of a warp; the rows a placed warp zeroes (`None`: all of them).
+    pub code: &'k [DInstr],
+    pub rows: usize,
+    pub zeroed: Option<&'k [u16]>,
 }
 
 impl<'k> Shared<'k> {
-    pub fn new(kernel: &'k Kernel, config: &'k Config, memory: &[Buffer], options: &RunOptions) -> Shared<'k> {
+    pub fn new(
+        kernel: &'k Kernel,
+        config: &'k Config,
+        memory: &[Buffer],
+        options: &RunOptions,
+        traced: bool,
+    ) -> Shared<'k> {
         let mut global_base = Vec::with_capacity(memory.len());
         // 256-byte aligned like cudaMalloc's, and never two buffers in one cache line.
         let align = 256u64.max(u64::from(config.timing.memory.line_bytes));
@@ -76,6 +87,7 @@ impl<'k> Shared<'k> {
             global_base.push(next);
             next += (b.data.len() as u64 * 4).div_ceil(align) * align;
         }
+        let own_rows = traced || options.checks.any();
         let mut reads = vec![false; kernel.buffers.len()];
         let mut writes = vec![false; kernel.buffers.len()];
         for inst in &kernel.code {
@@ -121,6 +133,14 @@ impl<'k> Shared<'k> {
             sanitize: options.checks.any(),
             schedule: options.schedule,
             its: options.scheduling.or(kernel.program.scheduling) == Some(crate::Scheduling::Its),
+            // (The sanitizers name the program's registers too.)
+            code: if own_rows { &kernel.code } else { &kernel.exec_code },
+            rows: if own_rows {
+                kernel.program.regs.len()
+            } else {
+                kernel.exec_rows
+            },
+            zeroed: if own_rows { None } else { Some(&kernel.zeroed_rows) },
         }
     }
 }
@@ -335,10 +355,10 @@ impl<'k> Sm<'k> {
                 // With tracing every lane's row is shown, so every row starts at zero; without, only the rows
                 // some lane may read before writing them.
                 warp.rf.reset(
-                    nregs,
+                    self.shared.rows,
                     npreds,
                     row_stride(kernel.warp_size),
-                    if ON { None } else { Some(&kernel.zeroed_rows) },
+                    self.shared.zeroed,
                 );
                 if kernel.local_words() != 0 {
                     warp.local.clear();
@@ -387,7 +407,7 @@ impl<'k> Sm<'k> {
             None => (u64::MAX, 0, Ready::default()),
             Some(warp) => {
                 let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
-                match self.kernel.code.get(pc) {
+                match self.shared.code.get(pc) {
                     // Past the last instruction the warp only has to exit.
                     None => (warp.next_issue, self.no_pipe(), Ready::default()),
                     Some(inst) => {
@@ -628,7 +648,7 @@ impl<'k> Sm<'k> {
         let warp = self.warps[slot].as_mut().expect("live warp");
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
         let pc = top.pc;
-        let Some(inst) = kernel.code.get(pc as usize) else {
+        let Some(inst) = self.shared.code.get(pc as usize) else {
             // Past the end (only when placed there at launch: an empty program): those lanes exit.
             warp.stack.remove_lanes(top.mask);
             return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
@@ -659,7 +679,15 @@ impl<'k> Sm<'k> {
         if self.shared.its && its::is_warp_sync(inst) {
             warp.stack.synced = 0;
             if exec != 0 {
-                match its::rendezvous(kernel, &mut warp.stack, &warp.rf, inst, pc, (active, exec), &ctx) {
+                match its::rendezvous(
+                    self.shared.code,
+                    &mut warp.stack,
+                    &warp.rf,
+                    inst,
+                    pc,
+                    (active, exec),
+                    &ctx,
+                ) {
                     Rendezvous::Go { joined } => {
                         // (With an exchange across instructions, the results wait in the stack's mail: the
                         // execute stage delivers them, `its::deliver`.)
@@ -970,7 +998,7 @@ impl<'k> Sm<'k> {
             }
             warp.next_issue = resume;
             warp.hold = Hold::Barrier;
-            if let Some(DOp::Bar { kind, .. }) = self.kernel.code.get(pc as usize).map(|i| i.op) {
+            if let Some(DOp::Bar { kind, .. }) = self.shared.code.get(pc as usize).map(|i| i.op) {
                 let r = barrier::reduction(&mut warp.rf, kind, waiter.lanes, &release);
                 if r != BarrierResult::None {
                     result = r;

@@ -1,0 +1,449 @@
+//! Register rows of an untraced run: which rows a placed warp must zero, and which registers share a row.
+//!
+//! Compiled PTX names a fresh virtual register for nearly every value (nvcc's `%r1 … %r57`, `%rd1 … %rd9`), so
+//! a warp's register file, a row per register, would be several times larger than the values it holds at any
+//! moment; the simulator streams every SM's warps' registers through the host's caches each epoch, and a large
+//! file makes that the bottleneck. An untraced run therefore executes a copy of the code whose registers share
+//! rows where their lifetimes never overlap ([`coalesce`]): the scoreboard, the sanitizers, the statistics and the
+//! renderers keep the program's registers ([`crate::kernel::DInstr::reads`] and `write` are not renamed), only
+//! the operands the executors read and write ([`DOp`]) name rows. A traced run executes the program's own
+//! registers (the trace shows every lane of a register, also lanes that do not execute), so a trace shows
+//! exactly what the untraced run computed in every executing lane, in the same cycles.
+//!
+//! Both analyses run per lane over the control-flow graph: each lane follows a path of the graph (in lockstep
+//! and under independent thread scheduling alike) and every instruction writes its destination in each lane
+//! that executes it, unless a guard predicate leaves some out; so what holds on every path holds in every lane.
+
+use crate::kernel::{DBar, DInstr, DOp, Member, Src};
+use smallvec::SmallVec;
+use warpsim_isa::{Program, Width};
+
+/// Programs larger than this (registers × instructions) run with a row per register: the analysis's bit sets
+/// take registers × instructions bits.
+pub(crate) const MAX_COALESCED: usize = 1 << 26;
+/// … or with more registers than this (the interference matrix takes registers² bits).
+pub(crate) const MAX_COALESCED_REGS: usize = 8192;
+
+/// A register: its first row and how many rows it takes (1, or 2 for a `.reg.b64`).
+fn unit_of(program: &Program, row: u16) -> (u16, u16) {
+    let wide = |r: usize| program.regs.get(r).is_some_and(|x| x.width == Width::W64);
+    let r = usize::from(row);
+    if wide(r) {
+        (row, 2)
+    } else if r > 0 && wide(r - 1) {
+        // The high row of a 64-bit register.
+        (row - 1, 2)
+    } else {
+        (row, 1)
+    }
+}
+
+/// The control-flow successors of instruction `pc` (`n` = past the end).
+fn successors(code: &[DInstr], pc: usize) -> SmallVec<[usize; 2]> {
+    let i = &code[pc];
+    match i.op {
+        DOp::Exit if i.guard.is_none() => SmallVec::new(),
+        DOp::Bra { target } if i.guard.is_none() => smallvec::smallvec![target as usize],
+        DOp::Bra { target } => smallvec::smallvec![target as usize, pc + 1],
+        _ => smallvec::smallvec![pc + 1],
+    }
+}
+
+/// The registers an instruction reads (each as its first row).
+fn uses(program: &Program, i: &DInstr) -> SmallVec<[u16; 4]> {
+    i.reads.iter().map(|&r| unit_of(program, r).0).collect()
+}
+
+/// The registers an instruction writes in every lane that executes it (its first row), and whether the write
+/// replaces the whole register (a guarded write leaves lanes out; a 32-bit write to a 64-bit register leaves
+/// its high row).
+fn defs(program: &Program, i: &DInstr) -> SmallVec<[(u16, bool); 2]> {
+    let mut out = SmallVec::new();
+    if let Some(d) = i.write {
+        let (head, rows) = unit_of(program, d);
+        let whole = i.guard.is_none() && (rows == 1 || (i.writes_wide() && head == d));
+        out.push((head, whole));
+    }
+    if let Some(d) = i.write2 {
+        let (head, rows) = unit_of(program, d);
+        out.push((head, i.guard.is_none() && rows == 1));
+    }
+    out
+}
+
+/// Registers other lanes read (a shuffle's or a `match`'s operand, from lanes that may not have written it),
+/// and registers written after their instruction (a global atomic's old value arrives at the epoch's commit):
+/// these keep rows of their own.
+fn private(program: &Program, code: &[DInstr]) -> Vec<bool> {
+    let mut out = vec![false; program.regs.len()];
+    for i in code {
+        if let DOp::Shfl { a: Src::Reg(r), .. } | DOp::Match { a: Src::Reg(r), .. } = i.op {
+            out[usize::from(unit_of(program, r).0)] = true;
+        }
+        if let Some(d) = i.returns_at_commit() {
+            out[usize::from(unit_of(program, d).0)] = true;
+        }
+    }
+    out
+}
+
+/// A bit set over registers.
+#[derive(Clone, PartialEq)]
+struct Set(Vec<u64>);
+
+impl Set {
+    fn new(n: usize) -> Set {
+        Set(vec![0; n.div_ceil(64)])
+    }
+    fn has(&self, r: u16) -> bool {
+        self.0[usize::from(r) / 64] >> (r % 64) & 1 == 1
+    }
+    fn add(&mut self, r: u16) {
+        self.0[usize::from(r) / 64] |= 1 << (r % 64);
+    }
+    fn remove(&mut self, r: u16) {
+        self.0[usize::from(r) / 64] &= !(1 << (r % 64));
+    }
+    fn union(&mut self, o: &Set) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a |= b;
+        }
+    }
+    fn meets(&self, o: &Set) -> bool {
+        self.0.iter().zip(&o.0).any(|(a, b)| a & b != 0)
+    }
+    #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+    fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            (0..64)
+                .filter(move |b| w >> b & 1 == 1)
+                .map(move |b| (k * 64 + b) as u16)
+        })
+    }
+}
+
+/// The register rows some lane may read before it has written them, or that another lane reads: a forward
+/// "definitely written" analysis. These must start at zero; the others need not be cleared when a warp is
+/// placed. (Rows of the program's registers.)
+pub(crate) fn read_before_written(program: &Program, code: &[DInstr]) -> Vec<u16> {
+    let n = code.len();
+    let units = program.regs.len();
+    let mut forced = private(program, code);
+    // Rows written on every path to each pc (all ones until a path reaches it).
+    let mut known = vec![Set(vec![u64::MAX; units.div_ceil(64)]); n + 1];
+    known[0] = Set::new(units);
+    let mut reached = vec![false; n + 1];
+    reached[0] = true;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in 0..n {
+            if !reached[pc] {
+                continue;
+            }
+            let mut out = known[pc].clone();
+            for (d, whole) in defs(program, &code[pc]) {
+                if whole {
+                    out.add(d);
+                }
+            }
+            for to in successors(code, pc) {
+                let at = &mut known[to];
+                for (k, o) in at.0.iter_mut().zip(&out.0) {
+                    let m = *k & o;
+                    changed |= m != *k;
+                    *k = m;
+                }
+                if !reached[to] {
+                    reached[to] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
+    for (pc, i) in code.iter().enumerate() {
+        for r in uses(program, i) {
+            if !known[pc].has(r) {
+                forced[usize::from(r)] = true;
+            }
+        }
+        // A partial write keeps the register's other lanes (or its high row): they must hold something defined.
+        for (d, whole) in defs(program, i) {
+            if !whole && !known[pc].has(d) {
+                forced[usize::from(d)] = true;
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for (r, f) in forced.iter().enumerate() {
+        if *f && program.regs.get(r).is_some() {
+            #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+            let (head, width) = unit_of(program, r as u16);
+            if usize::from(head) == r {
+                rows.extend(head..head + width);
+            }
+        }
+    }
+    rows
+}
+
+/// Rows for an untraced run: `row[r]` is the row of the program's register row `r`, and the rows in all. Two
+/// registers share a row when neither is live where the other is written (a backward liveness analysis; a
+/// partial write keeps its register live), and both are of one width.
+pub(crate) fn coalesce(program: &Program, code: &[DInstr]) -> (Vec<u16>, usize) {
+    let n = code.len();
+    let units = program.regs.len();
+    // Live registers after each instruction.
+    let mut live_in = vec![Set::new(units); n + 1];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in (0..n).rev() {
+            let mut live = Set::new(units);
+            for s in successors(code, pc) {
+                live.union(&live_in[s]);
+            }
+            for (d, whole) in defs(program, &code[pc]) {
+                if whole {
+                    live.remove(d);
+                }
+            }
+            for r in uses(program, &code[pc]) {
+                live.add(r);
+            }
+            for (d, whole) in defs(program, &code[pc]) {
+                if !whole {
+                    live.add(d);
+                }
+            }
+            if live != live_in[pc] {
+                live_in[pc] = live;
+                changed = true;
+            }
+        }
+    }
+    // Interference: a register written while another is live after the write; registers live at the start
+    // (read before written: zeroed rows) with each other.
+    let mut clash = vec![Set::new(units); units];
+    let edge = |a: u16, b: u16, clash: &mut Vec<Set>| {
+        if a != b {
+            clash[usize::from(a)].add(b);
+            clash[usize::from(b)].add(a);
+        }
+    };
+    for pc in 0..n {
+        let mut out = Set::new(units);
+        for s in successors(code, pc) {
+            out.union(&live_in[s]);
+        }
+        let written = defs(program, &code[pc]);
+        for &(d, _) in &written {
+            for x in out.iter() {
+                edge(d, x, &mut clash);
+            }
+            for &(e, _) in &written {
+                edge(d, e, &mut clash);
+            }
+        }
+    }
+    let entry: Vec<u16> = live_in[0].iter().collect();
+    for &a in &entry {
+        for &b in &entry {
+            edge(a, b, &mut clash);
+        }
+    }
+    let private = private(program, code);
+    // Greedy: each register (in row order) takes the first row group of its width none of whose registers
+    // clash with it.
+    let mut row = vec![0u16; units];
+    let mut groups: Vec<(u16, u16, Set, bool)> = Vec::new(); // (first row, width, members, private)
+    let mut next = 0usize;
+    let mut r = 0usize;
+    while r < units {
+        #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+        let (head, width) = unit_of(program, r as u16);
+        let own = private[r];
+        let found = if own {
+            None
+        } else {
+            groups
+                .iter_mut()
+                .find(|(_, w, members, p)| *w == width && !*p && !members.meets(&clash[r]))
+        };
+        let first = match found {
+            Some((first, _, members, _)) => {
+                members.add(head);
+                *first
+            }
+            None => {
+                let mut members = Set::new(units);
+                members.add(head);
+                #[allow(clippy::cast_possible_truncation, reason = "no more rows than the program's (u16)")]
+                let first = next as u16;
+                groups.push((first, width, members, own));
+                next += usize::from(width);
+                first
+            }
+        };
+        for k in 0..width {
+            row[r + usize::from(k)] = first + k;
+        }
+        r += usize::from(width);
+    }
+    (row, next)
+}
+
+impl Src {
+    fn rows(self, row: &[u16]) -> Src {
+        match self {
+            Src::Reg(r) => Src::Reg(row[usize::from(r)]),
+            s => s,
+        }
+    }
+}
+
+impl Member {
+    fn rows(self, row: &[u16]) -> Member {
+        match self {
+            Member::Reg(s) => Member::Reg(s.rows(row)),
+            m @ Member::Lanes(_) => m,
+        }
+    }
+}
+
+/// `op` with its register rows renamed by `row` (predicates stay).
+pub(crate) fn rename(op: DOp, row: &[u16]) -> DOp {
+    let r = |d: u16| row[usize::from(d)];
+    let s = |x: Src| x.rows(row);
+    let addr = |mut a: crate::kernel::DAddr| {
+        a.base = a.base.map(s);
+        a
+    };
+    match op {
+        DOp::Mov { d, a } => DOp::Mov { d: r(d), a: s(a) },
+        DOp::Un { f, d, a } => DOp::Un { f, d: r(d), a: s(a) },
+        DOp::Bin { f, d, a, b } => DOp::Bin {
+            f,
+            d: r(d),
+            a: s(a),
+            b: s(b),
+        },
+        DOp::Tern { f, d, a, b, c } => DOp::Tern {
+            f,
+            d: r(d),
+            a: s(a),
+            b: s(b),
+            c: s(c),
+        },
+        DOp::Setp { cmp, class, p, a, b } => DOp::Setp {
+            cmp,
+            class,
+            p,
+            a: s(a),
+            b: s(b),
+        },
+        DOp::PredLogic { .. } | DOp::Bra { .. } | DOp::Exit | DOp::Nop => op,
+        DOp::Selp { d, a, b, p } => DOp::Selp {
+            d: r(d),
+            a: s(a),
+            b: s(b),
+            p,
+        },
+        DOp::Cvt { f, d, a } => DOp::Cvt { f, d: r(d), a: s(a) },
+        DOp::Wide { f, d, a, b, c } => DOp::Wide {
+            f,
+            d: r(d),
+            a: s(a),
+            b: s(b),
+            c: s(c),
+        },
+        DOp::Setp64 { cmp, class, p, a, b } => DOp::Setp64 {
+            cmp,
+            class,
+            p,
+            a: s(a),
+            b: s(b),
+        },
+        DOp::Selp64 { d, a, b, p } => DOp::Selp64 {
+            d: r(d),
+            a: s(a),
+            b: s(b),
+            p,
+        },
+        DOp::Unpack { lo, hi, a } => DOp::Unpack {
+            lo: r(lo),
+            hi: r(hi),
+            a: s(a),
+        },
+        DOp::Bfi {
+            wide,
+            d,
+            a,
+            b,
+            pos,
+            len,
+        } => DOp::Bfi {
+            wide,
+            d: r(d),
+            a: s(a),
+            b: s(b),
+            pos: s(pos),
+            len: s(len),
+        },
+        DOp::Ld { d, addr: a } => DOp::Ld { d: r(d), addr: addr(a) },
+        DOp::St { addr: a, a: v } => DOp::St { addr: addr(a), a: s(v) },
+        DOp::Shfl {
+            mode,
+            d,
+            p,
+            a,
+            b,
+            clamp,
+            segmask,
+            from,
+            member,
+        } => DOp::Shfl {
+            mode,
+            d: r(d),
+            p,
+            a: s(a),
+            b: s(b),
+            clamp,
+            segmask,
+            from: from.map(s),
+            member: member.rows(row),
+        },
+        DOp::Atom { f, d, addr: a, b, c } => DOp::Atom {
+            f,
+            d: d.map(r),
+            addr: addr(a),
+            b: s(b),
+            c: c.map(s),
+        },
+        DOp::Bar { kind, id, count, pred } => DOp::Bar {
+            kind: match kind {
+                DBar::Popc(d) => DBar::Popc(r(d)),
+                k => k,
+            },
+            id: s(id),
+            count: count.map(s),
+            pred,
+        },
+        DOp::BarWarp { mask } => DOp::BarWarp { mask: mask.rows(row) },
+        DOp::Vote { mode, d, a, mask } => DOp::Vote {
+            mode,
+            // (`vote.ballot` writes a register; the other modes a predicate.)
+            d: if mode == warpsim_isa::VoteMode::Ballot { r(d) } else { d },
+            a,
+            mask: mask.rows(row),
+        },
+        DOp::Activemask { d } => DOp::Activemask { d: r(d) },
+        DOp::Match { all, d, p, a, mask } => DOp::Match {
+            all,
+            d: r(d),
+            p,
+            a: s(a),
+            mask: mask.rows(row),
+        },
+    }
+}
