@@ -253,22 +253,42 @@ pub(crate) fn coalesce(program: &Program, code: &[DInstr]) -> (Vec<u16>, usize) 
         }
     }
     let private = private(program, code);
-    // Greedy: each register (in row order) takes the first row group of its width none of whose registers
-    // clash with it.
-    let mut row = vec![0u16; units];
-    let mut groups: Vec<(u16, u16, Set, bool)> = Vec::new(); // (first row, width, members, private)
-    let mut next = 0usize;
+    // Greedy, registers in the order the code first names them (for straight-line code, where lifetimes are
+    // intervals, that takes no more rows than registers are ever live at once): each takes the first row group
+    // of its width none of whose registers clash with it.
+    let mut order: Vec<(usize, u16, u16)> = Vec::new(); // (first pc, first row, width)
+    let mut seen = vec![false; units];
+    for (pc, i) in code.iter().enumerate() {
+        let named = defs(program, i).into_iter().map(|(d, _)| d).chain(uses(program, i));
+        for head in named {
+            if !seen[usize::from(head)] {
+                seen[usize::from(head)] = true;
+                order.push((pc, head, unit_of(program, head).1));
+            }
+        }
+    }
+    // Registers the code never names (declared, unused) come last.
     let mut r = 0usize;
     while r < units {
         #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
         let (head, width) = unit_of(program, r as u16);
-        let own = private[r];
+        if !seen[usize::from(head)] {
+            order.push((usize::MAX, head, width));
+        }
+        r += usize::from(width);
+    }
+    let mut row = vec![0u16; units];
+    let mut groups: Vec<(u16, u16, Set, bool)> = Vec::new(); // (first row, width, members, private)
+    let mut next = 0usize;
+    for &(_, head, width) in &order {
+        let h = usize::from(head);
+        let own = private[h];
         let found = if own {
             None
         } else {
             groups
                 .iter_mut()
-                .find(|(_, w, members, p)| *w == width && !*p && !members.meets(&clash[r]))
+                .find(|(_, w, members, p)| *w == width && !*p && !members.meets(&clash[h]))
         };
         let first = match found {
             Some((first, _, members, _)) => {
@@ -286,9 +306,8 @@ pub(crate) fn coalesce(program: &Program, code: &[DInstr]) -> (Vec<u16>, usize) 
             }
         };
         for k in 0..width {
-            row[r + usize::from(k)] = first + k;
+            row[h + usize::from(k)] = first + k;
         }
-        r += usize::from(width);
     }
     (row, next)
 }
