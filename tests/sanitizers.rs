@@ -347,6 +347,19 @@ const TWO_WARPS: &str = "
         setp.eq.u32     %w1, %warpid, 1
 ";
 
+/// Each finding's hazard and the warps of its two accesses (every finding must be a race).
+fn race_kinds(out: &RunOutput) -> Vec<(Hazard, u32, u32)> {
+    out.findings
+        .iter()
+        .map(|f| match &f.kind {
+            FindingKind::Race {
+                hazard, first, second, ..
+            } => (*hazard, first.warp, second.warp),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
 #[test]
 fn race_check_tells_the_three_hazards_apart() {
     // Warp 1 reads what warp 0 overwrites a few cycles later: write after read.
@@ -381,17 +394,7 @@ done:
     ] {
         let k = kernel_from(&text, 8, &[]);
         let out = checked(&k, race());
-        let kinds: Vec<_> = out
-            .findings
-            .iter()
-            .map(|f| match &f.kind {
-                FindingKind::Race {
-                    hazard, first, second, ..
-                } => (*hazard, first.warp, second.warp),
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(kinds, vec![(hazard, first_warp, second_warp)], "{text}");
+        assert_eq!(race_kinds(&out), vec![(hazard, first_warp, second_warp)], "{text}");
         assert_eq!(out.findings[0].count, 8, "one per lane");
     }
 }
@@ -1067,16 +1070,7 @@ done:
     let ordered = checked(&kernel_from(&program(""), 8, &[]), race());
     assert_eq!(ordered.findings, vec![]);
     let late = checked(&kernel_from(&program("st.shared.u32   s[%laneid], 5"), 8, &[]), race());
-    let kinds: Vec<_> = late
-        .findings
-        .iter()
-        .map(|f| match &f.kind {
-            FindingKind::Race {
-                hazard, first, second, ..
-            } => (*hazard, first.warp, second.warp),
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let kinds = race_kinds(&late);
     assert_eq!(kinds.len(), 1, "{:?}", late.findings);
     assert_eq!((kinds[0].1, kinds[0].2), (0, 1), "{:?}", late.findings);
 }
