@@ -707,3 +707,62 @@ consumer:
         .render(false);
     assert!(error.contains("k.s:2:"), "{error}");
 }
+
+#[test]
+fn redux_sync_reduces_over_the_member_lanes() {
+    // Every operation and type, over all 32 lanes and over lanes 0, 3, 6, … (a partial mask whose lanes alone
+    // execute it), on values that make `.s32` and `.u32` min/max differ and `add` wrap.
+    let ops = [
+        ("add.u32", 0),
+        ("min.u32", 1),
+        ("min.s32", 2),
+        ("max.u32", 3),
+        ("max.s32", 4),
+        ("and.b32", 5),
+        ("or.b32", 6),
+        ("xor.b32", 7),
+    ];
+    let mut src = String::from(
+        ".block 32\n.buffer full u32[256]\n.buffer part u32[256]\n.reg %x, %v, %k, %at\n.pred %member\n\
+         mul.lo.u32 %x, %laneid, 2654435761\n xor.b32 %x, %x, 0x5bd1e995\n mul.lo.u32 %at, %laneid, 8\n",
+    );
+    for (op, k) in ops {
+        src += &format!(" redux.sync.{op} %v, %x, 0xffffffff\n st.global.u32 full[%at + {k}], %v\n");
+    }
+    src += " rem.u32 %k, %laneid, 3\n setp.eq.u32 %member, %k, 0\n @!%member bra done\n";
+    for (op, k) in ops {
+        src += &format!(" redux.sync.{op} %v, %x, 0x49249249\n st.global.u32 part[%at + {k}], %v\n");
+    }
+    src += "done:\n exit\n";
+    let (out, _) = run_text(&src, 32);
+    let out = out.expect("runs");
+    let x: Vec<u32> = (0..32u32)
+        .map(|l| l.wrapping_mul(2_654_435_761) ^ 0x5bd1_e995)
+        .collect();
+    let reduce = |lanes: &[u32]| -> [u32; 8] {
+        let v: Vec<u32> = lanes.iter().map(|&l| x[l as usize]).collect();
+        let s = |u: u32| u.cast_signed();
+        [
+            v.iter().fold(0u32, |a, &b| a.wrapping_add(b)),
+            *v.iter().min().unwrap(),
+            v.iter().copied().min_by_key(|&u| s(u)).unwrap(),
+            *v.iter().max().unwrap(),
+            v.iter().copied().max_by_key(|&u| s(u)).unwrap(),
+            v.iter().fold(u32::MAX, |a, &b| a & b),
+            v.iter().fold(0, |a, &b| a | b),
+            v.iter().fold(0, |a, &b| a ^ b),
+        ]
+    };
+    let all: Vec<u32> = (0..32).collect();
+    let members: Vec<u32> = (0..32).filter(|l| l % 3 == 0).collect();
+    let (full, part) = (reduce(&all), reduce(&members));
+    let (got_full, got_part) = (u32s(&out, "full"), u32s(&out, "part"));
+    for lane in 0..32usize {
+        assert_eq!(got_full[lane * 8..lane * 8 + 8], full, "lane {lane}");
+        let want = if lane % 3 == 0 { part } else { [0; 8] };
+        assert_eq!(got_part[lane * 8..lane * 8 + 8], want, "lane {lane}");
+    }
+    // `.s32` and `.u32` differ on these values.
+    assert_ne!(full[1], full[2]);
+    assert_ne!(full[3], full[4]);
+}

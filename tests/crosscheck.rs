@@ -502,8 +502,8 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
         }
         seen += 1;
     }
-    // 14 regressions and edge programs, and edges_arrive (named barriers).
-    assert_eq!(seen, 15);
+    // 14 regressions and edge programs, edges_arrive (named barriers) and edges_redux.
+    assert_eq!(seen, 16);
 }
 
 /// Contents given with the launch (`sim crosscheck --input`) reach both machines: the simulation runs on them

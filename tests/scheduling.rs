@@ -332,3 +332,20 @@ fn warp_pipeline_hands_a_mailbox_between_the_halves_of_a_warp() {
     assert_eq!(fault.kind, FaultKind::WarpSyncDivergence { missing: 0xf0 });
     assert_eq!((fault.pc, fault.block, fault.warp), (12, 0, 0));
 }
+
+/// Under ITS, lanes on two diverged paths that reach different `redux.sync` instructions of the same operation
+/// and mask reduce together: every lane gets the sum over the whole warp (each path adds its own operand).
+#[test]
+fn redux_sync_on_two_diverged_paths_reduces_over_both() {
+    let k = kernel(
+        ".block W\n.buffer out u32[W]\n.reg %v, %s\n.pred %odd\n\
+         and.b32 %v, %laneid, 1\n setp.eq.u32 %odd, %v, 1\n @%odd bra second\n\
+         mov.u32 %v, 1\n redux.sync.add.u32 %s, %v, 0xffffffff\n bra done\n\
+         second:\n mov.u32 %v, 100\n redux.sync.add.u32 %s, %v, 0xffffffff\n\
+         done:\n st.global.u32 out[%laneid], %s\n",
+        8,
+    );
+    let its = run(&k, Scheduling::Its).expect("runs under ITS");
+    // Four even lanes bring 1, four odd lanes 100.
+    assert_eq!(u32s(&its, "out"), vec![404; 8]);
+}

@@ -523,6 +523,44 @@ pub enum BarKind {
     Or(Pred),
 }
 
+/// What `redux.sync` reduces with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduxOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+impl ReduxOp {
+    pub const ALL: [ReduxOp; 6] = [
+        ReduxOp::Add,
+        ReduxOp::Min,
+        ReduxOp::Max,
+        ReduxOp::And,
+        ReduxOp::Or,
+        ReduxOp::Xor,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduxOp::Add => "add",
+            ReduxOp::Min => "min",
+            ReduxOp::Max => "max",
+            ReduxOp::And => "and",
+            ReduxOp::Or => "or",
+            ReduxOp::Xor => "xor",
+        }
+    }
+
+    /// Whether it reduces bits (`.b32`) rather than numbers (`.u32`/`.s32`).
+    pub fn bitwise(self) -> bool {
+        matches!(self, ReduxOp::And | ReduxOp::Or | ReduxOp::Xor)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VoteMode {
     All,
@@ -684,6 +722,16 @@ pub enum Op {
     Activemask {
         d: Reg,
     },
+    /// `redux.sync.OP.TYPE d, a[, mask]`: every member lane gets `OP` of the members' `a` (sm_80's warp
+    /// reduction).
+    Redux {
+        op: ReduxOp,
+        /// `U32` or `S32` (`add`, `min`, `max`), `B32` (`and`, `or`, `xor`).
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        mask: Option<Operand>,
+    },
     /// `match.sync.any.b32 d, a` (lanes holding the same value) / `match.sync.all.b32 d|p, a`.
     Match {
         all: bool,
@@ -734,6 +782,7 @@ impl Op {
             | Op::Ld { d, .. }
             | Op::Activemask { d }
             | Op::Match { d, .. }
+            | Op::Redux { d, .. }
             | Op::Pack { d, .. }
             | Op::Bfi { d, .. }
             | Op::Unpack { lo: d, .. }
@@ -796,7 +845,7 @@ impl Op {
                 v.extend(count.iter());
                 v
             }
-            Op::Match { a, mask, .. } => {
+            Op::Match { a, mask, .. } | Op::Redux { a, mask, .. } => {
                 let mut v = vec![a];
                 v.extend(mask.iter());
                 v

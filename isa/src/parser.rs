@@ -159,6 +159,7 @@ pub const MNEMONICS: &[&str] = &[
     "vote",
     "activemask",
     "match",
+    "redux",
 ];
 
 /// The directives, for suggestions.
@@ -1423,6 +1424,7 @@ impl Ctx<'_> {
                 }
             }
             "match" => self.match_sync(parts, c)?,
+            "redux" => self.redux(parts, c)?,
             "bra" => self.branch(parts, c)?,
             "exit" => Op::Exit,
             "nop" => Op::Nop,
@@ -1678,6 +1680,30 @@ impl Ctx<'_> {
             a,
             mask,
         })
+    }
+
+    /// `redux.sync.OP.TYPE d, a{, mask}`: `add`, `min`, `max` of `.u32`/`.s32`; `and`, `or`, `xor` of `.b32`.
+    fn redux(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        parts.required(&["sync"], "`.sync`")?;
+        let names = ReduxOp::ALL.map(ReduxOp::name);
+        let name = parts.required(&names, "a reduction (add, min, max, and, or, xor)")?;
+        let op = ReduxOp::ALL
+            .into_iter()
+            .find(|o| o.name() == name)
+            .unwrap_or(ReduxOp::Add);
+        let ty = if op.bitwise() {
+            parts.required(&["b32"], "`.b32`")?;
+            Ty::B32
+        } else if parts.required(&["u32", "s32"], "`.u32` or `.s32`")? == "s32" {
+            Ty::S32
+        } else {
+            Ty::U32
+        };
+        let d = self.dst(c, ty)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        let mask = self.optional_mask(c)?;
+        Ok(Op::Redux { op, ty, d, a, mask })
     }
 
     /// `match.{any,all}.sync.b32 d{|p}, a{, mask}`.

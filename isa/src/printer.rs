@@ -287,6 +287,13 @@ pub fn op(p: &Program, op: &Op) -> String {
             s
         }
         Op::Activemask { d } => format!("activemask.b32 {}", r(d)),
+        Op::Redux { op, ty, d, a, mask } => {
+            let mut s = format!("redux.sync.{}.{} {}, {}", op.name(), ty.name(), r(d), o(a));
+            if let Some(m) = mask {
+                let _ = write!(s, ", {}", o(m));
+            }
+            s
+        }
         Op::Match { all, d, p: pd, a, mask } => {
             let mut s = format!("match.sync.{}.b32 {}", if *all { "all" } else { "any" }, r(d));
             if let Some(pd) = pd {

@@ -243,7 +243,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             }
         }
         // ITS: the results of an exchange across instructions (computed when the last lanes arrived).
-        DOp::Shfl { .. } | DOp::Vote { .. } | DOp::Match { .. } if its::mailed(stack, exec) => {
+        DOp::Shfl { .. } | DOp::Vote { .. } | DOp::Match { .. } | DOp::Redux { .. } if its::mailed(stack, exec) => {
             its::deliver(inst, rf, stack, sources, exec)
         }
         DOp::Vote { mode, d, a, mask } => {
@@ -256,6 +256,10 @@ pub(crate) fn execute<'a, const ON: bool>(
         }
         DOp::Match { all, d, p, a, mask } => {
             vote::match_sync(rf, ctx, all, d, p, a, mask.lanes(rf, ctx, exec), exec);
+            Outcome::Lanes
+        }
+        DOp::Redux { op, signed, d, a, mask } => {
+            vote::redux_sync(rf, ctx, (op, signed), d, a, mask.lanes(rf, ctx, exec), exec);
             Outcome::Lanes
         }
         DOp::Shfl {

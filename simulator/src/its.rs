@@ -28,7 +28,7 @@ use std::cell::Cell;
 pub(crate) fn is_warp_sync(inst: &DInstr) -> bool {
     matches!(
         inst.op,
-        DOp::Shfl { .. } | DOp::Vote { .. } | DOp::Match { .. } | DOp::BarWarp { .. }
+        DOp::Shfl { .. } | DOp::Vote { .. } | DOp::Match { .. } | DOp::Redux { .. } | DOp::BarWarp { .. }
     )
 }
 
@@ -83,7 +83,7 @@ pub(crate) fn rendezvous(
 ) -> Rendezvous {
     let (member, bar_warp) = match inst.op {
         DOp::Shfl { member, .. } => (member, false),
-        DOp::Vote { mask, .. } | DOp::Match { mask, .. } => (mask, false),
+        DOp::Vote { mask, .. } | DOp::Match { mask, .. } | DOp::Redux { mask, .. } => (mask, false),
         DOp::BarWarp { mask } => (mask, true),
         _ => {
             return Rendezvous::Go { joined: 0 };
@@ -167,7 +167,9 @@ fn guarded(inst: &DInstr, rf: &RegisterFile, mask: u64) -> u64 {
 fn member_of(op: DOp) -> Option<Member> {
     match op {
         DOp::Shfl { member, .. } => Some(member),
-        DOp::Vote { mask, .. } | DOp::Match { mask, .. } | DOp::BarWarp { mask } => Some(mask),
+        DOp::Vote { mask, .. } | DOp::Match { mask, .. } | DOp::Redux { mask, .. } | DOp::BarWarp { mask } => {
+            Some(mask)
+        }
         _ => None,
     }
 }
@@ -179,6 +181,7 @@ fn same_operation(a: DOp, b: DOp) -> bool {
         (DOp::Shfl { mode: x, p: p1, .. }, DOp::Shfl { mode: y, p: p2, .. }) => x == y && p1.is_some() == p2.is_some(),
         (DOp::Vote { mode: x, .. }, DOp::Vote { mode: y, .. }) => x == y,
         (DOp::Match { all: x, .. }, DOp::Match { all: y, .. }) => x == y,
+        (DOp::Redux { op: x, signed: s, .. }, DOp::Redux { op: y, signed: t, .. }) => x == y && s == t,
         _ => false,
     }
 }
@@ -286,6 +289,20 @@ fn exchange(
             let same = vote::matches(all, &values, union & named, union, &mut mail.values);
             mail.preds = if same { union & named } else { 0 };
         }
+        DOp::Redux { op, signed, .. } => {
+            let mut values = [0u32; 64];
+            for_lanes(union, |lane| {
+                let DOp::Redux { a, .. } = of(lane).op else {
+                    unreachable!("every part is a reduction (same_operation)")
+                };
+                values[lane as usize] = rf.read(a, lane, ctx);
+            });
+            let members = union & named;
+            let result = vote::reduce((op, signed), &values, members);
+            for_lanes(union, |lane| {
+                mail.values[lane as usize] = if members >> lane & 1 == 1 { result } else { 0 };
+            });
+        }
         _ => unreachable!("bar.warp.sync moves no values"),
     }
     Ok((mail, released))
@@ -347,6 +364,10 @@ pub(crate) fn deliver<'a>(
             if let Some(p) = p {
                 preds(rf, p);
             }
+            Outcome::Lanes
+        }
+        DOp::Redux { d, .. } => {
+            values(rf, d);
             Outcome::Lanes
         }
         _ => unreachable!("mail holds only exchanges"),

@@ -716,6 +716,14 @@ pub enum DOp {
         a: Src,
         mask: Member,
     },
+    /// `redux.sync`: `op` over the members' `a` (`signed`: `.s32` `min`/`max`).
+    Redux {
+        op: ReduxOp,
+        signed: bool,
+        d: u16,
+        a: Src,
+        mask: Member,
+    },
     Bra {
         target: u32,
     },
@@ -822,7 +830,12 @@ impl Described {
     pub fn of(d: &DInstr) -> Described {
         let reg = |s: Src| if let Src::Reg(r) = s { Some(r) } else { None };
         let operands: SmallVec<[Src; 3]> = match d.op {
-            DOp::Mov { a, .. } | DOp::Un { a, .. } | DOp::Cvt { a, .. } | DOp::St { a, .. } | DOp::Match { a, .. } => {
+            DOp::Mov { a, .. }
+            | DOp::Un { a, .. }
+            | DOp::Cvt { a, .. }
+            | DOp::St { a, .. }
+            | DOp::Match { a, .. }
+            | DOp::Redux { a, .. } => {
                 smallvec![a]
             }
             DOp::Bin { a, b, .. } | DOp::Setp { a, b, .. } | DOp::Selp { a, b, .. } | DOp::Shfl { a, b, .. } => {
@@ -894,11 +907,13 @@ impl Described {
             },
             DOp::Atom { addr, .. } => Role::Atomic { shared: addr.shared },
             DOp::Bra { target } => Role::Branch { target },
+            // (A warp reduction: `Combine` would draw it as one lane's operation.)
             DOp::Bar { .. }
             | DOp::BarWarp { .. }
             | DOp::Vote { .. }
             | DOp::Activemask { .. }
             | DOp::Match { .. }
+            | DOp::Redux { .. }
             | DOp::Exit
             | DOp::Nop => Role::Other,
         };
@@ -1957,6 +1972,17 @@ fn decode(
         } => dec.vote(*mode, (*d_pred, *d_reg), *a, mask.as_ref())?,
         Op::Activemask { d } => (DOp::Activemask { d: d.0 }, Unit::Alu, Ty::U32),
         Op::Match { all, d, p, a, mask } => dec.matching(*all, (*d, *p), a, mask.as_ref())?,
+        Op::Redux { op, ty, d, a, mask } => (
+            DOp::Redux {
+                op: *op,
+                signed: *ty == Ty::S32,
+                d: d.0,
+                a: dec.src(a, *ty)?,
+                mask: dec.lane_mask_of(mask.as_ref())?,
+            },
+            Unit::Alu,
+            *ty,
+        ),
         Op::Shfl {
             mode,
             d,

@@ -77,7 +77,10 @@ fn defs(program: &Program, i: &DInstr) -> SmallVec<[(u16, bool); 2]> {
 fn private(program: &Program, code: &[DInstr]) -> Vec<bool> {
     let mut out = vec![false; program.regs.len()];
     for i in code {
-        if let DOp::Shfl { a: Src::Reg(r), .. } | DOp::Match { a: Src::Reg(r), .. } = i.op {
+        if let DOp::Shfl { a: Src::Reg(r), .. }
+        | DOp::Match { a: Src::Reg(r), .. }
+        | DOp::Redux { a: Src::Reg(r), .. } = i.op
+        {
             out[usize::from(unit_of(program, r).0)] = true;
         }
         if let Some(d) = i.returns_at_commit() {
@@ -461,6 +464,13 @@ pub(crate) fn rename(op: DOp, row: &[u16]) -> DOp {
             all,
             d: r(d),
             p,
+            a: s(a),
+            mask: mask.rows(row),
+        },
+        DOp::Redux { op, signed, d, a, mask } => DOp::Redux {
+            op,
+            signed,
+            d: r(d),
             a: s(a),
             mask: mask.rows(row),
         },

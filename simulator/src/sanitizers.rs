@@ -238,7 +238,7 @@ pub(crate) fn observe(
 pub(crate) fn member_mask(c: &mut SmChecks<'_>, at: &Site, inst: &DInstr, rf: &RegisterFile, live: u64, ctx: &LaneCtx) {
     let (member, warp_sync) = match inst.op {
         DOp::Shfl { member, .. } => (member, false),
-        DOp::Vote { mask, .. } | DOp::Match { mask, .. } => (mask, false),
+        DOp::Vote { mask, .. } | DOp::Match { mask, .. } | DOp::Redux { mask, .. } => (mask, false),
         DOp::BarWarp { mask } => (mask, true),
         _ => return,
     };

@@ -1,5 +1,5 @@
-//! The vote and match unit: warp-wide `vote.sync` (all, any, uni, ballot), `activemask` and `match.sync`
-//! (any, all).
+//! The vote and match unit: warp-wide `vote.sync` (all, any, uni, ballot), `activemask`, `match.sync`
+//! (any, all) and `redux.sync` (add, min, max, and, or, xor).
 //!
 //! On hardware these instructions combine a value from every lane named in the member mask and give each
 //! executing lane the result in one pass, like a reduction over the warp's lanes. The model computes over the
@@ -7,7 +7,7 @@
 
 use crate::kernel::Src;
 use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
-use warpsim_isa::VoteMode;
+use warpsim_isa::{ReduxOp, VoteMode};
 
 /// `vote.sync.MODE d, {!}p, mask`: a predicate (all, any, uni) or a lane mask in a register (ballot).
 #[inline]
@@ -115,4 +115,47 @@ pub(crate) fn matches(all: bool, values: &[u32; 64], members: u64, exec: u64, re
         results[lane as usize] = r;
     });
     same_everywhere
+}
+
+/// `redux.sync.OP d, a, mask`: every executing member gets `OP` over the members' `a` (lanes outside the mask
+/// take part in nothing and get 0, as for `match`).
+#[inline]
+pub(crate) fn redux_sync(
+    rf: &mut RegisterFile,
+    ctx: &LaneCtx,
+    op: (ReduxOp, bool),
+    d: u16,
+    a: Src,
+    mask: u64,
+    exec: u64,
+) {
+    let members = exec & mask;
+    let mut values = [0u32; 64];
+    for_lanes(members, |lane| values[lane as usize] = rf.read(a, lane, ctx));
+    let result = reduce(op, &values, members);
+    for_lanes(exec, |lane| {
+        rf.regs[d as usize * rf.stride + lane as usize] = if members >> lane & 1 == 1 { result } else { 0 };
+    });
+}
+
+/// `OP` over the `members`' `values` (`.s32` `min`/`max` when signed; `add` wraps): PTX's `redux.sync`.
+pub(crate) fn reduce((op, signed): (ReduxOp, bool), values: &[u32; 64], members: u64) -> u32 {
+    let mut acc: Option<u32> = None;
+    for_lanes(members, |lane| {
+        let v = values[lane as usize];
+        acc = Some(match acc {
+            None => v,
+            Some(x) => match op {
+                ReduxOp::Add => x.wrapping_add(v),
+                ReduxOp::Min if signed => x.cast_signed().min(v.cast_signed()).cast_unsigned(),
+                ReduxOp::Max if signed => x.cast_signed().max(v.cast_signed()).cast_unsigned(),
+                ReduxOp::Min => x.min(v),
+                ReduxOp::Max => x.max(v),
+                ReduxOp::And => x & v,
+                ReduxOp::Or => x | v,
+                ReduxOp::Xor => x ^ v,
+            },
+        });
+    });
+    acc.unwrap_or(0)
 }

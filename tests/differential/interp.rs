@@ -30,7 +30,7 @@
 use std::fmt;
 use warpsim_isa::{
     AddrMode, Address, AtomOp, BinaryOp, Cmp, ConstExpr, ElemTy, Op, Operand, PredLogicOp, PredOperand, Program,
-    Rounding, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, Value, VoteMode,
+    ReduxOp, Rounding, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, Value, VoteMode,
 };
 
 /// The canonical NaN that every f32 arithmetic result that is NaN becomes (ISA.md section 5).
@@ -1269,6 +1269,23 @@ impl Warp<'_> {
                         .collect();
                     self.write(*d, exec, &v);
                 }
+            }
+            Op::Redux { op, ty, d, a, mask } => {
+                let a = self.row(a, *ty);
+                let members = exec & self.member_mask(mask.as_ref(), exec);
+                let values = (0..w).filter(|&l| bit(members, l)).map(|l| a[l as usize]);
+                let total = match op {
+                    ReduxOp::Add => values.fold(0u32, u32::wrapping_add),
+                    ReduxOp::And => values.fold(u32::MAX, |x, v| x & v),
+                    ReduxOp::Or => values.fold(0, |x, v| x | v),
+                    ReduxOp::Xor => values.fold(0, |x, v| x ^ v),
+                    ReduxOp::Min if *ty == Ty::S32 => values.map(|v| v as i32).min().unwrap_or(0) as u32,
+                    ReduxOp::Max if *ty == Ty::S32 => values.map(|v| v as i32).max().unwrap_or(0) as u32,
+                    ReduxOp::Min => values.min().unwrap_or(0),
+                    ReduxOp::Max => values.max().unwrap_or(0),
+                };
+                let v: Vec<u32> = (0..w).map(|l| if bit(members, l) { total } else { 0 }).collect();
+                self.write(*d, exec, &v);
             }
             Op::BarWarp { mask } => {
                 let missing = self.member_mask(mask.as_ref(), exec) & self.live & !exec;

@@ -481,6 +481,24 @@ impl Emitter<'_> {
                     (false, _) => format!("{} = match_any({m}, {x});", self.reg(d)),
                 }
             }
+            DOp::Redux { op, signed, d, a, mask } => {
+                // PTX's instruction, by the members only (warpsim gives lanes outside the mask 0, as for
+                // `match`; on the GPU a lane outside the mask may not execute it).
+                let x = self.src(a, View::U32);
+                let m = self.member(mask);
+                let ty = if op.bitwise() {
+                    "b32"
+                } else if signed {
+                    "s32"
+                } else {
+                    "u32"
+                };
+                format!(
+                    "{{ unsigned m = {m}, r = 0u; if ((m >> (threadIdx.x % 32)) & 1u) asm volatile(\"redux.sync.{}.{ty} %0, %1, %2;\" : \"=r\"(r) : \"r\"({x}), \"r\"(m)); {} = r; }}",
+                    op.name(),
+                    self.reg(d)
+                )
+            }
             DOp::Wide { f, d, a, b, c } => self.wide(f, d, [a, b, c]),
             DOp::Setp64 { cmp, class, p, a, b } => {
                 let view = |s: String| match class {

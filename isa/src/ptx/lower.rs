@@ -23,7 +23,7 @@ use super::ast::{
 use crate::address::{LOCAL_WINDOW, SHARED_WINDOW};
 use crate::ast::{
     AddrMode, Address, AtomOp, BarKind, BinaryOp, BufferDecl, Cmp, ElemTy, Guard, Init, InitOverride, Instruction,
-    Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, Reg, Rounding, Scheduling,
+    Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, ReduxOp, Reg, Rounding, Scheduling,
     SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, VoteMode, Width,
 };
 use crate::ast::{PtxArg, PtxSource};
@@ -734,6 +734,7 @@ impl Lower<'_> {
             "shfl" => self.shfl(&at, &q),
             "vote" => self.vote(&at, &q),
             "match" => self.match_sync(&at, &q),
+            "redux" => self.redux(&at, &q),
             "activemask" => {
                 let d = self.dst(&at, 0, 32)?;
                 self.emit(&at, Op::Activemask { d });
@@ -2354,6 +2355,34 @@ impl Lower<'_> {
         let a = self.src(self.operand(at, 1)?, Ty::B32)?;
         let mask = Some(self.src(self.operand(at, 2)?, Ty::U32)?);
         self.emit(at, Op::Match { all, d, p, a, mask });
+        Ok(())
+    }
+
+    /// `redux.sync.OP.TYPE d, a, membermask` (sm_80's integer warp reduction).
+    fn redux(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 3)?;
+        let op = q
+            .iter()
+            .find_map(|q| ReduxOp::ALL.into_iter().find(|o| o.name() == *q))
+            .ok_or_else(|| {
+                Diagnostic::error(at.i.opcode_span, "a reduction: add, min, max, and, or or xor").with_label("which?")
+            })?;
+        let ty = if q.contains(&"s32") {
+            Ty::S32
+        } else if q.contains(&"u32") {
+            Ty::U32
+        } else if q.contains(&"b32") {
+            Ty::B32
+        } else {
+            return Err(unsupported(
+                at.i.opcode_span,
+                format!("`redux.sync` of `.{}`", q.last().copied().unwrap_or("?")),
+            ));
+        };
+        let d = self.dst(at, 0, 32)?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let mask = Some(self.src(self.operand(at, 2)?, Ty::U32)?);
+        self.emit(at, Op::Redux { op, ty, d, a, mask });
         Ok(())
     }
 }
