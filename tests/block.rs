@@ -710,6 +710,7 @@ consumer:
 
 #[test]
 fn redux_sync_reduces_over_the_member_lanes() {
+    use std::fmt::Write as _;
     // Every operation and type, over all 32 lanes and over lanes 0, 3, 6, … (a partial mask whose lanes alone
     // execute it), on values that make `.s32` and `.u32` min/max differ and `add` wrap.
     let ops = [
@@ -727,11 +728,17 @@ fn redux_sync_reduces_over_the_member_lanes() {
          mul.lo.u32 %x, %laneid, 2654435761\n xor.b32 %x, %x, 0x5bd1e995\n mul.lo.u32 %at, %laneid, 8\n",
     );
     for (op, k) in ops {
-        src += &format!(" redux.sync.{op} %v, %x, 0xffffffff\n st.global.u32 full[%at + {k}], %v\n");
+        let _ = write!(
+            src,
+            " redux.sync.{op} %v, %x, 0xffffffff\n st.global.u32 full[%at + {k}], %v\n"
+        );
     }
     src += " rem.u32 %k, %laneid, 3\n setp.eq.u32 %member, %k, 0\n @!%member bra done\n";
     for (op, k) in ops {
-        src += &format!(" redux.sync.{op} %v, %x, 0x49249249\n st.global.u32 part[%at + {k}], %v\n");
+        let _ = write!(
+            src,
+            " redux.sync.{op} %v, %x, 0x49249249\n st.global.u32 part[%at + {k}], %v\n"
+        );
     }
     src += "done:\n exit\n";
     let (out, _) = run_text(&src, 32);

@@ -1279,8 +1279,8 @@ impl Warp<'_> {
                     ReduxOp::And => values.fold(u32::MAX, |x, v| x & v),
                     ReduxOp::Or => values.fold(0, |x, v| x | v),
                     ReduxOp::Xor => values.fold(0, |x, v| x ^ v),
-                    ReduxOp::Min if *ty == Ty::S32 => values.map(|v| v as i32).min().unwrap_or(0) as u32,
-                    ReduxOp::Max if *ty == Ty::S32 => values.map(|v| v as i32).max().unwrap_or(0) as u32,
+                    ReduxOp::Min if *ty == Ty::S32 => values.map(u32::cast_signed).min().unwrap_or(0).cast_unsigned(),
+                    ReduxOp::Max if *ty == Ty::S32 => values.map(u32::cast_signed).max().unwrap_or(0).cast_unsigned(),
                     ReduxOp::Min => values.min().unwrap_or(0),
                     ReduxOp::Max => values.max().unwrap_or(0),
                 };
