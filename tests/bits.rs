@@ -207,3 +207,34 @@ fn bfi_inserts_the_low_bits_of_a_into_b() {
         ]
     );
 }
+
+/// `fns.b32` on PTX's own examples (mask 0xaaaaaaaa: the odd bits) and at the ends: offset 0 is the base itself
+/// if set; a search that runs off bit 0 or bit 31 finds nothing (0xffffffff).
+#[test]
+fn fns_finds_the_nth_set_bit_up_or_down_from_base() {
+    use std::fmt::Write as _;
+    let cases: [(u32, u32, i32, u32); 10] = [
+        (0xaaaa_aaaa, 3, 1, 3),
+        (0xaaaa_aaaa, 3, -1, 3),
+        (0xaaaa_aaaa, 2, 1, 3),
+        (0xaaaa_aaaa, 2, -1, 1),
+        (0xaaaa_aaaa, 2, 0, u32::MAX),
+        (0xaaaa_aaaa, 5, 0, 5),
+        (0xaaaa_aaaa, 0, 3, 5),
+        (0xaaaa_aaaa, 31, 2, u32::MAX),
+        (0xaaaa_aaaa, 7, -4, 1),
+        (0xaaaa_aaaa, 7, -5, u32::MAX),
+    ];
+    let mut src = String::from(".block 32\n.buffer out u32[32]\n.reg %v\n");
+    for (k, (mask, base, offset, _)) in cases.iter().enumerate() {
+        let _ = write!(
+            src,
+            " fns.b32 %v, {mask}, {base}, {offset}\n st.global.u32 out[{k}], %v\n"
+        );
+    }
+    let (out, _) = warpsim_tests::run_text(&src, 32);
+    let got = warpsim_tests::u32s(&out.expect("runs"), "out");
+    for (k, (mask, base, offset, want)) in cases.iter().enumerate() {
+        assert_eq!(got[k], *want, "fns.b32 {mask:#x}, {base}, {offset}");
+    }
+}

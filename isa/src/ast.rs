@@ -340,6 +340,9 @@ pub enum TernaryOp {
     Bfe,
     /// `prmt.b32 d, a, b, c`: four bytes picked from the eight of {b, a} by the selector `c` (the default mode).
     Prmt,
+    /// `fns.b32 d, mask, base, offset`: the position of the `offset`-th set bit of `mask` from bit `base` (up for
+    /// a positive `offset`, down for a negative one; `base` itself for 0 if set), else 0xffffffff.
+    Fns,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -126,6 +126,7 @@ pub const MNEMONICS: &[&str] = &[
     "bfe",
     "bfi",
     "prmt",
+    "fns",
     "add",
     "sub",
     "mul",
@@ -1395,7 +1396,7 @@ impl Ctx<'_> {
             }
             "neg" | "abs" | "not" | "sqrt" | "popc" | "clz" | "brev" | "bfind" => self.unary(m, parts, c)?,
             "mad" | "fma" => self.ternary(m, parts, c)?,
-            "bfe" | "prmt" => self.bit_field(m, parts, c)?,
+            "bfe" | "prmt" | "fns" => self.bit_field(m, parts, c)?,
             "bfi" => {
                 let ty = parts.ty(&[Ty::B32, Ty::B64])?;
                 let d = self.dst(c, ty)?;
@@ -1544,12 +1545,13 @@ impl Ctx<'_> {
         Ok(Op::Unary { op, ty, d, a })
     }
 
-    /// `bfe.{u32,s32,u64,s64} d, a, pos, len` and `prmt.b32 d, a, b, c` (its default mode only).
+    /// `bfe.{u32,s32,u64,s64} d, a, pos, len`, `prmt.b32 d, a, b, c` (its default mode only) and
+    /// `fns.b32 d, mask, base, offset`.
     fn bit_field(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
-        let (op, ty) = if m == "bfe" {
-            (TernaryOp::Bfe, parts.ty(&[Ty::U32, Ty::S32, Ty::U64, Ty::S64])?)
-        } else {
-            (TernaryOp::Prmt, parts.ty(&[Ty::B32])?)
+        let (op, ty) = match m {
+            "bfe" => (TernaryOp::Bfe, parts.ty(&[Ty::U32, Ty::S32, Ty::U64, Ty::S64])?),
+            "fns" => (TernaryOp::Fns, parts.ty(&[Ty::B32])?),
+            _ => (TernaryOp::Prmt, parts.ty(&[Ty::B32])?),
         };
         let d = self.dst(c, ty)?;
         c.comma()?;

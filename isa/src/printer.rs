@@ -196,6 +196,7 @@ pub fn op(p: &Program, op: &Op) -> String {
                 TernaryOp::MadWide => "mad.wide",
                 TernaryOp::Bfe => "bfe",
                 TernaryOp::Prmt => "prmt",
+                TernaryOp::Fns => "fns",
             };
             format!("{m}.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(c))
         }

@@ -386,6 +386,33 @@ fn low(x: u64) -> u32 {
     x as u32
 }
 
+/// `fns.b32 d, mask, base, offset` as PTX's pseudo-code defines it: for `offset` 0, `base` if its bit is set;
+/// otherwise the `|offset|`-th set bit met walking from `base` up (positive) or down (negative); 0xffffffff
+/// when there is none (a `base` past bit 31, which PTX leaves undefined, finds none).
+pub fn nth_set_bit(mask: u32, base: u32, offset: i32) -> u32 {
+    if base > 31 {
+        return u32::MAX;
+    }
+    if offset == 0 {
+        return if mask >> base & 1 == 1 { base } else { u32::MAX };
+    }
+    let mut count = offset.unsigned_abs() - 1;
+    let mut pos = i64::from(base);
+    let step = if offset > 0 { 1 } else { -1 };
+    while (0..32).contains(&pos) {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "pos is in 0..32")]
+        let p = pos as u32;
+        if mask >> p & 1 == 1 {
+            if count == 0 {
+                return p;
+            }
+            count -= 1;
+        }
+        pos += step;
+    }
+    u32::MAX
+}
+
 /// An f32 widened to f64, exactly; a NaN keeps its sign and payload (shifted to the top of the f64's) and is
 /// quietened, as `cvt.f64.f32` does on the GPU.
 fn widen(x: u32) -> f64 {
@@ -561,6 +588,7 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::Bfe { signed, wide } => bit_field(a, low(b), low(c), signed, wide),
         Wide::Bfind { signed, wide, shiftamt } => u64::from(find_msb(a, signed, wide, shiftamt)),
         Wide::Prmt => u64::from(permute(low(a), low(b), low(c))),
+        Wide::Fns => u64::from(nth_set_bit(low(a), low(b), low(c).cast_signed())),
         Wide::Cvt { to, from, rounding } => convert_any(to, from, rounding, a),
     })
 }

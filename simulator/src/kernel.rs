@@ -212,6 +212,8 @@ pub enum Wide {
     },
     /// `prmt.b32 d, a, b, c` (the default mode): four bytes picked from {b, a}.
     Prmt,
+    /// `fns.b32 d, mask, base, offset`: the `offset`-th set bit of `mask` from `base`.
+    Fns,
     /// `cvt` where one side is 64 bits wide, or with a directed float rounding (`rz`, `rm`, `rp`).
     Cvt {
         to: Ty,
@@ -232,7 +234,7 @@ impl Wide {
             Wide::Popc64 | Wide::Clz64 => (false, [true, false, false]),
             Wide::Bfe { wide, .. } => (wide, [wide, false, false]),
             Wide::Bfind { wide, .. } => (false, [wide, false, false]),
-            Wide::Prmt => (false, [false, false, false]),
+            Wide::Prmt | Wide::Fns => (false, [false, false, false]),
             Wide::Shl | Wide::ShrU | Wide::ShrS => (true, [true, false, false]),
             Wide::Cvt { to, from, .. } => (to.wide(), [from.wide(), false, false]),
             _ => (true, [true, true, true]),
@@ -264,7 +266,8 @@ impl Wide {
             | Wide::MadWideS
             | Wide::FmaF
             | Wide::Bfe { .. }
-            | Wide::Prmt => 3,
+            | Wide::Prmt
+            | Wide::Fns => 3,
             _ => 2,
         }
     }
@@ -2431,7 +2434,7 @@ impl Decoder<'_> {
         if ty.wide()
             || matches!(
                 op,
-                TernaryOp::MadHi | TernaryOp::MadWide | TernaryOp::Bfe | TernaryOp::Prmt
+                TernaryOp::MadHi | TernaryOp::MadWide | TernaryOp::Bfe | TernaryOp::Prmt | TernaryOp::Fns
             )
         {
             let signed = ty.signed();
@@ -2444,6 +2447,7 @@ impl Decoder<'_> {
                     Unit::Alu,
                 ),
                 TernaryOp::Prmt => (Wide::Prmt, Unit::Alu),
+                TernaryOp::Fns => (Wide::Fns, Unit::Alu),
                 _ if ty == Ty::F64 => (Wide::FmaF, Unit::Fp64),
                 TernaryOp::MadHi if ty.wide() => (if signed { Wide::MadHiS } else { Wide::MadHiU }, Unit::Fma),
                 TernaryOp::MadHi => (if signed { Wide::MadHi32S } else { Wide::MadHi32U }, Unit::Fma),

@@ -1041,7 +1041,7 @@ impl Warp<'_> {
                 self.write(*d, exec, &v);
             }
             Op::Ternary {
-                op: op @ (TernaryOp::Bfe | TernaryOp::Prmt),
+                op: op @ (TernaryOp::Bfe | TernaryOp::Prmt | TernaryOp::Fns),
                 ty,
                 d,
                 a,
@@ -1052,6 +1052,7 @@ impl Warp<'_> {
                 let v: Vec<u32> = (0..w as usize)
                     .map(|l| match op {
                         TernaryOp::Bfe => bfe32(*ty == Ty::S32, a[l], b[l], c[l]),
+                        TernaryOp::Fns => fns(a[l], b[l], c[l].cast_signed()),
                         _ => prmt(a[l], b[l], c[l]),
                     })
                     .collect();
@@ -1493,7 +1494,7 @@ fn ternary64(op: TernaryOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
         TernaryOp::MadWide => low(x * y + i128::from(c), 64),
         TernaryOp::Fma => panic!("fma is a float instruction"),
         TernaryOp::Bfe => bfe64(ty == Ty::S64, a, b, c),
-        TernaryOp::Prmt => panic!("prmt is 32-bit"),
+        TernaryOp::Prmt | TernaryOp::Fns => panic!("prmt and fns are 32-bit"),
     }
 }
 
@@ -1919,4 +1920,30 @@ impl Warp<'_> {
         }
         Ok(())
     }
+}
+
+/// `fns.b32` by PTX's pseudo-code, literally: the position of the `offset`-th set bit from `base`.
+fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    let bit = |pos: i64| (0..32).contains(&pos) && mask >> pos & 1 == 1;
+    let mut d = u32::MAX;
+    if offset == 0 {
+        if bit(i64::from(base)) {
+            d = base;
+        }
+    } else {
+        let mut pos = i64::from(base);
+        let mut count = i64::from(offset).abs() - 1;
+        let inc = if offset > 0 { 1 } else { -1 };
+        while (0..32).contains(&pos) {
+            if bit(pos) {
+                if count == 0 {
+                    d = u32::try_from(pos).expect("a bit position");
+                    break;
+                }
+                count -= 1;
+            }
+            pos += inc;
+        }
+    }
+    d
 }

@@ -365,5 +365,5 @@ fn reference_gives_the_gpus_values_on_the_edge_programs() {
             panic!("{}: {e}", path.display());
         }
     }
-    assert_eq!((files.len(), checked), (16, 14));
+    assert_eq!((files.len(), checked), (17, 15));
 }

@@ -620,6 +620,7 @@ impl Emitter<'_> {
                 if wide { "64" } else { "32" }
             ),
             Wide::Prmt => "prmt.b32".into(),
+            Wide::Fns => "fns.b32".into(),
             Wide::NegF | Wide::AbsF => unreachable!("bit operations return above"),
             Wide::Cvt { to, from, rounding } => {
                 let exact =

@@ -720,7 +720,7 @@ impl Lower<'_> {
             "mad" | "fma" => self.ternary(&at, &q),
             "neg" | "abs" | "not" | "popc" | "clz" | "brev" | "bfind" | "sqrt" => self.unary(&at, &q),
             "rcp" => self.rcp(&at, &q),
-            "bfe" | "prmt" => self.bit_field(&at, &q),
+            "bfe" | "prmt" | "fns" => self.bit_field(&at, &q),
             "bfi" => self.bfi(&at, &q),
             "shf" => self.shf(&at, &q),
             "sad" => self.sad(&at, &q),
@@ -1340,6 +1340,8 @@ impl Lower<'_> {
         self.count(at, 4)?;
         let (op, ty) = if at.i.opcode == "bfe" {
             (TernaryOp::Bfe, self.ty(at, q, &INT)?)
+        } else if at.i.opcode == "fns" {
+            (TernaryOp::Fns, self.ty(at, q, &[Ty::B32])?)
         } else {
             if q.iter()
                 .any(|m| matches!(*m, "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16"))
