@@ -3,7 +3,8 @@
 
 use std::process::{Command, Output};
 
-fn sim(args: &[&str]) -> Output {
+/// Run the `sim` binary (no colour, no backtrace), for every test module.
+pub(crate) fn sim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(args)
         .env("NO_COLOR", "1")

@@ -3,17 +3,9 @@
 //! by `sim crosscheck --launches programs/ptx/launches.txt --save-buffers programs/ptx/gpu`), and bad input is
 //! a clear error.
 
+use crate::cli::sim;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("run sim")
-}
+use std::process::Output;
 
 fn text(o: &Output) -> String {
     format!(

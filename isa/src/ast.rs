@@ -325,6 +325,29 @@ pub enum BinaryOp {
     MulWide,
 }
 
+impl BinaryOp {
+    /// The operation of opcode `m` (`mul` by its `.hi`/`.wide` qualifier), as warpsim's ISA and PTX name it.
+    pub fn of_opcode(m: &str, half: Option<&str>) -> Option<BinaryOp> {
+        Some(match m {
+            "add" => BinaryOp::Add,
+            "sub" => BinaryOp::Sub,
+            "mul" if half == Some("hi") => BinaryOp::MulHi,
+            "mul" if half == Some("wide") => BinaryOp::MulWide,
+            "mul" => BinaryOp::Mul,
+            "div" => BinaryOp::Div,
+            "rem" => BinaryOp::Rem,
+            "min" => BinaryOp::Min,
+            "max" => BinaryOp::Max,
+            "and" => BinaryOp::And,
+            "or" => BinaryOp::Or,
+            "xor" => BinaryOp::Xor,
+            "shl" => BinaryOp::Shl,
+            "shr" => BinaryOp::Shr,
+            _ => return None,
+        })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TernaryOp {
     /// `mad`: `a*b + c` (integer: low half; float: fused, one rounding, as PTX `mad.rn`).

@@ -1474,22 +1474,8 @@ impl Ctx<'_> {
             _ => parts.ty(&ARITH_TYS)?,
         };
         check_rounding_modifiers(parts, half, rn, ty)?;
-        let op = match m {
-            "add" => BinaryOp::Add,
-            "sub" => BinaryOp::Sub,
-            "mul" if half == Some("hi") => BinaryOp::MulHi,
-            "mul" if half == Some("wide") => BinaryOp::MulWide,
-            "mul" => BinaryOp::Mul,
-            "div" => BinaryOp::Div,
-            "rem" => BinaryOp::Rem,
-            "min" => BinaryOp::Min,
-            "max" => BinaryOp::Max,
-            "and" => BinaryOp::And,
-            "or" => BinaryOp::Or,
-            "xor" => BinaryOp::Xor,
-            "shl" => BinaryOp::Shl,
-            _ => BinaryOp::Shr,
-        };
+        // (The caller dispatched on these opcodes.)
+        let op = BinaryOp::of_opcode(m, half).unwrap_or(BinaryOp::Shr);
         // `mul.wide` writes a 64-bit register.
         let d = self.dst(c, if op == BinaryOp::MulWide { ty.other_width() } else { ty })?;
         c.comma()?;

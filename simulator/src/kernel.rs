@@ -1390,13 +1390,15 @@ pub fn instantiate_with(
         .collect::<Result<Vec<_>, _>>()?;
     let described = code.iter().map(Described::of).collect();
     // The untraced run's code: registers share rows where their lifetimes allow (`rows::coalesce`).
-    let (row, exec_rows) = if program.regs.len() <= crate::rows::MAX_COALESCED_REGS
-        && program.regs.len() * code.len() <= crate::rows::MAX_COALESCED
-    {
+    // (Past the analyses' size limits: a row per register, every row zeroed.)
+    let analysed = program.regs.len() <= crate::rows::MAX_COALESCED_REGS
+        && program.regs.len() * code.len() <= crate::rows::MAX_COALESCED;
+    #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+    let every_row = || (0..program.regs.len()).map(|r| r as u16).collect::<Vec<u16>>();
+    let (row, exec_rows) = if analysed {
         crate::rows::coalesce(program, &code)
     } else {
-        #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
-        ((0..program.regs.len()).map(|r| r as u16).collect(), program.regs.len())
+        (every_row(), program.regs.len())
     };
     let exec_code = code
         .iter()
@@ -1405,10 +1407,12 @@ pub fn instantiate_with(
             ..i.clone()
         })
         .collect();
-    let mut zeroed_rows: Vec<u16> = crate::rows::read_before_written(program, &code)
-        .into_iter()
-        .map(|r| row[usize::from(r)])
-        .collect();
+    let read_first = if analysed {
+        crate::rows::read_before_written(program, &code)
+    } else {
+        every_row()
+    };
+    let mut zeroed_rows: Vec<u16> = read_first.into_iter().map(|r| row[usize::from(r)]).collect();
     zeroed_rows.sort_unstable();
     zeroed_rows.dedup();
     Ok(Kernel {

@@ -18,8 +18,8 @@ use crate::kernel::{DBar, DInstr, DOp, Member, Src};
 use smallvec::SmallVec;
 use warpsim_isa::{Program, Width};
 
-/// Programs larger than this (registers × instructions) run with a row per register: the analysis's bit sets
-/// take registers × instructions bits.
+/// Programs larger than this (registers × instructions) run with a row per register, every row zeroed at a
+/// warp's placement: the analyses' bit sets take registers × instructions bits.
 pub(crate) const MAX_COALESCED: usize = 1 << 26;
 /// … or with more registers than this (the interference matrix takes registers² bits).
 pub(crate) const MAX_COALESCED_REGS: usize = 8192;

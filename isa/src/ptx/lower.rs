@@ -212,6 +212,30 @@ pub fn lower(
     l.finish(entry.span)
 }
 
+/// `d` = the low `bits` of `a`, sign-extended (`bfe.s32 d, a, 0, bits`) or zero-extended (`and.b32`): how an 8- or
+/// 16-bit value is held in a 32-bit row.
+fn low_bits(span: Span, d: Reg, a: Operand, bits: u32, signed: bool) -> Op {
+    let imm = |v: i64| Operand::Imm(int(v, span));
+    if signed {
+        Op::Ternary {
+            op: TernaryOp::Bfe,
+            ty: Ty::S32,
+            d,
+            a,
+            b: imm(0),
+            c: imm(i64::from(bits)),
+        }
+    } else {
+        Op::Binary {
+            op: BinaryOp::And,
+            ty: Ty::B32,
+            d,
+            a,
+            b: imm((1i64 << bits) - 1),
+        }
+    }
+}
+
 fn unsupported(span: Span, what: impl Into<String>) -> Diagnostic {
     Diagnostic::error(span, what)
         .with_label("not supported")
@@ -1172,22 +1196,8 @@ impl Lower<'_> {
             _ => &ARITH,
         };
         let ty = self.ty(at, q, allowed)?;
-        let op = match m {
-            "add" => BinaryOp::Add,
-            "sub" => BinaryOp::Sub,
-            "mul" if half == Some("hi") => BinaryOp::MulHi,
-            "mul" if half == Some("wide") => BinaryOp::MulWide,
-            "mul" => BinaryOp::Mul,
-            "div" => BinaryOp::Div,
-            "rem" => BinaryOp::Rem,
-            "min" => BinaryOp::Min,
-            "max" => BinaryOp::Max,
-            "and" => BinaryOp::And,
-            "or" => BinaryOp::Or,
-            "xor" => BinaryOp::Xor,
-            "shl" => BinaryOp::Shl,
-            _ => BinaryOp::Shr,
-        };
+        // (The caller dispatched on these opcodes.)
+        let op = BinaryOp::of_opcode(m, half).unwrap_or(BinaryOp::Shr);
         if op == BinaryOp::Div && ty.is_float() && !q.contains(&"rn") {
             return Err(unsupported(
                 at.i.opcode_span,
@@ -2646,31 +2656,7 @@ impl Lower<'_> {
             return Ok(Operand::Reg(r));
         }
         let t = self.scratch_reg(false, 10 + k);
-        let imm = |v: i64| Operand::Imm(int(v, at.i.span));
-        if signed {
-            self.emit(
-                at,
-                Op::Ternary {
-                    op: TernaryOp::Bfe,
-                    ty: Ty::S32,
-                    d: t,
-                    a: Operand::Reg(r),
-                    b: imm(0),
-                    c: imm(i64::from(bits)),
-                },
-            );
-        } else {
-            self.emit(
-                at,
-                Op::Binary {
-                    op: BinaryOp::And,
-                    ty: Ty::B32,
-                    d: t,
-                    a: Operand::Reg(r),
-                    b: imm(mask.cast_signed()),
-                },
-            );
-        }
+        self.emit(at, low_bits(at.i.span, t, Operand::Reg(r), bits, signed));
         Ok(Operand::Reg(t))
     }
 
@@ -2879,25 +2865,7 @@ impl Lower<'_> {
         let d = self.small_reg(self.operand(at, 0)?)?;
         // The whole value as 32 bits, then its low bits.
         self.ld_param_into(at, d)?;
-        let imm = |v: i64| Operand::Imm(int(v, at.i.span));
-        let op = if signed {
-            Op::Ternary {
-                op: TernaryOp::Bfe,
-                ty: Ty::S32,
-                d,
-                a: Operand::Reg(d),
-                b: imm(0),
-                c: imm(i64::from(bits)),
-            }
-        } else {
-            Op::Binary {
-                op: BinaryOp::And,
-                ty: Ty::B32,
-                d,
-                a: Operand::Reg(d),
-                b: imm((1i64 << bits) - 1),
-            }
-        };
+        let op = low_bits(at.i.span, d, Operand::Reg(d), bits, signed);
         self.emit(at, op);
         self.small_write(at, self.operand(at, 0)?, Operand::Reg(d), signed)
     }
@@ -2980,25 +2948,7 @@ impl Lower<'_> {
                 // To a small type: its low bits, signed ones sign-extended in the 16-bit register.
                 let (tbits, tsigned) = Self::small_type(to);
                 let t = self.scratch_reg(false, 13);
-                let imm = |v: i64| Operand::Imm(int(v, at.i.span));
-                let op = if tsigned {
-                    Op::Ternary {
-                        op: TernaryOp::Bfe,
-                        ty: Ty::S32,
-                        d: t,
-                        a,
-                        b: imm(0),
-                        c: imm(i64::from(tbits)),
-                    }
-                } else {
-                    Op::Binary {
-                        op: BinaryOp::And,
-                        ty: Ty::B32,
-                        d: t,
-                        a,
-                        b: imm((1i64 << tbits) - 1),
-                    }
-                };
+                let op = low_bits(at.i.span, t, a, tbits, tsigned);
                 self.emit(at, op);
                 self.small_write(at, self.operand(at, 0)?, Operand::Reg(t), tsigned)
             }
