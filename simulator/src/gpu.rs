@@ -22,7 +22,7 @@
 use crate::alu;
 use crate::config::Config;
 use crate::fault::{Fault, FaultKind};
-use crate::kernel::{Buffer, Kernel};
+use crate::kernel::{Buffer, DOp, Kernel};
 use crate::lsu::Effect;
 use crate::run::{Progress, RunOptions, RunOutput, Stats};
 use crate::sm::{Shared, Sm};
@@ -54,7 +54,37 @@ pub fn run_with<T: TraceSink>(
     trace: &mut T,
 ) -> Result<RunOutput, Fault> {
     assert_eq!(memory.len(), kernel.buffers.len(), "one buffer per kernel buffer");
-    let shared = Shared::new(kernel, config, &memory, options, T::ENABLED);
+    let own_rows = T::ENABLED || options.checks.any();
+    match run_once(kernel, memory, config, options, trace, own_rows) {
+        Ran::Out(out) => *out,
+        // A read shared rows cannot answer (untraced, so nothing was traced): again with the program's registers.
+        Ran::Undefined(memory) => match run_once(kernel, memory, config, options, trace, true) {
+            Ran::Out(out) => *out,
+            Ran::Undefined(_) => unreachable!("with the program's registers no run is repeated"),
+        },
+    }
+}
+
+/// How a run ended: its output or fault, or (running shared register rows) at a read they cannot answer
+/// ([`Shared::undefined_read`]), with global memory as it was at the start.
+enum Ran {
+    Out(Box<Result<RunOutput, Fault>>),
+    Undefined(Vec<Buffer>),
+}
+
+fn run_once<T: TraceSink>(
+    kernel: &Kernel,
+    memory: Vec<Buffer>,
+    config: &Config,
+    options: &RunOptions,
+    trace: &mut T,
+    own_rows: bool,
+) -> Ran {
+    let shared = Shared::new(kernel, config, &memory, options, own_rows);
+    // Global memory's first contents are kept (a page when it is first written) while a shuffle may read what
+    // shared rows do not hold.
+    let undo = (shared.shares_rows() && shared.code.iter().any(|i| matches!(i.op, DOp::Shfl { .. })))
+        .then(|| Undo::new(&memory));
     let engine = Engine {
         shared: &shared,
         sms: (0..config.sms.max(1)).map(|i| Sm::new(i, &shared)).collect(),
@@ -62,6 +92,7 @@ pub fn run_with<T: TraceSink>(
         next_block: 0,
         deal_from: 0,
         global_check: options.checks.race.then(Default::default),
+        undo,
     };
     if T::ENABLED {
         engine.run::<true, T>(options, trace)
@@ -70,11 +101,54 @@ pub fn run_with<T: TraceSink>(
     }
 }
 
+/// The words of global memory a run has overwritten, a page at a time: what they held at its start.
+struct Undo {
+    /// Per buffer, per page of [`Undo::PAGE`] words: its first contents, once written.
+    pages: Vec<Vec<Option<Box<[u32]>>>>,
+}
+
+impl Undo {
+    const PAGE: usize = 1024;
+
+    fn new(memory: &[Buffer]) -> Undo {
+        Undo {
+            pages: memory
+                .iter()
+                .map(|b| vec![None; b.data.len().div_ceil(Undo::PAGE)])
+                .collect(),
+        }
+    }
+
+    /// Word `word` of `buffer` is about to be written.
+    #[inline]
+    fn keep(&mut self, memory: &[Buffer], buffer: usize, word: usize) {
+        let page = word / Undo::PAGE;
+        let slot = &mut self.pages[buffer][page];
+        if slot.is_none() {
+            let data = &memory[buffer].data;
+            *slot = Some(data[page * Undo::PAGE..((page + 1) * Undo::PAGE).min(data.len())].into());
+        }
+    }
+
+    /// `memory` as it was.
+    fn restore(self, memory: &mut [Buffer]) {
+        for (b, pages) in memory.iter_mut().zip(self.pages) {
+            for (page, kept) in pages.into_iter().enumerate() {
+                if let Some(kept) = kept {
+                    b.data[page * Undo::PAGE..page * Undo::PAGE + kept.len()].copy_from_slice(&kept);
+                }
+            }
+        }
+    }
+}
+
 struct Engine<'k> {
     shared: &'k Shared<'k>,
     sms: Vec<Sm<'k>>,
     /// Global memory as committed at the last epoch boundary.
     memory: Vec<Buffer>,
+    /// Present while the run may have to be repeated ([`Ran::Undefined`]).
+    undo: Option<Undo>,
     /// The next block the distributor hands out.
     next_block: u32,
     /// The SM the distributor serves first next time (it rotates).
@@ -118,7 +192,7 @@ impl<'k> Engine<'k> {
         }
     }
 
-    fn run<const ON: bool, T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Result<RunOutput, Fault> {
+    fn run<const ON: bool, T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Ran {
         let epoch = self.shared.config.epoch_cycles();
         let grid = u64::from(self.shared.kernel.grid);
         let mut locals: Vec<EpochTrace<ON>> = (0..self.sms.len()).map(|_| EpochTrace::default()).collect();
@@ -193,10 +267,16 @@ impl<'k> Engine<'k> {
                         self.commit(&mut locals);
                         merge(&mut locals, fault.cycle + 1, trace);
                     }
-                    return Err(*fault);
+                    if let Some(memory) = self.undefined() {
+                        return Ran::Undefined(memory);
+                    }
+                    return Ran::Out(Box::new(Err(*fault)));
                 }
                 if at == limit {
                     self.commit(&mut locals);
+                    if let Some(memory) = self.undefined() {
+                        return Ran::Undefined(memory);
+                    }
                     // The instruction limit, at epoch boundaries only (the same cycle traced or not).
                     let issued: u64 = self.sms.iter().map(|sm| sm.stats.warp_instructions).sum();
                     let kind = if issued > options.max_instructions {
@@ -228,7 +308,7 @@ impl<'k> Engine<'k> {
                             if ON {
                                 merge(&mut locals, at, trace);
                             }
-                            return Err(fault);
+                            return Ran::Out(Box::new(Err(fault)));
                         }
                     }
                 }
@@ -254,7 +334,22 @@ impl<'k> Engine<'k> {
             // The last atomics' old values arrive after the last epoch's other events.
             merge(&mut locals, u64::MAX, trace);
         }
-        Ok(self.finish())
+        if let Some(memory) = self.undefined() {
+            return Ran::Undefined(memory);
+        }
+        Ran::Out(Box::new(Ok(self.finish())))
+    }
+
+    /// Global memory as it was at the start, if a read shared rows cannot answer happened
+    /// ([`Shared::undefined_read`]).
+    fn undefined(&mut self) -> Option<Vec<Buffer>> {
+        if !self.shared.undefined_read.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let undo = self.undo.take()?;
+        let mut memory = std::mem::take(&mut self.memory);
+        undo.restore(&mut memory);
+        Some(memory)
     }
 
     /// Commit every SM's writes of the epoch to global memory, SM by SM, each in issue order; perform the
@@ -265,6 +360,9 @@ impl<'k> Engine<'k> {
             for i in 0..sm.effects.len() {
                 match sm.effects[i] {
                     Effect::Store { buffer, word, value } => {
+                        if let Some(undo) = &mut self.undo {
+                            undo.keep(&self.memory, buffer as usize, word as usize);
+                        }
                         self.memory[buffer as usize].data[word as usize] = value;
                     }
                     Effect::Atomic {
@@ -275,8 +373,14 @@ impl<'k> Engine<'k> {
                         c,
                         ret,
                     } => {
-                        let data = &mut self.memory[buffer as usize].data;
                         let at = word as usize;
+                        if let Some(undo) = &mut self.undo {
+                            undo.keep(&self.memory, buffer as usize, at);
+                            if f.wide() {
+                                undo.keep(&self.memory, buffer as usize, at + 1);
+                            }
+                        }
+                        let data = &mut self.memory[buffer as usize].data;
                         let old = if f.wide() {
                             let old = u64::from(data[at]) | u64::from(data[at + 1]) << 32;
                             let new = alu::atomic64(f, false, old, b, c);

@@ -995,6 +995,9 @@ pub struct Kernel {
     pub exec_code: Vec<DInstr>,
     /// Register rows of a warp in an untraced run.
     pub exec_rows: usize,
+    /// Each register's scoreboard slot in an untraced run: registers whose lifetimes never overlap in any lane
+    /// share one ([`crate::rows::coalesce`] over [`Kernel::code`]; see `scoreboard.rs`).
+    pub exec_slots: Vec<u16>,
     /// The rows of `exec_code` a placed warp must zero ([`crate::rows::read_before_written`]); every lane writes
     /// the others before it reads them. (A traced run zeroes every row of the program's registers.)
     pub zeroed_rows: Vec<u16>,
@@ -1395,12 +1398,27 @@ pub fn instantiate_with(
         && program.regs.len() * code.len() <= crate::rows::MAX_COALESCED;
     #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
     let every_row = || (0..program.regs.len()).map(|r| r as u16).collect::<Vec<u16>>();
+    // Registers that only hold a constant are replaced by it (`rows::constants`).
+    let consts = consts.into_inner();
+    let constant = if analysed {
+        crate::rows::constants(program, &code, &consts)
+    } else {
+        vec![None; program.regs.len()]
+    };
+    let substituted = crate::rows::substitute(&code, &constant);
+    let seen = crate::rows::without_constants(&substituted, &constant);
     let (row, exec_rows) = if analysed {
-        crate::rows::coalesce(program, &code)
+        crate::rows::coalesce(program, &seen)
     } else {
         (every_row(), program.regs.len())
     };
-    let exec_code = code
+    // (A program that names the high half of a 64-bit register keeps a slot per register.)
+    let exec_slots = if analysed && !crate::rows::names_high_rows(program, &code) {
+        crate::rows::coalesce(program, &code).0
+    } else {
+        every_row()
+    };
+    let exec_code = substituted
         .iter()
         .map(|i| DInstr {
             op: crate::rows::rename(i.op, &row),
@@ -1408,7 +1426,7 @@ pub fn instantiate_with(
         })
         .collect();
     let read_first = if analysed {
-        crate::rows::read_before_written(program, &code)
+        crate::rows::read_before_written(program, &seen)
     } else {
         every_row()
     };
@@ -1418,8 +1436,9 @@ pub fn instantiate_with(
     Ok(Kernel {
         exec_code,
         exec_rows,
+        exec_slots,
         zeroed_rows,
-        consts: consts.into_inner(),
+        consts,
         reg_types: register_types(program),
         program: program.clone(),
         warp_size: w,

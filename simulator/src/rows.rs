@@ -4,19 +4,24 @@
 //! a warp's register file, a row per register, would be several times larger than the values it holds at any
 //! moment; the simulator streams every SM's warps' registers through the host's caches each epoch, and a large
 //! file makes that the bottleneck. An untraced run therefore executes a copy of the code whose registers share
-//! rows where their lifetimes never overlap ([`coalesce`]): the scoreboard, the sanitizers, the statistics and the
-//! renderers keep the program's registers ([`crate::kernel::DInstr::reads`] and `write` are not renamed), only
-//! the operands the executors read and write ([`DOp`]) name rows. A traced run executes the program's own
-//! registers (the trace shows every lane of a register, also lanes that do not execute), so a trace shows
-//! exactly what the untraced run computed in every executing lane, in the same cycles.
+//! rows where their lifetimes never overlap ([`coalesce`]), and whose registers that only hold a constant are
+//! replaced by it ([`constants`]): the sanitizers, the statistics and the renderers keep the program's registers
+//! ([`crate::kernel::DInstr::reads`] and `write` are not renamed), and so does the scoreboard, whose slots are
+//! shared the same way but tagged with the register written (`scoreboard.rs`: the same cycles); only the operands
+//! the executors read and write ([`DOp`]) name rows. A traced run executes the program's own registers (the
+//! trace shows every lane of a register, also lanes that do not execute), so a trace shows exactly what the
+//! untraced run computed in every executing lane, in the same cycles. A shuffle that reads a lane that does not
+//! execute it reads that lane's register, which shared rows do not keep: the untraced run then starts again with
+//! a row per register (`gpu.rs`).
 //!
 //! Both analyses run per lane over the control-flow graph: each lane follows a path of the graph (in lockstep
 //! and under independent thread scheduling alike) and every instruction writes its destination in each lane
 //! that executes it, unless a guard predicate leaves some out; so what holds on every path holds in every lane.
 
+use crate::kernel::Wide;
 use crate::kernel::{DBar, DInstr, DOp, Member, Src};
 use smallvec::SmallVec;
-use warpsim_isa::{Program, Width};
+use warpsim_isa::{Program, Special, Width};
 
 /// Programs larger than this (registers × instructions) run with a row per register, every row zeroed at a
 /// warp's placement: the analyses' bit sets take registers × instructions bits.
@@ -77,12 +82,6 @@ fn defs(program: &Program, i: &DInstr) -> SmallVec<[(u16, bool); 2]> {
 fn private(program: &Program, code: &[DInstr]) -> Vec<bool> {
     let mut out = vec![false; program.regs.len()];
     for i in code {
-        if let DOp::Shfl { a: Src::Reg(r), .. }
-        | DOp::Match { a: Src::Reg(r), .. }
-        | DOp::Redux { a: Src::Reg(r), .. } = i.op
-        {
-            out[usize::from(unit_of(program, r).0)] = true;
-        }
         if let Some(d) = i.returns_at_commit() {
             out[usize::from(unit_of(program, d).0)] = true;
         }
@@ -125,14 +124,11 @@ impl Set {
     }
 }
 
-/// The register rows some lane may read before it has written them, or that another lane reads: a forward
-/// "definitely written" analysis. These must start at zero; the others need not be cleared when a warp is
-/// placed. (Rows of the program's registers.)
-pub(crate) fn read_before_written(program: &Program, code: &[DInstr]) -> Vec<u16> {
+/// The registers written on every path to each pc, in every lane that reaches it (a forward "definitely
+/// written" analysis; a pc no path reaches: every register).
+fn written(program: &Program, code: &[DInstr]) -> Vec<Set> {
     let n = code.len();
     let units = program.regs.len();
-    let mut forced = private(program, code);
-    // Rows written on every path to each pc (all ones until a path reaches it).
     let mut known = vec![Set(vec![u64::MAX; units.div_ceil(64)]); n + 1];
     known[0] = Set::new(units);
     let mut reached = vec![false; n + 1];
@@ -164,6 +160,141 @@ pub(crate) fn read_before_written(program: &Program, code: &[DInstr]) -> Vec<u16
             }
         }
     }
+    known
+}
+
+/// The registers an untraced run need not hold: each is written by one instruction only, an unguarded `mov` of
+/// a value that stays the same while the warp runs (an immediate, a launch constant, a special register other
+/// than the clocks, or another such register), and read only by its own lane where that write has happened
+/// on every path. `constants(..)[r]` is the operand that replaces register `r` (its first row) in the
+/// instructions that read it; the `mov` itself then executes as a `nop` (with the same timing: the scoreboard
+/// and the statistics keep the program's registers). nvcc's PTX names such a register for every kernel
+/// parameter, block dimension and shuffle operand, and keeps most of them live for the whole kernel.
+pub(crate) fn constants(program: &Program, code: &[DInstr], consts: &[u64]) -> Vec<Option<Src>> {
+    let units = program.regs.len();
+    let private = private(program, code);
+    let known = written(program, code);
+    // Each register's one defining instruction (None: never written, or written by several).
+    let mut def: Vec<Option<Option<usize>>> = vec![None; units];
+    for (pc, i) in code.iter().enumerate() {
+        for (d, _) in defs(program, i) {
+            let x = &mut def[usize::from(d)];
+            *x = if x.is_none() { Some(Some(pc)) } else { Some(None) };
+        }
+    }
+    // Candidates: what their `mov` reads.
+    let mut value: Vec<Option<Src>> = vec![None; units];
+    for r in 0..units {
+        let Some(Some(pc)) = def[r] else { continue };
+        let i = &code[pc];
+        #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+        let (head, width) = unit_of(program, r as u16);
+        if usize::from(head) != r || private[r] || i.guard.is_some() || i.write2.is_some() {
+            continue;
+        }
+        value[r] = match (i.op, width) {
+            (DOp::Mov { d, a }, 1) if d == head => match a {
+                Src::Imm(_) | Src::Reg(_) => Some(a),
+                Src::Const(k) => Some(Src::Imm(crate::kernel::low32(consts[k as usize]))),
+                Src::Special(sp) if !matches!(sp, Special::Clock | Special::Clock64) => Some(a),
+                Src::Special(_) => None,
+            },
+            (
+                DOp::Wide {
+                    f: Wide::Mov,
+                    d,
+                    a: a @ (Src::Imm(_) | Src::Const(_) | Src::Reg(_)),
+                    ..
+                },
+                2,
+            ) if d == head => Some(a),
+            _ => None,
+        };
+    }
+    // Every read is by the register's first row, where its write has happened on every path.
+    let mut bad = vec![false; units];
+    for (pc, i) in code.iter().enumerate() {
+        for &x in &i.reads {
+            let (head, _) = unit_of(program, x);
+            if head != x || !known[pc].has(head) {
+                bad[usize::from(head)] = true;
+            }
+        }
+    }
+    // A copy of another register is a constant if that one is, of the same width (resolved to the end of the
+    // chain; a cycle of copies is none).
+    (0..units)
+        .map(|r| {
+            #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+            let width = unit_of(program, r as u16).1;
+            let mut at = r;
+            for _ in 0..=units {
+                if bad[at] {
+                    return None;
+                }
+                match value[at] {
+                    Some(Src::Reg(x)) if unit_of(program, x) == (x, width) => at = usize::from(x),
+                    Some(Src::Reg(_)) | None => return None,
+                    v => return v,
+                }
+            }
+            None
+        })
+        .collect()
+}
+
+/// Whether an instruction reads or writes the high row of a 64-bit register by itself.
+pub(crate) fn names_high_rows(program: &Program, code: &[DInstr]) -> bool {
+    let high = |r: u16| unit_of(program, r).0 != r;
+    code.iter()
+        .any(|i| i.reads.iter().any(|&r| high(r)) || i.write.is_some_and(high) || i.write2.is_some_and(high))
+}
+
+/// `code` for the row analyses and the untraced run once the [`constants`] are substituted: their reads go,
+/// and their `mov`s write nothing (`nop`; the program's registers in `reads` and `write` stay for the
+/// scoreboard, see [`without_constants`]).
+pub(crate) fn substitute(code: &[DInstr], constants: &[Option<Src>]) -> Vec<DInstr> {
+    code.iter()
+        .map(|i| {
+            if let Some(d) = i.write
+                && constants[usize::from(d)].is_some()
+            {
+                return DInstr {
+                    op: DOp::Nop,
+                    ..i.clone()
+                };
+            }
+            let op = map_op(i.op, &|d| d, &mut |x| match x {
+                Src::Reg(r) => constants[usize::from(r)].unwrap_or(x),
+                x => x,
+            });
+            DInstr { op, ..i.clone() }
+        })
+        .collect()
+}
+
+/// `code` as the row analyses see it once the [`constants`] are substituted: their reads and writes gone.
+pub(crate) fn without_constants(code: &[DInstr], constants: &[Option<Src>]) -> Vec<DInstr> {
+    code.iter()
+        .map(|i| DInstr {
+            reads: i
+                .reads
+                .iter()
+                .copied()
+                .filter(|&r| constants[usize::from(r)].is_none())
+                .collect(),
+            write: i.write.filter(|&d| constants[usize::from(d)].is_none()),
+            ..i.clone()
+        })
+        .collect()
+}
+
+/// The register rows some lane may read before it has written them, or that another lane reads: a forward
+/// "definitely written" analysis. These must start at zero; the others need not be cleared when a warp is
+/// placed. (Rows of the program's registers.)
+pub(crate) fn read_before_written(program: &Program, code: &[DInstr]) -> Vec<u16> {
+    let known = written(program, code);
+    let mut forced = private(program, code);
     for (pc, i) in code.iter().enumerate() {
         for r in uses(program, i) {
             if !known[pc].has(r) {
@@ -315,19 +446,10 @@ pub(crate) fn coalesce(program: &Program, code: &[DInstr]) -> (Vec<u16>, usize) 
     (row, next)
 }
 
-impl Src {
-    fn rows(self, row: &[u16]) -> Src {
-        match self {
-            Src::Reg(r) => Src::Reg(row[usize::from(r)]),
-            s => s,
-        }
-    }
-}
-
 impl Member {
-    fn rows(self, row: &[u16]) -> Member {
+    fn map(self, s: &mut dyn FnMut(Src) -> Src) -> Member {
         match self {
-            Member::Reg(s) => Member::Reg(s.rows(row)),
+            Member::Reg(x) => Member::Reg(s(x)),
             m @ Member::Lanes(_) => m,
         }
     }
@@ -335,9 +457,15 @@ impl Member {
 
 /// `op` with its register rows renamed by `row` (predicates stay).
 pub(crate) fn rename(op: DOp, row: &[u16]) -> DOp {
-    let r = |d: u16| row[usize::from(d)];
-    let s = |x: Src| x.rows(row);
-    let addr = |mut a: crate::kernel::DAddr| {
+    map_op(op, &|d| row[usize::from(d)], &mut |x| match x {
+        Src::Reg(r) => Src::Reg(row[usize::from(r)]),
+        x => x,
+    })
+}
+
+/// `op` with each register it writes mapped by `r` and each source operand by `s` (predicates stay).
+fn map_op(op: DOp, r: &dyn Fn(u16) -> u16, s: &mut dyn FnMut(Src) -> Src) -> DOp {
+    let addr = |mut a: crate::kernel::DAddr, s: &mut dyn FnMut(Src) -> Src| {
         a.base = a.base.map(s);
         a
     };
@@ -412,8 +540,14 @@ pub(crate) fn rename(op: DOp, row: &[u16]) -> DOp {
             pos: s(pos),
             len: s(len),
         },
-        DOp::Ld { d, addr: a } => DOp::Ld { d: r(d), addr: addr(a) },
-        DOp::St { addr: a, a: v } => DOp::St { addr: addr(a), a: s(v) },
+        DOp::Ld { d, addr: a } => DOp::Ld {
+            d: r(d),
+            addr: addr(a, s),
+        },
+        DOp::St { addr: a, a: v } => DOp::St {
+            addr: addr(a, s),
+            a: s(v),
+        },
         DOp::Shfl {
             mode,
             d,
@@ -432,15 +566,15 @@ pub(crate) fn rename(op: DOp, row: &[u16]) -> DOp {
             b: s(b),
             clamp,
             segmask,
-            from: from.map(s),
-            member: member.rows(row),
+            from: from.map(&mut *s),
+            member: member.map(s),
         },
         DOp::Atom { f, d, addr: a, b, c } => DOp::Atom {
             f,
             d: d.map(r),
-            addr: addr(a),
+            addr: addr(a, s),
             b: s(b),
-            c: c.map(s),
+            c: c.map(&mut *s),
         },
         DOp::Bar { kind, id, count, pred } => DOp::Bar {
             kind: match kind {
@@ -448,16 +582,16 @@ pub(crate) fn rename(op: DOp, row: &[u16]) -> DOp {
                 k => k,
             },
             id: s(id),
-            count: count.map(s),
+            count: count.map(&mut *s),
             pred,
         },
-        DOp::BarWarp { mask } => DOp::BarWarp { mask: mask.rows(row) },
+        DOp::BarWarp { mask } => DOp::BarWarp { mask: mask.map(s) },
         DOp::Vote { mode, d, a, mask } => DOp::Vote {
             mode,
             // (`vote.ballot` writes a register; the other modes a predicate.)
             d: if mode == warpsim_isa::VoteMode::Ballot { r(d) } else { d },
             a,
-            mask: mask.rows(row),
+            mask: mask.map(s),
         },
         DOp::Activemask { d } => DOp::Activemask { d: r(d) },
         DOp::Match { all, d, p, a, mask } => DOp::Match {
@@ -465,14 +599,14 @@ pub(crate) fn rename(op: DOp, row: &[u16]) -> DOp {
             d: r(d),
             p,
             a: s(a),
-            mask: mask.rows(row),
+            mask: mask.map(s),
         },
         DOp::Redux { op, signed, d, a, mask } => DOp::Redux {
             op,
             signed,
             d: r(d),
             a: s(a),
-            mask: mask.rows(row),
+            mask: mask.map(s),
         },
     }
 }

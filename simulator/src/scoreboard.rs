@@ -4,27 +4,40 @@
 //! destination (write-after-write) are still pending. The model keeps, per register and predicate, the cycle
 //! its value is ready, the pipe that produces it (a consumer in another pipe waits `pipe_switch` cycles more)
 //! and how many of those cycles are bank-conflict replays (for the stall breakdown).
+//!
+//! An untraced run keeps registers in slots ([`crate::rows::coalesce`] over the program's code: registers whose
+//! lifetimes never overlap in any lane share one), each entry tagged with the register whose write it holds, so
+//! the run stays as fast with nvcc's hundreds of virtual registers as with a few. The timing is the same as a
+//! slot per register: an entry answers only for its own register; a write that replaces another register's
+//! entry still in flight (a value never read, or one that another path of a diverged warp still reads) keeps
+//! that entry aside until it can no longer delay an instruction.
 
 use crate::kernel::{DInstr, Pipe};
 
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     ready: u64,
-    pipe: Pipe,
     /// Cycles of `ready` that are bank-conflict replays.
     conflict: u32,
+    /// The register (or predicate) written.
+    tag: u16,
+    pipe: Pipe,
 }
 
 const IDLE: Pending = Pending {
     ready: 0,
-    pipe: Pipe::Alu,
     conflict: 0,
+    tag: u16::MAX,
+    pipe: Pipe::Alu,
 };
 
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
+    /// By slot ([`Scoreboard::ready_at`]'s `slot`).
     regs: Vec<Pending>,
     preds: Vec<Pending>,
+    /// Entries a write to their slot replaced while they could still delay an instruction.
+    aside: Vec<Pending>,
 }
 
 /// When an instruction's operands are ready.
@@ -42,6 +55,7 @@ impl Scoreboard {
         Scoreboard {
             regs: vec![IDLE; regs],
             preds: vec![IDLE; preds],
+            aside: Vec::new(),
         }
     }
 
@@ -49,11 +63,26 @@ impl Scoreboard {
     pub fn clear(&mut self) {
         self.regs.fill(IDLE);
         self.preds.fill(IDLE);
+        self.aside.clear();
     }
 
-    /// The first cycle at which `inst` (of pipe `pipe`) may read its operands and write its destination.
+    /// Register `x`'s last write (in slot `s`, or set aside), or none.
+    #[inline(always)]
+    fn of(&self, x: u16, s: u16) -> &Pending {
+        let p = &self.regs[s as usize];
+        if p.tag == x { p } else { self.set_aside(x) }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn set_aside(&self, x: u16) -> &Pending {
+        self.aside.iter().rev().find(|p| p.tag == x).unwrap_or(&IDLE)
+    }
+
+    /// The first cycle at which `inst` (of pipe `pipe`) may read its operands and write its destination;
+    /// `slot[r]` is register `r`'s slot.
     #[inline]
-    pub fn ready_at(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32) -> Ready {
+    pub fn ready_at(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32, slot: &[u16]) -> Ready {
         let mut r = Ready::default();
         let mut take = |p: &Pending, read: bool| {
             // A register never written (ready 0) is no result in flight: nothing to switch pipes.
@@ -72,16 +101,16 @@ impl Scoreboard {
             }
         };
         for &x in &inst.reads {
-            take(&self.regs[x as usize], true);
+            take(self.of(x, slot[x as usize]), true);
         }
         for &x in &inst.pred_reads {
             take(&self.preds[x as usize], true);
         }
         if let Some(d) = inst.write {
-            take(&self.regs[d as usize], false);
+            take(self.of(d, slot[d as usize]), false);
         }
         if let Some(d) = inst.write2 {
-            take(&self.regs[d as usize], false);
+            take(self.of(d, slot[d as usize]), false);
         }
         if let Some(p) = inst.pred_write {
             take(&self.preds[p as usize], false);
@@ -89,22 +118,41 @@ impl Scoreboard {
         r
     }
 
-    /// Mark `inst`'s destinations busy until `done`; `conflict` of those cycles are bank-conflict replays.
+    /// Mark `inst`'s destinations busy until `done` (it issues at `now`); `conflict` of those cycles are
+    /// bank-conflict replays.
     #[inline]
-    pub fn reserve(&mut self, inst: &DInstr, pipe: Pipe, done: u64, conflict: u32) {
-        let p = Pending {
+    pub fn reserve(
+        &mut self,
+        inst: &DInstr,
+        (pipe, pipe_switch): (Pipe, u32),
+        (now, done): (u64, u64),
+        conflict: u32,
+        slot: &[u16],
+    ) {
+        let p = |tag: u16| Pending {
             ready: done,
-            pipe,
             conflict,
+            tag,
+            pipe,
         };
-        if let Some(d) = inst.write {
-            self.regs[d as usize] = p;
-        }
-        if let Some(d) = inst.write2 {
-            self.regs[d as usize] = p;
+        for d in [inst.write, inst.write2].into_iter().flatten() {
+            let s = slot[d as usize] as usize;
+            let old = self.regs[s];
+            if old.tag != d && old.tag != IDLE.tag {
+                // Another register's write: kept while it can still delay an instruction (the next issue of
+                // this warp is after `now`; a reader in another pipe waits `pipe_switch` cycles more).
+                let keep = |x: &Pending| x.ready + u64::from(pipe_switch) > now;
+                if !self.aside.is_empty() || keep(&old) {
+                    self.aside.retain(|x| x.tag != old.tag && x.tag != d && keep(x));
+                    if keep(&old) {
+                        self.aside.push(old);
+                    }
+                }
+            }
+            self.regs[s] = p(d);
         }
         if let Some(x) = inst.pred_write {
-            self.preds[x as usize] = p;
+            self.preds[x as usize] = p(x);
         }
     }
 }

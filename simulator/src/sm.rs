@@ -69,15 +69,31 @@ pub(crate) struct Shared<'k> {
     pub code: &'k [DInstr],
     pub rows: usize,
     pub zeroed: Option<&'k [u16]>,
+    /// Each register's scoreboard slot: its own with tracing, else [`Kernel::exec_slots`].
+    pub slot: Vec<u16>,
+    /// Set when a shuffle of [`Kernel::exec_code`] read a lane that does not execute it (or any other read
+    /// the hardware leaves undefined): the value read is that lane's register, which shared rows do not keep,
+    /// so the run is repeated with the program's own registers ([`crate::gpu::run_with`]).
+    pub undefined_read: std::sync::atomic::AtomicBool,
 }
 
 impl<'k> Shared<'k> {
+    /// Scoreboard slots of a warp.
+    pub fn slots(&self) -> usize {
+        self.slot.iter().max().map_or(0, |&s| usize::from(s) + 1)
+    }
+
+    /// Whether the SMs execute [`Kernel::exec_code`] (registers in shared rows).
+    pub fn shares_rows(&self) -> bool {
+        self.zeroed.is_some()
+    }
+
     pub fn new(
         kernel: &'k Kernel,
         config: &'k Config,
         memory: &[Buffer],
         options: &RunOptions,
-        traced: bool,
+        own_rows: bool,
     ) -> Shared<'k> {
         let mut global_base = Vec::with_capacity(memory.len());
         // 256-byte aligned like cudaMalloc's, and never two buffers in one cache line.
@@ -87,7 +103,6 @@ impl<'k> Shared<'k> {
             global_base.push(next);
             next += (b.data.len() as u64 * 4).div_ceil(align) * align;
         }
-        let own_rows = traced || options.checks.any();
         let mut reads = vec![false; kernel.buffers.len()];
         let mut writes = vec![false; kernel.buffers.len()];
         for inst in &kernel.code {
@@ -141,6 +156,13 @@ impl<'k> Shared<'k> {
                 kernel.exec_rows
             },
             zeroed: if own_rows { None } else { Some(&kernel.zeroed_rows) },
+            #[allow(clippy::cast_possible_truncation, reason = "register rows are u16")]
+            slot: if own_rows {
+                (0..kernel.program.regs.len()).map(|r| r as u16).collect()
+            } else {
+                kernel.exec_slots.clone()
+            },
+            undefined_read: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
@@ -346,7 +368,10 @@ impl<'k> Sm<'k> {
                 let (first_thread, w) = ((k * self.w) as u32, self.w as u32);
                 let lanes = (kernel.block - first_thread).min(w);
                 let mask = if lanes == 64 { u64::MAX } else { (1u64 << lanes) - 1 };
-                let mut warp = self.spare_warps.pop().unwrap_or_else(|| Warp::new(nregs, npreds));
+                let mut warp = self
+                    .spare_warps
+                    .pop()
+                    .unwrap_or_else(|| Warp::new(self.shared.slots(), npreds));
                 #[allow(
                     clippy::cast_possible_truncation,
                     reason = "a warp of the block, fewer than its threads (a u32)"
@@ -412,7 +437,9 @@ impl<'k> Sm<'k> {
                     None => (warp.next_issue, self.no_pipe(), Ready::default()),
                     Some(inst) => {
                         let pipe = inst.unit.pipe();
-                        let operands = warp.scoreboard.ready_at(inst, pipe, self.config.timing.pipe_switch);
+                        let operands =
+                            warp.scoreboard
+                                .ready_at(inst, pipe, self.config.timing.pipe_switch, &self.shared.slot);
                         #[allow(
                             clippy::cast_possible_truncation,
                             reason = "Pipe::COUNT pipes per scheduler and per SM, at most 64 schedulers"
@@ -817,6 +844,11 @@ impl<'k> Sm<'k> {
             Outcome::Exchange(x) => {
                 self.stats.shuffles += 1;
                 self.stats.undefined_shuffle_reads += u64::from(x.undefined.count_ones());
+                if x.undefined != 0 && self.shared.shares_rows() {
+                    self.shared
+                        .undefined_read
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
             }
             _ => {}
         }
@@ -856,8 +888,13 @@ impl<'k> Sm<'k> {
             clippy::cast_possible_truncation,
             reason = "at most 63 replays of at most 1000000 cycles (Config::validate)"
         )]
-        warp.scoreboard
-            .reserve(inst, inst.unit.pipe(), done, cost.replays as u32);
+        warp.scoreboard.reserve(
+            inst,
+            (inst.unit.pipe(), self.config.timing.pipe_switch),
+            (cycle, done),
+            cost.replays as u32,
+            &self.shared.slot,
+        );
         if inst.write.is_some() || inst.pred_write.is_some() || matches!(inst.op, DOp::St { .. } | DOp::Atom { .. }) {
             self.end = self.end.max(done);
         }
