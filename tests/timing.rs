@@ -202,6 +202,59 @@ fn global_loads_hit_l1_after_the_first_miss() {
     assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (1, 2));
 }
 
+/// When the instructions at `pcs` of `src` issue, run on `config`.
+fn issue_cycles(src: &str, config: &Config, pcs: &[u32]) -> Vec<u64> {
+    let program = warpsim_tests::assemble(src);
+    let kernel = warpsim::instantiate(&program, config, &Launch::default()).expect("launches");
+    let mut events: Vec<warpsim::Event> = Vec::new();
+    warpsim::run(&kernel, config, &warpsim::RunOptions::default(), &mut events).expect("runs");
+    events
+        .iter()
+        .filter_map(|e| match e {
+            warpsim::Event::Issue(i) if pcs.contains(&i.pc) => Some(i.cycle),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_lines_first_load_comes_from_l2_or_dram_and_the_sms_first_load_costs_more() {
+    // One lane: the SM's first load (line 0), a load of another line (line 1), a store to line 2 and a load
+    // of it: each load's value is added at once, so each add issues when that load's data arrives.
+    let src = "\
+.block 1
+.buffer g u32[1024]
+.reg %v, %w
+    ld.global.u32 %v, g[0]
+    add.u32 %w, %v, 1
+    ld.global.u32 %v, g[32]
+    add.u32 %w, %v, 1
+    st.global.u32 g[64], %w
+    ld.global.u32 %v, g[64]
+    add.u32 %w, %v, 1
+";
+    let adds = [1, 3, 6];
+    let warm = Config::hopper();
+    let m = &warm.timing.memory;
+    let (l2, dram, extra) = (
+        u64::from(m.l1_miss_latency),
+        u64::from(m.dram_latency),
+        u64::from(m.first_load_extra),
+    );
+    assert_eq!((l2, dram, extra), (287, 477, 70));
+    // Buffers in L2 (as the cross-check runs kernels): every miss is an L2 hit; the first pays the extra.
+    let a = issue_cycles(src, &warm, &adds);
+    assert_eq!(a[0], l2 + extra + 1);
+    assert_eq!(a[1] - (a[0] + 1), l2 + 1);
+    // Buffers not in L2: lines 0 and 1 come from DRAM; line 2, stored first, is then in L2.
+    let mut cold = warm.clone();
+    cold.timing.memory.buffers_in_l2 = false;
+    let c = issue_cycles(src, &cold, &adds);
+    assert_eq!(c[0], dram + extra + 1);
+    assert_eq!(c[1] - (c[0] + 1), dram + 1);
+    assert_eq!(c[2] - a[2], (c[1] - a[1]), "the stored line is an L2 hit in both");
+}
+
 #[test]
 fn a_second_warp_missing_on_a_line_in_flight_waits_for_the_same_fill() {
     // Two warps (on different schedulers) load the same 128-byte line one cycle apart: the first misses; the
@@ -223,9 +276,9 @@ fn a_second_warp_missing_on_a_line_in_flight_waits_for_the_same_fill() {
             _ => None,
         })
         .collect();
-    // Both loads issue at cycle 0 (schedulers 0 and 1) and the pipe takes one line per cycle: the miss is
-    // filled at 0 + 287; the add (another pipe) reads one cycle later.
-    assert_eq!(adds, vec![288, 288]);
+    // Both loads issue at cycle 0 (schedulers 0 and 1) and the pipe takes one line per cycle: the miss, the
+    // SM's first load, is filled at 0 + 287 + 70; the add (another pipe) reads one cycle later.
+    assert_eq!(adds, vec![358, 358]);
 }
 
 #[test]

@@ -357,6 +357,10 @@ struct CrosscheckArgs {
     /// `DIR/NAME.gpu.json`.
     #[arg(long, value_name = "DIR")]
     save_buffers: Option<String>,
+    /// Use no GPU: score this build's cycles against the GPU figures of REPORT (a `report.json` that `sim
+    /// crosscheck --out` wrote on a GPU, with the same programs, launches and random batch).
+    #[arg(long, value_name = "REPORT")]
+    against: Option<String>,
     /// GPU worker processes at once (each compiles its own CUDA module; kernels take turns on the GPU).
     #[arg(long, value_name = "N", default_value_t = default_jobs())]
     jobs: usize,
@@ -1089,6 +1093,8 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
     let launch = args.shape.launch()?;
     // Assemble everything first: bad input is reported before the GPU is looked for.
     let mut named: Vec<(String, Program, Launch)> = Vec::new();
+    // Each named program's set, for the cycle error per set.
+    let mut sets: Vec<&str> = Vec::new();
     for p in &args.programs {
         let program = load_for(p, color, &args.shape)?;
         let launch = Launch {
@@ -1096,19 +1102,54 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
             ..launch.clone()
         };
         named.push((p.clone(), program, launch));
+        sets.push(if programs::names().contains(&p.as_str()) {
+            "shipped"
+        } else {
+            "file"
+        });
     }
     if let Some(file) = &args.launches {
-        named.extend(ptx::launches(file, color)?);
+        let launches = ptx::launches(file, color)?;
+        sets.extend(std::iter::repeat_n("ptx", launches.len()));
+        named.extend(launches);
     }
     if args.all {
         for name in programs::names() {
             let p = load(name, color)?;
             named.push((name.to_string(), p, Launch::default()));
+            sets.push("shipped");
         }
     }
-    let workers = gpu_workers(args.jobs)?;
-    let info = workers.info().map_err(|e| Failure::input(format!("error: {e}")))?;
+    let saved: Option<xc::Report> = match &args.against {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| Failure::input(format!("error: cannot read {path}: {e}")))?;
+            Some(serde_json::from_str(&text).map_err(|e| {
+                Failure::input(format!(
+                    "error: {path}: not a cross-check report: {e}\n  help: give the report.json `sim crosscheck --out DIR` wrote"
+                ))
+            })?)
+        }
+        None => None,
+    };
+    // The GPU figures: from the GPU, or from a saved report.
+    let source = match saved {
+        Some(r) => Err(r),
+        None => Ok(gpu_workers(args.jobs)?),
+    };
+    let info = match &source {
+        Err(r) => xc::GpuInfo {
+            name: r.gpu.clone(),
+            driver: r.driver.clone(),
+            arch: r.arch.clone(),
+        },
+        Ok(w) => w.info().map_err(|e| Failure::input(format!("error: {e}")))?,
+    };
     let mut report = xc::Report::new(&info);
+    if let (Err(r), Some(path)) = (&source, &args.against) {
+        report.date.clone_from(&r.date);
+        report.against = Some(format!("`{path}` ({}, {})", r.gpu, r.date));
+    }
     // Simulate and translate every program (on every core); what cannot be compared is reported as it is.
     let prepared: Vec<Result<xc::Case, Box<ProgramReport>>> = named
         .par_iter()
@@ -1142,11 +1183,21 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
             slots[k].clone_from(r);
         }
         let finished = slots.iter().filter(|s| s.is_some()).count();
-        report.programs = slots[..named_count].iter().flatten().cloned().collect();
+        report.programs = slots[..named_count]
+            .iter()
+            .zip(&sets)
+            .filter_map(|(r, set)| {
+                r.clone().map(|mut r| {
+                    r.set = (*set).to_string();
+                    r
+                })
+            })
+            .collect();
         if args.random.is_some() {
             let done: Vec<ProgramReport> = slots[named_count..].iter().flatten().cloned().collect();
             report.random = Some(xc::random_report(args.seed, &done));
         }
+        report.summarise();
         finished
     };
     // With --out, the report is rewritten after every module: a run that is stopped leaves a valid, partial one.
@@ -1169,7 +1220,10 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
         r.progress = Some(format!("{finished} of {total} programs done; the run had not finished"));
         write(&r);
     };
-    let results: Vec<Option<ProgramReport>> = workers.run(&cases, &progress).into_iter().map(Some).collect();
+    let results: Vec<Option<ProgramReport>> = match &source {
+        Ok(workers) => workers.run(&cases, &progress).into_iter().map(Some).collect(),
+        Err(saved) => cases.iter().map(|c| Some(xc::against(c, saved))).collect(),
+    };
     assemble(&results, &mut report);
     report.progress = None;
     write(&report);

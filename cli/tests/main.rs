@@ -3,6 +3,7 @@
 
 mod browser;
 mod cli;
+mod cycles;
 mod data;
 mod hostile;
 mod ptx;

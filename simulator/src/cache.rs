@@ -1,7 +1,43 @@
 //! The L1 data cache of global memory: set-associative, LRU, allocate on load miss, write-through without
 //! allocation (as Hopper's L1 treats global stores). A line being filled is already allocated: a second miss to
-//! it waits for the same fill (as miss-status holding registers merge requests). It decides timing only: values
-//! always come from memory.
+//! it waits for the same fill (as miss-status holding registers merge requests). And which lines L2 holds
+//! ([`L2Lines`]): where an L1 miss is served from. Both decide timing only: values always come from memory.
+
+use rustc_hash::FxHashSet;
+
+/// Which global lines are in L2: those a load, store or atomic touched earlier in the launch. A kernel's inputs
+/// are not (copied from the host just before the launch, they are in DRAM: `docs/timing.md`), so the first
+/// load of a line costs `dram_latency` and later misses `l1_miss_latency`. Each SM sees the lines of the epochs
+/// before (`committed`, merged at each commit) and its own since (`own`), so that what a load costs never
+/// depends on how the host threads interleave the SMs.
+#[derive(Debug)]
+pub struct L2View<'a> {
+    pub committed: &'a FxHashSet<u64>,
+    pub own: &'a mut FxHashSet<u64>,
+    /// An L1 miss's latency when L2 holds the line, and when it does not.
+    pub hit: u64,
+    pub dram: u64,
+}
+
+impl L2View<'_> {
+    /// The latency of an L1 miss on `line`, which L2 then holds.
+    #[inline]
+    pub fn miss(&mut self, line: u64) -> u64 {
+        if self.committed.contains(&line) || !self.own.insert(line) {
+            self.hit
+        } else {
+            self.dram
+        }
+    }
+
+    /// A store or atomic reaches `line` in L2.
+    #[inline]
+    pub fn touch(&mut self, line: u64) {
+        if !self.committed.contains(&line) {
+            self.own.insert(line);
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct L1 {
@@ -34,12 +70,12 @@ impl L1 {
     }
 
     /// Look `line` up at cycle `now`, allocating it on a miss (evicting the set's least recently used line),
-    /// whose data then arrives at `fill`. Returns whether it hit, and when the data is there (for a hit on a
+    /// whose data then arrives at `fill()`. Returns whether it hit, and when the data is there (for a hit on a
     /// line still being filled: when the fill arrives).
     #[inline]
-    pub fn load(&mut self, line: u64, now: u64, fill: u64) -> (bool, u64) {
+    pub fn load(&mut self, line: u64, now: u64, fill: impl FnOnce() -> u64) -> (bool, u64) {
         if self.sets == 0 {
-            return (false, fill);
+            return (false, fill());
         }
         self.clock += 1;
         #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
@@ -52,6 +88,7 @@ impl L1 {
         let victim = (0..self.ways)
             .min_by_key(|&k| (self.tags[base + k] != u64::MAX, self.used[base + k]))
             .unwrap_or(0);
+        let fill = fill();
         self.tags[base + victim] = line;
         self.used[base + victim] = self.clock;
         self.ready[base + victim] = fill;
@@ -70,7 +107,7 @@ mod tests {
     use super::L1;
 
     fn hit(c: &mut L1, line: u64) -> bool {
-        c.load(line, 0, 0).0
+        c.load(line, 0, || 0).0
     }
 
     #[test]
@@ -92,16 +129,16 @@ mod tests {
     #[test]
     fn a_hit_on_a_line_in_flight_waits_for_its_fill() {
         let mut c = L1::new(512, 128, 2);
-        assert_eq!(c.load(3, 10, 297), (false, 297));
-        assert_eq!(c.load(3, 12, 299), (true, 297));
-        assert_eq!(c.load(3, 400, 687), (true, 400));
+        assert_eq!(c.load(3, 10, || 297), (false, 297));
+        assert_eq!(c.load(3, 12, || 299), (true, 297));
+        assert_eq!(c.load(3, 400, || 687), (true, 400));
     }
 
     #[test]
     fn a_cache_smaller_than_a_set_always_misses() {
         let mut c = L1::new(64, 128, 4);
         assert_eq!(c.lines(), 0);
-        assert_eq!(c.load(7, 0, 5), (false, 5));
-        assert_eq!(c.load(7, 1, 6), (false, 6));
+        assert_eq!(c.load(7, 0, || 5), (false, 5));
+        assert_eq!(c.load(7, 1, || 6), (false, 6));
     }
 }

@@ -90,9 +90,19 @@ pub struct Memory {
     pub shared_carveouts_kib: Vec<u32>,
     /// L1 associativity (ways per set; LRU replacement).
     pub l1_ways: u32,
-    /// Latency of a global load that misses L1 and hits L2 (the model has no DRAM level: every miss is
-    /// charged this).
+    /// Latency of a global load that misses L1 and hits L2: its line was loaded, stored or updated by an
+    /// atomic earlier in the launch (by any SM).
     pub l1_miss_latency: u32,
+    /// Latency of a global load whose line is not in L2: nothing has touched it yet in the launch, and the
+    /// buffers did not start there (`buffers_in_l2`). From DRAM.
+    pub dram_latency: u32,
+    /// Whether a launch starts with its buffers in L2, as `sim crosscheck` runs every kernel: L2 flushed, then
+    /// the buffers copied to the device, which leaves them in L2. When false, each line's first load in the
+    /// launch costs `dram_latency` (measured with buffers copied after other work: `docs/timing.md`).
+    pub buffers_in_l2: bool,
+    /// Extra cycles of each SM's first global load of a launch (on either level; as a cold address
+    /// translation would cost).
+    pub first_load_extra: u32,
 }
 
 /// Every timing parameter of the model.
@@ -216,6 +226,9 @@ impl Config {
                     shared_carveouts_kib: vec![0, 8, 16, 32, 64, 100, 132, 164, 196, 228],
                     l1_ways: 4,
                     l1_miss_latency: 287,
+                    dram_latency: 477,
+                    buffers_in_l2: true,
+                    first_load_extra: 70,
                 },
             },
         }
@@ -265,6 +278,8 @@ impl Config {
             t.shared_atomic_serialize,
             t.global_atomic_serialize,
             t.memory.l1_miss_latency,
+            t.memory.dram_latency,
+            t.memory.first_load_extra,
         ]
         .iter()
         .any(|&v| v > LIMIT)

@@ -28,6 +28,7 @@ use crate::run::{Progress, RunOptions, RunOutput, Stats};
 use crate::sm::{Shared, Sm};
 use crate::trace::{EpochTrace, Event, TraceSink};
 use rayon::prelude::*;
+use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -89,6 +90,7 @@ fn run_once<T: TraceSink>(
         shared: &shared,
         sms: (0..config.sms.max(1)).map(|i| Sm::new(i, &shared)).collect(),
         memory,
+        l2: FxHashSet::default(),
         next_block: 0,
         deal_from: 0,
         global_check: options.checks.race.then(Default::default),
@@ -147,6 +149,8 @@ struct Engine<'k> {
     sms: Vec<Sm<'k>>,
     /// Global memory as committed at the last epoch boundary.
     memory: Vec<Buffer>,
+    /// The global lines in L2 at the last epoch boundary ([`crate::cache::L2View`]).
+    l2: FxHashSet<u64>,
     /// Present while the run may have to be repeated ([`Ran::Undefined`]).
     undo: Option<Undo>,
     /// The next block the distributor hands out.
@@ -219,7 +223,7 @@ impl<'k> Engine<'k> {
             let mut at = now;
             while at < limit {
                 at = at.saturating_add(step).min(limit);
-                let memory = &self.memory;
+                let memory = (&self.memory[..], &self.l2);
                 let run = |((sm, local), fault): ((&mut Sm<'k>, &mut EpochTrace<ON>), &mut Option<Fault>)| {
                     if sm.idle() {
                         sm.cycle = at;
@@ -401,6 +405,7 @@ impl<'k> Engine<'k> {
             if ON {
                 sm.returned(&mut local.later);
             }
+            self.l2.extend(sm.l2_own.drain());
             sm.end_epoch();
         }
     }

@@ -16,12 +16,12 @@
 //! - **the trace of an access** ([`memory_trace`], [`shared_after`]), built only when tracing;
 //! - **the missing-barrier hint**: each shared word's last writer ([`writer_stamp`], [`unordered_lane`]).
 //!
-//! What it leaves out: coalescing into sectors, the L2 and DRAM as separate levels (a miss costs
-//! `l1_miss_latency`), memory-level parallelism limits, and store buffers.
+//! What it leaves out: coalescing into sectors, the L2's capacity (a line, once touched, stays in L2 for the
+//! launch), memory-level parallelism limits, and store buffers.
 
 use crate::alu;
 use crate::block::blocks_per_sm;
-use crate::cache::L1;
+use crate::cache::{L1, L2View};
 use crate::config::Config;
 use crate::fault::FaultKind;
 use crate::kernel::{Atom, Buffer, DAddr, Kernel, Src};
@@ -129,14 +129,16 @@ pub(crate) fn overlay_key(buffer: u16, word: usize) -> u64 {
     u64::from(buffer) << 32 | word as u64
 }
 
-/// The distinct cache lines a global access (its buffer at `base`, or a warp's local memory) touches; for a load (`l1` given with the cycle, the hit and the
-/// miss latency), also how many missed in L1 and when the last line's data arrives.
+/// The distinct cache lines a global access (its buffer at `base`, or a warp's local memory) touches, each
+/// then in L2 (`l2`); for a load (`l1` given with the cycle and the hit latency), also how many missed in L1
+/// and when the last line's data arrives (a miss is served by L2 or DRAM: [`L2View::miss`]).
 pub(crate) fn global_lines(
     base: u64,
     words: &[usize; 64],
     exec: u64,
     line_bytes: u32,
-    l1: Option<(&mut L1, u64, u64, u64)>,
+    l1: Option<(&mut L1, u64, u64)>,
+    l2: &mut L2View<'_>,
 ) -> (u64, u64, u64) {
     let shift = line_bytes.trailing_zeros();
     let mut lines = [0u64; 64];
@@ -158,10 +160,12 @@ pub(crate) fn global_lines(
         }
         prev = Some(line);
         distinct += 1;
-        if let Some((c, now, hit, miss)) = l1.as_mut() {
-            let (was_hit, at) = c.load(line, *now, *now + *miss);
+        if let Some((c, now, hit)) = l1.as_mut() {
+            let (was_hit, at) = c.load(line, *now, || *now + l2.miss(line));
             misses += u64::from(!was_hit);
             arrival = arrival.max(at.max(*now + *hit));
+        } else {
+            l2.touch(line);
         }
     }
     (distinct, misses, arrival)

@@ -20,7 +20,7 @@
 
 use crate::barrier::{self, Arrival, BARRIERS, Waiter};
 use crate::block::{Block, BlockQueue, blocks_per_sm, room_for_another};
-use crate::cache::L1;
+use crate::cache::{L1, L2View};
 use crate::check::{AccessKind, Checks, Findings, GlobalAccess, UnorderedRead};
 use crate::config::Config;
 use crate::execute::{LaneScratch, Memory, Outcome, execute};
@@ -37,7 +37,7 @@ use crate::timing::{MemoryTiming, price};
 use crate::trace::{BarrierResult, EpochTrace, Event, Issue, TraceSink};
 use crate::warp::{Hold, Warp};
 use crate::warp_scheduler::{Schedule, WarpScheduler};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
 pub(crate) struct Shared<'k> {
@@ -219,6 +219,10 @@ pub(crate) struct Sm<'k> {
     /// This epoch's global-memory writes, in issue order, and the values of those to overlay buffers.
     pub effects: Vec<Effect>,
     overlay: FxHashMap<u64, u32>,
+    /// The global lines this SM brought into L2 this epoch (the engine merges them at the commit).
+    pub l2_own: FxHashSet<u64>,
+    /// No global load has issued on this SM yet in the launch.
+    first_load: bool,
     /// With tracing: this epoch's global atomics that return old values, as the events their values arrive in
     /// (filled at the commit, [`Sm::deliver`]).
     returning: Vec<Event>,
@@ -270,6 +274,8 @@ impl<'k> Sm<'k> {
             warps_launched: 0,
             effects: Vec::new(),
             overlay: FxHashMap::default(),
+            l2_own: FxHashSet::default(),
+            first_load: true,
             returning: Vec::new(),
             scratch: LaneScratch::default(),
             spare_warps: Vec::new(),
@@ -480,11 +486,12 @@ impl<'k> Sm<'k> {
     }
 
     /// Simulate cycles up to (not including) `limit`, reading global memory from `mem` (as of the epoch's
-    /// start) and this SM's own writes since. Stops at the first fault.
+    /// start) and this SM's own writes since, with the lines L2 held at the epoch's start (`l2`). Stops at the
+    /// first fault.
     pub fn run_until<const ON: bool>(
         &mut self,
         limit: u64,
-        mem: &[Buffer],
+        (mem, l2): (&[Buffer], &FxHashSet<u64>),
         options: &RunOptions,
         trace: &mut EpochTrace<ON>,
     ) -> Result<(), Fault> {
@@ -552,7 +559,7 @@ impl<'k> Sm<'k> {
                         issued = true;
                         let warp = self.warps[slot].as_mut().expect("live warp");
                         warp.account(cycle, ops, unit, true, ON);
-                        let done = self.issue(slot, s, cycle, mem, trace);
+                        let done = self.issue(slot, s, cycle, (mem, l2), trace);
                         self.refresh(slot);
                         if done? {
                             finished_block = true;
@@ -664,7 +671,7 @@ impl<'k> Sm<'k> {
         slot: usize,
         scheduler: usize,
         cycle: u64,
-        mem: &[Buffer],
+        (mem, l2): (&[Buffer], &FxHashSet<u64>),
         trace: &mut EpochTrace<ON>,
     ) -> Result<bool, Fault> {
         let kernel = self.kernel;
@@ -858,6 +865,17 @@ impl<'k> Sm<'k> {
             banks,
             w: kernel.warp_size,
             l1: &mut self.l1,
+            l2: L2View {
+                committed: l2,
+                own: &mut self.l2_own,
+                hit: u64::from(self.config.timing.memory.l1_miss_latency),
+                dram: u64::from(if self.config.timing.memory.buffers_in_l2 {
+                    self.config.timing.memory.l1_miss_latency
+                } else {
+                    self.config.timing.memory.dram_latency
+                }),
+            },
+            first_load: &mut self.first_load,
             global_base: &self.shared.global_base,
             local_base: warp.local_base,
         };

@@ -14,7 +14,7 @@
 //! of those are bank-conflict replays, for the stall breakdown), the pipe (busy for `occupancy` cycles), and the
 //! warp (after a taken branch it waits for the branch's latency).
 
-use crate::cache::L1;
+use crate::cache::{L1, L2View};
 use crate::check::AccessKind;
 use crate::config::{Timing, Unit};
 use crate::execute::Outcome;
@@ -32,12 +32,16 @@ pub(crate) struct Priced {
 }
 
 /// The SM's memory system as timing sees it: the shared-memory banks, the L1 (its state moves on with every
-/// global load) and where each global buffer lies (for cache lines).
+/// global load), the lines L2 holds, and where each global buffer lies (for cache lines).
 pub(crate) struct MemoryTiming<'a> {
     pub banks: u32,
     /// The warp size (a 64-bit shared access is served a half warp at a time).
     pub w: u32,
     pub l1: &'a mut L1,
+    pub l2: L2View<'a>,
+    /// The SM has not loaded from global memory yet in this launch (its first load costs
+    /// `memory.first_load_extra` more).
+    pub first_load: &'a mut bool,
     pub global_base: &'a [u64],
     /// Where the issuing warp's local memory lies (for cache lines: [`crate::warp::Warp::local_base`]).
     pub local_base: u64,
@@ -52,7 +56,7 @@ pub(crate) fn price(
     outcome: &Outcome,
     inst: &DInstr,
     timing: &Timing,
-    mem: MemoryTiming<'_>,
+    mut mem: MemoryTiming<'_>,
     stats: &mut Stats,
     cycle: u64,
     exec: u64,
@@ -85,20 +89,31 @@ pub(crate) fn price(
         p.cost = match m.kind {
             AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(shared_unit(), degree, conflict),
             AccessKind::Read => {
-                let miss = u64::from(timing.memory.l1_miss_latency);
-                let l1 = Some((mem.l1, cycle, p.cost.latency, miss));
-                let (lines, misses, arrival) = global_lines(base(), m.words, exec, timing.memory.line_bytes, l1);
+                if *mem.first_load && exec != 0 {
+                    // The SM's first load (its L1 is empty: every line misses) fills later.
+                    *mem.first_load = false;
+                    let extra = u64::from(timing.memory.first_load_extra);
+                    mem.l2.hit += extra;
+                    mem.l2.dram += extra;
+                }
+                let l1 = Some((&mut *mem.l1, cycle, p.cost.latency));
+                let line_bytes = timing.memory.line_bytes;
+                let (lines, misses, arrival) = global_lines(base(), m.words, exec, line_bytes, l1, &mut mem.l2);
                 stats.l1_hits += lines - misses;
                 stats.l1_misses += misses;
                 Cost::global_load(unit, cycle, lines, arrival)
             }
             AccessKind::Write => {
-                // Write-through, no allocation: the L1 is not consulted.
+                // Write-through, no allocation: the L1 is not consulted (the lines are then in L2).
                 let line_bytes = timing.memory.line_bytes;
-                let (lines, _, _) = global_lines(base(), m.words, exec, line_bytes, None);
+                let (lines, _, _) = global_lines(base(), m.words, exec, line_bytes, None, &mut mem.l2);
                 Cost::global_store(unit, lines)
             }
             AccessKind::Atomic => {
+                if !m.addr.shared {
+                    // Performed at L2, which then holds the lines.
+                    global_lines(base(), m.words, exec, timing.memory.line_bytes, None, &mut mem.l2);
+                }
                 // Lanes on one word serialise; distinct words in one bank also replay.
                 let (compact, count) = compact_words(m.words, exec);
                 p.same_address = shared_memory::max_same_address(&compact[..count]);

@@ -28,6 +28,9 @@ pub struct Row {
     pub set: BTreeMap<String, i64>,
     /// Operations its clock region times.
     pub per: u32,
+    /// Measured with the buffers not in L2 at the launch (`timing.memory.buffers_in_l2` false for this row).
+    #[serde(default)]
+    pub cold: bool,
     /// Cycles per operation measured on the GPU.
     pub measured: f64,
     /// Where the figure comes from.
@@ -77,6 +80,9 @@ fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
         set: row.set.iter().map(|(k, v)| (k.clone(), Value::Int(*v))).collect(),
         ..Launch::default()
     };
+    let mut cold = config.clone();
+    cold.timing.memory.buffers_in_l2 = false;
+    let config = if row.cold { &cold } else { config };
     let kernel = instantiate(&program, config, &launch)
         .map_err(|e| fail(format!("cannot launch on this machine:\n{}", e.render(&program, false))))?;
     let out = run(&kernel, config, &RunOptions::default(), &mut NoTrace).map_err(|f| fail(f.message()))?;

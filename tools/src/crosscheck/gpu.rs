@@ -24,6 +24,10 @@ pub struct CudaGpu {
     stream: Arc<CudaStream>,
     info: GpuInfo,
     arch: &'static str,
+    /// Twice the L2's size, written before every launch's buffers are copied: every launch starts with none of
+    /// its data in L2, whatever ran before it (its cycles do not depend on what the same worker ran earlier, or
+    /// on where the allocator placed its buffers; docs/timing.md).
+    flush: std::sync::Mutex<CudaSlice<u8>>,
 }
 
 /// Why a launch gave no result.
@@ -62,9 +66,16 @@ impl CudaGpu {
             .unwrap_or_else(|| "unknown".into());
         let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
         let stream = ctx.default_stream();
+        let l2 = ctx
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+            .map_err(|e| format!("cannot query the CUDA device: {e}"))?;
+        let flush = stream
+            .alloc_zeros::<u8>(2 * usize::try_from(l2.max(1 << 20)).unwrap_or(1 << 20))
+            .map_err(|e| format!("cannot allocate on the CUDA device: {e}"))?;
         Ok(CudaGpu {
             ctx,
             stream,
+            flush: std::sync::Mutex::new(flush),
             info: GpuInfo {
                 name,
                 driver,
@@ -140,6 +151,10 @@ impl CudaGpu {
         let f = module
             .load_function(&job.kernel)
             .map_err(|e| LaunchError::Failed(format!("kernel `{}` not found: {e}", job.kernel)))?;
+        {
+            let mut flush = self.flush.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.stream.memset_zeros(&mut *flush).map_err(failed)?;
+        }
         let mut buffers: Vec<CudaSlice<u32>> = job
             .buffers
             .iter()

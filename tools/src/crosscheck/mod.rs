@@ -300,7 +300,7 @@ pub trait Gpu {
 }
 
 /// The first difference between the two machines' buffers.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mismatch {
     pub buffer: String,
     pub index: usize,
@@ -313,7 +313,7 @@ pub struct Mismatch {
 }
 
 /// A buffer that holds cycle-clock readings: shown side by side, not compared.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClockValues {
     pub buffer: String,
     /// The first elements (at most 16).
@@ -322,9 +322,13 @@ pub struct ClockValues {
 }
 
 /// One program's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProgramReport {
     pub name: String,
+    /// Which set it belongs to, for the cycle error of each set ([`CycleError`]): `shipped` (the shipped
+    /// programs), `ptx` (a PTX launch), `file` (any other program named on the command line), `random`.
+    #[serde(default)]
+    pub set: String,
     #[serde(rename = "match")]
     pub matched: bool,
     /// Blocks and threads per block in all.
@@ -352,6 +356,72 @@ pub struct ProgramReport {
 }
 
 impl ProgramReport {
+    /// (warpsim − GPU) / GPU, for a program with both cycle counts.
+    #[allow(clippy::cast_precision_loss, reason = "cycle counts, far below 2^52")]
+    pub fn cycle_error(&self) -> Option<f64> {
+        match (self.sim_cycles, self.gpu_cycles) {
+            (Some(s), Some(g)) if g > 0 => Some((s as f64 - g as f64) / g as f64),
+            _ => None,
+        }
+    }
+}
+
+/// How close warpsim's cycles are to the GPU's over a set of programs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CycleError {
+    pub set: String,
+    /// Programs with both cycle counts.
+    pub programs: u64,
+    /// The mean of |warpsim − GPU| / GPU.
+    pub mean_abs_error: f64,
+    /// The program with the largest |error|, and its error (signed).
+    pub worst: String,
+    pub worst_error: f64,
+    /// Cycles summed over the set, and warpsim's sum over the GPU's.
+    pub gpu_cycles: u64,
+    pub sim_cycles: u64,
+    pub ratio: f64,
+}
+
+impl CycleError {
+    /// Over `programs`: (name, GPU cycles, warpsim cycles); `None` if none has a GPU figure.
+    #[allow(clippy::cast_precision_loss, reason = "cycle counts, far below 2^52")]
+    pub fn of<'a>(set: &str, programs: impl Iterator<Item = (&'a str, u64, u64)>) -> Option<CycleError> {
+        let mut out = CycleError {
+            set: set.to_string(),
+            programs: 0,
+            mean_abs_error: 0.0,
+            worst: String::new(),
+            worst_error: 0.0,
+            gpu_cycles: 0,
+            sim_cycles: 0,
+            ratio: 0.0,
+        };
+        let mut sum = 0.0;
+        for (name, gpu, sim) in programs {
+            if gpu == 0 {
+                continue;
+            }
+            let e = (sim as f64 - gpu as f64) / gpu as f64;
+            sum += e.abs();
+            if out.programs == 0 || e.abs() > out.worst_error.abs() {
+                out.worst = name.to_string();
+                out.worst_error = e;
+            }
+            out.programs += 1;
+            out.gpu_cycles += gpu;
+            out.sim_cycles += sim;
+        }
+        if out.programs == 0 {
+            return None;
+        }
+        out.mean_abs_error = sum / out.programs as f64;
+        out.ratio = out.sim_cycles as f64 / out.gpu_cycles as f64;
+        Some(out)
+    }
+}
+
+impl ProgramReport {
     /// A program that could not be run on one of the machines.
     pub fn failed(name: &str, error: String) -> ProgramReport {
         ProgramReport {
@@ -375,6 +445,7 @@ impl ProgramReport {
             },
             error: Some(error),
             gpu_buffers: Vec::new(),
+            set: String::new(),
         }
     }
 }
@@ -425,6 +496,7 @@ pub fn compare(case: &Case, gpu: &GpuRun) -> ProgramReport {
     }
     ProgramReport {
         name: case.name.clone(),
+        set: String::new(),
         matched: mismatch.is_none(),
         grid: case.kernel.grid,
         block: case.kernel.block,
@@ -446,7 +518,7 @@ pub fn compare(case: &Case, gpu: &GpuRun) -> ProgramReport {
 }
 
 /// The random batch's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RandomReport {
     pub count: u64,
     pub seed: u64,
@@ -461,10 +533,14 @@ pub struct RandomReport {
     pub sim_cycles: u64,
     /// The programs that mismatched or failed (at most 50), to reproduce with `sim random --seed S --index K`.
     pub failed: Vec<ProgramReport>,
+    /// Every compared program's index, GPU cycles and warpsim cycles (`sim crosscheck --against` scores a
+    /// changed model against these GPU figures).
+    #[serde(default)]
+    pub each: Vec<[u64; 3]>,
 }
 
 /// A whole cross-check.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     pub gpu: String,
     pub driver: String,
@@ -474,6 +550,13 @@ pub struct Report {
     pub nvrtc_options: String,
     pub programs: Vec<ProgramReport>,
     pub random: Option<RandomReport>,
+    /// The cycle error of each set of programs (shipped, ptx, file, random).
+    #[serde(default)]
+    pub cycles: Vec<CycleError>,
+    /// With `sim crosscheck --against REPORT`: the report whose GPU figures (values and cycles) these are, measured
+    /// on `gpu` on `date`; warpsim's cycles are this build's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
     /// Set while the run is still going (the report is rewritten as it goes): what is done so far. A report
     /// with `progress` set is partial and never counts as passed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -491,8 +574,40 @@ impl Report {
             nvrtc_options: NVRTC_OPTIONS.to_string(),
             programs: Vec::new(),
             random: None,
+            cycles: Vec::new(),
+            against: None,
             progress: None,
         }
+    }
+
+    /// Fill [`Report::cycles`] from the programs and the random batch.
+    pub fn summarise(&mut self) {
+        let mut sets: Vec<&str> = Vec::new();
+        for p in &self.programs {
+            if !sets.contains(&p.set.as_str()) {
+                sets.push(&p.set);
+            }
+        }
+        let mut cycles: Vec<CycleError> = sets
+            .iter()
+            .filter_map(|set| {
+                CycleError::of(
+                    set,
+                    self.programs
+                        .iter()
+                        .filter(|p| p.set == *set)
+                        .filter_map(|p| Some((p.name.as_str(), p.gpu_cycles?, p.sim_cycles?))),
+                )
+            })
+            .collect();
+        if let Some(r) = &self.random {
+            let names: Vec<String> = r.each.iter().map(|e| format!("random_{}_{}", r.seed, e[0])).collect();
+            cycles.extend(CycleError::of(
+                "random",
+                r.each.iter().zip(&names).map(|(e, n)| (n.as_str(), e[1], e[2])),
+            ));
+        }
+        self.cycles = cycles;
     }
 
     /// Every program matched and nothing failed.
@@ -536,6 +651,13 @@ impl Report {
             s.push_str(&failures(&r.failed, r.seed));
         }
         s.push_str(&failures(&self.programs, 0));
+        if !self.cycles.is_empty() {
+            s.push('\n');
+            s.push_str(&cycle_table(&self.cycles, false));
+        }
+        if let Some(a) = &self.against {
+            let _ = writeln!(s, "\nGPU figures from {a}; warpsim's cycles from this build");
+        }
         if let Some(p) = &self.progress {
             let _ = writeln!(s, "\npartial report: {p}");
         }
@@ -564,6 +686,9 @@ impl Report {
         let _ = writeln!(s, "| date | {} |", self.date);
         let _ = writeln!(s, "| warpsim | {} |", self.warpsim);
         let _ = writeln!(s, "| NVRTC options | `{}` |", self.nvrtc_options);
+        if let Some(a) = &self.against {
+            let _ = writeln!(s, "| GPU figures | from {a}; warpsim's cycles from this build |");
+        }
         if let Some(p) = &self.progress {
             let _ = writeln!(s, "| **partial** | {p} |");
         }
@@ -576,6 +701,15 @@ impl Report {
                 "**mismatches: see below**"
             }
         );
+        if !self.cycles.is_empty() {
+            let _ = writeln!(
+                s,
+                "## Cycles\n\nwarpsim's cycles against the GPU's, per set: the mean of |warpsim − GPU| / GPU, the worst \
+                 program, and warpsim's cycles summed over the set divided by the GPU's.\n"
+            );
+            s.push_str(&cycle_table(&self.cycles, true));
+            s.push('\n');
+        }
         if !self.programs.is_empty() {
             let matched = self.programs.iter().filter(|p| p.matched).count();
             let _ = writeln!(
@@ -648,6 +782,47 @@ fn ratio_cell(a: u64, b: u64) -> String {
     format!("{:.2}", a as f64 / b as f64)
 }
 
+/// A signed fraction as a percentage: `+12.3%`.
+fn percent(e: f64) -> String {
+    format!("{:+.1}%", 100.0 * e)
+}
+
+fn cycle_table(sets: &[CycleError], markdown: bool) -> String {
+    let mut s = String::new();
+    if markdown {
+        s.push_str("| set | programs | mean error | worst | warpsim/GPU summed |\n|---|---:|---:|---|---:|\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "cycles, warpsim against the GPU:\n  {:<8} {:>8} {:>11}  {:<44} {:>7}",
+            "set", "programs", "mean |err|", "worst", "summed"
+        );
+    }
+    for c in sets {
+        let worst = format!("{} ({})", c.worst, percent(c.worst_error));
+        if markdown {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:.1}% | {worst} | {:.2} |",
+                c.set,
+                c.programs,
+                100.0 * c.mean_abs_error,
+                c.ratio
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "  {:<8} {:>8} {:>10.1}%  {worst:<44} {:>7.2}",
+                c.set,
+                c.programs,
+                100.0 * c.mean_abs_error,
+                c.ratio
+            );
+        }
+    }
+    s
+}
+
 /// A launch shape as `sim run` writes it: `8`, `8x4`, `8x4x2` (trailing 1s left out).
 fn dims(d: [u32; 3]) -> String {
     match d {
@@ -661,13 +836,15 @@ fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
     let mut s = String::new();
     let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
     if markdown {
-        s.push_str("| program | grid × block | match | GPU cycles | warpsim cycles | warpsim/GPU | run cycles |\n");
-        s.push_str("|---|---|---|---:|---:|---:|---:|\n");
+        s.push_str(
+            "| program | grid × block | match | GPU cycles | warpsim cycles | warpsim/GPU | error | run cycles |\n",
+        );
+        s.push_str("|---|---|---|---:|---:|---:|---:|---:|\n");
     } else {
         let _ = writeln!(
             s,
-            "{:<22} {:>12}  {:<8} {:>10} {:>10} {:>8} {:>10}",
-            "program", "grid×block", "match", "GPU cyc", "sim cyc", "sim/GPU", "run cyc"
+            "{:<22} {:>12}  {:<8} {:>10} {:>10} {:>8} {:>8} {:>10}",
+            "program", "grid×block", "match", "GPU cyc", "sim cyc", "sim/GPU", "error", "run cyc"
         );
     }
     for p in programs {
@@ -685,10 +862,11 @@ fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
             _ => "-".into(),
         };
         let shape = format!("{} × {}", dims(p.grid_shape), dims(p.block_shape));
+        let e = p.cycle_error().map_or_else(|| "-".into(), percent);
         if markdown {
             let _ = writeln!(
                 s,
-                "| {} | {shape} | {verdict} | {} | {} | {r} | {} |",
+                "| {} | {shape} | {verdict} | {} | {} | {r} | {e} | {} |",
                 p.name,
                 cell(p.gpu_cycles),
                 cell(p.sim_cycles),
@@ -697,13 +875,14 @@ fn program_table(programs: &[ProgramReport], markdown: bool) -> String {
         } else {
             let _ = writeln!(
                 s,
-                "{:<22} {:>12}  {:<8} {:>10} {:>10} {:>8} {:>10}",
+                "{:<22} {:>12}  {:<8} {:>10} {:>10} {:>8} {:>8} {:>10}",
                 p.name,
                 shape,
                 verdict,
                 cell(p.gpu_cycles),
                 cell(p.sim_cycles),
                 r,
+                e,
                 cell(p.sim_run_cycles)
             );
         }
@@ -792,5 +971,58 @@ pub fn random_report(seed: u64, reports: &[ProgramReport]) -> RandomReport {
         gpu_cycles: reports.iter().filter_map(|r| r.gpu_cycles).sum(),
         sim_cycles: reports.iter().filter_map(|r| r.sim_cycles).sum(),
         failed: reports.iter().filter(|r| !r.matched).take(50).cloned().collect(),
+        each: reports
+            .iter()
+            .filter_map(|r| {
+                let index = r.name.rsplit('_').next()?.parse().ok()?;
+                Some([index, r.gpu_cycles?, r.sim_cycles?])
+            })
+            .collect(),
     }
+}
+
+/// `case` scored against a saved report's GPU figures (`sim crosscheck --against`): the values' verdict and the
+/// GPU's cycles as the GPU gave them then, warpsim's cycles from this build. A program the report does not have
+/// is an error.
+pub fn against(case: &Case, saved: &Report) -> ProgramReport {
+    let random = saved
+        .random
+        .as_ref()
+        .filter(|r| case.name.starts_with(&format!("random_{}_", r.seed)));
+    let mut out = if let Some(p) = saved.programs.iter().find(|p| p.name == case.name) {
+        p.clone()
+    } else if let Some(r) = random {
+        let index: Option<u64> = case.name.rsplit('_').next().and_then(|k| k.parse().ok());
+        match r.each.iter().find(|e| Some(e[0]) == index) {
+            Some(e) => ProgramReport {
+                name: case.name.clone(),
+                set: "random".into(),
+                matched: !r.failed.iter().any(|f| f.name == case.name),
+                grid: case.kernel.grid,
+                block: case.kernel.block,
+                grid_shape: [case.kernel.grid_dim.x, case.kernel.grid_dim.y, case.kernel.grid_dim.z],
+                block_shape: [
+                    case.kernel.block_dim.x,
+                    case.kernel.block_dim.y,
+                    case.kernel.block_dim.z,
+                ],
+                gpu_cycles: Some(e[1]),
+                sim_cycles: None,
+                sim_run_cycles: None,
+                mismatch: None,
+                clock_buffers: Vec::new(),
+                error: None,
+                hang: None,
+                gpu_buffers: Vec::new(),
+            },
+            None => return ProgramReport::failed(&case.name, "not in the report's random batch".into()),
+        }
+    } else {
+        return ProgramReport::failed(&case.name, "not in the report".into());
+    };
+    if out.gpu_cycles.is_some() {
+        out.sim_cycles = Some(case.sim_span);
+        out.sim_run_cycles = Some(case.sim.cycles);
+    }
+    out
 }
