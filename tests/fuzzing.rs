@@ -259,7 +259,8 @@ fn run_on(machine: &Machine, source: &[u8]) -> Outcome {
             Ok(out) => Ok(out.cycles),
             Err(f) => Err(f.message()),
         };
-        let _ = warpsim::render::html::stepper(&kernel, &trace.events, outcome, trace.dropped, config.shared_banks);
+        let _ =
+            warpsim::render::html::stepper(&kernel, &trace.events, outcome, trace.dropped, config.shared_banks, &[]);
         let _ = warpsim::render::chrome::chrome_trace(&kernel, &trace.events);
         result
     } else {

@@ -21,7 +21,7 @@ pub fn run(name: &str, w: u32, set: &[(&str, i64)]) -> RunOutput {
     }
 }
 
-fn load(name: &str, set: &[(&str, i64)]) -> (warpsim_isa::Program, Launch) {
+pub fn load(name: &str, set: &[(&str, i64)]) -> (warpsim_isa::Program, Launch) {
     let program = programs::assemble(name)
         .unwrap_or_else(|| panic!("no shipped program {name}"))
         .unwrap_or_else(|e| panic!("{name} does not assemble:\n{}", e.render(false)));

@@ -443,7 +443,7 @@ fn shared_stores_and_atomics_record_the_words_they_left() {
 #[test]
 fn stepper_page_embeds_every_event() {
     let (kernel, events, out) = traced("histogram_bin", 32, &[]);
-    let html = render::html::stepper(&kernel, &events, Ok(out.cycles), 0, 32);
+    let html = render::html::stepper(&kernel, &events, Ok(out.cycles), 0, 32, &out.lines);
     let start = html
         .find(r#"<script id="warpsim-data" type="application/json">"#)
         .expect("data")
@@ -562,7 +562,7 @@ fn every_picture_draws_any_generated_program() {
                 drawn += 1;
             }
         }
-        let html = render::html::stepper(&kernel, &events, outcome, 0, 32);
+        let html = render::html::stepper(&kernel, &events, outcome, 0, 32, &[]);
         assert!(html.ends_with("</html>\n"), "{source}");
         let chrome: serde_json::Value =
             serde_json::from_str(&render::chrome::chrome_trace(&kernel, &events)).expect("valid JSON");

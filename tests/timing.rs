@@ -313,3 +313,105 @@ fn a_run_lasts_until_its_last_result_and_exits_use_no_issue_slot() {
         assert_eq!(out.stats.stalls.total(), out.stats.warps * out.cycles, "{src}");
     }
 }
+
+/// Run `name` (shipped) with the per-instruction profile on `threads` host threads.
+fn profiled(name: &str, w: u32, set: &[(&str, i64)], threads: usize) -> (warpsim::Kernel, RunOutput) {
+    let (program, launch) = warpsim_tests::load(name, set);
+    let config = Config::hopper().with_warp_size(w);
+    let kernel = warpsim::instantiate(&program, &config, &launch).expect("launches");
+    let options = warpsim::RunOptions {
+        profile: true,
+        threads,
+        ..warpsim::RunOptions::default()
+    };
+    let out = warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace).expect("runs");
+    (kernel, out)
+}
+
+#[test]
+fn every_cycle_of_every_warp_goes_to_one_instruction() {
+    // Loops, divergence, barriers, shared memory and bank conflicts, atomics, several blocks per SM.
+    for (name, w, set) in [
+        ("block_reduce", 32, vec![]),
+        ("histogram_bin", 8, vec![("threads", 64)]),
+        ("transpose", 32, vec![("pad", 0)]),
+        ("warp_aggregate", 32, vec![]),
+        ("block_sum", 32, vec![("n", 4096)]),
+        ("conditional_max", 16, vec![]),
+        ("warp_pipeline", 32, vec![]),
+    ] {
+        let (_, out) = profiled(name, w, &set, 1);
+        let st = out.stats.stalls;
+        let sum = |f: fn(&warpsim::LineCycles) -> u64| out.lines.iter().map(f).sum::<u64>();
+        assert_eq!(sum(|l| l.issued), st.issued, "{name}: issued");
+        assert_eq!(sum(|l| l.operands), st.operands, "{name}: operands");
+        assert_eq!(sum(|l| l.bank_conflict), st.bank_conflict, "{name}: bank conflicts");
+        assert_eq!(sum(|l| l.unit_busy), st.unit_busy, "{name}: unit busy");
+        assert_eq!(sum(|l| l.control), st.control, "{name}: control");
+        assert_eq!(sum(|l| l.barrier), st.barrier, "{name}: barrier");
+        assert_eq!(sum(|l| l.not_selected), st.not_selected, "{name}: not selected");
+        assert_eq!(
+            sum(warpsim::LineCycles::total) + st.not_launched + st.finished,
+            st.total(),
+            "{name}: every warp's cycles"
+        );
+        // The operand waits named by producer never exceed the waits.
+        for l in &out.lines {
+            let named: u64 = l.waited_on.iter().map(|w| w.1).sum();
+            assert!(named <= l.operands + l.bank_conflict, "{name} pc {}", l.pc);
+        }
+    }
+}
+
+#[test]
+fn the_profile_changes_nothing_else_and_is_the_same_on_any_number_of_threads() {
+    let (program, launch) = warpsim_tests::load("block_sum", &[("n", 1 << 14)]);
+    let config = Config::hopper();
+    let kernel = warpsim::instantiate(&program, &config, &launch).expect("launches");
+    let plain = warpsim::run(&kernel, &config, &warpsim::RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    assert!(plain.lines.is_empty());
+    let (_, one) = profiled("block_sum", 32, &[("n", 1 << 14)], 1);
+    assert_eq!(
+        (one.cycles, &one.buffers, &one.stats),
+        (plain.cycles, &plain.buffers, &plain.stats)
+    );
+    for threads in [2, 4] {
+        assert_eq!(profiled("block_sum", 32, &[("n", 1 << 14)], threads).1.lines, one.lines);
+    }
+}
+
+#[test]
+fn an_operand_wait_is_given_to_the_waiting_instruction_and_names_its_producer() {
+    // One warp: a global load (the SM's first: an L2 hit plus the first load's extra), an add of its value, a
+    // shuffle of the sum and an add of that.
+    let src = "\
+.buffer g u32[32]
+.reg %v, %w, %x
+    ld.global.u32 %v, g[%laneid]
+    add.u32 %w, %v, 1
+    shfl.sync.bfly.b32 %x, %w, 1
+    add.u32 %x, %x, %w
+";
+    let program = warpsim_tests::assemble(src);
+    let config = Config::hopper();
+    let kernel = warpsim::instantiate(&program, &config, &Launch::default()).expect("launches");
+    let options = warpsim::RunOptions {
+        profile: true,
+        ..warpsim::RunOptions::default()
+    };
+    let out = warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace).expect("runs");
+    let m = &config.timing.memory;
+    let load = u64::from(m.l1_miss_latency + m.first_load_extra);
+    let u = &config.timing.units;
+    let line = |pc: usize| &out.lines[pc];
+    // The add issues when the load's data is there: it waited that long less the cycle the load issued in,
+    // plus the pipe switch (the load's result comes from another pipe).
+    let switch = u64::from(config.timing.pipe_switch);
+    assert_eq!(line(1).operands, load - 1 + switch);
+    assert_eq!(line(1).waited_on, vec![(0, load - 1 + switch)]);
+    // The shuffle waits for the add (FMA pipe, then the shuffle pipe): its latency less one, plus the switch.
+    assert_eq!(line(2).waited_on, vec![(1, u64::from(u.fma.latency) - 1 + switch)]);
+    // The last add waits for the shuffle.
+    assert_eq!(line(3).waited_on, vec![(2, u64::from(u.shuffle.latency) - 1 + switch)]);
+    assert!(out.lines.iter().all(|l| l.issued == 1));
+}

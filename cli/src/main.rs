@@ -1065,6 +1065,38 @@ fn gpu_workers(parallel: usize) -> Result<warpsim_tools::crosscheck::isolated::W
     })
 }
 
+/// How far the model's cycles are from a GPU's on programs like `kernel` (the PTX corpus for PTX, else the shipped
+/// programs), from the committed cross-check reports.
+fn known_error(kernel: &warpsim::Kernel) -> Option<String> {
+    let ptx = kernel.program.instructions.iter().any(|i| i.origin.is_some());
+    let (text, set, file) = if ptx {
+        (
+            include_str!("../../crosscheck/ptx/report.json"),
+            "ptx",
+            "crosscheck/ptx/REPORT.md",
+        )
+    } else {
+        (
+            include_str!("../../crosscheck/report.json"),
+            "shipped",
+            "crosscheck/REPORT.md",
+        )
+    };
+    let report: warpsim_tools::crosscheck::Report = serde_json::from_str(text).ok()?;
+    let c = report.cycles.iter().find(|c| c.set == set)?;
+    Some(format!(
+        "the timing model's cycles against an {}: {:.1}% mean error over the {} {} (worst {} {:+.1}%, summed \
+         warpsim/GPU {:.2}; {file}): read these as estimates within about that",
+        report.gpu,
+        100.0 * c.mean_abs_error,
+        c.programs,
+        if ptx { "PTX corpus kernels" } else { "shipped programs" },
+        c.worst,
+        100.0 * c.worst_error,
+        c.ratio
+    ))
+}
+
 /// `sim crosscheck-worker` (internal): one module's launches on the GPU, answers as JSON lines on stdout.
 fn crosscheck_worker() -> ExitCode {
     #[cfg(feature = "cuda")]
@@ -1838,6 +1870,7 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
         schedule,
         threads: args.machine.threads()?,
         scheduling: args.scheduling,
+        profile: args.stats || args.format == Format::Json || args.html.is_some(),
         ..RunOptions::default()
     };
     let files = OutputFiles::from_args(args)?;
@@ -1936,6 +1969,7 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
                     out.push_str(&render::text::summary(&output, width));
                     if args.stats {
                         out.push_str(&render::text::stats(&output));
+                        out.push_str(&render::text::lines(&kernel, &output, known_error(&kernel).as_deref()));
                     }
                     if checks.any() {
                         out.push_str(&render::text::checks(checks, &output.findings));
@@ -2189,6 +2223,7 @@ impl OutputFiles {
                     outcome,
                     dropped,
                     config.shared_banks,
+                    result.as_ref().map_or(&[][..], |o| o.lines.as_slice()),
                 )),
             );
         }

@@ -28,12 +28,17 @@ fn json(path: &Path) -> serde_json::Value {
 
 /// `sim crosscheck ARGS --against` the committed GPU run, as JSON.
 fn rescored(args: &[String]) -> serde_json::Value {
-    let gpu = root().join("crosscheck/h200-2026-11-27.json");
+    let gpu = root().join("crosscheck/h100-2026-11-27.json");
     let mut all: Vec<&str> = args.iter().map(String::as_str).collect();
     let gpu = gpu.to_string_lossy().into_owned();
     all.extend(["--against", &gpu, "--format", "json"]);
     let o = sim(&all);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // (Exit status 1 when the saved run has a mismatch: random 314159 program 3949, crosscheck/README.md.)
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     serde_json::from_slice(&o.stdout).expect("JSON report")
 }
 
@@ -57,7 +62,7 @@ fn the_committed_cycle_report_of_the_shipped_edge_and_random_programs_is_this_bu
     let mut args: Vec<String> = vec!["crosscheck".into(), "--all".into()];
     args.extend(files("crosscheck/regressions"));
     args.extend(files("crosscheck/edges"));
-    args.extend(["--random", "2000", "--seed", "314159"].map(String::from));
+    args.extend(["--random", "6000", "--seed", "314159"].map(String::from));
     let now = rescored(&args);
     let committed = json(&root().join("crosscheck/report.json"));
     assert_eq!(cycles_of(&now), cycles_of(&committed));
@@ -101,4 +106,88 @@ fn the_committed_cycle_report_of_the_ptx_corpus_is_this_builds() {
     let committed = json(&root().join("crosscheck/ptx/report.json"));
     assert_eq!(cycles_of(&now), cycles_of(&committed));
     assert_eq!(now["cycles"], committed["cycles"]);
+}
+
+/// The committed report's error for `set`, as `--stats` words it.
+fn known(report: &str, set: &str) -> String {
+    let r = json(&root().join(report));
+    let c = r["cycles"]
+        .as_array()
+        .expect("sets")
+        .iter()
+        .find(|c| c["set"] == set)
+        .expect("the set")
+        .clone();
+    format!(
+        "{:.1}% mean error over the {} ",
+        100.0 * c["mean_abs_error"].as_f64().expect("mean"),
+        c["programs"]
+    )
+}
+
+#[test]
+fn stats_give_each_instruction_its_cycles_with_the_models_known_error() {
+    let o = sim(&["run", "block_reduce", "--stats"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("cycles by instruction"), "{out}");
+    // The warp butterfly's first shuffle waits for the global load: named with its source line.
+    assert!(
+        out.contains("for the result of pc 3 (block_reduce.s:25): @%inside ld.global.u32 %v, in[%gid]"),
+        "{out}"
+    );
+    assert!(out.contains(&known("crosscheck/report.json", "shipped")), "{out}");
+    // JSON: stats.lines, whose cycles with the warps' unplaced and finished ones make up warps x cycles.
+    let o = sim(&["run", "block_reduce", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let lines = doc["stats"]["lines"].as_array().expect("lines");
+    let at: u64 = lines.iter().map(|l| l["total"].as_u64().expect("total")).sum();
+    let st = &doc["stats"]["stalls"];
+    let warps = doc["stats"]["warp_count"].as_u64().expect("warps");
+    let cycles = doc["cycles"].as_u64().expect("cycles");
+    assert_eq!(
+        at + st["not_launched"].as_u64().expect("not launched") + st["finished"].as_u64().expect("finished"),
+        warps * cycles
+    );
+    assert_eq!(lines[0]["source"], "block_reduce.s:22");
+    // A PTX kernel: its CUDA lines, and the PTX corpus' error.
+    let ptx = root().join("programs/ptx/cuda/p01_map.O3.ptx");
+    let o = sim(&[
+        "run",
+        ptx.to_str().expect("utf-8"),
+        "--grid",
+        "1",
+        "--block",
+        "32",
+        "--buffer",
+        "a=f32[32]=i",
+        "--buffer",
+        "out=f32[32]",
+        "--stats",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("p01_map.cu:"), "{out}");
+    assert!(out.contains(&known("crosscheck/ptx/report.json", "ptx")), "{out}");
+}
+
+#[test]
+fn the_stepper_shows_each_instructions_cycles_beside_it() {
+    let dir = std::env::temp_dir().join(format!("warpsim-cycles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let page = dir.join("br.html");
+    let o = sim(&["run", "block_reduce", "--html", page.to_str().expect("utf-8")]);
+    assert!(o.status.success());
+    let html = std::fs::read_to_string(&page).expect("page");
+    let o = sim(&["run", "block_reduce", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    // Every instruction with cycles has them in the listing, the same as `--format json` counts.
+    for l in doc["stats"]["lines"].as_array().expect("lines") {
+        let cost = format!("\"cost\":{},\"loc\":", l["total"]);
+        let at = html.find(&cost).unwrap_or_else(|| panic!("no {cost} in the page"));
+        assert!(html[at..].starts_with(&cost));
+        assert!(html[at..].contains(&format!("\"pc\":{}", l["pc"])));
+    }
+    assert!(html.contains("waited 1214 for pc 3 (@%inside ld.global.u32 %v, in[%gid])"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

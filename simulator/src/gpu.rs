@@ -495,12 +495,20 @@ impl<'k> Engine<'k> {
             .iter()
             .filter_map(|sm| sm.unordered.clone())
             .min_by_key(|u| (u.cycle, u.sm));
+        let mut lines = Vec::new();
+        for sm in &self.sms {
+            if let Some(p) = &sm.profile {
+                crate::profile::Profile::merge(&mut lines, &p.lines);
+            }
+        }
+        crate::profile::Profile::sort(&mut lines);
         RunOutput {
             cycles: end,
             stats,
             buffers: self.memory,
             findings,
             unordered,
+            lines,
         }
     }
 }

@@ -36,6 +36,8 @@ pub struct RunOptions {
     /// wait for the lanes of their mask). `None` (the default): the program's `.scheduling` directive, else
     /// lockstep.
     pub scheduling: Option<Scheduling>,
+    /// Attribute every warp's cycles to the instruction that caused them ([`RunOutput::lines`], `profile.rs`).
+    pub profile: bool,
 }
 
 /// A callback that follows a run's progress ([`RunOptions::progress`]).
@@ -60,6 +62,7 @@ impl std::fmt::Debug for RunOptions {
             .field("progress", &self.progress.is_some())
             .field("timeout", &self.timeout)
             .field("scheduling", &self.scheduling)
+            .field("profile", &self.profile)
             .finish()
     }
 }
@@ -75,6 +78,7 @@ impl Default for RunOptions {
             progress: None,
             timeout: None,
             scheduling: None,
+            profile: false,
         }
     }
 }
@@ -210,6 +214,8 @@ pub struct RunOutput {
     /// Without `--check race`: the first shared-memory read of a word another warp wrote since their block's last
     /// barrier (a likely missing barrier), in (cycle, SM) order.
     pub unordered: Option<UnorderedRead>,
+    /// With [`RunOptions::profile`]: per instruction (by pc), the cycles every warp spent at it; else empty.
+    pub lines: Vec<crate::profile::LineCycles>,
 }
 
 impl RunOutput {

@@ -118,6 +118,37 @@ impl Scoreboard {
         r
     }
 
+    /// The operand that decides [`Scoreboard::ready_at`]'s cycle, if any is still in flight: a register
+    /// (`false`, its number) or a predicate (`true`), read or (an earlier write still pending) written. For the
+    /// per-instruction profile only (`profile.rs`), off the issue path.
+    pub fn deciding(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32, slot: &[u16]) -> Option<(bool, u16)> {
+        let mut best: Option<(u64, bool, u16)> = None;
+        let mut take = |p: &Pending, read: bool, pred: bool, x: u16| {
+            let extra = if read && p.ready > 0 && p.pipe != pipe {
+                pipe_switch
+            } else {
+                0
+            };
+            let t = p.ready + u64::from(extra);
+            if t > 0 && best.is_none_or(|b| t > b.0) {
+                best = Some((t, pred, x));
+            }
+        };
+        for &x in &inst.reads {
+            take(self.of(x, slot[x as usize]), true, false, x);
+        }
+        for &x in &inst.pred_reads {
+            take(&self.preds[x as usize], true, true, x);
+        }
+        for d in [inst.write, inst.write2].into_iter().flatten() {
+            take(self.of(d, slot[d as usize]), false, false, d);
+        }
+        if let Some(p) = inst.pred_write {
+            take(&self.preds[p as usize], false, true, p);
+        }
+        best.map(|(_, pred, x)| (pred, x))
+    }
+
     /// Mark `inst`'s destinations busy until `done` (it issues at `now`); `conflict` of those cycles are
     /// bank-conflict replays.
     #[inline]

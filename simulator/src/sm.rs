@@ -223,6 +223,8 @@ pub(crate) struct Sm<'k> {
     pub l2_own: FxHashSet<u64>,
     /// No global load has issued on this SM yet in the launch.
     first_load: bool,
+    /// With `RunOptions::profile`: the cycles of this SM's warps per instruction.
+    pub profile: Option<crate::profile::Profile>,
     /// With tracing: this epoch's global atomics that return old values, as the events their values arrive in
     /// (filled at the commit, [`Sm::deliver`]).
     returning: Vec<Event>,
@@ -276,6 +278,7 @@ impl<'k> Sm<'k> {
             overlay: FxHashMap::default(),
             l2_own: FxHashSet::default(),
             first_load: true,
+            profile: None,
             returning: Vec::new(),
             scratch: LaneScratch::default(),
             spare_warps: Vec::new(),
@@ -401,6 +404,9 @@ impl<'k> Sm<'k> {
                 warp.shadow.reset(checks, nregs, npreds);
                 self.warps_launched += 1;
                 self.issued_marks[warp_slot] = [0; 2];
+                if let Some(p) = &mut self.profile {
+                    p.placed(warp_slot, &warp.stalls);
+                }
                 self.warps[warp_slot] = Some(warp);
                 self.scheduler.by_age[warp_slot % schedulers].push(warp_slot);
                 self.refresh(warp_slot);
@@ -462,6 +468,28 @@ impl<'k> Sm<'k> {
         self.scheduler.set(slot, ready, pipe, ops);
     }
 
+    /// The profile's share of an issue: the cycles the warp in `slot` accounted since `before`, given to the
+    /// instruction it issues (and the operand wait to the instruction whose result it waited for).
+    #[cold]
+    #[inline(never)]
+    fn profile_issue(&mut self, slot: usize) {
+        let (Some(p), Some(warp)) = (self.profile.as_mut(), self.warps[slot].as_ref()) else {
+            return;
+        };
+        let pc = warp.stack.top().map_or(0, |t| t.pc);
+        let Some(inst) = self.shared.code.get(pc as usize) else {
+            return;
+        };
+        let deciding = warp.scoreboard.deciding(
+            inst,
+            inst.unit.pipe(),
+            self.config.timing.pipe_switch,
+            &self.shared.slot,
+        );
+        p.attribute(slot, &warp.stalls, Some(pc), deciding);
+        p.issued(slot, pc, [inst.write, inst.write2], inst.pred_write);
+    }
+
     /// Whether the warp in `slot` is past the last instruction (it only has to exit).
     fn at_end(&self, slot: usize) -> bool {
         self.scheduler.pipe_of[slot] == self.no_pipe()
@@ -479,6 +507,9 @@ impl<'k> Sm<'k> {
     ) -> bool {
         let warp = self.warps[slot].as_mut().expect("live warp");
         warp.account(cycle, ops, unit, false, ON);
+        if let Some(p) = &mut self.profile {
+            p.attribute(slot, &warp.stalls, None, None);
+        }
         if let Some(top) = warp.stack.top().copied() {
             warp.stack.remove_lanes(top.mask);
         }
@@ -496,6 +527,15 @@ impl<'k> Sm<'k> {
         trace: &mut EpochTrace<ON>,
     ) -> Result<(), Fault> {
         let mut cycle = self.cycle;
+        if options.profile && self.profile.is_none() {
+            let k = self.kernel;
+            self.profile = Some(crate::profile::Profile::new(
+                self.shared.code.len(),
+                self.warps.len(),
+                k.program.regs.len(),
+                k.program.preds.len(),
+            ));
+        }
         self.launch_blocks(cycle, trace);
         let schedulers = self.scheduler.count();
         while cycle < limit && self.resident > 0 {
@@ -559,6 +599,9 @@ impl<'k> Sm<'k> {
                         issued = true;
                         let warp = self.warps[slot].as_mut().expect("live warp");
                         warp.account(cycle, ops, unit, true, ON);
+                        if self.profile.is_some() {
+                            self.profile_issue(slot);
+                        }
                         let done = self.issue(slot, s, cycle, (mem, l2), trace);
                         self.refresh(slot);
                         if done? {

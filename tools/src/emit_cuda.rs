@@ -87,7 +87,10 @@ pub fn prelude(h: Helpers) -> String {
         "// Registers are untyped 32-bit values, as in warpsim: these view their bits as f32 and s32.\n\
          #define F(x) __uint_as_float(x)\n\
          #define U(x) __float_as_uint(x)\n\
-         #define S(x) ((int)(x))\n",
+         #define S(x) ((int)(x))\n\
+         \n\
+         // The cycle comparison's clock: clock64() that no load or store is moved across (a memory clobber).\n\
+         __device__ __forceinline__ long long warpsim_clock() { long long t; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t) :: \"memory\"); return t; }\n",
     );
     if h.f32_ptx {
         s.push_str(
@@ -1317,13 +1320,13 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     // 0 at launch, but neither NVRTC nor ptxas can know it, and different in every lane as far as they can
     // tell (see `member_mask`).
     s.push_str("    const unsigned warpsim_zero = warpsim_zero_param * (threadIdx.x + 1);\n");
-    s.push_str("    const long long warpsim_start = clock64();\n");
+    s.push_str("    const long long warpsim_start = warpsim_clock();\n");
     s.push_str(&body);
     s.push_str(
         &"warpsim_exit:\n\
          \x20   // The block's first start and last exit cycle, for the cycle comparison.\n\
          \x20   {\n\
-         \x20       const long long end = clock64();\n\
+         \x20       const long long end = warpsim_clock();\n\
          \x20       atomicMin(&warpsim_clocks[2 * BLOCK], (unsigned long long)warpsim_start);\n\
          \x20       atomicMax(&warpsim_clocks[2 * BLOCK + 1], (unsigned long long)end);\n\
          \x20   }\n\

@@ -13,6 +13,7 @@
 //! shortest decimal that reads back as it), so it shows what `--trace` prints.
 
 use crate::kernel::Kernel;
+use crate::profile::LineCycles;
 use crate::trace::Event;
 use serde_json::{Map, Value, json};
 
@@ -24,17 +25,61 @@ const DATA_SLOT: &str = "/*WARPSIM_DATA*/null";
 pub const MAX_EVENTS: usize = 50_000;
 
 /// The page for a run's events. `outcome` is the run's cycles, or the fault's message; `dropped`, events the
-/// trace already left out; `banks`, the shared-memory banks (for the bank maps).
-pub fn stepper(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped: u64, banks: u32) -> String {
+/// trace already left out; `banks`, the shared-memory banks (for the bank maps); `lines`, the run's cycles per
+/// instruction (`RunOptions::profile`; empty: none shown), beside each instruction of the listing.
+pub fn stepper(
+    kernel: &Kernel,
+    events: &[Event],
+    outcome: Result<u64, String>,
+    dropped: u64,
+    banks: u32,
+    lines: &[LineCycles],
+) -> String {
     let kept = &events[..events.len().min(MAX_EVENTS)];
     let dropped = dropped + (events.len() - kept.len()) as u64;
-    let data = data(kernel, kept, outcome, dropped, banks);
+    let data = data(kernel, kept, outcome, dropped, banks, lines);
     // Inside <script>, no `<` at all: neither `</script>` nor `<!--` can end or change the element.
     let text = data.to_string().replace('<', "\\u003c");
     TEMPLATE.replacen(DATA_SLOT, &text, 1)
 }
 
-fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped: u64, banks: u32) -> Value {
+/// An instruction's cycles as the listing shows them: the total, and what it is made of (a tooltip).
+fn cost(l: &LineCycles, kernel: &Kernel) -> (u64, String) {
+    let mut parts: Vec<String> = [
+        ("issued", l.issued),
+        ("operands", l.operands),
+        ("bank conflict", l.bank_conflict),
+        ("unit busy", l.unit_busy),
+        ("control", l.control),
+        ("barrier", l.barrier),
+        ("not selected", l.not_selected),
+    ]
+    .iter()
+    .filter(|p| p.1 > 0)
+    .map(|(n, v)| format!("{n} {v}"))
+    .collect();
+    for &(pc, c) in l.waited_on.iter().take(3) {
+        let text = kernel
+            .program
+            .instructions
+            .get(pc as usize)
+            .map_or("", |i| i.text.trim());
+        parts.push(format!("waited {c} for pc {pc} ({text})"));
+    }
+    (
+        l.total(),
+        format!("cycles every warp spent at this instruction: {}", parts.join(" · ")),
+    )
+}
+
+fn data(
+    kernel: &Kernel,
+    events: &[Event],
+    outcome: Result<u64, String>,
+    dropped: u64,
+    banks: u32,
+    lines: &[LineCycles],
+) -> Value {
     let w = kernel.warp_size;
     let p = &kernel.program;
     let listing: Vec<Value> = p
@@ -55,7 +100,13 @@ fn data(kernel: &Kernel, events: &[Event], outcome: Result<u64, String>, dropped
                 ),
                 _ => (format!("{file}:{}", loc.line), format!("{}:{}", loc.file, loc.line)),
             };
-            json!({"pc": pc, "text": i.text, "loc": short, "path": path})
+            match lines.get(pc).filter(|l| l.total() > 0) {
+                Some(l) => {
+                    let (total, why) = cost(l, kernel);
+                    json!({"pc": pc, "text": i.text, "loc": short, "path": path, "cost": total, "why": why})
+                }
+                None => json!({"pc": pc, "text": i.text, "loc": short, "path": path}),
+            }
         })
         .collect();
     let regs: Vec<String> = p.regs.iter().map(|r| format!("%{}", r.name)).collect();

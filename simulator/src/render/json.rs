@@ -69,6 +69,37 @@ pub fn buffers(kernel: &Kernel, data: &[crate::kernel::Buffer]) -> Value {
     Value::Object(m)
 }
 
+/// [`RunOutput::lines`] with each instruction's text and source, the instructions with cycles only, by pc.
+pub fn lines(kernel: &Kernel, out: &RunOutput) -> Value {
+    Value::Array(
+        out.lines
+            .iter()
+            .filter(|l| l.total() > 0)
+            .map(|l| {
+                let text = kernel
+                    .program
+                    .instructions
+                    .get(l.pc as usize)
+                    .map_or("", |i| i.text.trim());
+                json!({
+                    "pc": l.pc,
+                    "source": super::text::source_of(kernel, l.pc as usize),
+                    "instruction": text,
+                    "issued": l.issued,
+                    "operands": l.operands,
+                    "bank_conflict": l.bank_conflict,
+                    "unit_busy": l.unit_busy,
+                    "control": l.control,
+                    "barrier": l.barrier,
+                    "not_selected": l.not_selected,
+                    "total": l.total(),
+                    "waited_on": l.waited_on.iter().map(|&(pc, cycles)| json!({"pc": pc, "cycles": cycles})).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}
+
 pub fn stats(out: &RunOutput) -> Value {
     let s = &out.stats;
     #[allow(clippy::cast_precision_loss, reason = "a ratio of counts, printed as a float")]
@@ -360,7 +391,13 @@ fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Ev
             doc.insert("cycles".into(), json!(out.cycles));
             doc.insert("instructions".into(), json!(out.stats.warp_instructions));
             doc.insert("lane_instructions".into(), json!(out.stats.lane_instructions));
-            doc.insert("stats".into(), stats(out));
+            let mut st = stats(out);
+            if !out.lines.is_empty()
+                && let Value::Object(m) = &mut st
+            {
+                m.insert("lines".into(), lines(kernel, out));
+            }
+            doc.insert("stats".into(), st);
         }
         Err(f) => {
             let (text, loc) = instruction_at(kernel, f.pc);

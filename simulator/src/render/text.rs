@@ -810,3 +810,104 @@ pub fn stats(out: &RunOutput) -> String {
     }
     s
 }
+
+/// Where an instruction comes from: the CUDA or Python line of a PTX instruction, else its line in the program.
+pub fn source_of(kernel: &Kernel, pc: usize) -> String {
+    let Some(inst) = kernel.program.instructions.get(pc) else {
+        return String::new();
+    };
+    if let Some(o) = &inst.origin {
+        return o.short();
+    }
+    let at = kernel.program.sources.location(inst.expanded_from.unwrap_or(inst.span));
+    let name = at.file.rsplit(['/', '\\']).next().unwrap_or(at.file);
+    format!("{name}:{}", at.line)
+}
+
+/// `--stats`' cost per instruction ([`RunOutput::lines`]): every warp's cycles, each given to the instruction that
+/// caused it, the instructions costing the most first, with the instructions their operand waits were for;
+/// `known_error` says how far the model's cycles are from a GPU's.
+pub fn lines(kernel: &Kernel, out: &RunOutput, known_error: Option<&str>) -> String {
+    const SHOW: usize = 20;
+    let mut s = String::new();
+    let mut rows: Vec<&crate::LineCycles> = out.lines.iter().filter(|l| l.total() > 0).collect();
+    if rows.is_empty() {
+        return s;
+    }
+    let all: u64 = rows.iter().map(|l| l.total()).sum();
+    rows.sort_by_key(|l| (std::cmp::Reverse(l.total()), l.pc));
+    let _ = writeln!(
+        s,
+        "  cycles by instruction (each warp's cycles given to the instruction that caused them; the {} costliest):",
+        SHOW.min(rows.len())
+    );
+    let _ = writeln!(
+        s,
+        "    {:>4}  {:<20} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6}  instruction",
+        "pc",
+        "source",
+        "issued",
+        "operands",
+        "conflict",
+        "unit_busy",
+        "control",
+        "barrier",
+        "not_sel",
+        "total",
+        "share"
+    );
+    let text = |pc: u32| {
+        kernel
+            .program
+            .instructions
+            .get(pc as usize)
+            .map_or("", |i| i.text.trim())
+            .to_string()
+    };
+    for l in rows.iter().take(SHOW) {
+        #[allow(clippy::cast_precision_loss, reason = "a share of cycles, printed to one decimal")]
+        let share = 100.0 * l.total() as f64 / all as f64;
+        let _ = writeln!(
+            s,
+            "    {:>4}  {:<20} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>9} {:>5.1}%  {}",
+            l.pc,
+            source_of(kernel, l.pc as usize),
+            l.issued,
+            l.operands,
+            l.bank_conflict,
+            l.unit_busy,
+            l.control,
+            l.barrier,
+            l.not_selected,
+            l.total(),
+            share,
+            text(l.pc)
+        );
+        for &(from, c) in l.waited_on.iter().take(3) {
+            let _ = writeln!(
+                s,
+                "    {:>4}  {:<20} waited {c} cycle{} for the result of pc {from} ({}): {}",
+                "",
+                "",
+                if c == 1 { "" } else { "s" },
+                source_of(kernel, from as usize),
+                text(from)
+            );
+        }
+    }
+    if rows.len() > SHOW {
+        let _ = writeln!(
+            s,
+            "    … {} more instructions (`--format json`: stats.lines)",
+            rows.len() - SHOW
+        );
+    }
+    let _ = writeln!(
+        s,
+        "    {all} cycles at instructions; the rest of warps x cycles is before their block was placed or after they exited"
+    );
+    if let Some(e) = known_error {
+        let _ = writeln!(s, "  {e}");
+    }
+    s
+}
