@@ -103,6 +103,9 @@ pub struct Memory {
     /// Extra cycles of each SM's first global load of a launch (on either level; as a cold address
     /// translation would cost).
     pub first_load_extra: u32,
+    /// Cache lines the L1 resolves per cycle beyond a load's first: a load of n lines is ready (n - 1) / this
+    /// cycles later (its bank conflicts come on top, `bank_conflict` per extra way, as in shared memory).
+    pub l1_lines_per_cycle: u32,
 }
 
 /// Every timing parameter of the model.
@@ -209,7 +212,7 @@ impl Config {
                     shared_load: Unit::new(29, 1),
                     shared_store: Unit::new(4, 1),
                     shared_atomic: Unit::new(30, 4),
-                    global_load: Unit::new(40, 1),
+                    global_load: Unit::new(39, 1),
                     global_store: Unit::new(4, 2),
                     global_atomic: Unit::new(260, 36),
                     barrier: Unit::new(12, 2),
@@ -229,6 +232,7 @@ impl Config {
                     dram_latency: 477,
                     buffers_in_l2: true,
                     first_load_extra: 70,
+                    l1_lines_per_cycle: 5,
                 },
             },
         }
@@ -289,6 +293,9 @@ impl Config {
         let m = &t.memory;
         if !m.line_bytes.is_power_of_two() || !(4..=4096).contains(&m.line_bytes) {
             return bad("`timing.memory.line_bytes` must be a power of two from 4 to 4096");
+        }
+        if !(1..=64).contains(&m.l1_lines_per_cycle) {
+            return bad("`timing.memory.l1_lines_per_cycle` must be 1 to 64");
         }
         if !(1..=64).contains(&m.l1_ways) {
             return bad("`timing.memory.l1_ways` must be 1 to 64");

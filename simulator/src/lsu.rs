@@ -283,13 +283,21 @@ pub(crate) fn shared_cost(
     if !addr.shared {
         return (0, 0);
     }
-    let (degree, minimum) = if addr.wide {
+    let (degree, minimum) = bank_degree(banks, addr, words, exec, w);
+    (degree, shared_access(stats, per_way, degree, minimum))
+}
+
+/// How many times an access cycles through the banks (the busiest bank's distinct words; a 64-bit access a half
+/// warp at a time), and how many it needs without a conflict: for shared memory, and for the L1's data array,
+/// which has the same banks (a global load's words lie in 256-byte aligned buffers, so a word's bank is its index
+/// modulo the banks).
+pub(crate) fn bank_degree(banks: u32, addr: DAddr, words: &[usize; 64], exec: u64, w: u32) -> (u32, u32) {
+    if addr.wide {
         wide_degree(banks, words, exec, w)
     } else {
         let (compact, count) = compact_words(words, exec);
         (shared_memory::conflict_degree(&compact[..count], banks), 1)
-    };
-    (degree, shared_access(stats, per_way, degree, minimum))
+    }
 }
 
 /// A 64-bit shared access's wavefronts, and how many it needs without a conflict. It moves twice the bytes:

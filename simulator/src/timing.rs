@@ -101,7 +101,11 @@ pub(crate) fn price(
                 let (lines, misses, arrival) = global_lines(base(), m.words, exec, line_bytes, l1, &mut mem.l2);
                 stats.l1_hits += lines - misses;
                 stats.l1_misses += misses;
-                Cost::global_load(unit, cycle, lines, arrival)
+                // The L1's data array has the shared memory's banks: lanes on distinct words of one bank replay.
+                let (degree, minimum) = crate::lsu::bank_degree(mem.banks, m.addr, m.words, exec, mem.w);
+                let conflict = u64::from(degree.saturating_sub(minimum)) * u64::from(timing.bank_conflict);
+                let lpc = timing.memory.l1_lines_per_cycle;
+                Cost::global_load(unit, cycle, (lines, arrival), (degree, conflict), lpc)
             }
             AccessKind::Write => {
                 // Write-through, no allocation: the L1 is not consulted (the lines are then in L2).
@@ -179,19 +183,27 @@ impl Cost {
         }
     }
 
-    /// A global load of `lines` cache lines whose last data arrives at cycle `arrival` (issued at `cycle`): the
-    /// result waits for the last line, and each further line takes the pipe another interval.
+    /// A global load of `lines` cache lines whose last data arrives at cycle `arrival` (issued at `cycle`), read
+    /// out of the L1's data banks `degree` times (`conflict` cycles of replays): the result waits for the last
+    /// line, the replays, and one cycle per `lines_per_cycle` further lines; the pipe is busy an interval per
+    /// line or per replay, whichever are more.
     #[inline(always)]
-    pub fn global_load(unit: Unit, cycle: u64, lines: u64, arrival: u64) -> Cost {
+    pub fn global_load(
+        unit: Unit,
+        cycle: u64,
+        (lines, arrival): (u64, u64),
+        (degree, conflict): (u32, u64),
+        lines_per_cycle: u32,
+    ) -> Cost {
         let c = Cost::of(unit);
         Cost {
             latency: if lines > 0 {
-                arrival - cycle + (lines - 1) * u64::from(unit.interval)
+                arrival - cycle + conflict + (lines - 1) / u64::from(lines_per_cycle.max(1))
             } else {
                 c.latency
             },
-            occupancy: c.occupancy * lines.max(1),
-            replays: 0,
+            occupancy: c.occupancy * lines.max(u64::from(degree)).max(1),
+            replays: conflict,
         }
     }
 
@@ -258,18 +270,31 @@ mod tests {
     }
 
     #[test]
-    fn a_global_load_waits_for_its_last_line() {
-        // Two lines, the last one's data at cycle 100 + 300: the second line takes the pipe one more interval.
+    fn a_global_load_waits_for_its_last_line_and_its_bank_replays() {
+        // Two lines, the last one's data at cycle 100 + 300: ready then (a fifth of a cycle per further line
+        // rounds down), the pipe busy an interval per line.
         assert_eq!(
-            Cost::global_load(LSU, 100, 2, 400),
+            Cost::global_load(LSU, 100, (2, 400), (1, 0), 5),
             Cost {
-                latency: 302,
+                latency: 300,
                 occupancy: 4,
                 replays: 0
             }
         );
+        // Eleven lines: two cycles more; a 4-way conflict in the L1's banks: 6 replay cycles, and the pipe busy for
+        // the eleven lines (more than the four replays).
+        assert_eq!(
+            Cost::global_load(LSU, 100, (11, 400), (4, 6), 5),
+            Cost {
+                latency: 308,
+                occupancy: 22,
+                replays: 6
+            }
+        );
+        // 32 lanes on distinct words of one bank of one line: the pipe busy for the 32 replays.
+        assert_eq!(Cost::global_load(LSU, 100, (1, 140), (32, 62), 5).occupancy, 64);
         // No lane executed: nothing was fetched.
-        assert_eq!(Cost::global_load(LSU, 100, 0, 0), Cost::of(LSU));
+        assert_eq!(Cost::global_load(LSU, 100, (0, 0), (0, 0), 5), Cost::of(LSU));
         assert_eq!(Cost::global_store(LSU, 3).occupancy, 6);
         assert_eq!(Cost::global_store(LSU, 3).latency, 23);
     }
