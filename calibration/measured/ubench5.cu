@@ -34,6 +34,27 @@ __global__ void k_branch(unsigned *out, long long *cyc, unsigned uniform, unsign
   if (threadIdx.x == 0) cyc[0] = t1 - t0;
 }
 
+
+// A': the same with the branch written in PTX and 16 dependent IMADs a path (too long for if-conversion).
+#define MADS4(k) "mad.lo.u32 %0, %0, " #k ", %2;\n\tmad.lo.u32 %0, %0, " #k ", %2;\n\tmad.lo.u32 %0, %0, " #k ", %2;\n\tmad.lo.u32 %0, %0, " #k ", %2;\n\t"
+__global__ void k_branch_ptx(unsigned *out, long long *cyc, unsigned mode, unsigned y) {
+  unsigned x = threadIdx.x;
+  // mode 0: lanes alternate (divergent); 1: every lane takes the first path; 2: every lane the second.
+  unsigned c = mode == 0 ? (threadIdx.x & 1) : (mode == 1 ? 1u : 0u);
+  long long t0 = clock64();
+#pragma unroll 1
+  for (int i = 0; i < ITERS; i++) {
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t@p bra BR_A;\n\t"
+                 MADS4(3) MADS4(5) MADS4(7) MADS4(9)
+                 "bra.uni BR_END;\nBR_A:\n\t"
+                 MADS4(11) MADS4(13) MADS4(15) MADS4(17)
+                 "\nBR_END:\n\t}" : "+r"(x) : "r"(c), "r"(y));
+  }
+  long long t1 = clock64();
+  out[threadIdx.x] = x;
+  if (threadIdx.x == 0) cyc[0] = t1 - t0;
+}
+
 __global__ void k_lines(const unsigned *g, unsigned *out, long long *cyc, unsigned stride) {
   unsigned p = threadIdx.x * stride;
   p = g[p];  // first touch (misses), outside the timed region
@@ -60,6 +81,13 @@ int main() {
       CHECK(cudaDeviceSynchronize());
       long long c; CHECK(cudaMemcpy(&c, dcyc, sizeof c, cudaMemcpyDeviceToHost));
       printf("branch %s: %.2f cycles per iteration\n", uniform ? "uniform (one path)" : "divergent (both paths)", (double)c / ITERS);
+    }
+    const char *modes[] = {"divergent (both paths)", "uniform, first path", "uniform, second path"};
+    for (unsigned mode = 0; mode < 3; mode++) {
+      k_branch_ptx<<<1, 32>>>(dout, dcyc, mode, 1);
+      CHECK(cudaDeviceSynchronize());
+      long long c; CHECK(cudaMemcpy(&c, dcyc, sizeof c, cudaMemcpyDeviceToHost));
+      printf("PTX branch, 16 IMADs a path, %s: %.2f cycles per iteration\n", modes[mode], (double)c / ITERS);
     }
     const unsigned strides[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64};
     for (unsigned s : strides) {
