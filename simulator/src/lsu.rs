@@ -293,11 +293,24 @@ pub(crate) fn shared_cost(
 /// modulo the banks).
 pub(crate) fn bank_degree(banks: u32, addr: DAddr, words: &[usize; 64], exec: u64, w: u32) -> (u32, u32) {
     if addr.wide {
-        wide_degree(banks, words, exec, w)
-    } else {
-        let (compact, count) = compact_words(words, exec);
-        (shared_memory::conflict_degree(&compact[..count], banks), 1)
+        return wide_degree(banks, words, exec, w);
     }
+    // Most accesses put each lane in a bank of its own (consecutive words): one pass, no sort.
+    if banks.is_power_of_two() && banks <= 64 {
+        let mask = banks as usize - 1;
+        let mut used = 0u64;
+        let mut clash = false;
+        for_lanes(exec, |lane| {
+            let bit = 1u64 << (words[lane as usize] & mask);
+            clash |= used & bit != 0;
+            used |= bit;
+        });
+        if !clash {
+            return (u32::from(exec != 0), 1);
+        }
+    }
+    let (compact, count) = compact_words(words, exec);
+    (shared_memory::conflict_degree(&compact[..count], banks), 1)
 }
 
 /// A 64-bit shared access's wavefronts, and how many it needs without a conflict. It moves twice the bytes:
