@@ -505,25 +505,35 @@ pub fn compare(case: &Case, gpu: &GpuRun) -> ProgramReport {
         }
     }
     ProgramReport {
-        name: case.name.clone(),
-        set: String::new(),
         matched: mismatch.is_none(),
-        grid: case.kernel.grid,
-        block: case.kernel.block,
-        grid_shape: [case.kernel.grid_dim.x, case.kernel.grid_dim.y, case.kernel.grid_dim.z],
-        block_shape: [
-            case.kernel.block_dim.x,
-            case.kernel.block_dim.y,
-            case.kernel.block_dim.z,
-        ],
-        gpu_cycles: Some(gpu.span()),
-        sim_cycles: Some(case.sim_span),
-        sim_run_cycles: Some(case.sim.cycles),
         mismatch,
         clock_buffers,
-        error: None,
-        hang: None,
         gpu_buffers: gpu.buffers.clone(),
+        ..ProgramReport::of(case, gpu.span())
+    }
+}
+
+impl ProgramReport {
+    /// `case`'s report with the GPU's span `gpu_cycles` and warpsim's cycles, values matched.
+    fn of(case: &Case, gpu_cycles: u64) -> ProgramReport {
+        let k = &case.kernel;
+        ProgramReport {
+            name: case.name.clone(),
+            set: String::new(),
+            matched: true,
+            grid: k.grid,
+            block: k.block,
+            grid_shape: [k.grid_dim.x, k.grid_dim.y, k.grid_dim.z],
+            block_shape: [k.block_dim.x, k.block_dim.y, k.block_dim.z],
+            gpu_cycles: Some(gpu_cycles),
+            sim_cycles: Some(case.sim_span),
+            sim_run_cycles: Some(case.sim.cycles),
+            mismatch: None,
+            clock_buffers: Vec::new(),
+            error: None,
+            hang: None,
+            gpu_buffers: Vec::new(),
+        }
     }
 }
 
@@ -1012,25 +1022,9 @@ pub fn against(case: &Case, saved: &Report) -> ProgramReport {
         let index: Option<u64> = case.name.rsplit('_').next().and_then(|k| k.parse().ok());
         match r.each.iter().find(|e| Some(e[0]) == index) {
             Some(e) => ProgramReport {
-                name: case.name.clone(),
                 set: "random".into(),
                 matched: !r.failed.iter().any(|f| f.name == case.name),
-                grid: case.kernel.grid,
-                block: case.kernel.block,
-                grid_shape: [case.kernel.grid_dim.x, case.kernel.grid_dim.y, case.kernel.grid_dim.z],
-                block_shape: [
-                    case.kernel.block_dim.x,
-                    case.kernel.block_dim.y,
-                    case.kernel.block_dim.z,
-                ],
-                gpu_cycles: Some(e[1]),
-                sim_cycles: None,
-                sim_run_cycles: None,
-                mismatch: None,
-                clock_buffers: Vec::new(),
-                error: None,
-                hang: None,
-                gpu_buffers: Vec::new(),
+                ..ProgramReport::of(case, e[1])
             },
             None => return ProgramReport::failed(&case.name, "not in the report's random batch".into()),
         }
