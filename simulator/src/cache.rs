@@ -1,41 +1,46 @@
 //! The L1 data cache of global memory: set-associative, LRU, allocate on load miss, write-through without
 //! allocation (as Hopper's L1 treats global stores). A line being filled is already allocated: a second miss to
 //! it waits for the same fill (as miss-status holding registers merge requests). And which lines L2 holds
-//! ([`L2Lines`]): where an L1 miss is served from. Both decide timing only: values always come from memory.
+//! ([`L2View`]): where an L1 miss is served from. Both decide timing only: values always come from memory.
 
 use rustc_hash::FxHashSet;
 
-/// Which global lines are in L2: those a load, store or atomic touched earlier in the launch. A kernel's inputs
-/// are not (copied from the host just before the launch, they are in DRAM: `docs/timing.md`), so the first
-/// load of a line costs `dram_latency` and later misses `l1_miss_latency`. Each SM sees the lines of the epochs
-/// before (`committed`, merged at each commit) and its own since (`own`), so that what a load costs never
-/// depends on how the host threads interleave the SMs.
+/// Which global lines are in L2. With `memory.buffers_in_l2` (the default, as `sim crosscheck` runs kernels)
+/// every line of the buffers is there from the start and nothing is tracked (`dram` is `None`). Otherwise a line
+/// is there once a load, store or atomic touched it in the launch: the first load of a line costs `dram`, later
+/// misses `hit`. Each SM sees the lines of the epochs before (`committed`, merged at each commit) and its own
+/// since (`own`), so that what a load costs never depends on how the host threads interleave the SMs.
 #[derive(Debug)]
 pub struct L2View<'a> {
     pub committed: &'a FxHashSet<u64>,
     pub own: &'a mut FxHashSet<u64>,
-    /// An L1 miss's latency when L2 holds the line, and when it does not.
+    /// An L1 miss's latency when L2 holds the line, and when it does not (`None`: it always does).
     pub hit: u64,
-    pub dram: u64,
+    pub dram: Option<u64>,
 }
 
 impl L2View<'_> {
     /// The latency of an L1 miss on `line`, which L2 then holds.
     #[inline]
     pub fn miss(&mut self, line: u64) -> u64 {
-        if self.committed.contains(&line) || !self.own.insert(line) {
-            self.hit
-        } else {
-            self.dram
+        match self.dram {
+            Some(dram) if !self.committed.contains(&line) && self.own.insert(line) => dram,
+            _ => self.hit,
         }
     }
 
     /// A store or atomic reaches `line` in L2.
     #[inline]
     pub fn touch(&mut self, line: u64) {
-        if !self.committed.contains(&line) {
+        if self.tracks() && !self.committed.contains(&line) {
             self.own.insert(line);
         }
+    }
+
+    /// Whether lines are tracked at all (the buffers did not start in L2).
+    #[inline]
+    pub fn tracks(&self) -> bool {
+        self.dram.is_some()
     }
 }
 

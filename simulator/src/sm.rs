@@ -912,11 +912,8 @@ impl<'k> Sm<'k> {
                 committed: l2,
                 own: &mut self.l2_own,
                 hit: u64::from(self.config.timing.memory.l1_miss_latency),
-                dram: u64::from(if self.config.timing.memory.buffers_in_l2 {
-                    self.config.timing.memory.l1_miss_latency
-                } else {
-                    self.config.timing.memory.dram_latency
-                }),
+                dram: (!self.config.timing.memory.buffers_in_l2)
+                    .then(|| u64::from(self.config.timing.memory.dram_latency)),
             },
             first_load: &mut self.first_load,
             global_base: &self.shared.global_base,

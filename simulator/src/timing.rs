@@ -94,7 +94,9 @@ pub(crate) fn price(
                     *mem.first_load = false;
                     let extra = u64::from(timing.memory.first_load_extra);
                     mem.l2.hit += extra;
-                    mem.l2.dram += extra;
+                    if let Some(d) = &mut mem.l2.dram {
+                        *d += extra;
+                    }
                 }
                 let l1 = Some((&mut *mem.l1, cycle, p.cost.latency));
                 let line_bytes = timing.memory.line_bytes;
@@ -114,7 +116,7 @@ pub(crate) fn price(
                 Cost::global_store(unit, lines)
             }
             AccessKind::Atomic => {
-                if !m.addr.shared {
+                if !m.addr.shared && mem.l2.tracks() {
                     // Performed at L2, which then holds the lines.
                     global_lines(base(), m.words, exec, timing.memory.line_bytes, None, &mut mem.l2);
                 }
