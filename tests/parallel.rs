@@ -221,7 +221,7 @@ fn one_sm_takes_every_block() {
 #[test]
 fn global_stores_reach_other_sms_at_the_epoch_boundary() {
     // Block 0 stores 7 to flag[0] at once; block 1 (on SM 1) reads flag[0] at once and again after spinning past
-    // an epoch (`epoch_cycles` = 260 on hopper) on its %clock; each block also reads back its own store.
+    // an epoch (`epoch_cycles` = 287 on hopper) on its %clock; each block also reads back its own store.
     let text = "\
 .kernel visibility
 .grid 2

@@ -93,7 +93,8 @@ done:
         "{:?}",
         fault.kind
     );
-    assert_eq!(fault.pc, 2);
+    // Stopped at an epoch boundary, wherever in its loop (pcs 2 to 4) lane 0 then is.
+    assert!((2..=4).contains(&fault.pc), "pc {}", fault.pc);
 }
 
 #[test]
@@ -330,7 +331,9 @@ fn warp_pipeline_hands_a_mailbox_between_the_halves_of_a_warp() {
     let k = warpsim::instantiate(&program, &Config::hopper().with_warp_size(8), &Launch::default()).expect("loads");
     let fault = run(&k, Scheduling::Lockstep).expect_err("lockstep faults");
     assert_eq!(fault.kind, FaultKind::WarpSyncDivergence { missing: 0xf0 });
-    assert_eq!((fault.pc, fault.block, fault.warp), (12, 0, 0));
+    // The first of the block's two warps to reach it (both do the same).
+    assert_eq!((fault.pc, fault.block), (12, 0));
+    assert!(fault.warp < 2, "warp {}", fault.warp);
 }
 
 /// Under ITS, lanes on two diverged paths that reach different `redux.sync` instructions of the same operation

@@ -1,6 +1,7 @@
 // Calibration microbenchmark (mirrors `k_atom_global` of calibration/measured/ubench.cu): `atom.global.add` throughput.
 // Lane k updates word (k * spread) & 31: spread 0 puts all 32 lanes on one word, spread 1 on 32 words. As in the
-// compiled kernel, the atomics are independent and each result is summed 8 atomics later (throughput).
+// compiled kernel (calibration/measured/sass/ubench-sm90.sass: the loop unrolled by 16), the atomics are independent
+// and each result is summed just before its register takes the atomic 16 later: 16 in flight (throughput).
 .kernel global_atomic
 .param spread = 0
 .param iters = 256
@@ -32,40 +33,40 @@
         mov.u32             %i, 0
         mov.u32             %t0, %clock
 loop:
+        add.u32             %v, %v, %r0
         atom.global.add.u32  %r0, g[%a], 1
         add.u32             %i, %i, 16
-        add.u32             %v, %v, %r8
-        setp.ne.u32         %more, %i, iters
-        atom.global.add.u32  %r1, g[%a], 1
-        add.u32             %v, %v, %r9
-        atom.global.add.u32  %r2, g[%a], 1
-        add.u32             %v, %v, %r10
-        atom.global.add.u32  %r3, g[%a], 1
-        add.u32             %v, %v, %r11
-        atom.global.add.u32  %r4, g[%a], 1
-        add.u32             %v, %v, %r12
-        atom.global.add.u32  %r5, g[%a], 1
-        add.u32             %v, %v, %r13
-        atom.global.add.u32  %r6, g[%a], 1
-        add.u32             %v, %v, %r14
-        atom.global.add.u32  %r7, g[%a], 1
-        add.u32             %v, %v, %r15
-        atom.global.add.u32  %r8, g[%a], 1
-        add.u32             %v, %v, %r0
-        atom.global.add.u32  %r9, g[%a], 1
         add.u32             %v, %v, %r1
-        atom.global.add.u32  %r10, g[%a], 1
+        atom.global.add.u32  %r1, g[%a], 1
+        setp.ne.u32         %more, %i, iters
         add.u32             %v, %v, %r2
-        atom.global.add.u32  %r11, g[%a], 1
+        atom.global.add.u32  %r2, g[%a], 1
         add.u32             %v, %v, %r3
-        atom.global.add.u32  %r12, g[%a], 1
+        atom.global.add.u32  %r3, g[%a], 1
         add.u32             %v, %v, %r4
-        atom.global.add.u32  %r13, g[%a], 1
+        atom.global.add.u32  %r4, g[%a], 1
         add.u32             %v, %v, %r5
-        atom.global.add.u32  %r14, g[%a], 1
+        atom.global.add.u32  %r5, g[%a], 1
         add.u32             %v, %v, %r6
-        atom.global.add.u32  %r15, g[%a], 1
+        atom.global.add.u32  %r6, g[%a], 1
         add.u32             %v, %v, %r7
+        atom.global.add.u32  %r7, g[%a], 1
+        add.u32             %v, %v, %r8
+        atom.global.add.u32  %r8, g[%a], 1
+        add.u32             %v, %v, %r9
+        atom.global.add.u32  %r9, g[%a], 1
+        add.u32             %v, %v, %r10
+        atom.global.add.u32  %r10, g[%a], 1
+        add.u32             %v, %v, %r11
+        atom.global.add.u32  %r11, g[%a], 1
+        add.u32             %v, %v, %r12
+        atom.global.add.u32  %r12, g[%a], 1
+        add.u32             %v, %v, %r13
+        atom.global.add.u32  %r13, g[%a], 1
+        add.u32             %v, %v, %r14
+        atom.global.add.u32  %r14, g[%a], 1
+        add.u32             %v, %v, %r15
+        atom.global.add.u32  %r15, g[%a], 1
         @%more bra          loop
         mov.u32             %t1, %clock
         sub.u32             %t1, %t1, %t0

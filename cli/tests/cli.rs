@@ -657,10 +657,10 @@ fn dynamic_shared_sizes_are_checked() {
 
 #[test]
 fn a_run_that_ends_exactly_at_the_cycle_limit_succeeds() {
-    // butterfly_max at W=8 issues its last instruction at cycle 496 (its first load misses L1, the SM's first).
-    let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "496"]);
+    // butterfly_max at W=8 issues its last instruction at cycle 591 (its first load is the SM's first and its line's first touch in L2).
+    let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "591"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "495"]);
+    let o = sim(&["run", "butterfly_max", "--warp", "8", "--max-cycles", "590"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let empty = temp_file("nothing.s", b"// nothing\n");
     let o = sim(&["run", empty.to_str().expect("utf-8"), "--max-cycles", "1"]);

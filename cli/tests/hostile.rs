@@ -1779,7 +1779,7 @@ fn check_findings_and_the_instruction_limit_exit_1_as_documented() {
     dir.write("spin.s", example_source(&docs, "spin.s"));
     let (o, _) = sim_in(&dir.0, &["run", "spin.s", "--warp", "8", "--max-instructions", "1000"]);
     let first =
-        "error: the run passed the instruction limit (1000 warp instructions): 1019 issued; this warp issued the most";
+        "error: the run passed the instruction limit (1000 warp instructions): 1005 issued; this warp issued the most";
     check("spin.s", &o, 1, first);
     documented(
         &docs,

@@ -5,26 +5,26 @@
 
 use rustc_hash::FxHashSet;
 
-/// Which global lines are in L2. With `memory.buffers_in_l2` (the default, as `sim crosscheck` runs kernels)
-/// every line of the buffers is there from the start and nothing is tracked (`dram` is `None`). Otherwise a line
-/// is there once a load, store or atomic touched it in the launch: the first load of a line costs `dram`, later
-/// misses `hit`. Each SM sees the lines of the epochs before (`committed`, merged at each commit) and its own
+/// Which global lines an SM has touched in the launch. A line no load, store or atomic has touched yet costs
+/// `first` to load: `memory.l2_first_latency` while the buffers start in L2 (`buffers_in_l2`, the default, as
+/// `sim crosscheck` runs kernels: the line is in its home L2 slice), `memory.dram_latency` otherwise; later misses
+/// cost `hit`. Where `first` would equal `hit`, nothing is tracked (`first` is `None`). Each SM sees the lines of the epochs before (`committed`, merged at each commit) and its own
 /// since (`own`), so that what a load costs never depends on how the host threads interleave the SMs.
 #[derive(Debug)]
 pub struct L2View<'a> {
     pub committed: &'a FxHashSet<u64>,
     pub own: &'a mut FxHashSet<u64>,
-    /// An L1 miss's latency when L2 holds the line, and when it does not (`None`: it always does).
+    /// An L1 miss's latency on a line touched before, and on one not yet touched (`None`: the same).
     pub hit: u64,
-    pub dram: Option<u64>,
+    pub first: Option<u64>,
 }
 
 impl L2View<'_> {
     /// The latency of an L1 miss on `line`, which L2 then holds.
     #[inline]
     pub fn miss(&mut self, line: u64) -> u64 {
-        match self.dram {
-            Some(dram) if !self.committed.contains(&line) && self.own.insert(line) => dram,
+        match self.first {
+            Some(first) if !self.committed.contains(&line) && self.own.insert(line) => first,
             _ => self.hit,
         }
     }
@@ -37,10 +37,10 @@ impl L2View<'_> {
         }
     }
 
-    /// Whether lines are tracked at all (the buffers did not start in L2).
+    /// Whether lines are tracked at all.
     #[inline]
     pub fn tracks(&self) -> bool {
-        self.dram.is_some()
+        self.first.is_some()
     }
 }
 

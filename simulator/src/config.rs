@@ -36,6 +36,13 @@ pub struct Units {
     pub convert: Unit,
     /// Integer divide and remainder (an instruction sequence on hardware, modelled as one long operation).
     pub int_div: Unit,
+    /// 64-bit unsigned divide and remainder: ptxas calls a division subroutine, which the warp runs to its end
+    /// before its next instruction issues (the warp is held for the latency).
+    #[serde(default = "Units::default_int_div64")]
+    pub int_div64: Unit,
+    /// 64-bit signed divide and remainder (the same subroutine with the signs taken off and put back).
+    #[serde(default = "Units::default_int_div64_signed")]
+    pub int_div64_signed: Unit,
     /// f32 divide, IEEE round to nearest (likewise a sequence on hardware).
     pub fp32_div: Unit,
     /// FP64 pipe: f64 add, mul, fma, min/max, compares. A configuration file without it takes the default (as
@@ -66,6 +73,11 @@ pub struct Units {
     pub global_store: Unit,
     /// Global atomic, performed at L2, lanes on distinct words.
     pub global_atomic: Unit,
+    /// Global `atom`/`red` `.min`/`.max` on `.f32`: no GPU instruction does it, so CUDA code (and `sim
+    /// crosscheck`) runs a compare-and-swap loop: a load, then `atomicCAS` until it takes. The warp runs the loop to
+    /// its end before its next instruction issues (held for the latency), even for a `red`.
+    #[serde(default = "Units::default_global_atomic_cas")]
+    pub global_atomic_cas: Unit,
     /// Barrier: `latency` cycles from the last arrival being processed to the release; each arriving warp
     /// occupies the block's barrier unit for `interval` cycles, so a barrier of n warps costs about
     /// `latency + interval × n`.
@@ -93,6 +105,12 @@ pub struct Memory {
     /// Latency of a global load that misses L1 and hits L2: its line was loaded, stored or updated by an
     /// atomic earlier in the launch (by any SM).
     pub l1_miss_latency: u32,
+    /// Latency of a global load of a line no SM has loaded, stored or updated yet in the launch while the buffers
+    /// start in L2 (`buffers_in_l2`): the host's copy left the line in its home L2 slice, near or far from the SM;
+    /// once an SM has touched it, a miss finds it at `l1_miss_latency` (measured: a chase over 4096 lines copied
+    /// from the host, 382 cycles a step on the first pass, 296 on the second).
+    #[serde(default = "Memory::default_l2_first_latency")]
+    pub l2_first_latency: u32,
     /// Latency of a global load whose line is not in L2: nothing has touched it yet in the launch, and the
     /// buffers did not start there (`buffers_in_l2`). From DRAM.
     pub dram_latency: u32,
@@ -203,6 +221,8 @@ impl Config {
                     fma: Unit::new(4, 1),
                     convert: Unit::new(12, 4),
                     int_div: Unit::new(46, 8),
+                    int_div64: Units::default_int_div64(),
+                    int_div64_signed: Units::default_int_div64_signed(),
                     fp32_div: Unit::new(83, 8),
                     fp64: Units::default_fp64(),
                     fp64_div: Units::default_fp64_div(),
@@ -214,7 +234,8 @@ impl Config {
                     shared_atomic: Unit::new(30, 4),
                     global_load: Unit::new(39, 1),
                     global_store: Unit::new(4, 2),
-                    global_atomic: Unit::new(260, 36),
+                    global_atomic: Unit::new(410, 36),
+                    global_atomic_cas: Units::default_global_atomic_cas(),
                     barrier: Unit::new(12, 2),
                     branch: Unit::new(12, 1),
                     clock: Unit::new(2, 2),
@@ -229,6 +250,7 @@ impl Config {
                     shared_carveouts_kib: vec![0, 8, 16, 32, 64, 100, 132, 164, 196, 228],
                     l1_ways: 4,
                     l1_miss_latency: 287,
+                    l2_first_latency: Memory::default_l2_first_latency(),
                     dram_latency: 477,
                     buffers_in_l2: true,
                     first_load_extra: 70,
@@ -282,6 +304,7 @@ impl Config {
             t.shared_atomic_serialize,
             t.global_atomic_serialize,
             t.memory.l1_miss_latency,
+            t.memory.l2_first_latency,
             t.memory.dram_latency,
             t.memory.first_load_extra,
         ]
@@ -359,13 +382,32 @@ impl Units {
         Unit::new(92, 16)
     }
 
+    /// `div`/`rem` `.u64`: a dependent chain takes 329.4 (div) and 320.4 (rem) cycles an operation on an H200,
+    /// whatever the operands (`calibration/measured/ubench7.cu`).
+    pub fn default_int_div64() -> Unit {
+        Unit::new(298, 8)
+    }
+
+    /// `div`/`rem` `.s64`: 378.4 (div) and 372.4 (rem) cycles an operation on an H200 (`ubench7.cu`).
+    pub fn default_int_div64_signed() -> Unit {
+        Unit::new(347, 8)
+    }
+
+    /// The f32 atomic min/max compare-and-swap loop: 632.8 cycles a call with one lane, 654.9 with 32 lanes on
+    /// distinct words, on an H200 (`ubench7.cu`).
+    pub fn default_global_atomic_cas() -> Unit {
+        Unit::new(600, 36)
+    }
+
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 19] {
+    pub fn all(&self) -> [(&'static str, Unit); 22] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
             ("convert", self.convert),
             ("int_div", self.int_div),
+            ("int_div64", self.int_div64),
+            ("int_div64_signed", self.int_div64_signed),
             ("fp32_div", self.fp32_div),
             ("fp64", self.fp64),
             ("fp64_div", self.fp64_div),
@@ -378,10 +420,30 @@ impl Units {
             ("global_load", self.global_load),
             ("global_store", self.global_store),
             ("global_atomic", self.global_atomic),
+            ("global_atomic_cas", self.global_atomic_cas),
             ("barrier", self.barrier),
             ("branch", self.branch),
             ("clock", self.clock),
         ]
+    }
+}
+
+impl Memory {
+    /// See [`Memory::l2_first_latency`]: 382 cycles a step of the first pass, less the chase loop's own cycles
+    /// (the second pass's 296 against `l1_miss_latency`'s 287).
+    pub fn default_l2_first_latency() -> u32 {
+        382
+    }
+
+    /// The latency of a load of a line no SM has touched yet in the launch, where it differs from
+    /// `l1_miss_latency` (`None`: it does not, and lines need no tracking).
+    pub fn first_miss(&self) -> Option<u64> {
+        let first = if self.buffers_in_l2 {
+            self.l2_first_latency
+        } else {
+            self.dram_latency
+        };
+        (first != self.l1_miss_latency).then_some(u64::from(first))
     }
 }
 

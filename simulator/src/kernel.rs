@@ -423,6 +423,10 @@ pub enum Unit {
     Fma,
     Convert,
     IntDiv,
+    /// 64-bit unsigned divide and remainder (a subroutine on hardware: the warp is held).
+    IntDiv64,
+    /// 64-bit signed divide and remainder (likewise).
+    IntDiv64S,
     Fp32Div,
     /// f64 add, mul, fma, min/max (the FP64 pipe).
     Fp64,
@@ -438,6 +442,8 @@ pub enum Unit {
     GlobalLoad,
     GlobalStore,
     GlobalAtomic,
+    /// Global f32 atomic min/max: a compare-and-swap loop on hardware (the warp is held).
+    GlobalAtomicCas,
     /// Barriers: the warp waits until release.
     Barrier,
     Branch,
@@ -479,16 +485,29 @@ impl Unit {
         match self {
             Unit::Alu => Pipe::Alu,
             Unit::Fma => Pipe::Fma,
-            Unit::Convert | Unit::IntDiv | Unit::Fp32Div | Unit::Fp64Div | Unit::Sqrt => Pipe::Sfu,
+            Unit::Convert
+            | Unit::IntDiv
+            | Unit::IntDiv64
+            | Unit::IntDiv64S
+            | Unit::Fp32Div
+            | Unit::Fp64Div
+            | Unit::Sqrt => Pipe::Sfu,
             Unit::Fp64 => Pipe::Fp64,
             Unit::Shuffle | Unit::ShuffleIdx => Pipe::Shuffle,
             Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic => Pipe::Shared,
             Unit::GlobalLoad | Unit::GlobalStore => Pipe::Global,
-            Unit::GlobalAtomic => Pipe::GlobalAtomic,
+            Unit::GlobalAtomic | Unit::GlobalAtomicCas => Pipe::GlobalAtomic,
             Unit::Barrier => Pipe::Barrier,
             Unit::Branch => Pipe::Branch,
             Unit::Clock => Pipe::Clock,
         }
+    }
+
+    /// The hardware runs this class as a subroutine or a loop of its own (64-bit division, the f32 atomic
+    /// min/max compare-and-swap loop): the warp issues nothing else until it is done.
+    #[inline(always)]
+    pub fn holds_warp(self) -> bool {
+        matches!(self, Unit::IntDiv64 | Unit::IntDiv64S | Unit::GlobalAtomicCas)
     }
 
     /// This class's latency and interval in `units`.
@@ -498,6 +517,8 @@ impl Unit {
             Unit::Fma => u.fma,
             Unit::Convert => u.convert,
             Unit::IntDiv => u.int_div,
+            Unit::IntDiv64 => u.int_div64,
+            Unit::IntDiv64S => u.int_div64_signed,
             Unit::Fp32Div => u.fp32_div,
             Unit::Fp64 => u.fp64,
             Unit::Fp64Div => u.fp64_div,
@@ -510,6 +531,7 @@ impl Unit {
             Unit::GlobalLoad => u.global_load,
             Unit::GlobalStore => u.global_store,
             Unit::GlobalAtomic => u.global_atomic,
+            Unit::GlobalAtomicCas => u.global_atomic_cas,
             Unit::Barrier => u.barrier,
             Unit::Branch => u.branch,
             Unit::Clock => u.clock,
@@ -2631,14 +2653,17 @@ impl Decoder<'_> {
                 "`atom`/`red` on `.local` memory: PTX defines atomics on global and shared memory (or a generic address of either)".into(),
             ));
         }
+        let f = atomic_op(op, ty);
         let unit = if a.space == Space::Shared {
             Unit::SharedAtomic
+        } else if matches!(f, Atom::MinF | Atom::MaxF) {
+            Unit::GlobalAtomicCas
         } else {
             Unit::GlobalAtomic
         };
         Ok((
             DOp::Atom {
-                f: atomic_op(op, ty),
+                f,
                 d: d.map(|d| d.0),
                 addr: self.addr(a, ty)?,
                 b: self.src(b, ty)?,
@@ -2858,8 +2883,15 @@ fn wide_binary(op: BinaryOp, ty: Ty) -> (Wide, Unit) {
         BinaryOp::MulHi if ty.wide() => (pick(Wide::MulHiS, Wide::MulHiU), Unit::Fma),
         BinaryOp::MulHi => (pick(Wide::MulHi32S, Wide::MulHi32U), Unit::Fma),
         BinaryOp::MulWide => (pick(Wide::MulWideS, Wide::MulWideU), Unit::Fma),
-        BinaryOp::Div => (pick(Wide::DivS, Wide::DivU), Unit::IntDiv),
-        BinaryOp::Rem => (pick(Wide::RemS, Wide::RemU), Unit::IntDiv),
+        BinaryOp::Div | BinaryOp::Rem => {
+            let unit = if signed { Unit::IntDiv64S } else { Unit::IntDiv64 };
+            let f = if op == BinaryOp::Div {
+                pick(Wide::DivS, Wide::DivU)
+            } else {
+                pick(Wide::RemS, Wide::RemU)
+            };
+            (f, unit)
+        }
         BinaryOp::Min => (pick(Wide::MinS, Wide::MinU), Unit::Alu),
         BinaryOp::Max => (pick(Wide::MaxS, Wide::MaxU), Unit::Alu),
         BinaryOp::And => (Wide::And, Unit::Alu),

@@ -912,8 +912,7 @@ impl<'k> Sm<'k> {
                 committed: l2,
                 own: &mut self.l2_own,
                 hit: u64::from(self.config.timing.memory.l1_miss_latency),
-                dram: (!self.config.timing.memory.buffers_in_l2)
-                    .then(|| u64::from(self.config.timing.memory.dram_latency)),
+                first: self.config.timing.memory.first_miss(),
             },
             first_load: &mut self.first_load,
             global_base: &self.shared.global_base,
@@ -973,7 +972,7 @@ impl<'k> Sm<'k> {
             Outcome::WarpSync { .. } | Outcome::Barrier(_) | Outcome::Branch { .. } => {}
             Outcome::Lanes | Outcome::Access(_) | Outcome::Exchange(_) => {}
         }
-        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1);
+        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, inst.unit.holds_warp());
         warp.hold = Hold::Control;
         if let Some((taken, target)) = diverged {
             let fallthrough = active & !taken;

@@ -94,7 +94,7 @@ pub(crate) fn price(
                     *mem.first_load = false;
                     let extra = u64::from(timing.memory.first_load_extra);
                     mem.l2.hit += extra;
-                    if let Some(d) = &mut mem.l2.dram {
+                    if let Some(d) = &mut mem.l2.first {
                         *d += extra;
                     }
                 }
@@ -146,7 +146,7 @@ fn generic_shared(unit: crate::kernel::Unit) -> crate::kernel::Unit {
     match unit {
         Unit::GlobalLoad => Unit::SharedLoad,
         Unit::GlobalStore => Unit::SharedStore,
-        Unit::GlobalAtomic => Unit::SharedAtomic,
+        Unit::GlobalAtomic | Unit::GlobalAtomicCas => Unit::SharedAtomic,
         u => u,
     }
 }
@@ -239,11 +239,12 @@ impl Cost {
         Cost { occupancy: 1, ..self }
     }
 
-    /// Cycles until the warp may issue again: the next cycle, or after a redirect (a branch or a jump) the
-    /// branch's latency.
+    /// Cycles until the warp may issue again: the next cycle; after a redirect (a branch or a jump) the branch's
+    /// latency; after an instruction the hardware runs as a subroutine or loop of the warp's own (`hold`), its
+    /// whole latency.
     #[inline(always)]
-    pub fn next_issue(self, redirect: bool) -> u64 {
-        if redirect { self.latency.max(1) } else { 1 }
+    pub fn next_issue(self, redirect: bool, hold: bool) -> u64 {
+        if redirect || hold { self.latency.max(1) } else { 1 }
     }
 }
 
@@ -320,7 +321,8 @@ mod tests {
             latency: 9,
             interval: 1,
         });
-        assert_eq!((bra.next_issue(true), bra.next_issue(false)), (9, 1));
+        assert_eq!((bra.next_issue(true, false), bra.next_issue(false, false)), (9, 1));
+        assert_eq!(Cost::of(LSU).next_issue(false, true), 23);
         assert_eq!(Cost::of(LSU).barrier().occupancy, 1);
     }
 }
