@@ -8,7 +8,7 @@ cycles, warpsim cycles), runs each in warpsim with the per-instruction profile (
 by least squares. A class with a large positive beta is one the model under-prices (or one that stands for
 something it leaves out); docs/timing.md quotes the result. Needs numpy.
 
-    python3 calibration/analysis/fit_random.py crosscheck/h100-2026-11-27.json [--sim target/release/sim] [--sample 1200]
+    python3 calibration/analysis/fit_random.py crosscheck/h100-2026-11-27.json [--sim target/release/sim] [--sample 1200] [--config FILE]
 """
 import argparse, collections, json, os, random, subprocess, tempfile
 
@@ -37,6 +37,7 @@ def main():
     a.add_argument("--sim", default="target/release/sim")
     a.add_argument("--sample", type=int, default=1200)
     a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--config", help="a machine configuration for warpsim (`sim run --config`)")
     args = a.parse_args()
     rep = json.load(open(args.report))
     seed = rep["random"]["seed"]
@@ -50,7 +51,8 @@ def main():
             src = subprocess.run([args.sim, "random", "--seed", str(seed), "--index", str(index)],
                                  capture_output=True, text=True, check=True).stdout
             open(path, "w").write(src)
-            out = subprocess.run([args.sim, "run", path, "--format", "json"], capture_output=True, text=True).stdout
+            extra = ["--config", args.config] if args.config else []
+            out = subprocess.run([args.sim, "run", path, "--format", "json"] + extra, capture_output=True, text=True).stdout
             doc = json.loads(out)
             warps = doc["stats"]["warp_count"]
             counts = collections.Counter()

@@ -100,6 +100,22 @@ impl L1 {
         (false, fill)
     }
 
+    /// Drops `line` if it is present: a global atomic on it (performed at L2) leaves the SM's copy stale, so the
+    /// next load of the line misses (measured: `calibration/measured/ubench14.cu`; a store keeps it).
+    pub fn invalidate(&mut self, line: u64) {
+        if self.sets == 0 {
+            return;
+        }
+        #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
+        let base = (line % self.sets as u64) as usize * self.ways;
+        for k in base..base + self.ways {
+            if self.tags[k] == line {
+                self.tags[k] = u64::MAX;
+                self.used[k] = 0;
+            }
+        }
+    }
+
     /// Capacity in lines.
     #[cfg(test)]
     pub fn lines(&self) -> usize {
@@ -113,6 +129,18 @@ mod tests {
 
     fn hit(c: &mut L1, line: u64) -> bool {
         c.load(line, 0, || 0).0
+    }
+
+    #[test]
+    fn an_invalidated_line_misses_and_the_others_stay() {
+        let mut c = L1::new(512, 128, 2);
+        assert!(!hit(&mut c, 7));
+        assert!(!hit(&mut c, 9));
+        c.invalidate(7);
+        c.invalidate(1000);
+        assert!(hit(&mut c, 9));
+        assert!(!hit(&mut c, 7));
+        assert!(hit(&mut c, 7));
     }
 
     #[test]

@@ -140,6 +140,21 @@ pub struct Timing {
     pub shared_atomic_serialize: u32,
     /// Extra cycles per additional lane hitting the same global word.
     pub global_atomic_serialize: u32,
+    /// Under independent thread scheduling, cycles a warp-synchronous instruction (`bar.warp.sync`, `shfl.sync`,
+    /// `vote.sync`, `match.sync`, `redux.sync`) holds the warp when it brings diverged paths together: the GPU
+    /// takes a slow path (`BRA.DIV` to a `WARPSYNC`) where converged lanes pass at once.
+    #[serde(default = "Timing::default_warp_sync_diverged")]
+    pub warp_sync_diverged: u32,
+    /// Model the compiler's load scheduling: a load's latency runs from the earliest cycle ptxas could have
+    /// issued it in its basic block (its address and guard ready, after the block's start and after the last
+    /// store, atomic, barrier, warp-synchronous instruction or clock read that orders it), not from where the
+    /// program puts it. Off: loads are timed where they stand (the program's own order).
+    #[serde(default = "Timing::default_hoist_loads")]
+    pub hoist_loads: bool,
+    /// Cycles a path of a warp pays at the join of a conditional branch (ptxas's convergence barrier: `BSSY`
+    /// before the branch, `BSYNC` at the join): once where the lanes agreed, once per path where they diverged.
+    #[serde(default = "Timing::default_convergence_barrier")]
+    pub convergence_barrier: u32,
     pub memory: Memory,
 }
 
@@ -244,6 +259,9 @@ impl Config {
                 bank_conflict: 2,
                 shared_atomic_serialize: 2,
                 global_atomic_serialize: 1,
+                warp_sync_diverged: Timing::default_warp_sync_diverged(),
+                hoist_loads: Timing::default_hoist_loads(),
+                convergence_barrier: Timing::default_convergence_barrier(),
                 memory: Memory {
                     line_bytes: 128,
                     l1_shared_bytes: 256 * 1024,
@@ -303,6 +321,8 @@ impl Config {
             t.bank_conflict,
             t.shared_atomic_serialize,
             t.global_atomic_serialize,
+            t.warp_sync_diverged,
+            t.convergence_barrier,
             t.memory.l1_miss_latency,
             t.memory.l2_first_latency,
             t.memory.dram_latency,
@@ -425,6 +445,27 @@ impl Units {
             ("branch", self.branch),
             ("clock", self.clock),
         ]
+    }
+}
+
+impl Timing {
+    /// See [`Timing::warp_sync_diverged`]: two diverged halves of a warp, each looping over a multiply-add and a
+    /// `__syncwarp()`, take 419.8 cycles an iteration on an H200, 793.8 with two `__syncwarp()`s, against 28.6
+    /// with every lane on one path (`calibration/measured/ubench13.cu`).
+    pub fn default_warp_sync_diverged() -> u32 {
+        360
+    }
+
+    /// See [`Timing::convergence_barrier`]: an if/else of 16 dependent multiply-adds a path in a loop takes 107.3
+    /// and 111.3 cycles an iteration on an H100 when the lanes agree, 194.3 when they alternate
+    /// (`calibration/measured/ubench5.cu` part A'), 16 and 30 more than the model without it.
+    pub fn default_convergence_barrier() -> u32 {
+        16
+    }
+
+    /// See [`Timing::hoist_loads`]: on.
+    pub fn default_hoist_loads() -> bool {
+        false
     }
 }
 

@@ -36,8 +36,10 @@ pub(crate) fn is_warp_sync(inst: &DInstr) -> bool {
 pub(crate) enum Rendezvous {
     /// Execute it, together with the `joined` lanes (paths waiting at the same instruction). After an exchange
     /// across instructions the results wait in the stack's [`Mail`], and the execute stage delivers them.
+    /// `across`: this completes a meeting of diverged paths (which the GPU pays for: `warp_sync_diverged`).
     Go {
         joined: u64,
+        across: bool,
     },
     /// Wait for lanes of its mask still on their way (another path issues meanwhile).
     Wait,
@@ -86,7 +88,10 @@ pub(crate) fn rendezvous(
         DOp::Vote { mask, .. } | DOp::Match { mask, .. } | DOp::Redux { mask, .. } => (mask, false),
         DOp::BarWarp { mask } => (mask, true),
         _ => {
-            return Rendezvous::Go { joined: 0 };
+            return Rendezvous::Go {
+                joined: 0,
+                across: false,
+            };
         }
     };
     if stack.mail.as_ref().is_some_and(|m| m.lanes.get() == 0) {
@@ -96,16 +101,25 @@ pub(crate) fn rendezvous(
         // Released by the rendezvous another path completed: the lanes it waited for have arrived.
         stack.released &= !exec;
         stack.synced = u64::MAX;
-        return Rendezvous::Go { joined: 0 };
+        return Rendezvous::Go {
+            joined: 0,
+            across: false,
+        };
     }
     if stack.live() & !active == 0 {
         // One path holds every live lane (the common case): no other path to meet.
-        return Rendezvous::Go { joined: 0 };
+        return Rendezvous::Go {
+            joined: 0,
+            across: false,
+        };
     }
     let named = member.lanes(rf, ctx, exec);
     let others = named & stack.live() & !active;
     if others == 0 {
-        return Rendezvous::Go { joined: 0 };
+        return Rendezvous::Go {
+            joined: 0,
+            across: false,
+        };
     }
     if others & !stack.waiting == 0 {
         let paths: SmallVec<[(u32, u64); 8]> = stack
@@ -117,7 +131,10 @@ pub(crate) fn rendezvous(
         if paths.iter().all(|&(p, _)| p == pc) {
             stack.waiting &= !lanes;
             stack.advance_paths(lanes, pc + 1);
-            return Rendezvous::Go { joined: lanes };
+            return Rendezvous::Go {
+                joined: lanes,
+                across: true,
+            };
         }
         if bar_warp {
             if let Some(&(other_pc, l)) = paths
@@ -129,14 +146,20 @@ pub(crate) fn rendezvous(
             stack.waiting &= !lanes;
             stack.released |= lanes;
             stack.synced = lanes;
-            return Rendezvous::Go { joined: 0 };
+            return Rendezvous::Go {
+                joined: 0,
+                across: true,
+            };
         }
         return match exchange(code, rf, ctx, (inst, exec, named), &paths) {
             Ok((mail, released)) => {
                 stack.waiting &= !lanes;
                 stack.released |= released;
                 stack.mail = Some(Box::new(mail));
-                Rendezvous::Go { joined: 0 }
+                Rendezvous::Go {
+                    joined: 0,
+                    across: true,
+                }
             }
             Err(kind) => Rendezvous::Fault(kind),
         };

@@ -775,6 +775,215 @@ pub struct DInstr {
     pub reconverge: u32,
     /// The value type of the result (for traces).
     pub ty: Ty,
+    /// What the compiler's load scheduling needs to know of it ([`sched`]: flags).
+    pub sched: u8,
+}
+
+/// The compiler's load scheduling (`timing.hoist_loads`): ptxas issues a load as early in its basic block as its
+/// operands and the memory order allow (renaming its destination), so that its latency overlaps the
+/// instructions before it. An instruction's [`DInstr::sched`] says where a later load may not start before.
+pub mod sched {
+    /// It begins a basic block (the first instruction, a branch's target or reconvergence point, the instruction
+    /// after a branch or an exit) or follows an instruction that may hold the warp (a barrier, a
+    /// warp-synchronous instruction, a division subroutine or compare-and-swap loop): a load after it starts no
+    /// sooner than it issues.
+    pub const LEADER: u8 = 1;
+    /// A later shared-memory load starts after it (a shared store or atomic, a barrier, a warp-synchronous
+    /// instruction, a clock read, a global atomic).
+    pub const FENCE_SHARED: u8 = 2;
+    /// A later global or local load starts after it (a global or local store, any atomic, a barrier, a
+    /// warp-synchronous instruction, a clock read).
+    pub const FENCE_OTHER: u8 = 4;
+    /// A shared-memory load that may start early.
+    pub const LOAD_SHARED: u8 = 8;
+    /// A global or local load that may start early.
+    pub const LOAD_OTHER: u8 = 16;
+    /// The join of a conditional branch (its reconvergence point): ptxas brackets a branch that may diverge with
+    /// a convergence barrier, `BSSY` before it and `BSYNC` here, which each path reaching it pays
+    /// (`timing.convergence_barrier`).
+    pub const JOIN: u8 = 32;
+
+    use super::{DInstr, DOp, Flat, Unit};
+
+    /// The spaces a load or store of `addr` may reach: (shared, global or local).
+    fn spaces(addr: &super::DAddr) -> (bool, bool) {
+        match addr.flat {
+            Flat::Generic => (true, true),
+            Flat::Shared => (true, false),
+            Flat::Global | Flat::Local => (false, true),
+            Flat::No => (addr.shared, !addr.shared),
+        }
+    }
+
+    /// Whether a special register holds the same value in every lane of a warp.
+    fn uniform_special(s: warpsim_isa::ast::Special) -> bool {
+        use warpsim_isa::ast::Special as S;
+        matches!(
+            s,
+            S::NtidX
+                | S::NtidY
+                | S::NtidZ
+                | S::CtaidX
+                | S::CtaidY
+                | S::CtaidZ
+                | S::NctaidX
+                | S::NctaidY
+                | S::NctaidZ
+                | S::WarpId
+                | S::NWarpId
+                | S::WarpSize
+                | S::SmId
+                | S::NSmId
+                | S::DynamicSmemSize
+                | S::TotalSmemSize
+        )
+    }
+
+    /// Which conditional branches may diverge: ptxas brackets only those with a convergence barrier (a branch on
+    /// a value every lane of the warp holds alike, a kernel parameter or a loop counter counted from one, is
+    /// `.uni`). A register or predicate is uniform unless some write to it reads a non-uniform operand (a lane's
+    /// own index, a load, a shuffle, an atomic), is guarded by a non-uniform predicate, or runs where the warp may
+    /// be diverged (between a divergent branch and its join, or in a loop that lanes leave at different
+    /// iterations); a fixed point over the program.
+    pub fn divergent_branches(program: &warpsim_isa::ast::Program, code: &[DInstr]) -> Vec<bool> {
+        use warpsim_isa::ast::{Op, Operand};
+        let n = program.instructions.len();
+        let mut reg = vec![false; program.regs.len()];
+        let mut pred = vec![false; program.preds.len()];
+        let mut branch = vec![false; n];
+        loop {
+            // Where the warp may be diverged.
+            let mut region = vec![false; n + 1];
+            for (pc, i) in code.iter().enumerate() {
+                if !branch[pc] {
+                    continue;
+                }
+                let DOp::Bra { target } = i.op else { continue };
+                let (mut lo, hi) = if (target as usize) > pc {
+                    (pc + 1, (i.reconverge as usize).min(n))
+                } else {
+                    (target as usize, pc + 1)
+                };
+                // A loop the region leaves by its back edge: its head runs again with fewer lanes.
+                loop {
+                    let back = code[lo..hi]
+                        .iter()
+                        .filter_map(|j| match j.op {
+                            DOp::Bra { target } if (target as usize) < lo => Some(target as usize),
+                            _ => None,
+                        })
+                        .min();
+                    match back {
+                        Some(t) => lo = t,
+                        None => break,
+                    }
+                }
+                for r in &mut region[lo..hi] {
+                    *r = true;
+                }
+            }
+            let mut changed = false;
+            for (pc, inst) in program.instructions.iter().enumerate() {
+                let guard = inst.guard.is_some_and(|g| pred[g.pred.0 as usize]);
+                let reads = inst.op.sources().iter().any(|o| match o {
+                    Operand::Reg(r) => reg[r.0 as usize],
+                    Operand::Special(s) => !uniform_special(*s),
+                    Operand::Imm(_) => false,
+                }) || inst.op.preds_read().iter().any(|p| pred[p.0 as usize]);
+                let own = matches!(
+                    inst.op,
+                    Op::Ld { .. } | Op::Atom { .. } | Op::Shfl { .. } | Op::Match { .. }
+                );
+                if guard || reads || own || region[pc] {
+                    let mut mark = |r: Option<warpsim_isa::ast::Reg>| {
+                        if let Some(r) = r
+                            && !reg[r.0 as usize]
+                        {
+                            reg[r.0 as usize] = true;
+                            changed = true;
+                        }
+                    };
+                    mark(inst.op.reg_written());
+                    if let Op::Unpack { hi, .. } = inst.op {
+                        mark(Some(hi));
+                    }
+                    if let Some(p) = inst.op.pred_written()
+                        && !pred[p.0 as usize]
+                    {
+                        pred[p.0 as usize] = true;
+                        changed = true;
+                    }
+                }
+                if matches!(inst.op, Op::Bra { .. }) && guard && !branch[pc] {
+                    branch[pc] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return branch;
+            }
+        }
+    }
+
+    /// Sets every instruction's flags; `divergent[pc]`: the branch at `pc` may diverge.
+    pub fn mark(code: &mut [DInstr], divergent: &[bool]) {
+        let n = code.len();
+        let mut leader = vec![false; n + 1];
+        let mut join = vec![false; n + 1];
+        leader[0] = true;
+        for (pc, i) in code.iter().enumerate() {
+            match i.op {
+                DOp::Bra { target } => {
+                    leader[target as usize] = true;
+                    leader[pc + 1] = true;
+                    leader[(i.reconverge as usize).min(n)] = true;
+                    if divergent[pc] {
+                        join[(i.reconverge as usize).min(n)] = true;
+                    }
+                }
+                DOp::Exit
+                | DOp::Bar { .. }
+                | DOp::BarWarp { .. }
+                | DOp::Shfl { .. }
+                | DOp::Vote { .. }
+                | DOp::Match { .. }
+                | DOp::Redux { .. } => leader[pc + 1] = true,
+                _ if i.unit.holds_warp() => leader[pc + 1] = true,
+                _ => {}
+            }
+        }
+        for (pc, i) in code.iter_mut().enumerate() {
+            let all = FENCE_SHARED | FENCE_OTHER;
+            let mut f = match i.op {
+                DOp::Ld { addr, .. } => match spaces(&addr) {
+                    (true, false) => LOAD_SHARED,
+                    (false, true) => LOAD_OTHER,
+                    _ => LOAD_SHARED | LOAD_OTHER,
+                },
+                DOp::St { addr, .. } => {
+                    let (sh, other) = spaces(&addr);
+                    (if sh { FENCE_SHARED } else { 0 }) | (if other { FENCE_OTHER } else { 0 })
+                }
+                DOp::Atom { .. }
+                | DOp::Bar { .. }
+                | DOp::BarWarp { .. }
+                | DOp::Shfl { .. }
+                | DOp::Vote { .. }
+                | DOp::Match { .. }
+                | DOp::Redux { .. }
+                | DOp::Activemask { .. } => all,
+                _ if i.unit == Unit::Clock => all,
+                _ => 0,
+            };
+            if leader[pc] {
+                f |= LEADER;
+            }
+            if join[pc] {
+                f |= JOIN;
+            }
+            i.sched = f;
+        }
+    }
 }
 
 impl DInstr {
@@ -1407,12 +1616,14 @@ pub fn instantiate_with(
     let bytes = |words: usize| u32::try_from(words * 4).expect("shared memory is checked against max_shared_per_block");
     let specials = [config.sms, bytes(dynamic_words), bytes(words)];
     let graph = cfg::analyse(program);
-    let code = program
+    let mut code = program
         .instructions
         .iter()
         .enumerate()
         .map(|(pc, inst)| decode(program, (&shared, specials), inst, pc, &graph, w, &params, &consts))
         .collect::<Result<Vec<_>, _>>()?;
+    let divergent = sched::divergent_branches(program, &code);
+    sched::mark(&mut code, &divergent);
     let described = code.iter().map(Described::of).collect();
     // The untraced run's code: registers share rows where their lifetimes allow (`rows::coalesce`).
     // (Past the analyses' size limits: a row per register, every row zeroed.)
@@ -2111,6 +2322,7 @@ fn decode(
         pred_write: inst.op.pred_written().map(|p| p.0),
         reconverge: pc32(graph.reconvergence_pc(pc).unwrap_or(program.instructions.len())),
         ty,
+        sched: 0,
     })
 }
 

@@ -83,6 +83,17 @@ impl Scoreboard {
     /// `slot[r]` is register `r`'s slot.
     #[inline]
     pub fn ready_at(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32, slot: &[u16]) -> Ready {
+        self.ready_for(inst, pipe, pipe_switch, slot, true)
+    }
+
+    /// The first cycle at which `inst`'s operands (registers and predicates read) are ready, its destination
+    /// aside: when a compiler that renames the destination could have issued it.
+    pub fn operands_at(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32, slot: &[u16]) -> u64 {
+        self.ready_for(inst, pipe, pipe_switch, slot, false).at
+    }
+
+    #[inline(always)]
+    fn ready_for(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32, slot: &[u16], writes: bool) -> Ready {
         let mut r = Ready::default();
         let mut take = |p: &Pending, read: bool| {
             // A register never written (ready 0) is no result in flight: nothing to switch pipes.
@@ -105,6 +116,9 @@ impl Scoreboard {
         }
         for &x in &inst.pred_reads {
             take(&self.preds[x as usize], true);
+        }
+        if !writes {
+            return r;
         }
         if let Some(d) = inst.write {
             take(self.of(d, slot[d as usize]), false);

@@ -753,6 +753,8 @@ impl<'k> Sm<'k> {
             cycle,
             sm: self.id,
         };
+        // Whether this instruction completes a meeting of diverged paths at a warp-synchronous instruction.
+        let mut diverged_sync = false;
         if self.shared.its && its::is_warp_sync(inst) {
             warp.stack.synced = 0;
             if exec != 0 {
@@ -765,11 +767,12 @@ impl<'k> Sm<'k> {
                     (active, exec),
                     &ctx,
                 ) {
-                    Rendezvous::Go { joined } => {
+                    Rendezvous::Go { joined, across } => {
                         // (With an exchange across instructions, the results wait in the stack's mail: the
                         // execute stage delivers them, `its::deliver`.)
                         active |= joined;
                         exec = active & guard;
+                        diverged_sync = across;
                     }
                     Rendezvous::Wait => {
                         // The path waits; another path of the warp issues next.
@@ -918,7 +921,41 @@ impl<'k> Sm<'k> {
             global_base: &self.shared.global_base,
             local_base: warp.local_base,
         };
-        let priced = price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, cycle, exec);
+        // The compiler's load scheduling: where a load could have started in its basic block.
+        let sched = inst.sched;
+        let mut from = cycle;
+        if sched != 0 && self.config.timing.hoist_loads {
+            if sched & crate::kernel::sched::LEADER != 0 {
+                warp.load_floor = [cycle; 2];
+            }
+            let loads = sched & (crate::kernel::sched::LOAD_SHARED | crate::kernel::sched::LOAD_OTHER);
+            if loads != 0 {
+                let floor = match loads {
+                    crate::kernel::sched::LOAD_SHARED => warp.load_floor[0],
+                    crate::kernel::sched::LOAD_OTHER => warp.load_floor[1],
+                    _ => warp.load_floor[0].max(warp.load_floor[1]),
+                };
+                let operands = warp.scoreboard.operands_at(
+                    inst,
+                    inst.unit.pipe(),
+                    self.config.timing.pipe_switch,
+                    &self.shared.slot,
+                );
+                from = (floor + 1).max(operands).min(cycle);
+            }
+            if sched & crate::kernel::sched::FENCE_SHARED != 0 {
+                warp.load_floor[0] = cycle;
+            }
+            if sched & crate::kernel::sched::FENCE_OTHER != 0 {
+                warp.load_floor[1] = cycle;
+            }
+        }
+        let mut priced = price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, from, exec);
+        if from < cycle {
+            // Priced from where it could have started: its result is ready that much sooner (never before the
+            // cycle after it issues).
+            priced.cost.latency = (from + priced.cost.latency).saturating_sub(cycle).max(1);
+        }
         let cost = priced.cost;
         if let Some(mut e) = event.take() {
             e.observe(inst, &outcome, &priced, &warp.rf, &block.shared, w, banks);
@@ -973,6 +1010,16 @@ impl<'k> Sm<'k> {
             Outcome::Lanes | Outcome::Access(_) | Outcome::Exchange(_) => {}
         }
         warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, inst.unit.holds_warp());
+        // The convergence barrier: each path pays `BSYNC` at a join; a divergent branch makes two paths.
+        if (sched & crate::kernel::sched::JOIN != 0) || diverged.is_some() {
+            warp.next_issue += u64::from(self.config.timing.convergence_barrier);
+        }
+        if diverged_sync {
+            // The GPU gathers lanes from diverged paths on a slow path (a `WARPSYNC` behind `BRA.DIV`).
+            warp.next_issue = warp
+                .next_issue
+                .max(cycle + u64::from(self.config.timing.warp_sync_diverged));
+        }
         warp.hold = Hold::Control;
         if let Some((taken, target)) = diverged {
             let fallthrough = active & !taken;

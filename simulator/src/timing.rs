@@ -116,9 +116,12 @@ pub(crate) fn price(
                 Cost::global_store(unit, lines)
             }
             AccessKind::Atomic => {
-                if !m.addr.shared && mem.l2.tracks() {
-                    // Performed at L2, which then holds the lines.
-                    global_lines(base(), m.words, exec, timing.memory.line_bytes, None, &mut mem.l2);
+                if !m.addr.shared {
+                    // Performed at L2, which then holds the lines; the SM's L1 copies of them are stale.
+                    if mem.l2.tracks() {
+                        global_lines(base(), m.words, exec, timing.memory.line_bytes, None, &mut mem.l2);
+                    }
+                    crate::lsu::invalidate_lines(base(), m.words, exec, timing.memory.line_bytes, mem.l1);
                 }
                 // Lanes on one word serialise; distinct words in one bank also replay.
                 let (compact, count) = compact_words(m.words, exec);

@@ -39,6 +39,9 @@ pub(crate) struct Warp {
     /// release). `u64::MAX` while it waits at a barrier.
     pub next_issue: u64,
     pub hold: Hold,
+    /// The compiler's load scheduling (`timing.hoist_loads`): the cycle after which a shared load, and a global
+    /// or local one, may have started (the latest basic-block start or fence of that space this warp issued).
+    pub load_floor: [u64; 2],
     /// The barrier it waits at, and the pc of the barrier instruction.
     pub waiting: Option<(u32, u32)>,
     /// First cycle not yet accounted for in `stalls`.
@@ -70,6 +73,7 @@ impl Warp {
             scoreboard: Scoreboard::new(nregs, npreds),
             next_issue: 0,
             hold: Hold::Control,
+            load_floor: [0; 2],
             waiting: None,
             accounted: 0,
             stalls: Stalls::default(),
@@ -97,6 +101,7 @@ impl Warp {
         self.scoreboard.clear();
         self.next_issue = cycle;
         self.hold = Hold::Control;
+        self.load_floor = [cycle; 2];
         self.waiting = None;
         self.accounted = cycle;
         self.stalls = Stalls {
