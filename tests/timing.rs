@@ -45,6 +45,7 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "if/else of 16 dependent mads a path in a loop, lanes alternate (both paths)",
         "if/else of 16 dependent mads a path in a loop, every lane branches",
         "if/else of 16 dependent mads a path in a loop, every lane falls through",
+        "shfl.idx + add dependent chain, even lanes inside an if (diverged warp)",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(
@@ -540,8 +541,8 @@ fn an_f32_atomic_min_on_global_memory_is_a_compare_and_swap_loop_that_holds_the_
 
 #[test]
 fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() {
-    // A configuration written before `int_div64`, `int_div64_signed`, `global_atomic_cas`, `l2_first_latency`
-    // and `warp_sync_diverged` existed still loads, with the built-in machine's figures for them.
+    // A configuration written before `int_div64`, `int_div64_signed`, `global_atomic_cas`, `l2_first_latency`,
+    // `warp_sync_diverged`, `warp_sync_partial`, `convergence_barrier` and `hoist_loads` existed still loads, with the built-in machine's figures for them.
     let mut doc = serde_json::to_value(Config::hopper()).expect("serialises");
     let units = doc["timing"]["units"].as_object_mut().expect("units");
     for k in ["int_div64", "int_div64_signed", "global_atomic_cas"] {
@@ -550,7 +551,14 @@ fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() 
     let memory = doc["timing"]["memory"].as_object_mut().expect("memory");
     assert!(memory.remove("l2_first_latency").is_some());
     let timing = doc["timing"].as_object_mut().expect("timing");
-    assert!(timing.remove("warp_sync_diverged").is_some());
+    for k in [
+        "warp_sync_diverged",
+        "warp_sync_partial",
+        "convergence_barrier",
+        "hoist_loads",
+    ] {
+        assert!(timing.remove(k).is_some(), "{k}");
+    }
     let back: Config = serde_json::from_value(doc).expect("loads");
     assert_eq!(back, Config::hopper());
 }
@@ -723,4 +731,36 @@ fn with_hoist_loads_a_load_is_timed_from_where_the_compiler_could_have_issued_it
         warpsim::run(&k, c, &warpsim::RunOptions::default(), &mut warpsim::NoTrace).expect("runs")
     };
     assert_eq!(run(&on).buffers, run(&off).buffers);
+}
+
+#[test]
+fn a_warp_synchronous_instruction_on_one_path_of_a_diverged_warp_pays_the_slow_path() {
+    // A shuffle among the even lanes inside an `if` (the odd lanes wait at its join) has its result
+    // `warp_sync_partial` later than the same shuffle by the whole warp, or after the odd lanes exited.
+    let src = |body: &str| {
+        format!(
+            "\
+.scheduling its
+.block 32
+.reg %x, %odd
+.pred %p
+    and.b32 %odd, %laneid, 1
+    setp.ne.u32 %p, %odd, 0
+{body}
+    shfl.sync.idx.b32 %x, %laneid, 0, mask=0x55555555
+    add.u32 %x, %x, 1
+done:
+    add.u32 %odd, %odd, 1
+"
+        )
+    };
+    let c = Config::hopper();
+    let gap = |body: &str| {
+        let at = issue_cycles(&src(body), &c, &[3, 4]);
+        at[1] - at[0]
+    };
+    let exited = gap("    @%p exit");
+    let diverged = gap("    @%p bra done");
+    assert_eq!(diverged - exited, u64::from(c.timing.warp_sync_partial));
+    assert_eq!(c.timing.warp_sync_partial, 36);
 }

@@ -145,6 +145,10 @@ pub struct Timing {
     /// takes a slow path (`BRA.DIV` to a `WARPSYNC`) where converged lanes pass at once.
     #[serde(default = "Timing::default_warp_sync_diverged")]
     pub warp_sync_diverged: u32,
+    /// Cycles a warp-synchronous instruction holds the warp when it runs on one path of a diverged warp without
+    /// meeting another (its mask names only its own lanes): the GPU's slow path still runs a `WARPSYNC`.
+    #[serde(default = "Timing::default_warp_sync_partial")]
+    pub warp_sync_partial: u32,
     /// Model the compiler's load scheduling: a load's latency runs from the earliest cycle ptxas could have
     /// issued it in its basic block (its address and guard ready, after the block's start and after the last
     /// store, atomic, barrier, warp-synchronous instruction or clock read that orders it), not from where the
@@ -260,6 +264,7 @@ impl Config {
                 shared_atomic_serialize: 2,
                 global_atomic_serialize: 1,
                 warp_sync_diverged: Timing::default_warp_sync_diverged(),
+                warp_sync_partial: Timing::default_warp_sync_partial(),
                 hoist_loads: Timing::default_hoist_loads(),
                 convergence_barrier: Timing::default_convergence_barrier(),
                 memory: Memory {
@@ -322,6 +327,7 @@ impl Config {
             t.shared_atomic_serialize,
             t.global_atomic_serialize,
             t.warp_sync_diverged,
+            t.warp_sync_partial,
             t.convergence_barrier,
             t.memory.l1_miss_latency,
             t.memory.l2_first_latency,
@@ -461,6 +467,13 @@ impl Timing {
     /// (`calibration/measured/ubench5.cu` part A'), 16 and 30 more than the model without it.
     pub fn default_convergence_barrier() -> u32 {
         16
+    }
+
+    /// See [`Timing::warp_sync_partial`]: a dependent `__shfl_sync` + add chain takes 85.6 cycles a shuffle on
+    /// the even lanes inside an `if` (mask 0x55555555), 46.4 with the whole warp, 46.5 after the odd lanes
+    /// exited (`calibration/measured/ubench15.cu`).
+    pub fn default_warp_sync_partial() -> u32 {
+        36
     }
 
     /// See [`Timing::hoist_loads`]: on.

@@ -753,8 +753,13 @@ impl<'k> Sm<'k> {
             cycle,
             sm: self.id,
         };
-        // Whether this instruction completes a meeting of diverged paths at a warp-synchronous instruction.
+        // Whether this instruction completes a meeting of diverged paths at a warp-synchronous instruction, and
+        // whether it runs on one path of a diverged warp (the GPU's slow path either way).
         let mut diverged_sync = false;
+        // (A path the meeting another path completed released pays nothing more.)
+        let partial_sync = its::is_warp_sync(inst)
+            && warp.stack.live() & !active != 0
+            && !(self.shared.its && exec & !warp.stack.released == 0);
         if self.shared.its && its::is_warp_sync(inst) {
             warp.stack.synced = 0;
             if exec != 0 {
@@ -956,6 +961,10 @@ impl<'k> Sm<'k> {
             // cycle after it issues).
             priced.cost.latency = (from + priced.cost.latency).saturating_sub(cycle).max(1);
         }
+        if partial_sync && !diverged_sync {
+            // The `WARPSYNC` of the GPU's slow path runs before the instruction: its result comes that much later.
+            priced.cost.latency += u64::from(self.config.timing.warp_sync_partial);
+        }
         let cost = priced.cost;
         if let Some(mut e) = event.take() {
             e.observe(inst, &outcome, &priced, &warp.rf, &block.shared, w, banks);
@@ -1019,6 +1028,10 @@ impl<'k> Sm<'k> {
             warp.next_issue = warp
                 .next_issue
                 .max(cycle + u64::from(self.config.timing.warp_sync_diverged));
+        } else if partial_sync {
+            warp.next_issue = warp
+                .next_issue
+                .max(cycle + u64::from(self.config.timing.warp_sync_partial));
         }
         warp.hold = Hold::Control;
         if let Some((taken, target)) = diverged {
