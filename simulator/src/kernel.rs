@@ -859,10 +859,15 @@ pub mod sched {
                     continue;
                 }
                 let DOp::Bra { target } = i.op else { continue };
-                let (mut lo, hi) = if (target as usize) > pc {
-                    (pc + 1, (i.reconverge as usize).min(n))
-                } else {
+                let reconverge = (i.reconverge as usize).min(n);
+                let (mut lo, hi) = if (target as usize) > pc && reconverge > pc {
+                    (pc + 1, reconverge)
+                } else if (target as usize) <= pc {
                     (target as usize, pc + 1)
+                } else {
+                    // A forward branch whose paths meet again only before it (both go back to a loop's head):
+                    // the warp may be diverged anywhere.
+                    (0, n)
                 };
                 // A loop the region leaves by its back edge: its head runs again with fewer lanes.
                 loop {
