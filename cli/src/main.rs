@@ -1069,10 +1069,11 @@ fn gpu_workers(parallel: usize) -> Result<warpsim_tools::crosscheck::isolated::W
 /// programs), from the committed cross-check reports.
 fn known_error(kernel: &warpsim::Kernel) -> Option<String> {
     let ptx = kernel.program.instructions.iter().any(|i| i.origin.is_some());
+    let debug = kernel.program.ptx.as_ref().is_some_and(|p| p.debug_build());
     let (text, set, file) = if ptx {
         (
             include_str!("../../crosscheck/ptx/report.json"),
-            "ptx",
+            if debug { "ptx/-G (debug)" } else { "ptx/optimised" },
             "crosscheck/ptx/REPORT.md",
         )
     } else {
@@ -1090,7 +1091,11 @@ fn known_error(kernel: &warpsim::Kernel) -> Option<String> {
         report.gpu,
         100.0 * c.mean_abs_error,
         c.programs,
-        if ptx { "PTX corpus kernels" } else { "shipped programs" },
+        match (ptx, debug) {
+            (false, _) => "shipped programs",
+            (true, false) => "optimised PTX corpus kernels",
+            (true, true) => "PTX corpus kernels built with -G, which the GPU runs unoptimised",
+        },
         c.worst,
         100.0 * c.worst_error,
         c.ratio
@@ -1141,9 +1146,10 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
         });
     }
     if let Some(file) = &args.launches {
-        let launches = ptx::launches(file, color)?;
-        sets.extend(std::iter::repeat_n("ptx", launches.len()));
-        named.extend(launches);
+        for l in ptx::launches(file, color)? {
+            sets.push(l.set);
+            named.push((l.name, l.program, l.launch));
+        }
     }
     if args.all {
         for name in programs::names() {

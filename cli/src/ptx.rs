@@ -409,9 +409,18 @@ fn words(line: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The launches of a launches file (`sim crosscheck --launches FILE`): each line's program, named after its
-/// PTX file, and its launch. A bad line is an error naming it.
-pub(crate) fn launches(path: &str, color: bool) -> Result<Vec<(String, Program, warpsim::Launch)>, Failure> {
+/// One launch of a launches file: the program, named after its PTX file, its launch, and its set for the
+/// cross-check's cycle error per set: `ptx/-G (debug)` for PTX built for debugging (`.target …, debug`,
+/// which ptxas compiles without optimising), `ptx/optimised` for the rest.
+pub(crate) struct LaunchOf {
+    pub name: String,
+    pub program: Program,
+    pub launch: warpsim::Launch,
+    pub set: &'static str,
+}
+
+/// The launches of a launches file (`sim crosscheck --launches FILE`). A bad line is an error naming it.
+pub(crate) fn launches(path: &str, color: bool) -> Result<Vec<LaunchOf>, Failure> {
     use clap::Parser as _;
     let text =
         std::fs::read_to_string(path).map_err(|e| Failure::input(format!("error: cannot read `{path}`: {e}")))?;
@@ -432,7 +441,13 @@ pub(crate) fn launches(path: &str, color: bool) -> Result<Vec<(String, Program, 
             .file_stem()
             .map_or_else(|| parsed.file.clone(), |s| s.to_string_lossy().into_owned());
         program.name.clone_from(&name);
-        out.push((name, program, parsed.shape.launch()?));
+        let debug = program.ptx.as_ref().is_some_and(|p| p.debug_build());
+        out.push(LaunchOf {
+            name,
+            program,
+            launch: parsed.shape.launch()?,
+            set: if debug { "ptx/-G (debug)" } else { "ptx/optimised" },
+        });
     }
     Ok(out)
 }

@@ -106,6 +106,32 @@ fn the_committed_cycle_report_of_the_ptx_corpus_is_this_builds() {
     let committed = json(&root().join("crosscheck/ptx/report.json"));
     assert_eq!(cycles_of(&now), cycles_of(&committed));
     assert_eq!(now["cycles"], committed["cycles"]);
+    // The corpus in all, then split by build: PTX whose `.target` names `debug` (the corpus' `.G` files) apart.
+    let sets: Vec<(&str, u64)> = now["cycles"]
+        .as_array()
+        .expect("sets")
+        .iter()
+        .map(|c| {
+            (
+                c["set"].as_str().unwrap_or_default(),
+                c["programs"].as_u64().expect("count"),
+            )
+        })
+        .collect();
+    assert_eq!(sets, [("ptx", 87), ("ptx/optimised", 50), ("ptx/-G (debug)", 37)]);
+    for p in now["programs"].as_array().expect("programs") {
+        let name = p["name"].as_str().expect("name");
+        let built_with_g = name.rsplit_once('.').is_some_and(|(_, build)| build == "G");
+        assert_eq!(p["set"] == "ptx/-G (debug)", built_with_g, "{name}");
+    }
+    // The targets section says by how much the corpus misses its target.
+    let mean = 100.0 * now["cycles"][0]["mean_abs_error"].as_f64().expect("mean");
+    let markdown = std::fs::read_to_string(root().join("crosscheck/ptx/REPORT.md")).expect("REPORT.md");
+    let row = format!(
+        "| ptx | mean error | ≤ 15.0% | {mean:.1}% | not reached: {:.1} points over |",
+        mean - 15.0
+    );
+    assert!(markdown.contains(&row), "{row}");
 }
 
 /// The committed report's error for `set`, as `--stats` words it.
@@ -168,7 +194,33 @@ fn stats_give_each_instruction_its_cycles_with_the_models_known_error() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("p01_map.cu:"), "{out}");
-    assert!(out.contains(&known("crosscheck/ptx/report.json", "ptx")), "{out}");
+    assert!(
+        out.contains(&known("crosscheck/ptx/report.json", "ptx/optimised")),
+        "{out}"
+    );
+    assert!(out.contains("optimised PTX corpus kernels"), "{out}");
+    // The same kernel built with -G: the error of the debug builds.
+    let ptx = root().join("programs/ptx/cuda/p01_map.G.ptx");
+    let o = sim(&[
+        "run",
+        ptx.to_str().expect("utf-8"),
+        "--grid",
+        "1",
+        "--block",
+        "32",
+        "--buffer",
+        "a=f32[32]=i",
+        "--buffer",
+        "out=f32[32]",
+        "--stats",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains(&known("crosscheck/ptx/report.json", "ptx/-G (debug)")),
+        "{out}"
+    );
+    assert!(out.contains("built with -G, which the GPU runs unoptimised"), "{out}");
 }
 
 #[test]

@@ -1086,6 +1086,18 @@ pub struct PtxSource {
     pub args: Vec<PtxArg>,
 }
 
+impl PtxSource {
+    /// Whether the module was built for debugging (`nvcc -G`): its `.target` names `debug`. ptxas compiles
+    /// such a module without optimising it.
+    pub fn debug_build(&self) -> bool {
+        self.text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with(".target"))
+            .is_some_and(|l| l.split([',', ' ', '\t', ';']).any(|w| w == "debug"))
+    }
+}
+
 /// What one kernel parameter is at launch.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PtxArg {
