@@ -293,3 +293,32 @@ fn flat_address_errors_say_what_to_write() {
     assert!(out.contains("kernel.s:6:10"), "{out}");
     insta::assert_snapshot!(out);
 }
+
+/// A large buffer's initialiser is evaluated in chunks on several threads: the error is the first bad element
+/// in index order, whatever chunk finishes first, and the values are those of one evaluation per element.
+#[test]
+fn a_large_initialiser_reports_its_first_bad_element_and_fills_every_element() {
+    // Elements 20000 and 50000 (different chunks) are the first two whose value leaves s32.
+    let out = load_error(
+        ".param big = 1 << 31\n.buffer in s32[70000] = ((i == 50000) + (i == 20000)) * big\n",
+        32,
+        &[],
+    );
+    assert!(out.contains("value 2147483648 of element 20000 does not fit"), "{out}");
+    let src = ".param k = 3\n.buffer a u32[100000] = i * k + len\n.buffer f f32[40000] = i / 8 + k\n";
+    let p = warpsim_isa::parse("kernel.s", src, &programs::Resolver).expect("parses");
+    let launch = Launch {
+        set: vec![("k".to_string(), warpsim_isa::Value::Int(5))],
+        ..Launch::default()
+    };
+    let k = warpsim::instantiate(&p, &Config::hopper(), &launch).expect("loads");
+    let a = &k.buffers[0].data;
+    assert_eq!(a.len(), 100_000);
+    assert!(a.iter().enumerate().all(|(i, &v)| v as usize == i * 5 + 100_000));
+    let f = &k.buffers[1].data;
+    assert!(
+        f.iter()
+            .enumerate()
+            .all(|(i, &v)| f32::from_bits(v) == i as f32 / 8.0 + 5.0)
+    );
+}

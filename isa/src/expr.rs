@@ -171,6 +171,26 @@ impl ConstExpr {
         }
     }
 
+    /// The expression with every variable that `lookup` resolves replaced by its value: evaluating the result
+    /// with the remaining variables gives what evaluating `self` gives with all of them (integer or float mode
+    /// alike), so an expression evaluated many times with one changing variable looks the others up once.
+    #[must_use]
+    pub fn bind(&self, lookup: &dyn Fn(&str) -> Option<Value>) -> ConstExpr {
+        let kind = match &self.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) => self.kind.clone(),
+            ExprKind::Var(name) => match lookup(name) {
+                Some(Value::Int(i)) => ExprKind::Int(i),
+                Some(Value::Float(f)) => ExprKind::Float(f),
+                None => self.kind.clone(),
+            },
+            ExprKind::Neg(e) => ExprKind::Neg(Box::new(e.bind(lookup))),
+            ExprKind::Not(e) => ExprKind::Not(Box::new(e.bind(lookup))),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, Box::new(a.bind(lookup)), Box::new(b.bind(lookup))),
+            ExprKind::Call(name, args) => ExprKind::Call(name.clone(), args.iter().map(|a| a.bind(lookup)).collect()),
+        };
+        ConstExpr { kind, span: self.span }
+    }
+
     /// Does the expression mention variable `name`?
     pub fn mentions(&self, name: &str) -> bool {
         match &self.kind {

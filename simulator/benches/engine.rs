@@ -50,5 +50,33 @@ fn engine(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, engine);
+/// Small runs: every shipped program at its own launch (most are one block of one or a few warps), assembled
+/// once and run on the default machine of 132 SMs; the throughput is programs per second, what the cross-check,
+/// the Python package and the browser page see when they run thousands of small programs.
+fn small(c: &mut Criterion) {
+    let config = Config::hopper();
+    let kernels: Vec<Kernel> = programs::names()
+        .iter()
+        .map(|name| {
+            let program = programs::assemble(name).expect("a shipped program").expect("assembles");
+            warpsim::instantiate(&program, &config, &Launch::default()).expect("loads")
+        })
+        .collect();
+    let mut group = c.benchmark_group("shipped programs, one run each");
+    group.throughput(Throughput::Elements(kernels.len() as u64));
+    let options = RunOptions {
+        threads: 1,
+        ..RunOptions::default()
+    };
+    group.bench_function("1 thread", |b| {
+        b.iter(|| {
+            for k in &kernels {
+                warpsim::run(black_box(k), &config, &options, &mut NoTrace).expect("runs");
+            }
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, engine, small);
 criterion_main!(benches);

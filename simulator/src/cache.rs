@@ -48,7 +48,8 @@ impl L2View<'_> {
 pub struct L1 {
     sets: usize,
     ways: usize,
-    /// Line tag per way (`u64::MAX`: empty), set-major.
+    /// Line tag per way (`u64::MAX`: empty), set-major. The three arrays are allocated at the first load, so
+    /// that an SM that never loads a global line (most of a small launch's 132) costs nothing to set up.
     tags: Vec<u64>,
     /// Last use per way, for LRU.
     used: Vec<u64>,
@@ -67,11 +68,19 @@ impl L1 {
         L1 {
             sets,
             ways,
-            tags: vec![u64::MAX; sets * ways],
-            used: vec![0; sets * ways],
-            ready: vec![0; sets * ways],
+            tags: Vec::new(),
+            used: Vec::new(),
+            ready: Vec::new(),
             clock: 0,
         }
+    }
+
+    /// Allocate the arrays (every way empty), once.
+    #[cold]
+    fn allocate(&mut self) {
+        self.tags = vec![u64::MAX; self.sets * self.ways];
+        self.used = vec![0; self.sets * self.ways];
+        self.ready = vec![0; self.sets * self.ways];
     }
 
     /// Look `line` up at cycle `now`, allocating it on a miss (evicting the set's least recently used line),
@@ -81,6 +90,9 @@ impl L1 {
     pub fn load(&mut self, line: u64, now: u64, fill: impl FnOnce() -> u64) -> (bool, u64) {
         if self.sets == 0 {
             return (false, fill());
+        }
+        if self.tags.is_empty() {
+            self.allocate();
         }
         self.clock += 1;
         #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
@@ -103,7 +115,7 @@ impl L1 {
     /// Drops `line` if it is present: a global atomic on it (performed at L2) leaves the SM's copy stale, so the
     /// next load of the line misses (measured: `calibration/measured/ubench14.cu`; a store keeps it).
     pub fn invalidate(&mut self, line: u64) {
-        if self.sets == 0 {
+        if self.tags.is_empty() {
             return;
         }
         #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]

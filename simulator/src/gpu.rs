@@ -88,7 +88,8 @@ fn run_once<T: TraceSink>(
         .then(|| Undo::new(&memory));
     let engine = Engine {
         shared: &shared,
-        sms: (0..config.sms.max(1)).map(|i| Sm::new(i, &shared)).collect(),
+        sms: Vec::new(),
+        sm_count: config.sms.max(1) as usize,
         memory,
         l2: FxHashSet::default(),
         next_block: 0,
@@ -146,7 +147,12 @@ impl Undo {
 
 struct Engine<'k> {
     shared: &'k Shared<'k>,
+    /// The SMs that have been dealt a block so far, SM `i` at index `i`: an SM is made when it is first dealt
+    /// one (the distributor deals in SM order from 0, and an SM never dealt to has room), so the SMs a small
+    /// launch never reaches cost nothing.
     sms: Vec<Sm<'k>>,
+    /// How many SMs the machine has.
+    sm_count: usize,
     /// Global memory as committed at the last epoch boundary.
     memory: Vec<Buffer>,
     /// The global lines in L2 at the last epoch boundary ([`crate::cache::L2View`]).
@@ -164,10 +170,11 @@ struct Engine<'k> {
 impl<'k> Engine<'k> {
     /// Hand out blocks: round robin, one at a time, to every SM whose resident and queued blocks are fewer than
     /// its room plus its look-ahead.
-    fn deal(&mut self) {
+    fn deal(&mut self, now: u64) {
         let grid = self.shared.kernel.grid;
-        let n = self.sms.len();
+        let n = self.sm_count;
         if n == 1 {
+            self.reach(0, now);
             self.sms[0].queue.push(self.next_block..grid);
             self.next_block = grid;
             return;
@@ -181,6 +188,7 @@ impl<'k> Engine<'k> {
                     return;
                 }
                 let i = (start + k) % n;
+                self.reach(i, now);
                 let sm = &mut self.sms[i];
                 let lookahead = capacity.max(2 * sm.launched_last_epoch as usize);
                 if (sm.resident as usize + sm.queue.len()) < capacity + lookahead {
@@ -194,6 +202,17 @@ impl<'k> Engine<'k> {
                 return;
             }
         }
+    }
+
+    /// Make SM `i` if it is not made yet (it is the next one: see [`Engine::sms`]), idle up to `now`.
+    fn reach(&mut self, i: usize, now: u64) {
+        if i == self.sms.len() {
+            #[allow(clippy::cast_possible_truncation, reason = "at most 1024 SMs (Config::validate)")]
+            let mut sm = Sm::new(i as u32, self.shared);
+            sm.cycle = now;
+            self.sms.push(sm);
+        }
+        debug_assert!(i < self.sms.len(), "SMs are made in order");
     }
 
     fn run<const ON: bool, T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Ran {
@@ -214,7 +233,9 @@ impl<'k> Engine<'k> {
         let started = std::time::Instant::now();
         let mut now = 0u64;
         loop {
-            self.deal();
+            self.deal(now);
+            locals.resize_with(self.sms.len(), EpochTrace::default);
+            faults.resize_with(self.sms.len(), || None);
             let limit = now.saturating_add(epoch);
             // With tracing, the SMs go through the epoch in short steps whose events are merged and sent on at
             // once, so the trace waits in memory for a step, not an epoch (the same simulation: an SM run to c1
@@ -231,7 +252,15 @@ impl<'k> Engine<'k> {
                         *fault = sm.run_until(at, memory, options, local).err();
                     }
                 };
+                // One busy SM (a small launch) runs on this thread: the others only move their clocks.
+                let busy = self.sms.iter().filter(|sm| !sm.idle()).take(2).count();
                 match &pool {
+                    _ if busy <= 1 => self
+                        .sms
+                        .iter_mut()
+                        .zip(locals.iter_mut())
+                        .zip(faults.iter_mut())
+                        .for_each(run),
                     None => self
                         .sms
                         .iter_mut()

@@ -2019,6 +2019,9 @@ fn put(data: &mut [u32], words: usize, k: usize, bits: u64) {
     }
 }
 
+/// Elements a buffer initialiser evaluates per task.
+const INIT_CHUNK: usize = 1 << 14;
+
 #[allow(
     clippy::cast_possible_wrap,
     clippy::cast_possible_truncation,
@@ -2081,13 +2084,41 @@ fn initialise(
         }
         .map_err(eval_err)
     };
-    for i in 0..n {
-        let v = value_of(&init.default, i)?;
-        let bits = to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?;
-        data.push(low32(bits));
-        if words == 2 {
-            data.push(high32(bits));
+    // The default for every element: every name but `i` looked up once, then the elements in chunks on the
+    // host's threads (pure, so the same data on any number of them; the first bad element in index order is the
+    // error).
+    let float = matches!(b.elem, ElemTy::F32 | ElemTy::F64);
+    let default = init.default.bind(&|name| match name {
+        "i" => None,
+        _ => lookup(name, w, params, Some((0, n))),
+    });
+    data.resize(len * words, 0);
+    let fill = |(c, chunk): (usize, &mut [u32])| -> Result<(), LoadError> {
+        let first = (c * INIT_CHUNK) as i64;
+        for (k, out) in chunk.chunks_exact_mut(words).enumerate() {
+            let i = first + k as i64;
+            let env = |name: &str| (name == "i").then_some(Value::Int(i));
+            let v = if float {
+                default.eval_float(&env)
+            } else {
+                default.eval(&env)
+            }
+            .map_err(eval_err)?;
+            let bits = to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?;
+            out[0] = low32(bits);
+            if words == 2 {
+                out[1] = high32(bits);
+            }
         }
+        Ok(())
+    };
+    if len > INIT_CHUNK {
+        use rayon::prelude::*;
+        let results: Vec<Result<(), LoadError>> =
+            data.par_chunks_mut(INIT_CHUNK * words).enumerate().map(fill).collect();
+        results.into_iter().collect::<Result<(), LoadError>>()?;
+    } else {
+        fill((0, &mut data))?;
     }
     // Indices are integers in `len`, `W` and the parameters (no `i`: they name elements, not compute them).
     let env = |name: &str| match name {
