@@ -108,6 +108,23 @@ enum Command {
     /// cycles. Needs a build with `--features cuda`, the CUDA driver and NVRTC.
     #[command(after_help = CROSSCHECK_EXAMPLES)]
     Crosscheck(CrosscheckArgs),
+    /// Run a grid of programs × parameters × machine configurations from a spec file and write one JSON line per
+    /// run (values' digest, cycles, statistics); `--shard I/N` runs a deterministic share of it.
+    #[command(after_help = SWEEP_EXAMPLES)]
+    Sweep {
+        /// The spec: a JSON file (see below).
+        spec: String,
+        /// Run only the rows whose number is I modulo N (`--shard $SLURM_ARRAY_TASK_ID/N`): the shards' lines
+        /// together are the whole sweep's.
+        #[arg(long, value_name = "I/N", value_parser = sweep::shard, default_value = "0/1")]
+        shard: (usize, usize),
+        /// Append the lines to FILE instead of printing them; a rerun skips the rows FILE already holds.
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// Rows run at once, each on one host thread (default: the cores, at most 8).
+        #[arg(long, default_value_t = default_jobs())]
+        jobs: usize,
+    },
     /// Internal: the GPU side of `sim crosscheck`, one CUDA module per process.
     #[command(hide = true)]
     CrosscheckWorker,
@@ -315,6 +332,27 @@ fn default_jobs() -> usize {
         .map_or(1, std::num::NonZeroUsize::get)
         .min(8)
 }
+
+const SWEEP_EXAMPLES: &str = "\
+The spec is a JSON object; every axis but `programs` is optional:
+  {
+    \"programs\": [\"butterfly_max\", \"block_reduce --grid 64\", \"k.ptx --block 32 --buffer out=f32[32]\"],
+    \"configs\": [\"hopper\", \"my-config.json\"],
+    \"policies\": [\"lrr\", \"gto\"],
+    \"sms\": [1, 132],
+    \"warps\": [8, 16, 32],
+    \"set\": {\"n\": [1024, 4096]}
+  }
+Each program is a line of a launches file: a shipped program or a file (paths relative to the spec), then the
+flags that launch it. The rows are the product of the axes, numbered in that order. Each output line holds the
+row's number and key, and its warp size, SMs, cycles, a SHA-256 digest of every buffer and the statistics, or
+the row's `error` or `fault`.
+
+Examples:
+  sim sweep sweep.json                              every row, lines on standard output
+  sim sweep sweep.json --shard 3/16 --out s3.jsonl  the fourth of 16 shards; a rerun resumes it
+
+Exit status: 0 every row ran; 1 a row stopped with an error or fault (its line says so); 2 a bad spec.";
 
 const CROSSCHECK_EXAMPLES: &str = "\
 Examples:
@@ -774,6 +812,30 @@ fn main() -> ExitCode {
         Command::Calibrate { format, config, policy } => calibrate(format, config.as_deref(), policy),
         Command::EmitCuda { program, shape } => emit_cuda(&program, &shape, color),
         Command::Crosscheck(args) => crosscheck(&args, color),
+        Command::Sweep { spec, shard, out, jobs } => {
+            if jobs == 0 {
+                Err(Failure::input("error: --jobs must be at least 1"))
+            } else {
+                sweep::sweep(&sweep::SweepArgs {
+                    spec: &spec,
+                    shard,
+                    out: out.as_deref(),
+                    jobs,
+                    color,
+                })
+                .and_then(|(summary, ok)| {
+                    eprintln!("{summary}");
+                    if ok {
+                        Ok(String::new())
+                    } else {
+                        Err(Failure {
+                            message: "error: some rows stopped with an error or a fault: their lines say which".into(),
+                            code: 1,
+                        })
+                    }
+                })
+            }
+        }
         Command::CrosscheckWorker => return crosscheck_worker(),
         Command::Random { seed, index } => Ok(warpsim_tools::random::generate(seed, index).source),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
@@ -818,6 +880,7 @@ fn emit_json(doc: &impl serde::Serialize) -> Result<(), Failure> {
 }
 
 mod ptx;
+mod sweep;
 
 fn list() -> String {
     let mut out = String::new();

@@ -376,6 +376,14 @@ struct LaunchLine {
     shape: ShapeArgs,
 }
 
+/// A launches-file line (`FILE FLAGS…`): the file and its launch flags.
+pub(crate) fn launch_line(line: &str) -> Result<(String, ShapeArgs), String> {
+    use clap::Parser as _;
+    let words = words(line)?;
+    let parsed = LaunchLine::try_parse_from(&words).map_err(|e| e.to_string().trim_end().to_string())?;
+    Ok((parsed.file, parsed.shape))
+}
+
 /// A line's words: split at blanks, `'…'` quoting a word with blanks.
 fn words(line: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();

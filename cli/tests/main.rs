@@ -7,3 +7,4 @@ mod cycles;
 mod data;
 mod hostile;
 mod ptx;
+mod sweep;
