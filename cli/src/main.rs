@@ -297,7 +297,8 @@ Examples:
   sim bench moving_average --set size=16777216 --format json
 
 `wall_seconds` times the simulation alone (from the first cycle to the last SM's finish);
-`setup_seconds` is the assembly and the buffers' initialisation. Peak memory is the process's
+`setup_seconds` is the assembly (`assembly_seconds`) and the buffers' initialisation with the kernel's
+decoding (`initialisation_seconds`). Peak memory is the process's
 (VmHWM), buffers included.";
 
 #[derive(clap::Args)]
@@ -1756,6 +1757,7 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
     let config = machine.config();
     let threads = args.machine.threads()?;
     let program = load_for(&args.program, color, &args.shape)?;
+    let assembly_seconds = setup.elapsed().as_secs_f64();
     let saves = args.saves.targets(&program)?;
     let launch = Launch {
         contents: args.inputs.contents(&program)?,
@@ -1814,6 +1816,8 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
                 "threads": threads,
                 "wall_seconds": wall,
                 "setup_seconds": setup_seconds,
+                "assembly_seconds": assembly_seconds,
+                "initialisation_seconds": setup_seconds - assembly_seconds,
                 "cycles": out.cycles,
                 "warp_instructions": s.warp_instructions,
                 "lane_instructions": s.lane_instructions,
@@ -1841,7 +1845,9 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
             );
             let _ = writeln!(
                 text,
-                "  wall               {wall:.3} s (simulation; setup {setup_seconds:.3} s)"
+                "  wall               {wall:.3} s (simulation; setup {setup_seconds:.3} s: assembly {assembly_seconds:.3} s, \
+                 buffers and kernel {:.3} s)",
+                setup_seconds - assembly_seconds
             );
             let _ = writeln!(
                 text,

@@ -12,7 +12,7 @@ use rustc_hash::FxHashSet;
 /// since (`own`), so that what a load costs never depends on how the host threads interleave the SMs.
 #[derive(Debug)]
 pub struct L2View<'a> {
-    pub committed: &'a FxHashSet<u64>,
+    pub committed: &'a LineSet,
     pub own: &'a mut FxHashSet<u64>,
     /// An L1 miss's latency on a line touched before, and on one not yet touched (`None`: the same).
     pub hit: u64,
@@ -24,7 +24,7 @@ impl L2View<'_> {
     #[inline]
     pub fn miss(&mut self, line: u64) -> u64 {
         match self.first {
-            Some(first) if !self.committed.contains(&line) && self.own.insert(line) => first,
+            Some(first) if !self.committed.contains(line) && self.own.insert(line) => first,
             _ => self.hit,
         }
     }
@@ -32,7 +32,7 @@ impl L2View<'_> {
     /// A store or atomic reaches `line` in L2.
     #[inline]
     pub fn touch(&mut self, line: u64) {
-        if self.tracks() && !self.committed.contains(&line) {
+        if self.tracks() && !self.committed.contains(line) {
             self.own.insert(line);
         }
     }
@@ -41,6 +41,65 @@ impl L2View<'_> {
     #[inline]
     pub fn tracks(&self) -> bool {
         self.first.is_some()
+    }
+}
+
+/// A set of global lines: a bit per line below `dense` (the buffers' lines, which a launch's accesses mostly
+/// touch: a test and a set are one word each), a hash set above (local memory's lines, which may lie far).
+#[derive(Debug, Default)]
+pub struct LineSet {
+    bits: Vec<u64>,
+    dense: u64,
+    sparse: FxHashSet<u64>,
+}
+
+impl LineSet {
+    /// An empty set whose lines below `dense` are kept as bits.
+    pub fn new(dense: u64) -> LineSet {
+        LineSet {
+            bits: Vec::new(),
+            dense,
+            sparse: FxHashSet::default(),
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, line: u64) -> bool {
+        if line < self.dense {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "below `dense`, the lines of buffers in memory"
+            )]
+            self.bits
+                .get((line / 64) as usize)
+                .is_some_and(|w| w >> (line % 64) & 1 == 1)
+        } else {
+            self.sparse.contains(&line)
+        }
+    }
+
+    pub fn insert(&mut self, line: u64) {
+        if line < self.dense {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "below `dense`, the lines of buffers in memory"
+            )]
+            let k = (line / 64) as usize;
+            if k >= self.bits.len() {
+                // (Grown to the line, not allocated up front: a launch that touches few lines costs little.)
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "below `dense`, the lines of buffers in memory"
+                )]
+                self.bits.resize(
+                    (k + 1).max(self.bits.len() * 2).min(self.dense.div_ceil(64) as usize),
+                    0,
+                );
+            }
+            self.bits[k] |= 1 << (line % 64);
+        } else {
+            self.sparse.insert(line);
+        }
     }
 }
 
@@ -137,7 +196,25 @@ impl L1 {
 
 #[cfg(test)]
 mod tests {
-    use super::L1;
+    use super::{L1, LineSet};
+
+    #[test]
+    fn a_line_set_holds_lines_as_bits_below_its_bound_and_in_a_hash_set_above() {
+        let mut s = LineSet::new(1000);
+        for line in [0, 63, 64, 999, 1000, 5_000_000] {
+            assert!(!s.contains(line));
+            s.insert(line);
+            assert!(s.contains(line));
+        }
+        for line in [1, 62, 65, 998, 1001, 4_999_999] {
+            assert!(!s.contains(line), "{line}");
+        }
+        // Bits only up to the bound: 1000 lines in 16 words, whatever was inserted.
+        assert_eq!(s.bits.len(), 16);
+        assert_eq!(s.sparse.len(), 2);
+        s.insert(999);
+        assert_eq!(s.bits.len(), 16);
+    }
 
     fn hit(c: &mut L1, line: u64) -> bool {
         c.load(line, 0, || 0).0

@@ -28,7 +28,6 @@ use crate::run::{Progress, RunOptions, RunOutput, Stats};
 use crate::sm::{Shared, Sm};
 use crate::trace::{EpochTrace, Event, TraceSink};
 use rayon::prelude::*;
-use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -91,7 +90,7 @@ fn run_once<T: TraceSink>(
         sms: Vec::new(),
         sm_count: config.sms.max(1) as usize,
         memory,
-        l2: FxHashSet::default(),
+        l2: crate::cache::LineSet::new(shared.local[0] / u64::from(config.timing.memory.line_bytes.max(1))),
         next_block: 0,
         deal_from: 0,
         global_check: options.checks.race.then(Default::default),
@@ -156,7 +155,7 @@ struct Engine<'k> {
     /// Global memory as committed at the last epoch boundary.
     memory: Vec<Buffer>,
     /// The global lines in L2 at the last epoch boundary ([`crate::cache::L2View`]).
-    l2: FxHashSet<u64>,
+    l2: crate::cache::LineSet,
     /// Present while the run may have to be repeated ([`Ran::Undefined`]).
     undo: Option<Undo>,
     /// The next block the distributor hands out.
@@ -434,7 +433,9 @@ impl<'k> Engine<'k> {
             if ON {
                 sm.returned(&mut local.later);
             }
-            self.l2.extend(sm.l2_own.drain());
+            for line in sm.l2_own.drain() {
+                self.l2.insert(line);
+            }
             sm.end_epoch();
         }
     }

@@ -48,7 +48,7 @@ pub(crate) struct Shared<'k> {
     /// Where the threads' local memory lies (for cache lines), after the buffers: its base, bytes per warp
     /// (`local_words · W · 4`) and warps per block; warp `g` of the grid (block · warps per block + warp) at
     /// `base + g · bytes per warp`.
-    local: [u64; 3],
+    pub(crate) local: [u64; 3],
     /// Global buffers the kernel both reads (`ld`, `atom`) and writes (`st`, `atom`): an SM keeps its own
     /// uncommitted writes to these in its overlay so that its later reads see them.
     overlay: Vec<bool>,
@@ -188,6 +188,9 @@ pub(crate) struct Sm<'k> {
     kernel: &'k Kernel,
     config: &'k Config,
     w: usize,
+    /// Every lane of a warp, and the warps of a block (the launch's, for each instruction's [`LaneCtx`]).
+    full: u64,
+    nwarps: u32,
     l1: L1,
     /// Warp slots; slot `i` belongs to scheduler `i % schedulers`.
     warps: Vec<Option<Warp>>,
@@ -257,6 +260,12 @@ impl<'k> Sm<'k> {
             kernel,
             config,
             w: kernel.warp_size as usize,
+            full: if kernel.warp_size == 64 {
+                u64::MAX
+            } else {
+                (1u64 << kernel.warp_size) - 1
+            },
+            nwarps: kernel.warps_per_block(),
             l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
             issued_marks: vec![[0; 2]; slots],
@@ -522,7 +531,7 @@ impl<'k> Sm<'k> {
     pub fn run_until<const ON: bool>(
         &mut self,
         limit: u64,
-        (mem, l2): (&[Buffer], &FxHashSet<u64>),
+        (mem, l2): (&[Buffer], &crate::cache::LineSet),
         options: &RunOptions,
         trace: &mut EpochTrace<ON>,
     ) -> Result<(), Fault> {
@@ -595,7 +604,7 @@ impl<'k> Sm<'k> {
                     }
                     Some(slot) => {
                         let (ops, unit) = self.readiness(slot);
-                        self.scheduler.last_issued[s] = slot;
+                        self.scheduler.issued(s, slot);
                         issued = true;
                         let warp = self.warps[slot].as_mut().expect("live warp");
                         warp.account(cycle, ops, unit, true, ON);
@@ -714,7 +723,7 @@ impl<'k> Sm<'k> {
         slot: usize,
         scheduler: usize,
         cycle: u64,
-        (mem, l2): (&[Buffer], &FxHashSet<u64>),
+        (mem, l2): (&[Buffer], &crate::cache::LineSet),
         trace: &mut EpochTrace<ON>,
     ) -> Result<bool, Fault> {
         let kernel = self.kernel;
@@ -744,12 +753,12 @@ impl<'k> Sm<'k> {
         let ctx = LaneCtx {
             consts: &kernel.consts,
             w: w as u32,
-            full: if w == 64 { u64::MAX } else { (1u64 << w) - 1 },
+            full: self.full,
             block: warp.block_id,
             warp_in_block: warp.warp_in_block,
             ntid: kernel.block_dim,
             nctaid: kernel.grid_dim,
-            nwarps: kernel.warps_per_block(),
+            nwarps: self.nwarps,
             cycle,
             sm: self.id,
         };

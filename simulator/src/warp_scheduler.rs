@@ -89,6 +89,11 @@ pub(crate) struct WarpScheduler {
     ops: Vec<Ready>,
     /// Per scheduler: the slot it issued last (round robin starts after it; greedy tries it first).
     pub last_issued: Vec<usize>,
+    /// Per scheduler, where its loose round-robin search starts: the index (in its own slots) after the last
+    /// slot it issued, kept with `last_issued` ([`WarpScheduler::issued`]).
+    rr_start: Vec<usize>,
+    /// Warp slots per scheduler (`ready.len() / schedulers`).
+    owned: usize,
     /// Per scheduler: no warp of it can issue before this cycle (a lower bound; 0 when unknown).
     pub next: Vec<u64>,
     /// Per scheduler: its live warps' slots, oldest (placed on the SM first) first.
@@ -106,8 +111,17 @@ impl WarpScheduler {
                 .map(|s| s + schedulers * (slots.div_ceil(schedulers) - 1))
                 .collect(),
             next: vec![u64::MAX; schedulers],
+            rr_start: vec![0; schedulers],
+            owned: slots.div_ceil(schedulers),
             by_age: vec![Vec::new(); schedulers],
         }
+    }
+
+    /// Scheduler `s` issued the warp in `slot`.
+    #[inline]
+    pub fn issued(&mut self, s: usize, slot: usize) {
+        self.last_issued[s] = slot;
+        self.rr_start[s] = (slot / self.by_age.len() + 1) % self.owned;
     }
 
     /// How many schedulers.
@@ -120,7 +134,7 @@ impl WarpScheduler {
     #[inline]
     fn ready_index(&self, slot: usize) -> usize {
         let schedulers = self.by_age.len();
-        (slot % schedulers) * (self.ready.len() / schedulers) + slot / schedulers
+        (slot % schedulers) * self.owned + slot / schedulers
     }
 
     /// The slot's new view: ready at `ready`, needing pipe entry `pipe`, with operands `ops`.
@@ -170,7 +184,7 @@ impl WarpScheduler {
             *earliest = (*earliest).min(at);
             false
         };
-        let owned = self.ready.len() / schedulers;
+        let owned = self.owned;
         let ready = &self.ready[s * owned..(s + 1) * owned];
         match schedule {
             Schedule::Policy => {}
@@ -206,7 +220,7 @@ impl WarpScheduler {
         }
         match policy {
             SchedulerPolicy::LooseRoundRobin => {
-                let first = (self.last_issued[s] / schedulers + 1) % owned;
+                let first = self.rr_start[s];
                 // The scheduler's warps' readiness lies contiguously: a tight scan in round-robin order.
                 for range in [first..owned, 0..first] {
                     for (k, &r) in ready[range.clone()].iter().enumerate() {
