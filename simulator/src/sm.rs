@@ -197,6 +197,8 @@ pub(crate) struct Sm<'k> {
     /// Per warp slot: its warp's `stalls.issued` at the start of the previous epoch and of this one (moved on at
     /// each commit): what it issued lately, for naming the warp a limit stops ([`Sm::busiest_warp`]).
     issued_marks: Vec<[u64; 2]>,
+    /// The last epoch's writes are committed and [`Sm::begin_epoch`] has not run since.
+    epoch_ended: bool,
     /// The warp schedulers: which ready warp of each issues next ([`WarpScheduler`]).
     scheduler: WarpScheduler,
     blocks: Vec<Option<Block>>,
@@ -269,6 +271,7 @@ impl<'k> Sm<'k> {
             l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
             issued_marks: vec![[0; 2]; slots],
+            epoch_ended: false,
             scheduler: WarpScheduler::new(slots, schedulers),
             blocks: Vec::new(),
             queue: BlockQueue::default(),
@@ -325,8 +328,11 @@ impl<'k> Sm<'k> {
         for (warp, marks) in self.warps.iter().zip(&self.issued_marks) {
             let Some(warp) = warp else { continue };
             let top = warp.stack.top();
+            // (After a commit and before the SM runs again, the boundary's mark is pending: the previous one
+            // is then the start of the previous epoch.)
+            let since = if self.epoch_ended { marks[1] } else { marks[0] };
             let b = Busiest {
-                lately: warp.stalls.issued - marks[0],
+                lately: warp.stalls.issued - since,
                 issued: warp.stalls.issued,
                 block: warp.block_id,
                 warp: warp.warp_in_block,
@@ -536,6 +542,9 @@ impl<'k> Sm<'k> {
         trace: &mut EpochTrace<ON>,
     ) -> Result<(), Fault> {
         let mut cycle = self.cycle;
+        if self.epoch_ended {
+            self.begin_epoch();
+        }
         if options.profile && self.profile.is_none() {
             let k = self.kernel;
             self.profile = Some(crate::profile::Profile::new(
@@ -668,16 +677,25 @@ impl<'k> Sm<'k> {
         later.sort_by_key(Event::cycle);
     }
 
-    /// Forget this epoch's overlay once its writes are committed.
+    /// The epoch's writes are committed: what the distributor needs now; the rest of the SM's bookkeeping
+    /// waits for its next run ([`Sm::begin_epoch`]), on the SM's own thread, so that the commit between epochs
+    /// (the engine's one serial part) stays short.
     pub fn end_epoch(&mut self) {
+        self.effects.clear();
+        self.launched_last_epoch = std::mem::take(&mut self.launched_this_epoch);
+        self.epoch_ended = true;
+    }
+
+    /// The first run after a commit: forget the overlay of the committed epoch's writes, and mark each warp's
+    /// instructions at the boundary (for [`Sm::busiest_warp`], which reads a pending mark as if it were made).
+    fn begin_epoch(&mut self) {
+        self.epoch_ended = false;
         for (warp, marks) in self.warps.iter().zip(&mut self.issued_marks) {
             if let Some(warp) = warp {
                 *marks = [marks[1], warp.stalls.issued];
             }
         }
-        self.effects.clear();
         self.overlay.clear();
-        self.launched_last_epoch = std::mem::take(&mut self.launched_this_epoch);
     }
 
     /// Every live warp waits at a barrier that can no longer complete.
