@@ -231,7 +231,7 @@ struct RunArgs {
     /// Stop with a fault after this many cycles.
     #[arg(long, default_value_t = RunOptions::default().max_cycles, value_parser = cycle_limit, allow_negative_numbers = true)]
     max_cycles: u64,
-    /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
+    /// Stop with a fault after this many warp instructions (checked every epoch: 287 cycles on `hopper`).
     #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N", value_parser = instruction_limit, allow_negative_numbers = true)]
     max_instructions: u64,
     /// Stop with a fault (exit status 3) after this many seconds of wall-clock time (checked every epoch);
@@ -295,6 +295,8 @@ Examples:
   sim bench block_reduce --set n=16777216              2^24 elements in 131072 blocks, every core
   sim bench block_reduce --set n=16777216 --threads 1  the same on one host thread
   sim bench moving_average --set size=16777216 --format json
+  sim bench block_reduce --set n=16777216 --scaling 1,2,4,8,16
+                                                       host-thread scaling: shortest of 3 runs per count
 
 `wall_seconds` times the simulation alone (from the first cycle to the last SM's finish);
 `setup_seconds` is the assembly (`assembly_seconds`) and the buffers' initialisation with the kernel's
@@ -319,13 +321,118 @@ struct BenchArgs {
     /// Stop with a fault after this many cycles.
     #[arg(long, default_value_t = RunOptions::default().max_cycles, value_parser = cycle_limit, allow_negative_numbers = true)]
     max_cycles: u64,
-    /// Stop with a fault after this many warp instructions (checked every epoch: 260 cycles on `hopper`).
+    /// Stop with a fault after this many warp instructions (checked every epoch: 287 cycles on `hopper`).
     #[arg(long, default_value_t = RunOptions::default().max_instructions, value_name = "N", value_parser = instruction_limit, allow_negative_numbers = true)]
     max_instructions: u64,
     /// Stop with a fault (exit status 3) after this many seconds of wall-clock time (checked every epoch);
     /// `none` or `0`: no time limit.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = time_limit, allow_negative_numbers = true)]
     timeout: TimeLimit,
+    /// Run at each of these host-thread counts (`--scaling 1,2,4,8,16`), `--repeat` times each: the shortest wall
+    /// time and the speedup over the first count, and a check that cycles and every buffer are identical at
+    /// every count (exit status 1 if not).
+    #[arg(long, value_name = "T,T,...", value_delimiter = ',', conflicts_with = "threads", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    scaling: Vec<u16>,
+    /// Runs per thread count with `--scaling` (the shortest is quoted).
+    #[arg(long, value_name = "K", default_value_t = 3, requires = "scaling", value_parser = clap::value_parser!(u16).range(1..=100))]
+    repeat: u16,
+}
+
+/// `sim bench --scaling`: the run at each thread count, `--repeat` times, each on a copy of the buffers.
+fn bench_scaling(
+    args: &BenchArgs,
+    machine: &Machine,
+    kernel: &warpsim::Kernel,
+    memory: &[warpsim::Buffer],
+    color: bool,
+) -> Result<String, Failure> {
+    let mut rows = Vec::new();
+    let mut first: Option<(u64, u64, Vec<warpsim::Buffer>)> = None;
+    let mut identical = true;
+    for &t in &args.scaling {
+        let options = RunOptions {
+            max_cycles: args.max_cycles,
+            max_instructions: args.max_instructions,
+            timeout: args.timeout.0,
+            threads: usize::from(t),
+            ..RunOptions::default()
+        };
+        let mut walls = Vec::new();
+        for _ in 0..args.repeat {
+            let start = Instant::now();
+            let result = machine.run_on(kernel, memory.to_vec(), &options, &mut NoTrace);
+            walls.push(start.elapsed().as_secs_f64());
+            let out = result.map_err(|fault| Failure {
+                message: fault.render(kernel, color),
+                code: fault_code(&fault),
+            })?;
+            match &first {
+                None => first = Some((out.cycles, out.stats.lane_instructions, out.buffers)),
+                Some((cycles, _, buffers)) => identical &= out.cycles == *cycles && out.buffers == *buffers,
+            }
+        }
+        rows.push((t, walls));
+    }
+    let (cycles, lanes, _) = first.expect("at least one run");
+    let shortest = |w: &[f64]| w.iter().copied().fold(f64::INFINITY, f64::min);
+    let base = shortest(&rows[0].1);
+    #[allow(clippy::cast_precision_loss, reason = "a rate, printed to 4 significant digits")]
+    let rate = |wall: f64| lanes as f64 / wall;
+    let text = match args.format {
+        Format::Json => {
+            let doc = serde_json::json!({
+                "program": kernel.program.name,
+                "warp_size": kernel.warp_size,
+                "grid": kernel.grid,
+                "block": kernel.block,
+                "sms": machine.config().sms,
+                "cycles": cycles,
+                "lane_instructions": lanes,
+                "identical": identical,
+                "scaling": rows.iter().map(|(t, w)| serde_json::json!({
+                    "threads": t,
+                    "wall_seconds": w,
+                    "shortest_seconds": shortest(w),
+                    "lane_instructions_per_second": rate(shortest(w)),
+                    "speedup": base / shortest(w),
+                })).collect::<Vec<_>>(),
+            });
+            emit_json(&doc)?;
+            String::new()
+        }
+        Format::Text => {
+            let mut s = format!(
+                "{}: W={}, grid {} x block {}, {} SMs, {cycles} cycles, {lanes} lane instructions; the shortest of {} \
+                 runs per thread count\n  threads  wall         lane instr/s  speedup\n",
+                kernel.program.name,
+                kernel.warp_size,
+                kernel.grid_dim,
+                kernel.block_dim,
+                machine.config().sms,
+                args.repeat
+            );
+            for (t, w) in &rows {
+                let _ = writeln!(
+                    s,
+                    "  {t:<7}  {:<9.3} s  {:<12.3e}  {:.2}",
+                    shortest(w),
+                    rate(shortest(w)),
+                    base / shortest(w)
+                );
+            }
+            s.push_str(if identical {
+                "  cycles and every buffer identical at every thread count\n"
+            } else {
+                "  RESULTS DIFFER between thread counts: a determinism bug\n"
+            });
+            s
+        }
+    };
+    if identical {
+        Ok(text)
+    } else {
+        Err(Failure { message: text, code: 1 })
+    }
 }
 
 fn default_jobs() -> usize {
@@ -1771,6 +1878,9 @@ fn bench(args: &BenchArgs, color: bool) -> Result<String, Failure> {
     let memory = kernel.take_buffers();
     let buffer_bytes: u64 = memory.iter().map(|b| b.data.len() as u64 * 4).sum();
     let setup_seconds = setup.elapsed().as_secs_f64();
+    if !args.scaling.is_empty() {
+        return bench_scaling(args, &machine, &kernel, &memory, color);
+    }
     let (progress, bar) = progress_bar(args.format == Format::Text);
     let options = RunOptions {
         max_cycles: args.max_cycles,

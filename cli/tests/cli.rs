@@ -1057,6 +1057,58 @@ fn bench_reports_the_runs_counts_and_its_speed_as_json() {
 }
 
 #[test]
+fn bench_scaling_runs_each_thread_count_and_checks_the_results_agree() {
+    let o = sim(&[
+        "bench",
+        "block_reduce",
+        "--set",
+        "n=8192",
+        "--scaling",
+        "1,2,3",
+        "--repeat",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let run = sim(&["run", "block_reduce", "--set", "n=8192", "--format", "json"]);
+    let run: serde_json::Value = serde_json::from_str(&stdout(&run)).expect("JSON");
+    assert_eq!(doc["cycles"], run["cycles"]);
+    assert_eq!(doc["lane_instructions"], run["stats"]["lane_instructions"]);
+    assert_eq!(doc["identical"], true);
+    let rows = doc["scaling"].as_array().expect("rows");
+    let threads: Vec<u64> = rows.iter().map(|r| r["threads"].as_u64().expect("threads")).collect();
+    assert_eq!(threads, [1, 2, 3]);
+    for r in rows {
+        let walls: Vec<f64> = r["wall_seconds"]
+            .as_array()
+            .expect("walls")
+            .iter()
+            .map(|w| w.as_f64().expect("s"))
+            .collect();
+        assert_eq!(walls.len(), 2);
+        let shortest = r["shortest_seconds"].as_f64().expect("shortest");
+        assert!(walls.iter().all(|&w| w >= shortest) && walls.contains(&shortest));
+        let first = rows[0]["shortest_seconds"].as_f64().expect("first");
+        assert!((r["speedup"].as_f64().expect("speedup") - first / shortest).abs() < 1e-9);
+    }
+    assert!((rows[0]["speedup"].as_f64().expect("speedup") - 1.0).abs() < 1e-12);
+    // `--scaling` chooses the threads itself; `--repeat` only goes with it.
+    let o = sim(&["bench", "butterfly_max", "--scaling", "1,2", "--threads", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = sim(&["bench", "butterfly_max", "--repeat", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = sim(&["bench", "butterfly_max", "--scaling", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let text = stdout(&sim(&["bench", "butterfly_max", "--scaling", "1,2", "--repeat", "1"]));
+    assert!(
+        text.contains("cycles and every buffer identical at every thread count"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_thread_and_sm_counts_are_input_errors() {
     for (flag, value, says) in [
         ("--threads", "0", "at least one thread"),
