@@ -444,23 +444,28 @@ fn default_jobs() -> usize {
 const SWEEP_EXAMPLES: &str = "\
 The spec is a JSON object; every axis but `programs` is optional:
   {
-    \"programs\": [\"butterfly_max\", \"block_reduce --grid 64\", \"k.ptx --block 32 --buffer out=f32[32]\"],
+    \"programs\": [\"butterfly_max\", \"block_reduce --grid 64\",
+                 \"k.ptx --block 32 --buffer out=f32[32]\"],
     \"configs\": [\"hopper\", \"my-config.json\"],
     \"policies\": [\"lrr\", \"gto\"],
     \"sms\": [1, 132],
     \"warps\": [8, 16, 32],
     \"set\": {\"n\": [1024, 4096]}
   }
-Each program is a line of a launches file: a shipped program or a file (paths relative to the spec), then the
-flags that launch it. The rows are the product of the axes, numbered in that order. Each output line holds the
-row's number and key, and its warp size, SMs, cycles, a SHA-256 digest of every buffer and the statistics, or
-the row's `error` or `fault`.
+Each program is a line of a launches file: a shipped program or a file (paths
+relative to the spec), then the flags that launch it. The rows are the product
+of the axes, numbered in that order. Each output line holds the row's number
+and key, its warp size, SMs, cycles, a SHA-256 digest of every buffer and the
+statistics, or the row's `error` or `fault` (docs/sweep.md).
 
 Examples:
-  sim sweep sweep.json                              every row, lines on standard output
-  sim sweep sweep.json --shard 3/16 --out s3.jsonl  the fourth of 16 shards; a rerun resumes it
+  sim sweep sweep.json                      every row, on standard output
+  sim sweep sweep.json --shard 3/16 --out s3.jsonl
+                                            the fourth of 16 shards; a rerun
+                                            resumes it
 
-Exit status: 0 every row ran; 1 a row stopped with an error or fault (its line says so); 2 a bad spec.";
+Exit status: 0 every row ran; 1 a row stopped with an error or fault (its line
+says so); 2 a bad spec.";
 
 const CROSSCHECK_EXAMPLES: &str = "\
 Examples:

@@ -334,24 +334,29 @@ pub(crate) fn sweep(args: &SweepArgs) -> Result<(String, bool), Failure> {
         .num_threads(args.jobs)
         .build()
         .map_err(|e| Failure::input(format!("error: no threads for the sweep: {e}")))?;
-    let mut failed = 0usize;
+    let (mut failed, mut written) = (0usize, 0usize);
     // Rows run in batches on the pool; each batch's lines are written in row order as it finishes.
-    for batch in todo.chunks(4 * args.jobs) {
+    'rows: for batch in todo.chunks(4 * args.jobs) {
         let lines: Vec<Value> = pool.install(|| batch.par_iter().map(|r| run_row(&spec, &dir, &loaded, r)).collect());
         for line in lines {
-            failed += usize::from(line.get("error").is_some() || line.get("fault").is_some());
-            writeln!(sink, "{line}")
-                .and_then(|()| sink.flush())
-                .map_err(|e| Failure::input(format!("error: cannot write: {e}")))?;
+            match writeln!(sink, "{line}").and_then(|()| sink.flush()) {
+                Ok(()) => {
+                    written += 1;
+                    failed += usize::from(line.get("error").is_some() || line.get("fault").is_some());
+                }
+                // (A closed pipe, `sim sweep s.json | head`, ends the sweep quietly.)
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break 'rows,
+                Err(e) => return Err(Failure::input(format!("error: cannot write: {e}"))),
+            }
         }
     }
     let summary = format!(
-        "sweep {}: {} rows in all, {} in shard {i}/{n}, {} already written, {} run, {failed} with an error or fault",
+        "sweep {}: {} rows in all, {} in shard {i}/{n}, {} already written, {written} run, {failed} with an error or \
+         fault",
         args.spec,
         all.len(),
         mine.len(),
         mine.len() - todo.len(),
-        todo.len()
     );
     Ok((summary, failed == 0))
 }
