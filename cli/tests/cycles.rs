@@ -176,51 +176,35 @@ fn stats_give_each_instruction_its_cycles_with_the_models_known_error() {
         warps * cycles
     );
     assert_eq!(lines[0]["source"], "block_reduce.s:22");
-    // A PTX kernel: its CUDA lines, and the PTX corpus' error.
-    let ptx = root().join("programs/ptx/cuda/p01_map.O3.ptx");
-    let o = sim(&[
-        "run",
-        ptx.to_str().expect("utf-8"),
-        "--grid",
-        "1",
-        "--block",
-        "32",
-        "--buffer",
-        "a=f32[32]=i",
-        "--buffer",
-        "out=f32[32]",
-        "--stats",
-    ]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("p01_map.cu:"), "{out}");
-    assert!(
-        out.contains(&known("crosscheck/ptx/report.json", "ptx/optimised")),
-        "{out}"
-    );
-    assert!(out.contains("optimised PTX corpus kernels"), "{out}");
-    // The same kernel built with -G: the error of the debug builds.
-    let ptx = root().join("programs/ptx/cuda/p01_map.G.ptx");
-    let o = sim(&[
-        "run",
-        ptx.to_str().expect("utf-8"),
-        "--grid",
-        "1",
-        "--block",
-        "32",
-        "--buffer",
-        "a=f32[32]=i",
-        "--buffer",
-        "out=f32[32]",
-        "--stats",
-    ]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        out.contains(&known("crosscheck/ptx/report.json", "ptx/-G (debug)")),
-        "{out}"
-    );
-    assert!(out.contains("built with -G, which the GPU runs unoptimised"), "{out}");
+    // A PTX kernel: its CUDA lines, and the error of its build in the PTX corpus (optimised, or `-G`).
+    for (file, set, words) in [
+        ("p01_map.O3.ptx", "ptx/optimised", "optimised PTX corpus kernels"),
+        (
+            "p01_map.G.ptx",
+            "ptx/-G (debug)",
+            "PTX corpus kernels built with -G, which the GPU runs unoptimised",
+        ),
+    ] {
+        let ptx = root().join("programs/ptx/cuda").join(file);
+        let o = sim(&[
+            "run",
+            ptx.to_str().expect("utf-8"),
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--buffer",
+            "a=f32[32]=i",
+            "--buffer",
+            "out=f32[32]",
+            "--stats",
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out.contains("p01_map.cu:"), "{out}");
+        assert!(out.contains(&known("crosscheck/ptx/report.json", set)), "{out}");
+        assert!(out.contains(words), "{out}");
+    }
 }
 
 #[test]
