@@ -225,6 +225,47 @@ fn global_loads_hit_l1_after_the_first_miss() {
     assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (1, 2));
 }
 
+#[test]
+fn another_sector_of_a_line_in_l1_misses_and_the_same_sector_hits() {
+    // One lane reads word 0 of a line (a miss), word 8 (the line's second 32-byte sector: a miss, as on an H200,
+    // calibration/measured/ubench16.cu), word 9 (the same sector: a hit) and word 0 again (a hit); each value is
+    // used at once, so each add issues when its load's data arrives.
+    let src = "\
+.block 1
+.buffer g u32[64]
+.reg %v, %w
+    ld.global.u32 %v, g[0]
+    add.u32 %w, %v, 1
+    ld.global.u32 %v, g[8]
+    add.u32 %w, %v, 1
+    ld.global.u32 %v, g[9]
+    add.u32 %w, %v, 1
+    ld.global.u32 %v, g[0]
+    add.u32 %w, %v, 1
+";
+    let config = Config::hopper();
+    assert_eq!(config.timing.memory.sector_bytes, 32);
+    let program = warpsim_tests::assemble(src);
+    let out = warpsim::simulate(&program, &config, &Launch::default()).expect("runs");
+    assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (2, 2));
+    let adds = issue_cycles(src, &config, &[1, 3, 5, 7]);
+    let m = &config.timing.memory;
+    let hit = u64::from(config.timing.units.global_load.latency);
+    // The second sector comes from L2 (the line was touched: no first-touch cost); the others hit.
+    assert_eq!(adds[1] - (adds[0] + 1), u64::from(m.l1_miss_latency) + 1);
+    assert_eq!(adds[2] - (adds[1] + 1), hit + 1);
+    assert_eq!(adds[3] - (adds[2] + 1), hit + 1);
+    // With whole-line fills (`sector_bytes` = `line_bytes`) every load after the first hits.
+    let mut whole = config.clone();
+    whole.timing.memory.sector_bytes = whole.timing.memory.line_bytes;
+    let out = warpsim::simulate(&program, &whole, &Launch::default()).expect("runs");
+    assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (3, 1));
+    // A coalesced load of a whole line needs all its sectors: one miss, then hits.
+    let src = ".buffer g u32[64]\n.reg %v\n    ld.global.u32 %v, g[%laneid]\n    ld.global.u32 %v, g[%laneid]\n";
+    let out = warpsim::simulate(&warpsim_tests::assemble(src), &config, &Launch::default()).expect("runs");
+    assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (1, 1));
+}
+
 /// When the instructions at `pcs` of `src` issue, run on `config`.
 fn issue_cycles(src: &str, config: &Config, pcs: &[u32]) -> Vec<u64> {
     let program = warpsim_tests::assemble(src);
@@ -542,7 +583,7 @@ fn an_f32_atomic_min_on_global_memory_is_a_compare_and_swap_loop_that_holds_the_
 #[test]
 fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() {
     // A configuration written before `int_div64`, `int_div64_signed`, `global_atomic_cas`, `l2_first_latency`,
-    // `warp_sync_diverged`, `warp_sync_partial`, `convergence_barrier` and `hoist_loads` existed still loads, with the built-in machine's figures for them.
+    // `warp_sync_diverged`, `warp_sync_partial`, `convergence_barrier`, `hoist_loads` and `sector_bytes` existed still loads, with the built-in machine's figures for them.
     let mut doc = serde_json::to_value(Config::hopper()).expect("serialises");
     let units = doc["timing"]["units"].as_object_mut().expect("units");
     for k in ["int_div64", "int_div64_signed", "global_atomic_cas"] {
@@ -550,6 +591,7 @@ fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() 
     }
     let memory = doc["timing"]["memory"].as_object_mut().expect("memory");
     assert!(memory.remove("l2_first_latency").is_some());
+    assert!(memory.remove("sector_bytes").is_some());
     let timing = doc["timing"].as_object_mut().expect("timing");
     for k in [
         "warp_sync_diverged",
@@ -561,6 +603,18 @@ fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() 
     }
     let back: Config = serde_json::from_value(doc).expect("loads");
     assert_eq!(back, Config::hopper());
+    // A sector that is not a power of two, larger than a line, or a 65th of one is refused.
+    for bad in [48, 256, 1] {
+        let mut c = Config::hopper();
+        c.timing.memory.sector_bytes = bad;
+        let Err(e) = warpsim::Machine::new(c) else {
+            panic!("sector_bytes {bad} accepted");
+        };
+        assert!(
+            e.contains("`timing.memory.sector_bytes` must be a power of two"),
+            "{bad}: {e}"
+        );
+    }
 }
 
 #[test]

@@ -832,6 +832,7 @@ fn machine_config() {
     });
     edited("interval.json", &|c| c["timing"]["units"]["alu"]["interval"] = 0.into());
     edited("line.json", &|c| c["timing"]["memory"]["line_bytes"] = 3.into());
+    edited("sector.json", &|c| c["timing"]["memory"]["sector_bytes"] = 48.into());
     dir.write("garbage.json", [0xff, 0xfe, 0x00, 0x01]);
     dir.write("empty.json", "");
     dir.write("truncated.json", "{\"name\": \"hopper\", \"sms\": 4");
@@ -932,6 +933,12 @@ fn machine_config() {
                 run("line.json"),
                 2,
                 "error: line.json: invalid configuration: `timing.memory.line_bytes` must be a power of two from 4 to 4096",
+            ),
+            case(
+                run("sector.json"),
+                2,
+                "error: sector.json: invalid configuration: `timing.memory.sector_bytes` must be a power of two from \
+                 `line_bytes` / 64 to `line_bytes`",
             ),
         ],
     );

@@ -3,7 +3,7 @@
 //! it waits for the same fill (as miss-status holding registers merge requests). And which lines L2 holds
 //! ([`L2View`]): where an L1 miss is served from. Both decide timing only: values always come from memory.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Which global lines an SM has touched in the launch. A line no load, store or atomic has touched yet costs
 /// `first` to load: `memory.l2_first_latency` while the buffers start in L2 (`buffers_in_l2`, the default, as
@@ -13,18 +13,28 @@ use rustc_hash::FxHashSet;
 #[derive(Debug)]
 pub struct L2View<'a> {
     pub committed: &'a LineSet,
-    pub own: &'a mut FxHashSet<u64>,
+    /// This SM's lines since the epoch began, each with the cycle its first fetch arrives (0: a store or atomic
+    /// put it in L2).
+    pub own: &'a mut FxHashMap<u64, u64>,
     /// An L1 miss's latency on a line touched before, and on one not yet touched (`None`: the same).
     pub hit: u64,
     pub first: Option<u64>,
 }
 
 impl L2View<'_> {
-    /// The latency of an L1 miss on `line`, which L2 then holds.
+    /// The latency of an L1 miss at cycle `now` on `line`, which L2 then holds. A line whose first fetch is
+    /// still in flight is not near yet: another sector of it costs the first touch's latency too.
     #[inline]
-    pub fn miss(&mut self, line: u64) -> u64 {
+    pub fn miss(&mut self, line: u64, now: u64) -> u64 {
         match self.first {
-            Some(first) if !self.committed.contains(line) && self.own.insert(line) => first,
+            Some(first) if !self.committed.contains(line) => match self.own.entry(line) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(now + first);
+                    first
+                }
+                std::collections::hash_map::Entry::Occupied(o) if now < *o.get() => first,
+                std::collections::hash_map::Entry::Occupied(_) => self.hit,
+            },
             _ => self.hit,
         }
     }
@@ -33,7 +43,7 @@ impl L2View<'_> {
     #[inline]
     pub fn touch(&mut self, line: u64) {
         if self.tracks() && !self.committed.contains(line) {
-            self.own.insert(line);
+            self.own.entry(line).or_insert(0);
         }
     }
 
@@ -107,12 +117,17 @@ impl LineSet {
 pub struct L1 {
     sets: usize,
     ways: usize,
-    /// Line tag per way (`u64::MAX`: empty), set-major. The three arrays are allocated at the first load, so
-    /// that an SM that never loads a global line (most of a small launch's 132) costs nothing to set up.
+    /// Sectors per line: the L1 fills a line's sectors as loads need them (measured on an H200: a load of
+    /// another 32-byte sector of a line in L1 pays the L2's latency, `calibration/measured/ubench16.cu`).
+    sectors: usize,
+    /// Line tag per way (`u64::MAX`: empty), set-major. The arrays are allocated at the first load, so that
+    /// an SM that never loads a global line (most of a small launch's 132) costs nothing to set up.
     tags: Vec<u64>,
+    /// Each way's sectors present (filled or being filled): a bit per sector.
+    present: Vec<u64>,
     /// Last use per way, for LRU.
     used: Vec<u64>,
-    /// Cycle each way's data arrives (a fill in flight until then).
+    /// Cycle each sector's data arrives (a fill in flight until then), way-major.
     ready: Vec<u64>,
     clock: u64,
 }
@@ -121,13 +136,15 @@ impl L1 {
     /// A cache of `bytes` bytes in lines of `line_bytes`, `ways`-way set-associative. Smaller than one set:
     /// no cache (every access misses).
     #[allow(clippy::cast_possible_truncation, reason = "at most 2^20 lines (Config::validate)")]
-    pub fn new(bytes: u64, line_bytes: u32, ways: u32) -> L1 {
+    pub fn new(bytes: u64, line_bytes: u32, sector_bytes: u32, ways: u32) -> L1 {
         let ways = ways.max(1) as usize;
         let sets = (bytes / u64::from(line_bytes.max(1))) as usize / ways;
         L1 {
             sets,
             ways,
+            sectors: (line_bytes / sector_bytes.clamp(1, line_bytes.max(1))).clamp(1, 64) as usize,
             tags: Vec::new(),
+            present: Vec::new(),
             used: Vec::new(),
             ready: Vec::new(),
             clock: 0,
@@ -138,15 +155,18 @@ impl L1 {
     #[cold]
     fn allocate(&mut self) {
         self.tags = vec![u64::MAX; self.sets * self.ways];
+        self.present = vec![0; self.sets * self.ways];
         self.used = vec![0; self.sets * self.ways];
-        self.ready = vec![0; self.sets * self.ways];
+        self.ready = vec![0; self.sets * self.ways * self.sectors];
     }
 
-    /// Look `line` up at cycle `now`, allocating it on a miss (evicting the set's least recently used line),
-    /// whose data then arrives at `fill()`. Returns whether it hit, and when the data is there (for a hit on a
-    /// line still being filled: when the fill arrives).
+    /// Look the sectors `need` (a bit per sector) of `line` up at cycle `now`. A line not present is allocated
+    /// (evicting the set's least recently used line) with those sectors; sectors of a present line that are
+    /// missing are added. Either way the missing sectors' data arrives at `fill()`. Returns whether every
+    /// needed sector was there (a hit), and when the last of them arrives (for a sector still being filled: when
+    /// its fill arrives).
     #[inline]
-    pub fn load(&mut self, line: u64, now: u64, fill: impl FnOnce() -> u64) -> (bool, u64) {
+    pub fn load(&mut self, line: u64, need: u64, now: u64, fill: impl FnOnce() -> u64) -> (bool, u64) {
         if self.sets == 0 {
             return (false, fill());
         }
@@ -157,18 +177,36 @@ impl L1 {
         #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
         let base = (line % self.sets as u64) as usize * self.ways;
         let set = base..base + self.ways;
-        if let Some(k) = self.tags[set.clone()].iter().position(|&t| t == line) {
-            self.used[base + k] = self.clock;
-            return (true, self.ready[base + k].max(now));
+        let way = match self.tags[set.clone()].iter().position(|&t| t == line) {
+            Some(k) => base + k,
+            None => {
+                let victim = (0..self.ways)
+                    .min_by_key(|&k| (self.tags[base + k] != u64::MAX, self.used[base + k]))
+                    .unwrap_or(0);
+                self.tags[base + victim] = line;
+                self.present[base + victim] = 0;
+                base + victim
+            }
+        };
+        self.used[way] = self.clock;
+        let missing = need & !self.present[way];
+        let ready = &mut self.ready[way * self.sectors..(way + 1) * self.sectors];
+        if missing != 0 {
+            let at = fill();
+            let mut m = missing;
+            while m != 0 {
+                ready[m.trailing_zeros() as usize] = at;
+                m &= m - 1;
+            }
+            self.present[way] |= missing;
         }
-        let victim = (0..self.ways)
-            .min_by_key(|&k| (self.tags[base + k] != u64::MAX, self.used[base + k]))
-            .unwrap_or(0);
-        let fill = fill();
-        self.tags[base + victim] = line;
-        self.used[base + victim] = self.clock;
-        self.ready[base + victim] = fill;
-        (false, fill)
+        let mut at = now;
+        let mut m = need;
+        while m != 0 {
+            at = at.max(ready[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
+        (missing == 0, at)
     }
 
     /// Drops `line` if it is present: a global atomic on it (performed at L2) leaves the SM's copy stale, so the
@@ -182,6 +220,7 @@ impl L1 {
         for k in base..base + self.ways {
             if self.tags[k] == line {
                 self.tags[k] = u64::MAX;
+                self.present[k] = 0;
                 self.used[k] = 0;
             }
         }
@@ -217,12 +256,12 @@ mod tests {
     }
 
     fn hit(c: &mut L1, line: u64) -> bool {
-        c.load(line, 0, || 0).0
+        c.load(line, 1, 0, || 0).0
     }
 
     #[test]
     fn an_invalidated_line_misses_and_the_others_stay() {
-        let mut c = L1::new(512, 128, 2);
+        let mut c = L1::new(512, 128, 128, 2);
         assert!(!hit(&mut c, 7));
         assert!(!hit(&mut c, 9));
         c.invalidate(7);
@@ -235,7 +274,7 @@ mod tests {
     #[test]
     fn hits_after_a_miss_and_evicts_the_least_recently_used_line() {
         // 2 sets of 2 ways, 128-byte lines.
-        let mut c = L1::new(512, 128, 2);
+        let mut c = L1::new(512, 128, 128, 2);
         assert_eq!(c.lines(), 4);
         assert!(!hit(&mut c, 0));
         assert!(hit(&mut c, 0));
@@ -249,18 +288,37 @@ mod tests {
     }
 
     #[test]
+    fn another_sector_of_a_present_line_misses_and_waits_only_for_its_own_fill() {
+        // 2 sets of 2 ways, 128-byte lines of four 32-byte sectors.
+        let mut c = L1::new(512, 128, 32, 2);
+        assert_eq!(c.load(5, 0b0001, 10, || 300), (false, 300));
+        // Sector 1 of the same line: a miss, filled on its own.
+        assert_eq!(c.load(5, 0b0010, 400, || 690), (false, 690));
+        // Sector 0 is there since 300: a hit, not held up by sector 1's fill in flight.
+        assert_eq!(c.load(5, 0b0001, 450, || 999), (true, 450));
+        // Both sectors: a hit once the later one arrives.
+        assert_eq!(c.load(5, 0b0011, 460, || 999), (true, 690));
+        // Sectors 1 and 2: one fill for the missing one, the load waits for both.
+        assert_eq!(c.load(5, 0b0110, 700, || 990), (false, 990));
+        // An invalidated line starts again with no sector.
+        c.invalidate(5);
+        assert_eq!(c.load(5, 0b0001, 1000, || 1300), (false, 1300));
+        assert_eq!(c.load(5, 0b0010, 1000, || 1301), (false, 1301));
+    }
+
+    #[test]
     fn a_hit_on_a_line_in_flight_waits_for_its_fill() {
-        let mut c = L1::new(512, 128, 2);
-        assert_eq!(c.load(3, 10, || 297), (false, 297));
-        assert_eq!(c.load(3, 12, || 299), (true, 297));
-        assert_eq!(c.load(3, 400, || 687), (true, 400));
+        let mut c = L1::new(512, 128, 128, 2);
+        assert_eq!(c.load(3, 1, 10, || 297), (false, 297));
+        assert_eq!(c.load(3, 1, 12, || 299), (true, 297));
+        assert_eq!(c.load(3, 1, 400, || 687), (true, 400));
     }
 
     #[test]
     fn a_cache_smaller_than_a_set_always_misses() {
-        let mut c = L1::new(64, 128, 4);
+        let mut c = L1::new(64, 128, 128, 4);
         assert_eq!(c.lines(), 0);
-        assert_eq!(c.load(7, 0, || 5), (false, 5));
-        assert_eq!(c.load(7, 1, || 6), (false, 6));
+        assert_eq!(c.load(7, 1, 0, || 5), (false, 5));
+        assert_eq!(c.load(7, 1, 1, || 6), (false, 6));
     }
 }

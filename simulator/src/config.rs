@@ -94,6 +94,12 @@ pub struct Units {
 pub struct Memory {
     /// Cache line size in bytes (a power of two).
     pub line_bytes: u32,
+    /// The L1's sector in bytes (a power of two, at most `line_bytes`, at least `line_bytes` / 64): a line is
+    /// allocated whole but filled a sector at a time, so a load that needs a sector not yet in L1 misses even
+    /// when its line is there (measured on an H200: another 32-byte sector of a line in L1 costs 281.6 cycles a
+    /// load, the same sector 39.9, `calibration/measured/ubench16.cu`). `line_bytes` itself: whole lines.
+    #[serde(default = "Memory::default_sector_bytes")]
+    pub sector_bytes: u32,
     /// Storage the SM splits between L1 and shared memory, in bytes. L1 gets what the shared-memory carveout
     /// leaves.
     pub l1_shared_bytes: u32,
@@ -269,6 +275,7 @@ impl Config {
                 convergence_barrier: Timing::default_convergence_barrier(),
                 memory: Memory {
                     line_bytes: 128,
+                    sector_bytes: 32,
                     l1_shared_bytes: 256 * 1024,
                     shared_carveouts_kib: vec![0, 8, 16, 32, 64, 100, 132, 164, 196, 228],
                     l1_ways: 4,
@@ -355,7 +362,8 @@ impl Config {
         if m.shared_carveouts_kib.is_empty() || m.shared_carveouts_kib.len() > 64 {
             return bad("`timing.memory.shared_carveouts_kib` must list 1 to 64 carveouts");
         }
-        // Every SM is made at the start: the whole machine, not only one SM, must fit in memory.
+        // Every SM may be made (a launch with a block for each): the whole machine, not only one SM, must fit in
+        // memory.
         let sms = u64::from(self.sms);
         if sms * u64::from(self.max_warps_per_sm) > 1 << 17 {
             return bad("`sms` x `max_warps_per_sm` (warp slots of the whole machine) must be at most 131072");
@@ -365,6 +373,9 @@ impl Config {
         }
         if sms * u64::from(self.shared_per_sm) > 1 << 30 {
             return bad("`sms` x `shared_per_sm` (shared memory of the whole machine) must be at most 1 GiB");
+        }
+        if !m.sector_bytes.is_power_of_two() || m.sector_bytes > m.line_bytes || m.line_bytes / m.sector_bytes > 64 {
+            return bad("`timing.memory.sector_bytes` must be a power of two from `line_bytes` / 64 to `line_bytes`");
         }
         Ok(())
     }
@@ -487,6 +498,11 @@ impl Memory {
     /// (the second pass's 296 against `l1_miss_latency`'s 287).
     pub fn default_l2_first_latency() -> u32 {
         382
+    }
+
+    /// See [`Memory::sector_bytes`]: Hopper's 32 bytes.
+    pub fn default_sector_bytes() -> u32 {
+        32
     }
 
     /// The latency of a load of a line no SM has touched yet in the launch, where it differs from

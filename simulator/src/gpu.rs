@@ -433,7 +433,7 @@ impl<'k> Engine<'k> {
             if ON {
                 sm.returned(&mut local.later);
             }
-            for line in sm.l2_own.drain() {
+            for (line, _) in sm.l2_own.drain() {
                 self.l2.insert(line);
             }
             sm.end_epoch();

@@ -129,39 +129,45 @@ pub(crate) fn overlay_key(buffer: u16, word: usize) -> u64 {
     u64::from(buffer) << 32 | word as u64
 }
 
-/// The distinct cache lines a global access (its buffer at `base`, or a warp's local memory) touches, each
-/// then in L2 (`l2`); for a load (`l1` given with the cycle and the hit latency), also how many missed in L1
-/// and when the last line's data arrives (a miss is served by L2 or DRAM: [`L2View::miss`]).
+/// The distinct cache lines the lanes `exec` reach (`words` from byte address `base`): their count; with the
+/// L1 (and the cycle and the hit latency), also how many of them missed (a line missed when a sector the lanes
+/// need was not in L1: the L1 fills sectors of `sector_bytes`) and when the last line's data arrives. Each line
+/// the access reaches is in L2 from then on (`l2`).
 pub(crate) fn global_lines(
     base: u64,
     words: &[usize; 64],
     exec: u64,
-    line_bytes: u32,
+    (line_bytes, sector_bytes): (u32, u32),
     l1: Option<(&mut L1, u64, u64)>,
     l2: &mut L2View<'_>,
 ) -> (u64, u64, u64) {
-    let shift = line_bytes.trailing_zeros();
-    let mut lines = [0u64; 64];
+    let line_shift = line_bytes.trailing_zeros();
+    let sector_shift = sector_bytes.clamp(1, line_bytes).trailing_zeros();
+    let per_line = line_shift - sector_shift;
+    // Each lane's sector (byte address >> sector_shift): sorted, the sectors of one line are adjacent.
+    let mut sectors = [0u64; 64];
     let mut count = 0;
     for_lanes(exec, |lane| {
-        lines[count] = (base + words[lane as usize] as u64 * 4) >> shift;
+        sectors[count] = (base + words[lane as usize] as u64 * 4) >> sector_shift;
         count += 1;
     });
-    let lines = &mut lines[..count];
-    lines.sort_unstable();
+    let sectors = &mut sectors[..count];
+    sectors.sort_unstable();
     let mut distinct = 0u64;
     let mut misses = 0u64;
     let mut arrival = 0u64;
     let mut l1 = l1;
-    let mut prev = None;
-    for &line in lines.iter() {
-        if prev == Some(line) {
-            continue;
+    let mut k = 0;
+    while k < count {
+        let line = sectors[k] >> per_line;
+        let mut need = 0u64;
+        while k < count && sectors[k] >> per_line == line {
+            need |= 1 << (sectors[k] & ((1 << per_line) - 1));
+            k += 1;
         }
-        prev = Some(line);
         distinct += 1;
         if let Some((c, now, hit)) = l1.as_mut() {
-            let (was_hit, at) = c.load(line, *now, || *now + l2.miss(line));
+            let (was_hit, at) = c.load(line, need, *now, || *now + l2.miss(line, *now));
             misses += u64::from(!was_hit);
             arrival = arrival.max(at.max(*now + *hit));
         } else {

@@ -37,7 +37,7 @@ use crate::timing::{MemoryTiming, price};
 use crate::trace::{BarrierResult, EpochTrace, Event, Issue, TraceSink};
 use crate::warp::{Hold, Warp};
 use crate::warp_scheduler::{Schedule, WarpScheduler};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// What every SM of a run shares, read-only: the kernel, the configuration and facts derived from them once.
 pub(crate) struct Shared<'k> {
@@ -225,7 +225,7 @@ pub(crate) struct Sm<'k> {
     pub effects: Vec<Effect>,
     overlay: FxHashMap<u64, u32>,
     /// The global lines this SM brought into L2 this epoch (the engine merges them at the commit).
-    pub l2_own: FxHashSet<u64>,
+    pub l2_own: FxHashMap<u64, u64>,
     /// No global load has issued on this SM yet in the launch.
     first_load: bool,
     /// With `RunOptions::profile`: the cycles of this SM's warps per instruction.
@@ -268,7 +268,7 @@ impl<'k> Sm<'k> {
                 (1u64 << kernel.warp_size) - 1
             },
             nwarps: kernel.warps_per_block(),
-            l1: L1::new(shared.l1_bytes, m.line_bytes, m.l1_ways),
+            l1: L1::new(shared.l1_bytes, m.line_bytes, m.sector_bytes, m.l1_ways),
             warps: (0..slots).map(|_| None).collect(),
             issued_marks: vec![[0; 2]; slots],
             epoch_ended: false,
@@ -288,7 +288,7 @@ impl<'k> Sm<'k> {
             warps_launched: 0,
             effects: Vec::new(),
             overlay: FxHashMap::default(),
-            l2_own: FxHashSet::default(),
+            l2_own: FxHashMap::default(),
             first_load: true,
             profile: None,
             returning: Vec::new(),

@@ -99,8 +99,8 @@ pub(crate) fn price(
                     }
                 }
                 let l1 = Some((&mut *mem.l1, cycle, p.cost.latency));
-                let line_bytes = timing.memory.line_bytes;
-                let (lines, misses, arrival) = global_lines(base(), m.words, exec, line_bytes, l1, &mut mem.l2);
+                let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
+                let (lines, misses, arrival) = global_lines(base(), m.words, exec, sizes, l1, &mut mem.l2);
                 stats.l1_hits += lines - misses;
                 stats.l1_misses += misses;
                 // The L1's data array has the shared memory's banks: lanes on distinct words of one bank replay.
@@ -111,15 +111,16 @@ pub(crate) fn price(
             }
             AccessKind::Write => {
                 // Write-through, no allocation: the L1 is not consulted (the lines are then in L2).
-                let line_bytes = timing.memory.line_bytes;
-                let (lines, _, _) = global_lines(base(), m.words, exec, line_bytes, None, &mut mem.l2);
+                let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
+                let (lines, _, _) = global_lines(base(), m.words, exec, sizes, None, &mut mem.l2);
                 Cost::global_store(unit, lines)
             }
             AccessKind::Atomic => {
                 if !m.addr.shared {
                     // Performed at L2, which then holds the lines; the SM's L1 copies of them are stale.
                     if mem.l2.tracks() {
-                        global_lines(base(), m.words, exec, timing.memory.line_bytes, None, &mut mem.l2);
+                        let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
+                        global_lines(base(), m.words, exec, sizes, None, &mut mem.l2);
                     }
                     crate::lsu::invalidate_lines(base(), m.words, exec, timing.memory.line_bytes, mem.l1);
                 }
