@@ -46,6 +46,8 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "if/else of 16 dependent mads a path in a loop, every lane branches",
         "if/else of 16 dependent mads a path in a loop, every lane falls through",
         "shfl.idx + add dependent chain, even lanes inside an if (diverged warp)",
+        "global load, another 32-byte sector of a line in L1, dependent",
+        "global load, the same 32-byte sector of a line in L1, dependent",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(
