@@ -1,7 +1,8 @@
-//! The L1 data cache of global memory: set-associative, LRU, allocate on load miss, write-through without
-//! allocation (as Hopper's L1 treats global stores). A line being filled is already allocated: a second miss to
-//! it waits for the same fill (as miss-status holding registers merge requests). And which lines L2 holds
-//! ([`L2View`]): where an L1 miss is served from. Both decide timing only: values always come from memory.
+//! The L1 data cache of global memory: set-associative, LRU, allocate on load miss and filled a sector at a
+//! time, write-through without allocation (as Hopper's L1 treats global stores). A sector being filled is
+//! already present: a second miss to it waits for the same fill (as miss-status holding registers merge
+//! requests). And which lines L2 holds ([`L2View`]): where an L1 miss is served from. Both decide timing only:
+//! values always come from memory.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -73,15 +74,21 @@ impl LineSet {
         }
     }
 
+    /// The word of `bits` that holds `line`, a line below `dense`.
+    #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "below `dense`: a line of the buffers in memory"
+    )]
+    fn word(line: u64) -> usize {
+        (line / 64) as usize
+    }
+
     #[inline]
     pub fn contains(&self, line: u64) -> bool {
         if line < self.dense {
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "below `dense`, the lines of buffers in memory"
-            )]
             self.bits
-                .get((line / 64) as usize)
+                .get(LineSet::word(line))
                 .is_some_and(|w| w >> (line % 64) & 1 == 1)
         } else {
             self.sparse.contains(&line)
@@ -90,21 +97,11 @@ impl LineSet {
 
     pub fn insert(&mut self, line: u64) {
         if line < self.dense {
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "below `dense`, the lines of buffers in memory"
-            )]
-            let k = (line / 64) as usize;
+            let k = LineSet::word(line);
             if k >= self.bits.len() {
                 // (Grown to the line, not allocated up front: a launch that touches few lines costs little.)
-                #[allow(
-                    clippy::cast_possible_truncation,
-                    reason = "below `dense`, the lines of buffers in memory"
-                )]
-                self.bits.resize(
-                    (k + 1).max(self.bits.len() * 2).min(self.dense.div_ceil(64) as usize),
-                    0,
-                );
+                let all = LineSet::word(self.dense - 1) + 1;
+                self.bits.resize((k + 1).max(self.bits.len() * 2).min(all), 0);
             }
             self.bits[k] |= 1 << (line % 64);
         } else {

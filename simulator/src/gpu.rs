@@ -254,19 +254,7 @@ impl<'k> Engine<'k> {
                 // One busy SM (a small launch) runs on this thread: the others only move their clocks.
                 let busy = self.sms.iter().filter(|sm| !sm.idle()).take(2).count();
                 match &pool {
-                    _ if busy <= 1 => self
-                        .sms
-                        .iter_mut()
-                        .zip(locals.iter_mut())
-                        .zip(faults.iter_mut())
-                        .for_each(run),
-                    None => self
-                        .sms
-                        .iter_mut()
-                        .zip(locals.iter_mut())
-                        .zip(faults.iter_mut())
-                        .for_each(run),
-                    Some(pool) => {
+                    Some(pool) if busy > 1 => {
                         let mut work = || {
                             self.sms
                                 .par_iter_mut()
@@ -279,6 +267,12 @@ impl<'k> Engine<'k> {
                             None => work(),
                         }
                     }
+                    _ => self
+                        .sms
+                        .iter_mut()
+                        .zip(locals.iter_mut())
+                        .zip(faults.iter_mut())
+                        .for_each(run),
                 }
                 // The first fault in (cycle, SM) order ends the run; the trace goes up to its cycle.
                 let fault = faults

@@ -2075,19 +2075,14 @@ fn initialise(
         )
     };
     // Values are evaluated in the element's arithmetic: floating point for f32 buffers.
-    let value_of = |e: &ConstExpr, i: i64| {
-        let env = |name: &str| lookup(name, w, params, Some((i, n)));
-        if matches!(b.elem, ElemTy::F32 | ElemTy::F64) {
-            e.eval_float(&env)
-        } else {
-            e.eval(&env)
-        }
-        .map_err(eval_err)
+    let float = matches!(b.elem, ElemTy::F32 | ElemTy::F64);
+    let eval = |e: &ConstExpr, env: &dyn Fn(&str) -> Option<Value>| {
+        if float { e.eval_float(env) } else { e.eval(env) }.map_err(eval_err)
     };
+    let value_of = |e: &ConstExpr, i: i64| eval(e, &|name: &str| lookup(name, w, params, Some((i, n))));
     // The default for every element: every name but `i` looked up once, then the elements in chunks on the
     // host's threads (pure, so the same data on any number of them; the first bad element in index order is the
     // error).
-    let float = matches!(b.elem, ElemTy::F32 | ElemTy::F64);
     let default = init.default.bind(&|name| match name {
         "i" => None,
         _ => lookup(name, w, params, Some((0, n))),
@@ -2097,13 +2092,7 @@ fn initialise(
         let first = (c * INIT_CHUNK) as i64;
         for (k, out) in chunk.chunks_exact_mut(words).enumerate() {
             let i = first + k as i64;
-            let env = |name: &str| (name == "i").then_some(Value::Int(i));
-            let v = if float {
-                default.eval_float(&env)
-            } else {
-                default.eval(&env)
-            }
-            .map_err(eval_err)?;
+            let v = eval(&default, &|name: &str| (name == "i").then_some(Value::Int(i)))?;
             let bits = to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?;
             out[0] = low32(bits);
             if words == 2 {
