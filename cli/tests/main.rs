@@ -7,4 +7,5 @@ mod cycles;
 mod data;
 mod hostile;
 mod ptx;
+mod python;
 mod sweep;

@@ -45,6 +45,7 @@ pub(crate) mod lsu;
 mod machine;
 pub mod profile;
 pub mod programs;
+pub mod ptx;
 pub(crate) mod register_file;
 pub mod render;
 pub(crate) mod rows;

@@ -165,6 +165,11 @@ impl<'a> Document<'a> {
         self.head.entry("findings").or_insert_with(|| json!([]));
     }
 
+    /// Leave the buffers out (an embedder that hands them over as arrays).
+    pub fn omit_buffers(&mut self) {
+        self.buffers = None;
+    }
+
     /// Record that the trace was cut short.
     pub fn note_dropped_events(&mut self, dropped: u64) {
         self.head.insert("trace_dropped_events".into(), json!(dropped));

@@ -1,0 +1,103 @@
+"""warpsim against Numba's own CUDA simulator (NUMBA_ENABLE_CUDASIM=1) on the same Numba kernels, side by side.
+
+    python python/bench/numba_simulator.py            # both, then the speed-up
+    python python/bench/numba_simulator.py --json     # the figures as JSON
+
+Each kernel runs in a child process per simulator (Numba's simulator is chosen by an environment variable read at
+import). Timed: the best of --repeat launches after one warm-up launch (which, for warpsim, compiles the kernel to
+PTX: Numba's simulator compiles nothing). Both results are checked against NumPy.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+KERNELS = ["dot", "pooling", "blocks_map"]
+
+
+def child(kernel_name: str, repeat: int) -> dict:
+    import numpy as np
+
+    # The kernels' module imports `cuda` from Numba (its simulator, under NUMBA_ENABLE_CUDASIM=1) or from warpsim.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import kernels
+
+    tpb = kernels.TPB
+    n = 4096
+    blocks = n // tpb
+    rng = np.random.default_rng(1)
+    a = rng.integers(-8, 8, n).astype(np.float32)
+    b = rng.integers(-8, 8, n).astype(np.float32)
+    if kernel_name == "dot":
+        out = np.zeros(blocks, np.float32)
+        args, want, k = (out, a, b, n), (a * b).reshape(blocks, tpb).sum(axis=1), kernels.dot
+    elif kernel_name == "pooling":
+        out = np.zeros(n, np.float32)
+        ar = a.reshape(blocks, tpb)
+        want = ar.copy()
+        want[:, 1:] += ar[:, :-1]
+        want[:, 2:] += ar[:, :-2]
+        args, want, k = (out, a, n), want.ravel(), kernels.pooling
+    else:
+        out = np.zeros(n, np.float32)
+        args, want, k = (out, a, n), a + 10, kernels.blocks_map
+    t0 = time.perf_counter()
+    k[blocks, tpb](*args)
+    first = time.perf_counter() - t0
+    best = float("inf")
+    for _ in range(repeat):
+        out[...] = 0
+        t0 = time.perf_counter()
+        k[blocks, tpb](*args)
+        best = min(best, time.perf_counter() - t0)
+    assert np.array_equal(out, want), f"{kernel_name}: wrong result"
+    return {"kernel": kernel_name, "threads": n, "first_s": first, "best_s": best}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    p.add_argument("--kernels", default=",".join(KERNELS))
+    args = p.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child, args.repeat)))
+        return
+    rows = []
+    for name in args.kernels.split(","):
+        figures = {}
+        for sim, env in (("numba_cudasim", {"NUMBA_ENABLE_CUDASIM": "1", "WARPSIM_BENCH": "0"}), ("warpsim", {"NUMBA_ENABLE_CUDASIM": "0", "WARPSIM_BENCH": "1"})):
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", name, "--repeat", str(args.repeat)],
+                env={**os.environ, **env},
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            figures[sim] = json.loads(out.strip().splitlines()[-1])
+        row = {
+            "kernel": name,
+            "threads": figures["warpsim"]["threads"],
+            "numba_cudasim_s": figures["numba_cudasim"]["best_s"],
+            "warpsim_s": figures["warpsim"]["best_s"],
+            "warpsim_first_launch_s": figures["warpsim"]["first_s"],
+        }
+        row["speedup"] = row["numba_cudasim_s"] / row["warpsim_s"]
+        rows.append(row)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print(f"{'kernel':<12} {'threads':>7} {'Numba sim':>11} {'warpsim':>10} {'speed-up':>9}  (first warpsim launch, compile included)")
+    for r in rows:
+        print(
+            f"{r['kernel']:<12} {r['threads']:>7} {r['numba_cudasim_s']:>10.3f}s {r['warpsim_s'] * 1e3:>8.2f}ms "
+            f"{r['speedup']:>8.0f}x  ({r['warpsim_first_launch_s']:.2f} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,451 @@
+"""GPU-Puzzles-style kernels written with Numba, run in warpsim and checked against NumPy: the puzzles' shapes
+(maps, zips, guards, 2-D, broadcast, blocks, shared memory, pooling, dot product, prefix sum, axis sum, matmul),
+then warp-level versions that Numba's own simulator cannot run (shuffles, votes, activemask, syncwarp)."""
+
+import numpy as np
+import pytest
+
+numba = pytest.importorskip("numba")
+from numba import float32, int32  # noqa: E402
+
+from warpsim.numba import cuda, launch  # noqa: E402
+
+TPB = 8
+
+rng = np.random.default_rng(20261127)
+
+
+def floats(*shape):
+    return rng.integers(-50, 50, size=shape).astype(np.float32)
+
+
+# --- 1. map -------------------------------------------------------------------------------------------------
+@cuda.jit
+def map_add_ten(out, a):
+    local_i = cuda.threadIdx.x
+    out[local_i] = a[local_i] + 10
+
+
+def test_map():
+    a = floats(4)
+    out = np.zeros(4, np.float32)
+    map_add_ten[1, 4](out, a)
+    np.testing.assert_array_equal(out, a + 10)
+
+
+# --- 2. zip -------------------------------------------------------------------------------------------------
+@cuda.jit
+def zip_add(out, a, b):
+    i = cuda.threadIdx.x
+    out[i] = a[i] + b[i]
+
+
+def test_zip():
+    a, b = floats(4), floats(4)
+    out = np.zeros(4, np.float32)
+    zip_add[1, 4](out, a, b)
+    np.testing.assert_array_equal(out, a + b)
+
+
+# --- 3. guard -----------------------------------------------------------------------------------------------
+@cuda.jit
+def guarded_map(out, a, size):
+    i = cuda.threadIdx.x
+    if i < size:
+        out[i] = a[i] + 10
+
+
+def test_guard():
+    a = floats(4)
+    out = np.full(4, -1, np.float32)
+    guarded_map[1, 8](out, a, 4)
+    np.testing.assert_array_equal(out, a + 10)
+
+
+def test_guard_without_the_guard_faults_at_its_python_line():
+    import warpsim
+
+    @cuda.jit
+    def unguarded(out, a, size):
+        i = cuda.threadIdx.x
+        out[i] = a[i] + 10  # the faulting line
+
+    with pytest.raises(warpsim.Fault) as e:
+        unguarded[1, 8](np.zeros(4, np.float32), floats(4), 4)
+    f = e.value
+    assert f.source_file == __file__
+    assert "the faulting line" in open(__file__).read().splitlines()[f.source_line - 1]
+    assert (f.warp, f.lane) == (0, 4)
+    assert "out-of-bounds load from `a`: element 4, but `a` has 4 elements" in str(f)
+    assert isinstance(f, RuntimeError)
+
+
+# --- 4. 2-D map ---------------------------------------------------------------------------------------------
+@cuda.jit
+def map_2d(out, a, size):
+    i = cuda.threadIdx.x
+    j = cuda.threadIdx.y
+    if i < size and j < size:
+        out[i, j] = a[i, j] + 10
+
+
+def test_map_2d():
+    a = floats(3, 3)
+    out = np.zeros((3, 3), np.float32)
+    map_2d[1, (4, 4)](out, a, 3)
+    np.testing.assert_array_equal(out, a + 10)
+
+
+# --- 5. broadcast -------------------------------------------------------------------------------------------
+@cuda.jit
+def broadcast(out, a, b, size):
+    i = cuda.threadIdx.x
+    j = cuda.threadIdx.y
+    if i < size and j < size:
+        out[i, j] = a[i, 0] + b[0, j]
+
+
+def test_broadcast():
+    a, b = floats(2, 1), floats(1, 2)
+    out = np.zeros((2, 2), np.float32)
+    broadcast[1, (3, 3)](out, a, b, 2)
+    np.testing.assert_array_equal(out, a + b)
+
+
+# --- 6. blocks ----------------------------------------------------------------------------------------------
+@cuda.jit
+def blocks_map(out, a, size):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    if i < size:
+        out[i] = a[i] + 10
+
+
+def test_blocks():
+    a = floats(9)
+    out = np.zeros(9, np.float32)
+    blocks_map[3, 4](out, a, 9)
+    np.testing.assert_array_equal(out, a + 10)
+
+
+# --- 7. 2-D blocks ------------------------------------------------------------------------------------------
+@cuda.jit
+def blocks_2d(out, a, size):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    j = cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y
+    if i < size and j < size:
+        out[i, j] = a[i, j] + 10
+
+
+def test_blocks_2d():
+    a = floats(5, 5)
+    out = np.zeros((5, 5), np.float32)
+    blocks_2d[(2, 2), (3, 3)](out, a, 5)
+    np.testing.assert_array_equal(out, a + 10)
+
+
+# --- 8. shared memory ---------------------------------------------------------------------------------------
+@cuda.jit
+def shared_map(out, a, size):
+    shared = cuda.shared.array(TPB, float32)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    local_i = cuda.threadIdx.x
+    if i < size:
+        shared[local_i] = a[i]
+    cuda.syncthreads()
+    if i < size:
+        out[i] = shared[local_i] + 10
+
+
+def test_shared():
+    a = floats(10)
+    out = np.zeros(10, np.float32)
+    shared_map[2, TPB](out, a, 10)
+    np.testing.assert_array_equal(out, a + 10)
+
+
+# --- 9. pooling ---------------------------------------------------------------------------------------------
+@cuda.jit
+def pooling(out, a, size):
+    shared = cuda.shared.array(TPB, float32)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    local_i = cuda.threadIdx.x
+    if i < size:
+        shared[local_i] = a[i]
+    cuda.syncthreads()
+    if i < size:
+        acc = shared[local_i]
+        if local_i >= 1:
+            acc += shared[local_i - 1]
+        if local_i >= 2:
+            acc += shared[local_i - 2]
+        out[i] = acc
+
+
+def test_pooling():
+    a = floats(TPB)
+    out = np.zeros(TPB, np.float32)
+    pooling[1, TPB](out, a, TPB)
+    want = np.array([a[max(0, k - 2) : k + 1].sum() for k in range(TPB)], np.float32)
+    np.testing.assert_array_equal(out, want)
+
+
+# --- 10. dot product ----------------------------------------------------------------------------------------
+@cuda.jit
+def dot(out, a, b, size):
+    shared = cuda.shared.array(TPB, float32)
+    local_i = cuda.threadIdx.x
+    shared[local_i] = a[local_i] * b[local_i] if local_i < size else 0.0
+    cuda.syncthreads()
+    step = TPB // 2
+    while step > 0:
+        if local_i < step:
+            shared[local_i] += shared[local_i + step]
+        cuda.syncthreads()
+        step //= 2
+    if local_i == 0:
+        out[0] = shared[0]
+
+
+def test_dot_product():
+    a, b = floats(TPB), floats(TPB)
+    out = np.zeros(1, np.float32)
+    dot[1, TPB](out, a, b, TPB)
+    # Integers in float32: every order of summation gives the exact result.
+    assert out[0] == np.dot(a.astype(np.float64), b.astype(np.float64))
+
+
+# --- 11. prefix sum -----------------------------------------------------------------------------------------
+@cuda.jit
+def prefix_sum(out, a, size):
+    cache = cuda.shared.array(TPB, float32)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    local_i = cuda.threadIdx.x
+    cache[local_i] = a[i] if i < size else 0.0
+    cuda.syncthreads()
+    offset = 1
+    while offset < TPB:
+        v = cache[local_i - offset] if local_i >= offset else 0.0
+        cuda.syncthreads()
+        cache[local_i] += v
+        cuda.syncthreads()
+        offset *= 2
+    if local_i == TPB - 1:
+        out[cuda.blockIdx.x] = cache[local_i]
+
+
+def test_prefix_sum_block_totals():
+    a = floats(15)
+    out = np.zeros(2, np.float32)
+    prefix_sum[2, TPB](out, a, 15)
+    np.testing.assert_array_equal(out, [a[:8].sum(), a[8:].sum()])
+
+
+# --- 12. axis sum -------------------------------------------------------------------------------------------
+@cuda.jit
+def axis_sum(out, a, size):
+    cache = cuda.shared.array(TPB, float32)
+    local_i = cuda.threadIdx.x
+    batch = cuda.blockIdx.y
+    cache[local_i] = a[batch, local_i] if local_i < size else 0.0
+    cuda.syncthreads()
+    step = 1
+    while step < TPB:
+        if local_i % (2 * step) == 0:
+            cache[local_i] += cache[local_i + step]
+        cuda.syncthreads()
+        step *= 2
+    if local_i == 0:
+        out[batch, 0] = cache[0]
+
+
+def test_axis_sum():
+    a = floats(4, 6)
+    out = np.zeros((4, 1), np.float32)
+    axis_sum[(1, 4), TPB](out, a, 6)
+    np.testing.assert_array_equal(out, a.sum(axis=1, keepdims=True))
+
+
+# --- 13. matmul ---------------------------------------------------------------------------------------------
+@cuda.jit
+def matmul(out, a, b, size):
+    a_shared = cuda.shared.array((4, 4), float32)
+    b_shared = cuda.shared.array((4, 4), float32)
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    j = cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y
+    local_i = cuda.threadIdx.x
+    local_j = cuda.threadIdx.y
+    acc = 0.0
+    for tile in range(0, size, 4):
+        a_shared[local_i, local_j] = a[i, tile + local_j] if i < size and tile + local_j < size else 0.0
+        b_shared[local_i, local_j] = b[tile + local_i, j] if j < size and tile + local_i < size else 0.0
+        cuda.syncthreads()
+        for k in range(4):
+            acc += a_shared[local_i, k] * b_shared[k, j - cuda.blockIdx.y * cuda.blockDim.y]
+        cuda.syncthreads()
+    if i < size and j < size:
+        out[i, j] = acc
+
+
+def test_matmul():
+    a, b = floats(6, 6) / 8, floats(6, 6) / 8
+    out = np.zeros((6, 6), np.float32)
+    matmul[(2, 2), (4, 4)](out, a, b, 6)
+    np.testing.assert_array_equal(out, (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32))
+
+
+# --- Warp-level versions: Numba's simulator has none of these ------------------------------------------------
+@cuda.jit
+def warp_sum(out, a):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    v = a[i]
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xFFFFFFFF, v, offset)
+        offset //= 2
+    if cuda.threadIdx.x % 32 == 0:
+        out[i // 32] = v
+
+
+def test_warp_sum_with_shfl_down():
+    a = floats(128)
+    out = np.zeros(4, np.float32)
+    r = warp_sum[2, 64](out, a)
+    np.testing.assert_array_equal(out, a.reshape(4, 32).sum(axis=1))
+    assert r.stats["shuffles"] == 4 * 5
+
+
+@cuda.jit
+def butterfly_max(out, a):
+    i = cuda.threadIdx.x
+    v = a[i]
+    mask = 16
+    while mask > 0:
+        v = max(v, cuda.shfl_xor_sync(0xFFFFFFFF, v, mask))
+        mask //= 2
+    out[i] = v
+
+
+def test_butterfly_max_with_shfl_xor():
+    a = floats(32)
+    out = np.zeros(32, np.float32)
+    butterfly_max[1, 32](out, a)
+    np.testing.assert_array_equal(out, np.full(32, a.max()))
+
+
+@cuda.jit
+def warp_scan(out, a):
+    i = cuda.threadIdx.x
+    lane = i % 32
+    v = a[i]
+    offset = 1
+    while offset < 32:
+        n = cuda.shfl_up_sync(0xFFFFFFFF, v, offset)
+        if lane >= offset:
+            v += n
+        offset *= 2
+    out[i] = v
+
+
+def test_warp_prefix_sum_with_shfl_up():
+    a = floats(64)
+    out = np.zeros(64, np.float32)
+    warp_scan[1, 64](out, a)
+    want = np.concatenate([np.cumsum(a[:32]), np.cumsum(a[32:])]).astype(np.float32)
+    np.testing.assert_array_equal(out, want)
+
+
+@cuda.jit
+def broadcast_lane(out, a, src):
+    i = cuda.threadIdx.x
+    out[i] = cuda.shfl_sync(0xFFFFFFFF, a[i], src)
+
+
+def test_shfl_sync_broadcasts_one_lane():
+    a = floats(32)
+    out = np.zeros(32, np.float32)
+    broadcast_lane[1, 32](out, a, 5)
+    np.testing.assert_array_equal(out, np.full(32, a[5]))
+
+
+@cuda.jit
+def votes(out, a):
+    i = cuda.threadIdx.x
+    p = a[i] > 0
+    ballot = cuda.ballot_sync(0xFFFFFFFF, p)
+    out[i, 0] = ballot
+    out[i, 1] = cuda.any_sync(0xFFFFFFFF, p)
+    out[i, 2] = cuda.all_sync(0xFFFFFFFF, p)
+    out[i, 3] = cuda.popc(ballot)
+
+
+def test_votes():
+    a = floats(32)
+    a[3] = 7  # at least one positive
+    out = np.zeros((32, 4), np.int32)
+    votes[1, 32](out, a)
+    ballot = sum(1 << k for k in range(32) if a[k] > 0)
+    want = [np.array(ballot, np.uint32).view(np.int32), 1, int(bool((a > 0).all())), bin(ballot).count("1")]
+    np.testing.assert_array_equal(out, np.tile(np.array(want, np.int32), (32, 1)))
+
+
+@cuda.jit
+def active_lanes(out, size):
+    i = cuda.threadIdx.x
+    if i < size:
+        out[i] = cuda.activemask()
+        cuda.syncwarp(cuda.activemask())
+
+
+def test_activemask_inside_a_branch():
+    out = np.zeros(32, np.uint32)
+    active_lanes[1, 32](out, 20)
+    np.testing.assert_array_equal(out, [(1 << 20) - 1] * 20 + [0] * 12)
+
+
+@cuda.jit
+def shared_then_syncwarp(out, a):
+    buf = cuda.shared.array(32, int32)
+    i = cuda.threadIdx.x
+    buf[i] = a[i]
+    cuda.syncwarp()
+    out[i] = buf[31 - i]
+
+
+def test_syncwarp_orders_shared_memory():
+    a = np.arange(32, dtype=np.int32) * 3
+    out = np.zeros(32, np.int32)
+    shared_then_syncwarp[1, 32](out, a)
+    np.testing.assert_array_equal(out, a[::-1])
+
+
+@cuda.jit
+def atomic_histogram(out, a):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    cuda.atomic.add(out, a[i], 1)
+
+
+def test_atomics():
+    a = rng.integers(0, 8, size=256).astype(np.int32)
+    out = np.zeros(8, np.int32)
+    atomic_histogram[4, 64](out, a)
+    np.testing.assert_array_equal(out, np.bincount(a, minlength=8))
+
+
+def test_a_compiled_kernel_runs_at_its_warp_size_only():
+    # nvcc and Numba compile for 32-lane warps (a shuffle's clamp, `% 32`): another warp size is refused.
+    import warpsim
+
+    with pytest.raises(warpsim.LaunchError, match="runs with warp sizes 32 to 32, not 8"):
+        launch(butterfly_max, 1, 32, np.zeros(32, np.float32), floats(32), warp_size=8)
+
+
+@pytest.mark.filterwarnings("ignore:Could not find source")
+def test_a_kernel_whose_source_is_unknown_binds_its_arguments_by_position():
+    # Code given to exec has no file to read its parameters' names from.
+    ns = {"cuda": cuda}
+    exec("def double(out, a):\n    i = cuda.threadIdx.x\n    out[i] = a[i] * 2\n", ns)
+    a = floats(32)
+    out = np.zeros(32, np.float32)
+    r = cuda.jit(ns["double"])[1, 32](out, a)
+    np.testing.assert_array_equal(out, a * 2)
+    assert sorted(r.buffers) == ["0", "1"]
