@@ -18,6 +18,7 @@ mod programs;
 mod ptx;
 mod ptx_entry;
 mod ptx_lower;
+mod puzzles;
 mod rows;
 mod sanitizers;
 mod scheduling;

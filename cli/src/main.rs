@@ -135,6 +135,9 @@ enum Command {
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         index: u64,
     },
+    /// Puzzles: the shipped teaching programs as exercises, with a checker (list, show, check).
+    #[command(subcommand)]
+    Puzzle(puzzle::PuzzleCommand),
     /// Print the default machine configuration (JSON) to copy and edit for `--config`.
     Config,
     /// Run the calibration microbenchmarks and compare each with the cycles measured on an H200.
@@ -950,6 +953,7 @@ fn main() -> ExitCode {
             }
         }
         Command::CrosscheckWorker => return crosscheck_worker(),
+        Command::Puzzle(c) => puzzle::command(&c, color),
         Command::Random { seed, index } => Ok(warpsim_tools::random::generate(seed, index).source),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
     };
@@ -993,6 +997,7 @@ fn emit_json(doc: &impl serde::Serialize) -> Result<(), Failure> {
 }
 
 mod ptx;
+mod puzzle;
 mod sweep;
 
 fn list() -> String {

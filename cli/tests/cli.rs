@@ -1691,3 +1691,56 @@ fn check_scheduling_reports_code_that_relies_on_lockstep_execution() {
         "{out}"
     );
 }
+
+#[test]
+fn puzzle_show_check_and_list() {
+    let dir = std::env::temp_dir().join(format!("warpsim-puzzle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = sim(&["puzzle", "list"]);
+    assert!(list.status.success());
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(text.starts_with("pair_swap            Pair swap\n"), "{text}");
+    // The starting file assembles, fails the check (exit 1, the first run and value named), and the shipped
+    // program passes it (exit 0).
+    let show = sim(&["puzzle", "show", "warp_prefix_sum"]);
+    assert!(show.status.success());
+    let stub = dir.join("stub.s");
+    std::fs::write(&stub, &show.stdout).unwrap();
+    let failed = sim(&[
+        "puzzle",
+        "check",
+        "warp_prefix_sum",
+        stub.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(failed.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.starts_with(
+            "fail: warp_prefix_sum (Warp prefix sum), run 1 under W=4, the default schedule, lockstep scheduling, the declared inputs:\n`out[1]` is 2 where the reference gives 3 (3 of 4 elements differ)\n  where it departs: the answer's warp 0 of block 0 makes 0 exchange steps"
+        ),
+        "{err}"
+    );
+    let answer = dir.join("answer.s");
+    std::fs::write(&answer, sim(&["show", "warp_prefix_sum"]).stdout).unwrap();
+    let passed = sim(&["puzzle", "check", "warp_prefix_sum", answer.to_str().unwrap()]);
+    assert!(passed.status.success(), "{}", String::from_utf8_lossy(&passed.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&passed.stdout),
+        "pass: warp_prefix_sum (Warp prefix sum): the same `out` as the reference in all 24 runs (warp sizes 4, 8, 32; default, reverse and random schedules; lockstep and independent thread scheduling; --check all)\n"
+    );
+    // Bad input: exit 2 with a hint.
+    let unknown = sim(&["puzzle", "show", "butterfly"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&unknown.stderr),
+        "error: no puzzle named `butterfly`\n  help: did you mean `butterfly_max`?\n"
+    );
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "title = 1\n").unwrap();
+    let refused = sim(&["puzzle", "show", bad.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("TOML parse error at line 1, column 9"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

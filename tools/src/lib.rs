@@ -13,5 +13,6 @@
 pub mod calibrate;
 pub mod crosscheck;
 pub mod emit_cuda;
+pub mod puzzle;
 /// The seeded random-program generator (crate `warpsim-random`).
 pub use warpsim_random as random;
