@@ -35,7 +35,7 @@ fn find_binary(env: &str, names: &[&str]) -> Option<PathBuf> {
 }
 
 /// Chromium and chromedriver, or `None` (after saying so) when they are missing and not required.
-fn browser() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn browser() -> Option<(PathBuf, PathBuf)> {
     let chromium = find_binary("WARPSIM_CHROMIUM", &["chromium", "chromium-browser", "google-chrome"]);
     let driver = find_binary("WARPSIM_CHROMEDRIVER", &["chromedriver"]);
     match (chromium, driver) {
@@ -54,7 +54,7 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
 }
 
 /// chromedriver on a free loopback port, killed on drop.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     port: u16,
 }
@@ -66,7 +66,7 @@ impl Drop for Driver {
     }
 }
 
-fn start_driver(path: &Path) -> Driver {
+pub(crate) fn start_driver(path: &Path) -> Driver {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
@@ -80,7 +80,7 @@ fn start_driver(path: &Path) -> Driver {
     Driver { child, port }
 }
 
-async fn connect(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
+pub(crate) async fn connect(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
     let caps = serde_json::json!({
         "goog:chromeOptions": {
             "binary": chromium,
@@ -136,7 +136,7 @@ fn write_page(name: &str, args: &[&str]) -> PathBuf {
     file
 }
 
-async fn text(c: &Client, css: &str) -> String {
+pub(crate) async fn text(c: &Client, css: &str) -> String {
     c.find(Locator::Css(css))
         .await
         .unwrap_or_else(|e| panic!("{css}: {e}"))
@@ -145,7 +145,7 @@ async fn text(c: &Client, css: &str) -> String {
         .expect("text")
 }
 
-async fn click(c: &Client, css: &str) {
+pub(crate) async fn click(c: &Client, css: &str) {
     c.find(Locator::Css(css))
         .await
         .expect(css)
@@ -154,7 +154,7 @@ async fn click(c: &Client, css: &str) {
         .expect("click");
 }
 
-async fn press(c: &Client, key: Key) {
+pub(crate) async fn press(c: &Client, key: Key) {
     let k: char = key.into();
     let actions = KeyActions::new("keyboard".into())
         .then(KeyAction::Down { value: k })
@@ -215,7 +215,7 @@ fn histogram_count() -> u64 {
     u64::from(out.buffer("count").expect("count").data[0])
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -6,6 +6,7 @@ mod cli;
 mod cycles;
 mod data;
 mod hostile;
+mod playground;
 mod ptx;
 mod python;
 mod sweep;

@@ -11,8 +11,10 @@
 //! - [`random`]: the seeded random-program generator (crate `warpsim-random`).
 
 pub mod calibrate;
+#[cfg(feature = "crosscheck")]
 pub mod crosscheck;
 pub mod emit_cuda;
 pub mod puzzle;
 /// The seeded random-program generator (crate `warpsim-random`).
+#[cfg(feature = "crosscheck")]
 pub use warpsim_random as random;

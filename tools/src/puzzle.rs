@@ -5,6 +5,7 @@
 //! for a wrong value, the first shuffle step and lane where the answer's lane grid departs from the reference's.
 //!
 //! ```toml
+//! level = 1                        # optional: the place in the list (lower first)
 //! title = "Pair swap"
 //! task = """Every lane swaps its value with its neighbour's: out[i] = in[i ^ 1]."""
 //! hint = """A butterfly shuffle of distance 1."""
@@ -23,27 +24,9 @@ use std::fmt::Write as _;
 use warpsim::{Checks, Config, Contents, Dim3, Event, Launch, Machine, RunOptions, Schedule, TraceBuffer};
 use warpsim_isa::{ElemTy, Program, Scheduling, Value};
 
-/// The shipped puzzles' files, in teaching order.
-const SHIPPED: &[(&str, &str)] = &[
-    ("pair_swap", include_str!("../../programs/puzzles/pair_swap.toml")),
-    (
-        "neighbor_difference",
-        include_str!("../../programs/puzzles/neighbor_difference.toml"),
-    ),
-    (
-        "butterfly_max",
-        include_str!("../../programs/puzzles/butterfly_max.toml"),
-    ),
-    (
-        "warp_reduce_sum",
-        include_str!("../../programs/puzzles/warp_reduce_sum.toml"),
-    ),
-    (
-        "warp_prefix_sum",
-        include_str!("../../programs/puzzles/warp_prefix_sum.toml"),
-    ),
-    ("block_reduce", include_str!("../../programs/puzzles/block_reduce.toml")),
-];
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/puzzles.rs"));
+}
 
 /// A launch the answer is checked under: grid and block in x, and parameter values.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -58,6 +41,8 @@ pub struct LaunchSpec {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
+    /// The place in the list (lower first; then by name): the teaching order.
+    level: Option<u32>,
     title: String,
     task: String,
     hint: String,
@@ -75,6 +60,7 @@ struct File {
 #[derive(Clone, Debug)]
 pub struct Puzzle {
     pub name: String,
+    pub level: u32,
     pub title: String,
     pub task: String,
     pub hint: String,
@@ -87,12 +73,14 @@ pub struct Puzzle {
     pub launches: Vec<LaunchSpec>,
 }
 
-/// The shipped puzzles.
+/// The shipped puzzles (every file of `programs/puzzles/`), by level, then name.
 pub fn shipped() -> Vec<Puzzle> {
-    SHIPPED
+    let mut all: Vec<Puzzle> = embedded::PUZZLES
         .iter()
         .map(|(name, text)| parse(name, text).unwrap_or_else(|e| panic!("shipped puzzle {name}: {e}")))
-        .collect()
+        .collect();
+    all.sort_by(|a, b| (a.level, &a.name).cmp(&(b.level, &b.name)));
+    all
 }
 
 /// The shipped puzzle `name`.
@@ -127,6 +115,7 @@ pub fn parse(name: &str, text: &str) -> Result<Puzzle, String> {
     }
     let p = Puzzle {
         name: name.to_string(),
+        level: f.level.unwrap_or(100),
         title: f.title,
         task: f.task.trim().to_string(),
         hint: f.hint.trim().to_string(),
