@@ -157,6 +157,22 @@ fn a_learner_runs_steps_breaks_shares_and_checks_in_the_playground() {
         let d = text(&c, "#diagnostics li button").await;
         assert!(d.starts_with("line 3, column 17: unknown register `%nope`"), "{d}");
         assert_eq!(text(&c, "#gutter .error").await, "⚠ 3");
+        // An endless loop: the progress bar moves, Stop ends it, and the next run works.
+        set_value(&c, "source", ".kernel spin\n.block 256\nloop:\n        bra loop\n").await;
+        click(&c, "#run").await;
+        c.wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(Locator::Css("#progress:not([hidden])"))
+            .await
+            .expect("progress is shown");
+        assert!(text(&c, "#status").await.starts_with("running: cycle "));
+        click(&c, "#stop").await;
+        c.wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css("#status.bad"))
+            .await
+            .expect("stopped");
+        assert_eq!(text(&c, "#status").await, "stopped");
         // A PTX example: GPU-Puzzles' map through nvcc, at W = 32.
         set_value(&c, "example", "ptx:p01_map.O3").await;
         let status = run(&c).await;
