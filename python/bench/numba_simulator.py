@@ -2,6 +2,7 @@
 
     python python/bench/numba_simulator.py            # both, then the speed-up
     python python/bench/numba_simulator.py --json     # the figures as JSON
+    python python/bench/numba_simulator.py --size 65536 --kernels blocks_map   # another size, one kernel
 
 Each kernel runs in a child process per simulator (Numba's simulator is chosen by an environment variable read at
 import). Timed: the best of --repeat launches after one warm-up launch (which, for warpsim, compiles the kernel to
@@ -18,7 +19,7 @@ import time
 KERNELS = ["dot", "pooling", "blocks_map"]
 
 
-def child(kernel_name: str, repeat: int) -> dict:
+def child(kernel_name: str, repeat: int, n: int) -> dict:
     import numpy as np
 
     # The kernels' module imports `cuda` from Numba (its simulator, under NUMBA_ENABLE_CUDASIM=1) or from warpsim.
@@ -26,7 +27,6 @@ def child(kernel_name: str, repeat: int) -> dict:
     import kernels
 
     tpb = kernels.TPB
-    n = 4096
     blocks = n // tpb
     rng = np.random.default_rng(1)
     a = rng.integers(-8, 8, n).astype(np.float32)
@@ -63,16 +63,17 @@ def main() -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--kernels", default=",".join(KERNELS))
+    p.add_argument("--size", type=int, default=4096, help="threads (a multiple of 256; default 4096)")
     args = p.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.repeat)))
+        print(json.dumps(child(args.child, args.repeat, args.size)))
         return
     rows = []
     for name in args.kernels.split(","):
         figures = {}
         for sim, env in (("numba_cudasim", {"NUMBA_ENABLE_CUDASIM": "1", "WARPSIM_BENCH": "0"}), ("warpsim", {"NUMBA_ENABLE_CUDASIM": "0", "WARPSIM_BENCH": "1"})):
             out = subprocess.run(
-                [sys.executable, __file__, "--child", name, "--repeat", str(args.repeat)],
+                [sys.executable, __file__, "--child", name, "--repeat", str(args.repeat), "--size", str(args.size)],
                 env={**os.environ, **env},
                 check=True,
                 capture_output=True,
