@@ -39,42 +39,9 @@ struct LaunchLine {
 /// A launches-file line (`FILE FLAGS…`): the file and its launch flags.
 pub(crate) fn launch_line(line: &str) -> Result<(String, ShapeArgs), String> {
     use clap::Parser as _;
-    let words = words(line)?;
+    let words = warpsim::ptx::words(line)?;
     let parsed = LaunchLine::try_parse_from(&words).map_err(|e| e.to_string().trim_end().to_string())?;
     Ok((parsed.file, parsed.shape))
-}
-
-/// A line's words: split at blanks, `'…'` quoting a word with blanks.
-fn words(line: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    let mut any = false;
-    for c in line.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any {
-                    out.push(std::mem::take(&mut word));
-                    any = false;
-                }
-            }
-            c => {
-                word.push(c);
-                any = true;
-            }
-        }
-    }
-    if quoted {
-        return Err("a `'` is not closed".into());
-    }
-    if any {
-        out.push(word);
-    }
-    Ok(out)
 }
 
 /// One launch of a launches file: the program, named after its PTX file, its launch, and its set for the
@@ -100,7 +67,7 @@ pub(crate) fn launches(path: &str, color: bool) -> Result<Vec<LaunchOf>, Failure
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let words = words(line).map_err(at)?;
+        let words = warpsim::ptx::words(line).map_err(at)?;
         let parsed = LaunchLine::try_parse_from(&words).map_err(|e| at(e.to_string().trim_end().to_string()))?;
         let file = dir.join(&parsed.file);
         let file = file.to_string_lossy();

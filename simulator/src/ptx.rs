@@ -504,3 +504,37 @@ pub fn check(path: &str, color: bool) -> Result<String, String> {
         Err(format!("{out}{errors}"))
     }
 }
+
+/// A launches-file line's words (`programs/ptx/launches.txt`: a PTX file and `sim run`'s flags): split at blanks,
+/// `'…'` quoting a word with blanks.
+pub fn words(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if quoted {
+        return Err("a `'` is not closed".into());
+    }
+    if any {
+        out.push(word);
+    }
+    Ok(out)
+}

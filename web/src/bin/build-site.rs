@@ -55,35 +55,6 @@ fn build_wasm() -> Result<PathBuf, String> {
     Ok(target.join("wasm32-unknown-unknown/wasm/warpsim_web.wasm"))
 }
 
-/// A launches-file line's words (`'…'` quotes a word with blanks).
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let (mut quoted, mut any) = (false, false);
-    for c in line.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any {
-                    out.push(std::mem::take(&mut word));
-                    any = false;
-                }
-            }
-            c => {
-                word.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        out.push(word);
-    }
-    out
-}
-
 /// The PTX corpus's optimised launches, as the page's examples.
 fn ptx_examples() -> Result<Vec<Value>, String> {
     let dir = root().join("programs/ptx");
@@ -95,7 +66,7 @@ fn ptx_examples() -> Result<Vec<Value>, String> {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
     {
-        let w = words(line);
+        let w = warpsim::ptx::words(line).map_err(|e| format!("programs/ptx/launches.txt: {e}"))?;
         let Some(file) = w.first() else { continue };
         // The optimised builds: nvcc -O3 and Numba (the -G builds are the same kernels, unoptimised).
         if file.contains(".G.") {
