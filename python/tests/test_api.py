@@ -68,6 +68,10 @@ def test_a_path_to_a_warpsim_program(tmp_path):
     x = np.arange(16, dtype=np.float32)
     np.testing.assert_array_equal(warpsim.run(p, block=16, inputs={"in": x})["out"], x * 3)
     np.testing.assert_array_equal(warpsim.run(str(p), block=16, inputs={"in": x})["out"], x * 3)
+    # Another extension: an existing file is read as warpsim assembly.
+    q = tmp_path / "scale.asm"
+    q.write_text(SCALE)
+    np.testing.assert_array_equal(warpsim.run(str(q), block=16, inputs={"in": x})["out"], x * 3)
 
 
 def test_ptx_text_binds_arrays_and_scalars_by_name():

@@ -185,7 +185,7 @@ def load(
     sources: Optional[Mapping[str, str]] = None,
 ) -> Program:
     """Load ``program``: a shipped program's name, warpsim assembly text, PTX text, or a path to a ``.s``,
-    ``.ptx`` or ``.cu`` file (``.cu`` needs nvcc). A PTX kernel's arguments are bound here, by name or position:
+    ``.ptx`` or ``.cu`` file (``.cu`` needs nvcc; any other existing file is read as warpsim assembly). A PTX kernel's arguments are bound here, by name or position:
     arrays (``inputs``) and new buffers (``outputs``) to its pointers, ``params`` to its scalars; ``entry`` picks
     its kernel. ``sources`` (path -> text) are source files that its line information names."""
     if isinstance(program, Program):
@@ -210,7 +210,9 @@ def load(
     sets = [f"{name}=" for name in params]
     source_list = list((sources or {}).items())
     if isinstance(program, os.PathLike) or (
-        isinstance(program, str) and "\n" not in program and program.endswith((".s", ".ptx", ".cu"))
+        isinstance(program, str)
+        and "\n" not in program
+        and (program.endswith((".s", ".ptx", ".cu")) or os.path.isfile(program))
     ):
         path = os.fspath(program)
         if not os.path.isfile(path):
