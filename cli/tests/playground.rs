@@ -150,6 +150,13 @@ fn a_learner_runs_steps_breaks_shares_and_checks_in_the_playground() {
         assert_eq!(text(&c, "#exchanges").await, "0");
         assert_eq!(text(&c, "#position").await, (steps - 1).to_string());
         c.enter_parent_frame().await.expect("back to the page");
+        click(&c, "#tab-picture").await;
+        let png = c.screenshot().await.expect("screenshot");
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        std::fs::write(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser/playground.png"), &png).unwrap();
+        if std::env::var_os("WARPSIM_UPDATE_DOCS").is_some_and(|v| v == "1") {
+            std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/playground.png"), &png).unwrap();
+        }
         // A mistake on line 3 of a small program: the diagnostic is listed with its line and the gutter marks it.
         set_value(&c, "source", ".kernel k\n.block W\n        mov.u32 %nope, 1\n").await;
         let status = run(&c).await;

@@ -362,7 +362,11 @@ function fillMenus() {
   ex.innerHTML = "<option value=''>(choose an example)</option>";
   const own = document.createElement("optgroup");
   own.label = "warpsim programs";
-  for (const p of catalogue.programs) own.appendChild(new Option(`${p.name}: ${p.description}`, "s:" + p.name));
+  for (const p of catalogue.programs) {
+    const o = new Option(p.name, "s:" + p.name);
+    o.title = p.description;
+    own.appendChild(o);
+  }
   const ptx = document.createElement("optgroup");
   ptx.label = "PTX (nvcc -O3, Numba)";
   for (const e of WARPSIM_PTX) ptx.appendChild(new Option(e.name, "ptx:" + e.name));
