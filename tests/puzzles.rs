@@ -2,7 +2,11 @@
 //! stub fails it; wrong answers fail with the run, the value and the step where they depart; lockstep assumptions
 //! and missing barriers are caught; puzzle files with mistakes are refused with the place.
 
-use warpsim_tools::puzzle::{self, check, parse};
+use warpsim_tools::puzzle::{self, Puzzle, check, parse};
+
+fn find_shipped(name: &str) -> Option<Puzzle> {
+    puzzle::find(name).expect("the shipped puzzles parse")
+}
 
 fn assemble(text: &str) -> warpsim_isa::Program {
     warpsim_isa::parse("answer.s", text, &warpsim::programs::Resolver).expect("the answer assembles")
@@ -10,7 +14,7 @@ fn assemble(text: &str) -> warpsim_isa::Program {
 
 #[test]
 fn every_reference_passes_and_every_stub_fails() {
-    let all = puzzle::shipped();
+    let all = puzzle::shipped().expect("every shipped puzzle file is a puzzle");
     assert_eq!(all.len(), 15);
     for p in all {
         let program = p.name.clone();
@@ -30,7 +34,7 @@ fn every_reference_passes_and_every_stub_fails() {
 
 #[test]
 fn the_starting_file_is_the_task_then_the_stub_and_assembles() {
-    let p = puzzle::find("warp_prefix_sum").unwrap();
+    let p = find_shipped("warp_prefix_sum").unwrap();
     let text = p.starting_file(true);
     assert!(text.starts_with("// Puzzle: Warp prefix sum (warp_prefix_sum)\n"));
     assert!(text.contains("// Hint: shfl.sync.up.b32 other|has"));
@@ -43,7 +47,7 @@ fn the_starting_file_is_the_task_then_the_stub_and_assembles() {
 /// lane, which every down-shift reaches), wrong on random ones.
 #[test]
 fn a_wrong_shuffle_fails_at_the_step_and_lane_where_it_departs() {
-    let p = puzzle::find("butterfly_max").unwrap();
+    let p = find_shipped("butterfly_max").unwrap();
     let answer = assemble(
         r"
 .kernel butterfly_max
@@ -92,7 +96,7 @@ step:
 
 #[test]
 fn a_missing_barrier_fails_with_the_sanitizers_findings() {
-    let p = puzzle::find("block_reduce").unwrap();
+    let p = find_shipped("block_reduce").unwrap();
     let text = warpsim::programs::source("block_reduce")
         .unwrap()
         .replace("        bar.sync            0\n", "");
@@ -112,7 +116,7 @@ fn a_missing_barrier_fails_with_the_sanitizers_findings() {
 /// independent thread scheduling does not (the paths interleave), and the checker runs both.
 #[test]
 fn a_lockstep_assumption_fails() {
-    let p = puzzle::find("pair_swap").unwrap();
+    let p = find_shipped("pair_swap").unwrap();
     let answer = assemble(
         r"
 .kernel pair_swap
@@ -176,14 +180,14 @@ JOIN:
 #[test]
 fn answers_may_not_change_the_inputs() {
     // The answer's own initialiser of `in` is ignored: the puzzle's inputs are used.
-    let p = puzzle::find("pair_swap").unwrap();
+    let p = find_shipped("pair_swap").unwrap();
     let text = warpsim::programs::source("pair_swap").unwrap().replace("= i", "= 7");
     assert!(check(&p, &assemble(&text), 1).unwrap().passed());
 }
 
 #[test]
 fn a_missing_or_retyped_buffer_is_named() {
-    let p = puzzle::find("pair_swap").unwrap();
+    let p = find_shipped("pair_swap").unwrap();
     let text = warpsim::programs::source("pair_swap").unwrap();
     let f = check(
         &p,

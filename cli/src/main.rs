@@ -640,33 +640,9 @@ fn instruction_limit(text: &str) -> Result<u64, String> {
     }
 }
 
-/// `--grid`/`--block`: one to three whole numbers separated by `x` (x first, as CUDA's `dim3`). A 1-D `0` passes
-/// (the launch says it is out of range, with the limits); a zero component of a 2-D or 3-D shape does not.
+/// `--grid`/`--block`: [`Dim3::parse`].
 fn launch_shape(text: &str) -> Result<Dim3, String> {
-    const HINT: &str = "a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`";
-    let parts: Vec<&str> = text.split(['x', 'X']).collect();
-    if parts.len() > 3 {
-        return Err(format!("`{text}` has {} components; {HINT}", parts.len()));
-    }
-    let mut comps = [1u32; 3];
-    for (k, part) in parts.iter().enumerate() {
-        let axis = ["x", "y", "z"][k];
-        if part.is_empty() {
-            return Err(format!("`{text}` has no {axis} component; {HINT}"));
-        }
-        if !part.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("`{part}` is not a whole number; {HINT}"));
-        }
-        comps[k] = part
-            .parse()
-            .map_err(|_| format!("{axis} `{part}` is too large (at most {}); {HINT}", u32::MAX))?;
-        if comps[k] == 0 && parts.len() > 1 {
-            return Err(format!(
-                "`{text}`: {axis} is 0; every component of a shape is at least 1"
-            ));
-        }
-    }
-    Ok(Dim3::new(comps[0], comps[1], comps[2]))
+    Dim3::parse(text)
 }
 
 /// The launch flags shared by `run`, `bench`, `emit-cuda` and `crosscheck`.
@@ -1002,13 +978,10 @@ mod sweep;
 
 fn list() -> String {
     let mut out = String::new();
-    let names = programs::names();
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
-    for name in names {
-        let desc = match programs::assemble(name) {
-            Some(Ok(p)) => p.description.unwrap_or_default(),
-            _ => "(does not assemble)".into(),
-        };
+    let all = programs::described();
+    let width = all.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    for (name, desc) in all {
+        let desc = desc.unwrap_or_else(|| "(does not assemble)".into());
         let _ = writeln!(out, "{name:<width$}  {desc}");
     }
     out

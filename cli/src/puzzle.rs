@@ -46,19 +46,25 @@ fn find(name: &str) -> Result<Puzzle, Failure> {
             .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned());
         return puzzle::parse(&stem, &text).map_err(|e| Failure::input(format!("error: {name}: {e}")));
     }
-    puzzle::find(name).ok_or_else(|| {
-        let names: Vec<String> = puzzle::shipped().into_iter().map(|p| p.name).collect();
-        let hint = warpsim_isa::diagnostic::closest(name, names.iter().map(String::as_str))
+    let all = shipped()?;
+    all.iter().find(|p| p.name == name).cloned().ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|p| p.name.as_str()).collect();
+        let hint = warpsim_isa::diagnostic::closest(name, names.iter().copied())
             .map(|s| format!("did you mean `{s}`?"))
             .unwrap_or_else(|| "`sim puzzle list` lists them; a puzzle file ends in `.toml`".into());
         Failure::input(format!("error: no puzzle named `{name}`\n  help: {hint}"))
     })
 }
 
+/// The shipped puzzles, or the error that a broken file among them is.
+fn shipped() -> Result<Vec<Puzzle>, Failure> {
+    puzzle::shipped().map_err(|e| Failure::input(format!("error: {e}")))
+}
+
 pub(crate) fn command(c: &PuzzleCommand, color: bool) -> Result<String, Failure> {
     match c {
         PuzzleCommand::List => {
-            let all = puzzle::shipped();
+            let all = shipped()?;
             let width = all.iter().map(|p| p.name.len()).max().unwrap_or(0);
             let mut out = String::new();
             for p in all {

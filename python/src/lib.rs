@@ -133,15 +133,9 @@ fn load(
 /// The shipped programs: (name, description).
 #[pyfunction]
 fn programs() -> Vec<(String, String)> {
-    warpsim::programs::names()
+    warpsim::programs::described()
         .into_iter()
-        .map(|n| {
-            let d = match warpsim::programs::assemble(n) {
-                Some(Ok(p)) => p.description.unwrap_or_default(),
-                _ => String::new(),
-            };
-            (n.to_string(), d)
-        })
+        .map(|(n, d)| (n.to_string(), d.unwrap_or_default()))
         .collect()
 }
 
@@ -239,7 +233,7 @@ impl Run {
 
     /// The lane-exchange picture (SVG) of a traced run.
     fn svg(&self) -> PyResult<String> {
-        let events = self.traced()?;
+        let events = self.events()?;
         let opts = render::svg::SvgOptions {
             banks: self.banks,
             ..render::svg::SvgOptions::default()
@@ -249,7 +243,7 @@ impl Run {
 
     /// The trace stepper (a standalone HTML page) of a traced run.
     fn html(&self) -> PyResult<String> {
-        let events = self.traced()?;
+        let events = self.events()?;
         Ok(render::html::stepper(
             &self.kernel,
             events,
@@ -260,6 +254,12 @@ impl Run {
         ))
     }
 
+    /// Whether the run was traced (its events kept).
+    #[getter]
+    fn traced(&self) -> bool {
+        self.events.is_some()
+    }
+
     /// Events not recorded past the trace limit.
     #[getter]
     fn dropped_events(&self) -> u64 {
@@ -268,7 +268,7 @@ impl Run {
 }
 
 impl Run {
-    fn traced(&self) -> PyResult<&[Event]> {
+    fn events(&self) -> PyResult<&[Event]> {
         self.events.as_deref().ok_or_else(|| {
             error(
                 "usage",
@@ -304,12 +304,7 @@ fn machine(config: Option<&str>, warp_size: Option<u32>) -> PyResult<Machine> {
 
 /// A fault as an error whose details name where it happened.
 fn fault_error(py: Python<'_>, kernel: &Kernel, fault: &Fault) -> PyErr {
-    let mut message = String::new();
-    for f in &fault.findings {
-        message.push_str(&f.render(kernel, false));
-        message.push('\n');
-    }
-    message.push_str(&fault.render(kernel, false));
+    let message = fault.report(kernel, false);
     let details = PyDict::new(py);
     let inst = kernel.program.instructions.get(fault.pc as usize);
     let set = || -> PyResult<()> {

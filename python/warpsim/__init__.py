@@ -112,7 +112,6 @@ def _elem_of(dtype: Any, what: str) -> str:
         d = np.dtype(dtype)
     except TypeError:
         raise ValueError(f"{what}: `{dtype!r}` is not a NumPy dtype") from None
-    d = d.newbyteorder("=") if d.byteorder not in "=|" and d.isnative else d
     elem = _ELEMS.get(d)
     if elem is None:
         names = ", ".join(str(t) for t in _DTYPES.values())
@@ -457,7 +456,7 @@ class Result:
 
     @property
     def traced(self) -> bool:
-        return "trace" in json.loads(self._native.document(trace=True))
+        return self._native.traced
 
     def text(self, width: int = 100) -> str:
         """``sim run --trace``'s text: the trace and the lane grid (when traced), the summary and statistics."""

@@ -262,6 +262,18 @@ impl Fault {
         }
     }
 
+    /// What the sanitizers found before the fault, each rendered, then the fault: the whole report of a run that
+    /// faulted, for a front end that prints it as one error.
+    pub fn report(&self, kernel: &Kernel, color: bool) -> String {
+        let mut out = String::new();
+        for f in &self.findings {
+            out.push_str(&f.render(kernel, color));
+            out.push('\n');
+        }
+        out.push_str(&self.render(kernel, color));
+        out
+    }
+
     /// A rustc-style report pointing at the instruction.
     pub fn render(&self, kernel: &Kernel, color: bool) -> String {
         let Some(inst) = kernel.program.instructions.get(self.pc as usize) else {

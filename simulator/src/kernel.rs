@@ -41,6 +41,36 @@ pub struct Dim3 {
 }
 
 impl Dim3 {
+    /// A launch shape as written: one to three whole numbers separated by `x`, x first (`8`, `8x4`, `8x4x2`), as
+    /// `sim run --grid`/`--block` and the playground take it. A 1-D `0` passes (the
+    /// launch says it is out of range, with the limits); a zero component of a 2-D or 3-D shape does not.
+    pub fn parse(text: &str) -> Result<Dim3, String> {
+        const HINT: &str = "a shape is 1 to 3 whole numbers separated by `x`, x first: `8`, `8x4` or `8x4x2`";
+        let parts: Vec<&str> = text.split(['x', 'X']).collect();
+        if parts.len() > 3 {
+            return Err(format!("`{text}` has {} components; {HINT}", parts.len()));
+        }
+        let mut comps = [1u32; 3];
+        for (k, part) in parts.iter().enumerate() {
+            let axis = ["x", "y", "z"][k];
+            if part.is_empty() {
+                return Err(format!("`{text}` has no {axis} component; {HINT}"));
+            }
+            if !part.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("`{part}` is not a whole number; {HINT}"));
+            }
+            comps[k] = part
+                .parse()
+                .map_err(|_| format!("{axis} `{part}` is too large (at most {}); {HINT}", u32::MAX))?;
+            if comps[k] == 0 && parts.len() > 1 {
+                return Err(format!(
+                    "`{text}`: {axis} is 0; every component of a shape is at least 1"
+                ));
+            }
+        }
+        Ok(Dim3::new(comps[0], comps[1], comps[2]))
+    }
+
     pub const fn new(x: u32, y: u32, z: u32) -> Dim3 {
         Dim3 { x, y, z }
     }

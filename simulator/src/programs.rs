@@ -29,6 +29,22 @@ pub fn names() -> Vec<&'static str> {
         .collect()
 }
 
+/// The runnable shipped programs, sorted, each with its `.desc` (`None` for one that does not assemble: a bug the
+/// tests catch).
+pub fn described() -> Vec<(&'static str, Option<String>)> {
+    names()
+        .into_iter()
+        .map(|n| {
+            (
+                n,
+                assemble(n)
+                    .and_then(Result::ok)
+                    .map(|p| p.description.unwrap_or_default()),
+            )
+        })
+        .collect()
+}
+
 /// The source of a shipped program by name (`butterfly_max`).
 pub fn source(name: &str) -> Option<&'static str> {
     if !names().contains(&name) {

@@ -73,19 +73,20 @@ pub struct Puzzle {
     pub launches: Vec<LaunchSpec>,
 }
 
-/// The shipped puzzles (every file of `programs/puzzles/`), by level, then name.
-pub fn shipped() -> Vec<Puzzle> {
-    let mut all: Vec<Puzzle> = embedded::PUZZLES
+/// The shipped puzzles (every file of `programs/puzzles/`), by level, then name; or what is wrong with the first
+/// file that is not a puzzle (a teacher's new file, built in: its name, the TOML place or the reason).
+pub fn shipped() -> Result<Vec<Puzzle>, String> {
+    let mut all = embedded::PUZZLES
         .iter()
-        .map(|(name, text)| parse(name, text).unwrap_or_else(|e| panic!("shipped puzzle {name}: {e}")))
-        .collect();
+        .map(|(name, text)| parse(name, text).map_err(|e| format!("programs/puzzles/{name}.toml: {e}")))
+        .collect::<Result<Vec<Puzzle>, String>>()?;
     all.sort_by(|a, b| (a.level, &a.name).cmp(&(b.level, &b.name)));
-    all
+    Ok(all)
 }
 
-/// The shipped puzzle `name`.
-pub fn find(name: &str) -> Option<Puzzle> {
-    shipped().into_iter().find(|p| p.name == name)
+/// The shipped puzzle `name` (`None`: no such puzzle), or what is wrong with the shipped files.
+pub fn find(name: &str) -> Result<Option<Puzzle>, String> {
+    Ok(shipped()?.into_iter().find(|p| p.name == name))
 }
 
 /// A puzzle file's text, named `name` in messages; the error says what is wrong, with the TOML parser's line and
@@ -453,15 +454,7 @@ fn check_one(
     };
     let got = match machine.run(&mine, &options, &mut warpsim::NoTrace) {
         Ok(out) => out,
-        Err(fault) => {
-            let mut m = String::new();
-            for f in &fault.findings {
-                m.push_str(&f.render(&mine, false));
-                m.push('\n');
-            }
-            m.push_str(&fault.render(&mine, false));
-            return Ok(Some(fail(m)));
-        }
+        Err(fault) => return Ok(Some(fail(fault.report(&mine, false)))),
     };
     if !got.findings.is_empty() {
         let m: String = got.findings.iter().map(|f| f.render(&mine, false) + "\n").collect();

@@ -112,23 +112,11 @@ fn places(text: &str) -> Vec<Value> {
 const EDITOR: &str = "editor";
 
 fn dim(v: &Value) -> Result<Option<Dim3>, String> {
-    let Some(text) = v.as_str().map(str::trim).filter(|t| !t.is_empty()) else {
-        return Ok(None);
-    };
-    let parts: Vec<&str> = text.split(['x', 'X']).collect();
-    if parts.len() > 3 {
-        return Err(format!("`{text}`: a shape is 1 to 3 whole numbers separated by `x`"));
-    }
-    let mut d = [1u32; 3];
-    for (k, p) in parts.iter().enumerate() {
-        d[k] = p
-            .trim()
-            .parse()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("`{text}`: `{p}` is not a positive whole number"))?;
-    }
-    Ok(Some(Dim3::new(d[0], d[1], d[2])))
+    v.as_str()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(Dim3::parse)
+        .transpose()
 }
 
 /// `NAME=VALUE` words (blank- or comma-separated) of the parameters field.
@@ -241,13 +229,7 @@ fn run_inner(r: &Value) -> Result<Value, Value> {
     let banks = machine.config().shared_banks;
     let out = match result {
         Err(fault) => {
-            let mut text = String::new();
-            for f in &fault.findings {
-                text.push_str(&f.render(&kernel, false));
-                text.push('\n');
-            }
-            text.push_str(&fault.render(&kernel, false));
-            let mut v = error(&text);
+            let mut v = error(&fault.report(&kernel, false));
             v["fault"] = json!(fault.message());
             if traced {
                 v["svg"] = json!(picture(banks));
@@ -297,8 +279,10 @@ fn run_inner(r: &Value) -> Result<Value, Value> {
 
 fn check(r: &Value) -> Value {
     let name = r["puzzle"].as_str().unwrap_or_default();
-    let Some(p) = warpsim_tools::puzzle::find(name) else {
-        return error(&format!("error: no puzzle named `{name}`"));
+    let p = match warpsim_tools::puzzle::find(name) {
+        Ok(Some(p)) => p,
+        Ok(None) => return error(&format!("error: no puzzle named `{name}`")),
+        Err(e) => return error(&format!("error: {e}")),
     };
     let text = r["source"].as_str().unwrap_or_default();
     let program = match warpsim_isa::parse(EDITOR, text, &warpsim::programs::Resolver) {
@@ -319,18 +303,21 @@ fn check(r: &Value) -> Value {
 }
 
 fn list() -> Value {
+    // (One assembly each gives the description and the warp sizes.)
     let programs: Vec<Value> = warpsim::programs::names()
         .into_iter()
         .map(|n| {
-            let d = match warpsim::programs::assemble(n) {
-                Some(Ok(p)) => p.description.unwrap_or_default(),
-                _ => String::new(),
-            };
-            json!({ "name": n, "description": d, "source": warpsim::programs::source(n).unwrap_or_default(),
-                "warp_sizes": warpsim::programs::assemble(n).and_then(Result::ok).map(|p| vec![p.warp_sizes.0, p.warp_sizes.1]) })
+            let p = warpsim::programs::assemble(n).and_then(Result::ok);
+            json!({ "name": n, "source": warpsim::programs::source(n).unwrap_or_default(),
+                "description": p.as_ref().and_then(|p| p.description.clone()).unwrap_or_default(),
+                "warp_sizes": p.map(|p| vec![p.warp_sizes.0, p.warp_sizes.1]) })
         })
         .collect();
-    let puzzles: Vec<Value> = warpsim_tools::puzzle::shipped()
+    let puzzles = match warpsim_tools::puzzle::shipped() {
+        Ok(p) => p,
+        Err(e) => return error(&format!("error: {e}")),
+    };
+    let puzzles: Vec<Value> = puzzles
         .into_iter()
         .map(|p| {
             json!({ "name": p.name, "title": p.title, "task": p.task, "hint": p.hint,
@@ -378,7 +365,10 @@ mod tests {
         );
         assert!(a["error"].as_str().unwrap().contains("--> editor:3:13"));
         let a = ask(&json!({ "op": "run", "source": ".kernel k\n.block W\n", "grid": "2x0" }));
-        assert_eq!(a["error"], "error: grid `2x0`: `0` is not a positive whole number");
+        assert_eq!(
+            a["error"],
+            "error: grid `2x0`: y is 0; every component of a shape is at least 1"
+        );
         assert_eq!(
             ask(&json!({ "op": "nope" }))["error"],
             "error: unknown op Some(\"nope\")"
