@@ -87,26 +87,46 @@ pub fn source_rows_each(mode: ShflMode, b: &[u32; 64], c: &[u32; 64], w: u32, sr
     in_range
 }
 
-/// Result of one shuffle over a warp.
 /// [`source_lane`] for the first `w` lanes at once (`b` holds each lane's operand): each lane's source into
-/// `src`; returns the lanes whose source was in range. The mode is chosen once, not per lane.
+/// `src`; returns the lanes whose source was in range. The mode is chosen once, not per lane, and the lanes are
+/// computed in 32-bit arithmetic without branches (a loop the compiler vectorises), their in-range flags packed
+/// into a mask eight at a time.
 #[inline]
 pub fn source_rows(mode: ShflMode, b: &[u32; 64], clamp: u32, segmask: u32, w: u32, src: &mut [u32; 64]) -> u64 {
-    let mut in_range = 0u64;
+    let lanes = w - 1;
+    let (clamp, segmask) = (clamp & lanes, segmask & lanes);
+    let mut ok = [0u8; 64];
+    let n = w as usize;
     macro_rules! each {
-        ($($m:ident),*) => {
+        ($($m:ident => |$l:ident, $b:ident, $max:ident| $rule:expr),*) => {
             match mode {
                 $(ShflMode::$m => {
-                    for lane in 0..w {
-                        let s = source_lane(ShflMode::$m, lane, b[lane as usize], clamp, segmask, w);
-                        src[lane as usize] = s.src;
-                        in_range |= u64::from(s.in_range) << lane;
+                    for (lane, ((s, o), &$b)) in src[..n].iter_mut().zip(&mut ok[..n]).zip(&b[..n]).enumerate() {
+                        #[allow(clippy::cast_possible_truncation, reason = "a lane, below the warp size (at most 64)")]
+                        let $l = lane as u32;
+                        let $b = $b & lanes;
+                        let $max = ($l & segmask) | (clamp & !segmask);
+                        let (j, in_range): (u32, bool) = $rule;
+                        *s = if in_range { j } else { $l };
+                        *o = u8::from(in_range);
                     }
                 })*
             }
         };
     }
-    each!(Up, Down, Bfly, Idx);
+    // (As `source_lane`: `up` is in range when lane - b >= maxLane, which is lane >= b + maxLane.)
+    each!(
+        Up => |l, b, max| (l.wrapping_sub(b), l >= b + max),
+        Down => |l, b, max| (l + b, l + b <= max),
+        Bfly => |l, b, max| (l ^ b, l ^ b <= max),
+        Idx => |l, b, max| ((l & segmask) | (b & !segmask), (l & segmask) | (b & !segmask) <= max)
+    );
+    let mut in_range = 0u64;
+    for (k, eight) in ok.chunks_exact(8).enumerate() {
+        let v = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        // (Each byte is 0 or 1: the product gathers byte i's bit at bit 56 + i.)
+        in_range |= (v.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
     in_range
 }
 
@@ -224,5 +244,54 @@ pub(crate) fn execute<'a>(
         in_range,
         undefined,
         member,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The row form agrees with the PTX pseudo-code lane by lane, for every mode, warp size, clamp and segment
+    /// mask, with operands in and out of range (and above the warp size, taken modulo it).
+    #[test]
+    fn rows_agree_with_the_pseudo_code() {
+        for mode in [ShflMode::Up, ShflMode::Down, ShflMode::Bfly, ShflMode::Idx] {
+            for w in [2u32, 4, 8, 16, 32, 64] {
+                for (clamp, segmask) in [
+                    (w - 1, 0),
+                    (0, 0),
+                    (3, 0),
+                    (w / 2 - 1, w - 1 - (w / 2 - 1)),
+                    (7, 24),
+                    (31, 31),
+                ] {
+                    for seed in 0..8u32 {
+                        let mut b = [0u32; 64];
+                        for (lane, x) in b.iter_mut().enumerate() {
+                            #[allow(clippy::cast_possible_truncation, reason = "a lane")]
+                            let lane = lane as u32;
+                            // Uniform operands (as a shuffle by a constant) and per-lane ones, some past W.
+                            *x = if seed < 4 {
+                                seed * 3
+                            } else {
+                                lane.wrapping_mul(seed * 7 + 1) % 130
+                            };
+                        }
+                        let mut src = [0u32; 64];
+                        let in_range = source_rows(mode, &b, clamp, segmask, w, &mut src);
+                        for lane in 0..w {
+                            let want = source_lane(mode, lane, b[lane as usize], clamp, segmask, w);
+                            assert_eq!(
+                                src[lane as usize], want.src,
+                                "{mode:?} w {w} lane {lane} b {}",
+                                b[lane as usize]
+                            );
+                            assert_eq!(in_range >> lane & 1 == 1, want.in_range, "{mode:?} w {w} lane {lane}");
+                        }
+                        assert_eq!(in_range >> w.min(63) >> u32::from(w == 64), 0, "no lane past W");
+                    }
+                }
+            }
+        }
     }
 }

@@ -15,8 +15,6 @@
 //! wait in the reconvergence entry (Volta's convergence barrier at the branch's immediate post-dominator)
 //! while the other paths run, and the entry runs again once all its paths have arrived.
 
-use smallvec::SmallVec;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StackEntry {
     pub pc: u32,
@@ -27,7 +25,9 @@ pub struct StackEntry {
 
 #[derive(Clone, Debug, Default)]
 pub struct SimtStack {
-    entries: SmallVec<[StackEntry; 8]>,
+    /// (A `Vec`, reused by the warp slot's next warp: reading its top is one load, where a small vector tests
+    /// first where its entries live.)
+    entries: Vec<StackEntry>,
     /// ITS: lanes whose path waits at a warp-synchronous instruction for other lanes of its member mask.
     pub waiting: u64,
     /// ITS: lanes released from such a wait: they execute their warp-synchronous instruction when next issued.
@@ -47,19 +47,29 @@ pub enum Merge {
 
 impl SimtStack {
     pub fn new(mask: u64) -> SimtStack {
-        let mut entries = SmallVec::new();
-        entries.push(StackEntry {
-            pc: 0,
-            mask,
-            reconverge: u32::MAX,
-        });
-        SimtStack {
-            entries,
+        let mut stack = SimtStack {
+            entries: Vec::with_capacity(8),
             waiting: 0,
             released: 0,
             synced: 0,
             mail: None,
-        }
+        };
+        stack.reset(mask);
+        stack
+    }
+
+    /// The stack of a warp placed with `mask`, in this storage: one entry at pc 0.
+    pub fn reset(&mut self, mask: u64) {
+        self.entries.clear();
+        self.entries.push(StackEntry {
+            pc: 0,
+            mask,
+            reconverge: u32::MAX,
+        });
+        self.waiting = 0;
+        self.released = 0;
+        self.synced = 0;
+        self.mail = None;
     }
 
     pub fn top(&self) -> Option<&StackEntry> {

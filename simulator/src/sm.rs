@@ -454,7 +454,7 @@ impl<'k> Sm<'k> {
     /// released from a barrier, was placed or retired).
     #[inline]
     fn refresh(&mut self, slot: usize) {
-        let s = slot % self.scheduler.count();
+        let s = self.scheduler.of(slot);
         let (ready, pipe, ops) = match self.warps[slot].as_ref() {
             None => (u64::MAX, 0, Ready::default()),
             Some(warp) => {
@@ -581,8 +581,14 @@ impl<'k> Sm<'k> {
             // The scheduler that looks first (and so gets the SM-wide pipes first) rotates every cycle (in
             // reverse, or in a random rotation, under those schedules).
             let (first, step) = self.shared.schedule.turns(self.id, cycle, schedulers);
+            let mut s = first % schedulers;
             for k in 0..schedulers {
-                let s = (first + k * step) % schedulers;
+                if k > 0 {
+                    s += step;
+                    if s >= schedulers {
+                        s -= schedulers;
+                    }
+                }
                 if self.scheduler.next[s] > cycle {
                     earliest = earliest.min(self.scheduler.next[s]);
                     continue;

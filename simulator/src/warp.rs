@@ -97,7 +97,7 @@ impl Warp {
         self.block_id = block_id;
         self.warp_in_block = warp_in_block;
         self.uid = uid;
-        self.stack = SimtStack::new(lanes);
+        self.stack.reset(lanes);
         self.scoreboard.clear();
         self.next_issue = cycle;
         self.hold = Hold::Control;

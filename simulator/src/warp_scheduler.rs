@@ -98,6 +98,9 @@ pub(crate) struct WarpScheduler {
     pub next: Vec<u64>,
     /// Per scheduler: its live warps' slots, oldest (placed on the SM first) first.
     pub by_age: Vec<Vec<usize>>,
+    /// Per slot: its scheduler (`slot % schedulers`) and its place among that scheduler's slots
+    /// (`slot / schedulers`), looked up rather than divided at every issue.
+    place: Vec<(u16, u32)>,
 }
 
 impl WarpScheduler {
@@ -114,14 +117,28 @@ impl WarpScheduler {
             rr_start: vec![0; schedulers],
             owned: slots.div_ceil(schedulers),
             by_age: vec![Vec::new(); schedulers],
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "at most 64 schedulers (Config::validate) and 4096 warp slots"
+            )]
+            place: (0..slots)
+                .map(|i| ((i % schedulers) as u16, (i / schedulers) as u32))
+                .collect(),
         }
+    }
+
+    /// The scheduler that owns warp slot `slot`.
+    #[inline]
+    pub fn of(&self, slot: usize) -> usize {
+        usize::from(self.place[slot].0)
     }
 
     /// Scheduler `s` issued the warp in `slot`.
     #[inline]
     pub fn issued(&mut self, s: usize, slot: usize) {
         self.last_issued[s] = slot;
-        self.rr_start[s] = (slot / self.by_age.len() + 1) % self.owned;
+        let next = self.place[slot].1 as usize + 1;
+        self.rr_start[s] = if next == self.owned { 0 } else { next };
     }
 
     /// How many schedulers.
@@ -133,14 +150,14 @@ impl WarpScheduler {
     /// Where warp slot `slot`'s readiness lies in `ready`.
     #[inline]
     fn ready_index(&self, slot: usize) -> usize {
-        let schedulers = self.by_age.len();
-        (slot % schedulers) * self.owned + slot / schedulers
+        let (s, k) = self.place[slot];
+        usize::from(s) * self.owned + k as usize
     }
 
     /// The slot's new view: ready at `ready`, needing pipe entry `pipe`, with operands `ops`.
     #[inline]
     pub fn set(&mut self, slot: usize, ready: u64, pipe: u32, ops: Ready) {
-        let s = slot % self.by_age.len();
+        let s = self.of(slot);
         let at = self.ready_index(slot);
         self.ready[at] = ready;
         self.pipe_of[slot] = pipe;
