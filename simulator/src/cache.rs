@@ -117,15 +117,12 @@ pub struct L1 {
     /// Sectors per line: the L1 fills a line's sectors as loads need them (measured on an H200: a load of
     /// another 32-byte sector of a line in L1 pays the L2's latency, `calibration/measured/ubench16.cu`).
     sectors: usize,
-    /// Line tag per way (`u64::MAX`: empty), set-major. The arrays are allocated at the first load, so that
-    /// an SM that never loads a global line (most of a small launch's 132) costs nothing to set up.
-    tags: Vec<u64>,
-    /// Each way's sectors present (filled or being filled): a bit per sector.
-    present: Vec<u64>,
-    /// Last use per way, for LRU.
-    used: Vec<u64>,
-    /// Cycle each sector's data arrives (a fill in flight until then), way-major.
-    ready: Vec<u64>,
+    /// Each set's state, made when a load first reaches the set, so that an SM costs in setup what its loads
+    /// touch (most of a small launch's SMs touch nothing, a one-block launch a few sets): per way, its line tag
+    /// (`u64::MAX`: empty), then per way its sectors present (filled or being filled, a bit per sector), then per
+    /// way its last use (for LRU), then per way and sector the cycle the sector's data arrives (a fill in flight
+    /// until then).
+    state: Vec<Option<Box<[u64]>>>,
     clock: u64,
 }
 
@@ -140,21 +137,30 @@ impl L1 {
             sets,
             ways,
             sectors: (line_bytes / sector_bytes.clamp(1, line_bytes.max(1))).clamp(1, 64) as usize,
-            tags: Vec::new(),
-            present: Vec::new(),
-            used: Vec::new(),
-            ready: Vec::new(),
+            state: Vec::new(),
             clock: 0,
         }
     }
 
-    /// Allocate the arrays (every way empty), once.
-    #[cold]
-    fn allocate(&mut self) {
-        self.tags = vec![u64::MAX; self.sets * self.ways];
-        self.present = vec![0; self.sets * self.ways];
-        self.used = vec![0; self.sets * self.ways];
-        self.ready = vec![0; self.sets * self.ways * self.sectors];
+    /// The set `line` maps to.
+    #[inline]
+    #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
+    fn set_of(&self, line: u64) -> usize {
+        (line % self.sets as u64) as usize
+    }
+
+    /// The state of set `set` (every way empty if no load has reached it yet).
+    #[inline]
+    fn set_mut(&mut self, set: usize) -> &mut [u64] {
+        if self.state.is_empty() {
+            self.state = vec![None; self.sets];
+        }
+        let (ways, sectors) = (self.ways, self.sectors);
+        self.state[set].get_or_insert_with(|| {
+            let mut s = vec![0; ways * (3 + sectors)].into_boxed_slice();
+            s[..ways].fill(u64::MAX);
+            s
+        })
     }
 
     /// Look the sectors `need` (a bit per sector) of `line` up at cycle `now`. A line not present is allocated
@@ -167,27 +173,24 @@ impl L1 {
         if self.sets == 0 {
             return (false, fill());
         }
-        if self.tags.is_empty() {
-            self.allocate();
-        }
         self.clock += 1;
-        #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
-        let base = (line % self.sets as u64) as usize * self.ways;
-        let set = base..base + self.ways;
-        let way = match self.tags[set.clone()].iter().position(|&t| t == line) {
-            Some(k) => base + k,
+        let (ways, sectors, clock) = (self.ways, self.sectors, self.clock);
+        let state = self.set_mut(self.set_of(line));
+        let (tags, rest) = state.split_at_mut(ways);
+        let (present, rest) = rest.split_at_mut(ways);
+        let (used, ready) = rest.split_at_mut(ways);
+        let way = match tags.iter().position(|&t| t == line) {
+            Some(k) => k,
             None => {
-                let victim = (0..self.ways)
-                    .min_by_key(|&k| (self.tags[base + k] != u64::MAX, self.used[base + k]))
-                    .unwrap_or(0);
-                self.tags[base + victim] = line;
-                self.present[base + victim] = 0;
-                base + victim
+                let victim = (0..ways).min_by_key(|&k| (tags[k] != u64::MAX, used[k])).unwrap_or(0);
+                tags[victim] = line;
+                present[victim] = 0;
+                victim
             }
         };
-        self.used[way] = self.clock;
-        let missing = need & !self.present[way];
-        let ready = &mut self.ready[way * self.sectors..(way + 1) * self.sectors];
+        used[way] = clock;
+        let missing = need & !present[way];
+        let ready = &mut ready[way * sectors..(way + 1) * sectors];
         if missing != 0 {
             let at = fill();
             let mut m = missing;
@@ -195,7 +198,7 @@ impl L1 {
                 ready[m.trailing_zeros() as usize] = at;
                 m &= m - 1;
             }
-            self.present[way] |= missing;
+            present[way] |= missing;
         }
         let mut at = now;
         let mut m = need;
@@ -209,16 +212,19 @@ impl L1 {
     /// Drops `line` if it is present: a global atomic on it (performed at L2) leaves the SM's copy stale, so the
     /// next load of the line misses (measured: `calibration/measured/ubench14.cu`; a store keeps it).
     pub fn invalidate(&mut self, line: u64) {
-        if self.tags.is_empty() {
+        if self.sets == 0 {
             return;
         }
-        #[allow(clippy::cast_possible_truncation, reason = "below `self.sets`, a usize")]
-        let base = (line % self.sets as u64) as usize * self.ways;
-        for k in base..base + self.ways {
-            if self.tags[k] == line {
-                self.tags[k] = u64::MAX;
-                self.present[k] = 0;
-                self.used[k] = 0;
+        let ways = self.ways;
+        let set = self.set_of(line);
+        let Some(state) = self.state.get_mut(set).and_then(Option::as_mut) else {
+            return;
+        };
+        for k in 0..ways {
+            if state[k] == line {
+                state[k] = u64::MAX;
+                state[ways + k] = 0;
+                state[2 * ways + k] = 0;
             }
         }
     }
