@@ -996,6 +996,10 @@ pub(crate) mod execute {
         rf.write_row(d, w, exec, &x);
     }
 
+    /// The rows of a 64-bit operation: its operands `a`, `b`, `c` and its result (the SM's scratch, reused by
+    /// every instruction: each reads only lanes it has just written).
+    pub(crate) type WideRows = [[u64; 64]; 4];
+
     /// A 64-bit or mixed-width operation: each executing lane's operands read at their widths, the result
     /// written at its width; `Err` with the first lane that divides by zero, before anything is written.
     #[allow(clippy::too_many_arguments)]
@@ -1007,17 +1011,20 @@ pub(crate) mod execute {
         f: Wide,
         d: u16,
         (a, b, c): (Src, Src, Src),
+        rows: &mut WideRows,
     ) -> Result<(), u32> {
         let (dw, widths) = f.shape();
         let w = ctx.w as usize;
-        let (mut x, mut y, mut z, mut out) = ([0u64; 64], [0u64; 64], [0u64; 64], [0u64; 64]);
+        let [x, y, z, out] = rows;
         let arity = f.arity();
-        rf.fetch64(a, widths[0], ctx, &mut x);
+        rf.fetch64(a, widths[0], ctx, x);
+        // (An operand the operation does not read is left as it was: the arms below that read it are those of
+        // operations that have it.)
         if arity > 1 {
-            rf.fetch64(b, widths[1], ctx, &mut y);
+            rf.fetch64(b, widths[1], ctx, y);
         }
         if arity > 2 {
-            rf.fetch64(c, widths[2], ctx, &mut z);
+            rf.fetch64(c, widths[2], ctx, z);
         }
         // The address arithmetic of compiled code, a whole row at a time; the rest lane by lane.
         let lanes = x[..w].iter().zip(&y[..w]).zip(&z[..w]).zip(&mut out[..w]);
@@ -1029,6 +1036,15 @@ pub(crate) mod execute {
             Wide::And => lanes.for_each(|(((a, b), _), o)| *o = a & b),
             Wide::Or => lanes.for_each(|(((a, b), _), o)| *o = a | b),
             Wide::Xor => lanes.for_each(|(((a, b), _), o)| *o = a ^ b),
+            // (As `alu::wide`: the count is the low 32 bits of `b`; from 64 on, 0 or the sign.)
+            #[allow(clippy::cast_possible_truncation, reason = "the count's low 32 bits")]
+            Wide::Shl => lanes.for_each(|(((a, b), _), o)| *o = a.checked_shl(*b as u32).unwrap_or(0)),
+            #[allow(clippy::cast_possible_truncation, reason = "the count's low 32 bits")]
+            Wide::ShrU => lanes.for_each(|(((a, b), _), o)| *o = a.checked_shr(*b as u32).unwrap_or(0)),
+            #[allow(clippy::cast_possible_truncation, reason = "the count's low 32 bits")]
+            Wide::ShrS => {
+                lanes.for_each(|(((a, b), _), o)| *o = (a.cast_signed() >> (*b as u32).min(63)).cast_unsigned());
+            }
             #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
             Wide::MulWideU => lanes.for_each(|(((a, b), _), o)| *o = u64::from(*a as u32) * u64::from(*b as u32)),
             #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
@@ -1055,7 +1071,7 @@ pub(crate) mod execute {
                 }
             }
         }
-        rf.write_row64(d, dw, w, exec, &out);
+        rf.write_row64(d, dw, w, exec, out);
         Ok(())
     }
 

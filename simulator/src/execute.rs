@@ -22,7 +22,6 @@ use crate::register_file::{LaneCtx, RegisterFile};
 use crate::shuffle::{self, Exchange};
 use crate::simt_stack::SimtStack;
 use crate::{alu, its, vote};
-use rustc_hash::FxHashMap;
 
 /// What executing one warp instruction did, beyond the registers and predicates it wrote (which
 /// [`DInstr::write`] and [`DInstr::pred_write`] name).
@@ -69,6 +68,8 @@ pub(crate) struct MemoryAccess<'a> {
 pub(crate) struct LaneScratch {
     pub words: [usize; 64],
     pub sources: [u32; 64],
+    /// A 64-bit operation's operand and result rows (reused: an instruction writes the lanes it reads).
+    pub wide: alu::execute::WideRows,
 }
 
 impl Default for LaneScratch {
@@ -76,6 +77,7 @@ impl Default for LaneScratch {
         LaneScratch {
             words: [0; 64],
             sources: [0; 64],
+            wide: [[0; 64]; 4],
         }
     }
 }
@@ -86,7 +88,7 @@ pub(crate) struct Memory<'a> {
     pub global: &'a [Buffer],
     pub shared: &'a mut [u32],
     /// This SM's view of its own global writes, for the buffers the kernel both reads and writes.
-    pub own: &'a mut FxHashMap<u64, u32>,
+    pub own: &'a mut lsu::Overlay,
     /// Per global buffer: whether loads look in `own`.
     pub overlaid: &'a [bool],
     /// The epoch's global writes, in issue order.
@@ -113,7 +115,7 @@ pub(crate) fn execute<'a, const ON: bool>(
     ctx: &LaneCtx,
     exec: u64,
 ) -> Result<Outcome<'a>, (FaultKind, Option<u32>)> {
-    let LaneScratch { words, sources } = scratch;
+    let LaneScratch { words, sources, wide } = scratch;
     let global = mem.global;
     let mut access = |rf: &RegisterFile, addr: DAddr, kind: AccessKind| {
         let store = kind != AccessKind::Read;
@@ -156,7 +158,8 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Lanes
         }
         DOp::Wide { f, d, a, b, c } => {
-            alu::execute::wide(rf, ctx, exec, f, d, (a, b, c)).map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
+            alu::execute::wide(rf, ctx, exec, f, d, (a, b, c), wide)
+                .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
             Outcome::Lanes
         }
         DOp::Setp64 { cmp, class, p, a, b } => {
@@ -199,7 +202,7 @@ pub(crate) fn execute<'a, const ON: bool>(
         }
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
-            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && !mem.own.is_empty();
+            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && mem.own.holds(addr.buffer);
             lsu::load(rf, (mem.shared, global, mem.own), addr, overlay, d, words, exec);
             accessed(located, words)
         }
@@ -325,7 +328,7 @@ fn flat<'a, const ON: bool>(
         DOp::Ld { d, .. } if addr.local => lsu::load_local(rf, local, addr.wide, ctx.w, d, words, exec),
         DOp::St { a, .. } if addr.local => lsu::store_local(rf, ctx, local, addr.wide, a, words, exec),
         DOp::Ld { d, .. } => {
-            let overlay = !addr.shared && overlaid[addr.buffer as usize] && !own.is_empty();
+            let overlay = !addr.shared && overlaid[addr.buffer as usize] && own.holds(addr.buffer);
             lsu::load(rf, (shared, global, own), addr, overlay, d, words, exec);
         }
         DOp::St { a, .. } => {

@@ -108,25 +108,53 @@ pub(crate) fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
     u64::from(m.l1_shared_bytes).saturating_sub(carveout)
 }
 
-/// A global word's value as this SM sees it: its own uncommitted write if it made one, else global memory as
-/// of the epoch's start.
+/// This SM's uncommitted writes to the global buffers the kernel both reads and writes, so that its own later
+/// loads see them (the other SMs see them at the epoch's commit): the values by buffer and word, and which buffers
+/// hold any, so that a load from a buffer this SM has not written this epoch looks no further.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Overlay {
+    values: FxHashMap<u64, u32>,
+    /// A bit per buffer below 64 that holds a value; a buffer from 64 on is looked up whenever any does.
+    buffers: u64,
+}
+
+impl Overlay {
+    #[inline]
+    fn key(buffer: u16, word: usize) -> u64 {
+        u64::from(buffer) << 32 | word as u64
+    }
+
+    #[inline]
+    pub fn insert(&mut self, buffer: u16, word: usize, value: u32) {
+        self.buffers |= 1u64.checked_shl(u32::from(buffer)).unwrap_or(0);
+        self.values.insert(Overlay::key(buffer, word), value);
+    }
+
+    /// Whether a load from `buffer` must look here.
+    #[inline]
+    pub fn holds(&self, buffer: u16) -> bool {
+        if buffer < 64 {
+            self.buffers >> buffer & 1 == 1
+        } else {
+            !self.values.is_empty()
+        }
+    }
+
+    /// Forget every value (the epoch's writes are committed).
+    pub fn clear(&mut self) {
+        self.values.clear();
+        self.buffers = 0;
+    }
+}
+
+/// A global word's value as this SM sees it: its own uncommitted write if it made one (looked up when
+/// `use_overlay`), else global memory as of the epoch's start.
 #[inline(always)]
-pub(crate) fn global_word(
-    overlay: &FxHashMap<u64, u32>,
-    use_overlay: bool,
-    mem: &[Buffer],
-    buffer: u16,
-    word: usize,
-) -> u32 {
-    if use_overlay && let Some(&v) = overlay.get(&overlay_key(buffer, word)) {
+pub(crate) fn global_word(overlay: &Overlay, use_overlay: bool, mem: &[Buffer], buffer: u16, word: usize) -> u32 {
+    if use_overlay && let Some(&v) = overlay.values.get(&Overlay::key(buffer, word)) {
         return v;
     }
     mem[buffer as usize].data[word]
-}
-
-#[inline(always)]
-pub(crate) fn overlay_key(buffer: u16, word: usize) -> u64 {
-    u64::from(buffer) << 32 | word as u64
 }
 
 /// The distinct cache lines the lanes `exec` reach (`words` from byte address `base`): their count; with the
@@ -409,14 +437,14 @@ pub(crate) fn shared_after(shared: &[u32], words: &[usize; 64], exec: u64, w: us
 
 /// The memory a store or atomic writes: the block's shared memory, this SM's view of its own uncommitted global
 /// writes (for the buffers the kernel both reads and writes), and the epoch's log of global writes.
-pub(crate) type WriteLog<'a> = (&'a mut [u32], &'a mut FxHashMap<u64, u32>, &'a mut Vec<Effect>);
+pub(crate) type WriteLog<'a> = (&'a mut [u32], &'a mut Overlay, &'a mut Vec<Effect>);
 
 /// `ld d, addr` for the `exec` lanes, their words located (`words`): from the block's shared memory, or from
 /// global memory as committed at the epoch's start, through this SM's overlay when `overlay` (its own writes).
 #[inline(always)]
 pub(crate) fn load(
     rf: &mut RegisterFile,
-    (shared, global, own): (&[u32], &[Buffer], &FxHashMap<u64, u32>),
+    (shared, global, own): (&[u32], &[Buffer], &Overlay),
     addr: DAddr,
     overlay: bool,
     d: u16,
@@ -482,7 +510,7 @@ pub(crate) fn store(
             } else {
                 // Global memory sees the store when the epoch is committed; this SM sees it now.
                 if overlay {
-                    own.insert(overlay_key(addr.buffer, word), v);
+                    own.insert(addr.buffer, word, v);
                 }
                 #[allow(
                     clippy::cast_possible_truncation,
@@ -540,15 +568,12 @@ pub(crate) fn atomic(
             let old = if wide {
                 let old = u64::from(get(word)) | u64::from(get(word + 1)) << 32;
                 let new = alu::atomic64(f, false, old, bv, cv);
-                own.insert(overlay_key(addr.buffer, word), lo(new));
-                own.insert(overlay_key(addr.buffer, word + 1), hi(new));
+                own.insert(addr.buffer, word, lo(new));
+                own.insert(addr.buffer, word + 1, hi(new));
                 old
             } else {
                 let old = get(word);
-                own.insert(
-                    overlay_key(addr.buffer, word),
-                    alu::atomic(f, false, old, lo(bv), lo(cv)),
-                );
+                own.insert(addr.buffer, word, alu::atomic(f, false, old, lo(bv), lo(cv)));
                 u64::from(old)
             };
             #[allow(
@@ -838,7 +863,7 @@ fn flat_in_one_window(
     let mut bad = 0u64;
     for (lane, r) in raw[..w].iter().enumerate() {
         let offset = r.wrapping_add(disp).wrapping_sub(base);
-        bad |= u64::from(offset > last || offset % width != 0) << lane;
+        bad |= u64::from(offset > last || offset & (width - 1) != 0) << lane;
     }
     if bad & exec != 0 {
         return None;

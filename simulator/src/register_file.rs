@@ -174,14 +174,13 @@ impl RegisterFile {
             Src::Imm(v) => out[..w].fill(u64::from(v)),
             Src::Const(k) if wide => out[..w].fill(ctx.consts[k as usize]),
             Src::Const(k) => out[..w].fill(u64::from(crate::kernel::low32(ctx.consts[k as usize]))),
+            Src::Special(Special::Clock64) => out[..w].fill(ctx.cycle),
+            // (Every other special is 32 bits wide, zero-extended: its row as `fetch` makes it.)
             Src::Special(_) => {
-                for (lane, o) in out[..w].iter_mut().enumerate() {
-                    #[allow(
-                        clippy::cast_possible_truncation,
-                        reason = "a lane, below the warp size (at most 64)"
-                    )]
-                    let lane = lane as u32;
-                    *o = self.read_at(s, wide, lane, ctx);
+                let mut row = [0u32; 64];
+                self.fetch(s, ctx, &mut row);
+                for (o, &v) in out[..w].iter_mut().zip(&row[..w]) {
+                    *o = u64::from(v);
                 }
             }
         }

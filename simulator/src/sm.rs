@@ -223,7 +223,7 @@ pub(crate) struct Sm<'k> {
     warps_launched: u64,
     /// This epoch's global-memory writes, in issue order, and the values of those to overlay buffers.
     pub effects: Vec<Effect>,
-    overlay: FxHashMap<u64, u32>,
+    overlay: crate::lsu::Overlay,
     /// The global lines this SM brought into L2 this epoch (the engine merges them at the commit).
     pub l2_own: FxHashMap<u64, u64>,
     /// No global load has issued on this SM yet in the launch.
@@ -287,7 +287,7 @@ impl<'k> Sm<'k> {
             cycle: 0,
             warps_launched: 0,
             effects: Vec::new(),
-            overlay: FxHashMap::default(),
+            overlay: crate::lsu::Overlay::default(),
             l2_own: FxHashMap::default(),
             first_load: true,
             profile: None,
