@@ -8,6 +8,7 @@ Numba CUDA kernels the same way. No GPU is needed.
 
 from __future__ import annotations
 
+import functools
 import html as _html
 import json
 import os
@@ -227,11 +228,24 @@ def load(
     else:
         kind, text, label = "name", program, program
     try:
-        native = _native.load(kind, text, label, entry, buffers, sets, source_list)
+        if kind == "file":
+            # (A file may change between launches: read it each time.)
+            native = _native.load(kind, text, label, entry, buffers, sets, source_list)
+        else:
+            native = _load_text(kind, text, label, entry, tuple(buffers), tuple(sets), tuple(source_list))
     except _native.Error as e:
         _raise(e)
     # A warpsim program declares its buffers (`.buffer`): the shapes only say how to return them.
     return Program(native, shapes)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_text(kind: str, text: str, label: str, entry: Optional[str], buffers: Tuple[str, ...], sets: Tuple[str, ...],
+               sources: Tuple[Tuple[str, str], ...]) -> Any:
+    """A program loaded from text (or a shipped name), kept for the next launch of the same text with the same
+    bindings: a notebook or a Numba kernel launched in a loop parses and lowers its PTX once. (A loaded program is
+    immutable; errors are not kept.)"""
+    return _native.load(kind, text, label, entry, list(buffers), list(sets), list(sources))
 
 
 def _as_array(value: Any, what: str) -> np.ndarray:
