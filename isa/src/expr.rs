@@ -214,16 +214,15 @@ impl ConstExpr {
     }
 
     fn eval_mode(&self, lookup: &dyn Fn(&str) -> Option<Value>, float: bool) -> Result<Value, EvalError> {
-        let lift = |v: Value| if float { Value::Float(v.as_f64()) } else { v };
         let err = |message: String| EvalError {
             span: self.span,
             message,
             help: None,
         };
         Ok(match &self.kind {
-            ExprKind::Int(i) => lift(Value::Int(*i)),
+            ExprKind::Int(i) => lift(Value::Int(*i), float),
             ExprKind::Float(f) => Value::Float(*f),
-            ExprKind::Var(name) => lookup(name).map(lift).ok_or_else(|| EvalError {
+            ExprKind::Var(name) => lookup(name).map(|v| lift(v, float)).ok_or_else(|| EvalError {
                 span: self.span,
                 message: format!("unknown name `{name}` in expression"),
                 help: Some(
@@ -232,61 +231,172 @@ impl ConstExpr {
                         .into(),
                 ),
             })?,
-            ExprKind::Neg(e) => match e.eval_mode(lookup, float)? {
-                Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| err("integer overflow".into()))?),
-                Value::Float(f) => Value::Float(-f),
-            },
-            ExprKind::Not(e) => match e.eval_mode(lookup, float)? {
-                Value::Int(i) => Value::Int(!i),
-                Value::Float(_) => return Err(err("`~` needs an integer".into())),
-            },
+            ExprKind::Neg(e) => neg(e.eval_mode(lookup, float)?).map_err(err)?,
+            ExprKind::Not(e) => not(e.eval_mode(lookup, float)?).map_err(err)?,
             ExprKind::Call(name, args) => {
                 let a = args[0].eval_mode(lookup, float)?;
                 let b = args[1].eval_mode(lookup, float)?;
-                let pick_min = name == "min";
-                match (a, b) {
-                    (Value::Int(x), Value::Int(y)) => Value::Int(if pick_min { x.min(y) } else { x.max(y) }),
-                    (x, y) => {
-                        let (x, y) = (x.as_f64(), y.as_f64());
-                        Value::Float(if pick_min { x.min(y) } else { x.max(y) })
-                    }
-                }
+                min_max(name == "min", a, b)
             }
             ExprKind::Binary(op, a, b) => {
                 let x = a.eval_mode(lookup, float)?;
                 let y = b.eval_mode(lookup, float)?;
-                match (x, y) {
-                    (Value::Int(x), Value::Int(y)) => Value::Int(int_op(*op, x, y).map_err(err)?),
-                    (x, y) if op.precedence() == 4 || op.precedence() == 5 => {
-                        let (x, y) = (x.as_f64(), y.as_f64());
-                        #[allow(clippy::float_cmp, reason = "the expression language's `==` and `!=` are exact")]
-                        let t = match op {
-                            BinOp::Lt => x < y,
-                            BinOp::Le => x <= y,
-                            BinOp::Gt => x > y,
-                            BinOp::Ge => x >= y,
-                            BinOp::Eq => x == y,
-                            _ => x != y,
-                        };
-                        Value::Int(i64::from(t))
-                    }
-                    (x, y) => {
-                        let (x, y) = (x.as_f64(), y.as_f64());
-                        Value::Float(match op {
-                            BinOp::Add => x + y,
-                            BinOp::Sub => x - y,
-                            BinOp::Mul => x * y,
-                            BinOp::Div => x / y,
-                            BinOp::Rem => x % y,
-                            _ => return Err(err(format!("`{}` needs integers", op.symbol()))),
-                        })
-                    }
-                }
+                binary(*op, x, y).map_err(err)?
             }
         })
     }
+
+    /// The expression compiled for evaluating many times with `var` changing ([`Compiled`]), in integer or
+    /// floating-point arithmetic (`float`, as [`ConstExpr::eval_float`]); `None` when it names any other variable
+    /// (bind those first, [`ConstExpr::bind`]).
+    #[must_use]
+    pub fn compile(&self, var: &str, float: bool) -> Option<Compiled> {
+        fn emit(e: &ConstExpr, var: &str, float: bool, ops: &mut Vec<Step>) -> Option<()> {
+            match &e.kind {
+                ExprKind::Int(i) => ops.push(Step::Push(lift(Value::Int(*i), float))),
+                ExprKind::Float(f) => ops.push(Step::Push(Value::Float(*f))),
+                ExprKind::Var(name) if name == var => ops.push(Step::Var),
+                ExprKind::Var(_) => return None,
+                ExprKind::Neg(a) | ExprKind::Not(a) => {
+                    emit(a, var, float, ops)?;
+                    ops.push(if matches!(e.kind, ExprKind::Neg(_)) {
+                        Step::Neg
+                    } else {
+                        Step::Not
+                    });
+                }
+                ExprKind::Call(name, args) => {
+                    emit(&args[0], var, float, ops)?;
+                    emit(&args[1], var, float, ops)?;
+                    ops.push(Step::MinMax(name == "min"));
+                }
+                ExprKind::Binary(op, a, b) => {
+                    emit(a, var, float, ops)?;
+                    emit(b, var, float, ops)?;
+                    ops.push(Step::Binary(*op));
+                }
+            }
+            Some(())
+        }
+        let mut ops = Vec::new();
+        emit(self, var, float, &mut ops)?;
+        Some(Compiled { ops, float })
+    }
 }
 
+/// A value in the arithmetic of the evaluation: integers become floats in floating-point mode.
+#[inline]
+fn lift(v: Value, float: bool) -> Value {
+    if float { Value::Float(v.as_f64()) } else { v }
+}
+
+#[inline(always)]
+fn neg(v: Value) -> Result<Value, String> {
+    Ok(match v {
+        Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| "integer overflow".to_string())?),
+        Value::Float(f) => Value::Float(-f),
+    })
+}
+
+#[inline(always)]
+fn not(v: Value) -> Result<Value, String> {
+    match v {
+        Value::Int(i) => Ok(Value::Int(!i)),
+        Value::Float(_) => Err("`~` needs an integer".into()),
+    }
+}
+
+#[inline(always)]
+fn min_max(pick_min: bool, a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(if pick_min { x.min(y) } else { x.max(y) }),
+        (x, y) => {
+            let (x, y) = (x.as_f64(), y.as_f64());
+            Value::Float(if pick_min { x.min(y) } else { x.max(y) })
+        }
+    }
+}
+
+#[inline(always)]
+fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, String> {
+    Ok(match (x, y) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(int_op(op, x, y)?),
+        (x, y) if op.precedence() == 4 || op.precedence() == 5 => {
+            let (x, y) = (x.as_f64(), y.as_f64());
+            #[allow(clippy::float_cmp, reason = "the expression language's `==` and `!=` are exact")]
+            let t = match op {
+                BinOp::Lt => x < y,
+                BinOp::Le => x <= y,
+                BinOp::Gt => x > y,
+                BinOp::Ge => x >= y,
+                BinOp::Eq => x == y,
+                _ => x != y,
+            };
+            Value::Int(i64::from(t))
+        }
+        (x, y) => {
+            let (x, y) = (x.as_f64(), y.as_f64());
+            Value::Float(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Rem => x % y,
+                _ => return Err(format!("`{}` needs integers", op.symbol())),
+            })
+        }
+    })
+}
+
+/// One step of a [`Compiled`] expression, in postfix order over a stack of values.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Push(Value),
+    Var,
+    Neg,
+    Not,
+    MinMax(bool),
+    Binary(BinOp),
+}
+
+/// An expression in one variable compiled to postfix steps ([`ConstExpr::compile`]): a buffer initialiser
+/// evaluated for millions of elements walks a short array with its names already resolved, and the same
+/// operations as the tree's evaluation give the same values.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    ops: Vec<Step>,
+    float: bool,
+}
+
+impl Compiled {
+    /// The value with the variable at `x`; `None` where the evaluation fails (the tree's evaluation,
+    /// [`ConstExpr::eval`], gives the error with its span). `stack` is scratch space, kept by a caller that
+    /// evaluates many times.
+    pub fn eval(&self, x: Value, stack: &mut Vec<Value>) -> Option<Value> {
+        stack.clear();
+        for step in &self.ops {
+            match *step {
+                Step::Push(v) => stack.push(v),
+                Step::Var => stack.push(lift(x, self.float)),
+                Step::Neg | Step::Not => {
+                    let a = stack.pop()?;
+                    stack.push(if matches!(step, Step::Neg) { neg(a) } else { not(a) }.ok()?);
+                }
+                Step::MinMax(pick_min) => {
+                    let (b, a) = (stack.pop()?, stack.pop()?);
+                    stack.push(min_max(pick_min, a, b));
+                }
+                Step::Binary(op) => {
+                    let (b, a) = (stack.pop()?, stack.pop()?);
+                    stack.push(binary(op, a, b).ok()?);
+                }
+            }
+        }
+        stack.pop()
+    }
+}
+
+#[inline(always)]
 fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, String> {
     let overflow = || "integer overflow in expression".to_string();
     match op {
@@ -378,5 +488,105 @@ impl ConstExpr {
                 Ok(())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pseudo-random expression in `i` (a deterministic generator), of every kind of node.
+    fn random_expr(seed: &mut u64, depth: u32) -> ConstExpr {
+        *seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let r = *seed >> 33;
+        let leaf = depth == 0 || r.is_multiple_of(5);
+        let e = |kind| ConstExpr {
+            kind,
+            span: Span::default(),
+        };
+        if leaf {
+            return e(match r % 4 {
+                0 => ExprKind::Var("i".into()),
+                1 => ExprKind::Int(r.cast_signed() % 7 - 3),
+                2 => ExprKind::Float(f64::from(u32::try_from(r % 9).expect("below 9")) / 4.0 - 1.0),
+                _ => ExprKind::Int(i64::MAX - (r % 3).cast_signed()),
+            });
+        }
+        let ops = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Div,
+            BinOp::Rem,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+        ];
+        match (r >> 8) % 5 {
+            0 => e(ExprKind::Neg(Box::new(random_expr(seed, depth - 1)))),
+            1 => e(ExprKind::Not(Box::new(random_expr(seed, depth - 1)))),
+            2 => e(ExprKind::Call(
+                if r & 1 == 0 { "min" } else { "max" }.into(),
+                vec![random_expr(seed, depth - 1), random_expr(seed, depth - 1)],
+            )),
+            _ => e(ExprKind::Binary(
+                ops[(r >> 12) as usize % ops.len()],
+                Box::new(random_expr(seed, depth - 1)),
+                Box::new(random_expr(seed, depth - 1)),
+            )),
+        }
+    }
+
+    /// The compiled form gives the tree's value, bit for bit, and fails exactly where the tree's evaluation does,
+    /// in integer and floating-point arithmetic alike.
+    #[test]
+    fn compiled_expressions_evaluate_as_the_tree_does() {
+        let mut seed = 7u64;
+        let (mut values, mut errors) = (0, 0);
+        for _ in 0..3000 {
+            let e = random_expr(&mut seed, 5);
+            for float in [false, true] {
+                let c = e.compile("i", float).expect("only `i`, shallow");
+                for i in [0i64, 1, 2, 5, -3, 1000, i64::MAX] {
+                    let lookup = |name: &str| (name == "i").then_some(Value::Int(i));
+                    let tree = e.eval_mode(&lookup, float).ok();
+                    let compiled = c.eval(Value::Int(i), &mut Vec::new());
+                    let bits = |v: Option<Value>| {
+                        v.map(|v| match v {
+                            Value::Int(k) => (0, k.cast_unsigned()),
+                            Value::Float(f) => (1, f.to_bits()),
+                        })
+                    };
+                    assert_eq!(bits(compiled), bits(tree), "{e:?} at i = {i}, float {float}");
+                    if tree.is_some() {
+                        values += 1;
+                    } else {
+                        errors += 1;
+                    }
+                }
+            }
+        }
+        // (Both outcomes well represented.)
+        assert!(values > 10_000 && errors > 1_000, "{values} values, {errors} errors");
+    }
+
+    #[test]
+    fn only_expressions_in_the_one_variable_compile() {
+        let var = |n: &str| ConstExpr {
+            kind: ExprKind::Var(n.into()),
+            span: Span::default(),
+        };
+        assert!(var("i").compile("i", false).is_some());
+        assert!(var("len").compile("i", false).is_none());
     }
 }

@@ -2117,12 +2117,19 @@ fn initialise(
         "i" => None,
         _ => lookup(name, w, params, Some((0, n))),
     });
+    // (Compiled to postfix steps when it names no other variable; where a step fails, the tree's evaluation gives
+    // the error.)
+    let compiled = default.compile("i", float);
     data.resize(len * words, 0);
     let fill = |(c, chunk): (usize, &mut [u32])| -> Result<(), LoadError> {
         let first = (c * INIT_CHUNK) as i64;
+        let mut stack = Vec::new();
         for (k, out) in chunk.chunks_exact_mut(words).enumerate() {
             let i = first + k as i64;
-            let v = eval(&default, &|name: &str| (name == "i").then_some(Value::Int(i)))?;
+            let v = match compiled.as_ref().and_then(|c| c.eval(Value::Int(i), &mut stack)) {
+                Some(v) => v,
+                None => eval(&default, &|name: &str| (name == "i").then_some(Value::Int(i)))?,
+            };
             let bits = to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?;
             out[0] = low32(bits);
             if words == 2 {
