@@ -424,6 +424,7 @@ impl<'k> Sm<'k> {
                 }
                 self.warps[warp_slot] = Some(warp);
                 self.scheduler.by_age[warp_slot % schedulers].push(warp_slot);
+                self.scheduler.placed(warp_slot);
                 self.refresh(warp_slot);
                 self.stats.warps += 1;
                 k += 1;

@@ -98,6 +98,8 @@ pub(crate) struct WarpScheduler {
     pub next: Vec<u64>,
     /// Per scheduler: its live warps' slots, oldest (placed on the SM first) first.
     pub by_age: Vec<Vec<usize>>,
+    /// Per scheduler: one past the highest of its slots a warp was ever placed in, where its searches stop.
+    upto: Vec<usize>,
     /// Per slot: its scheduler (`slot % schedulers`) and its place among that scheduler's slots
     /// (`slot / schedulers`), looked up rather than divided at every issue.
     place: Vec<(u16, u32)>,
@@ -117,6 +119,7 @@ impl WarpScheduler {
             rr_start: vec![0; schedulers],
             owned: slots.div_ceil(schedulers),
             by_age: vec![Vec::new(); schedulers],
+            upto: vec![0; schedulers],
             #[allow(
                 clippy::cast_possible_truncation,
                 reason = "at most 64 schedulers (Config::validate) and 4096 warp slots"
@@ -131,6 +134,14 @@ impl WarpScheduler {
     #[inline]
     pub fn of(&self, slot: usize) -> usize {
         usize::from(self.place[slot].0)
+    }
+
+    /// A warp was placed in `slot`.
+    #[inline]
+    pub fn placed(&mut self, slot: usize) {
+        let (s, k) = self.place[slot];
+        let s = usize::from(s);
+        self.upto[s] = self.upto[s].max(k as usize + 1);
     }
 
     /// Scheduler `s` issued the warp in `slot`.
@@ -201,8 +212,11 @@ impl WarpScheduler {
             *earliest = (*earliest).min(at);
             false
         };
+        // (Only up to the scheduler's highest slot that ever held a warp: those above are empty and could lower
+        // nothing.)
         let owned = self.owned;
-        let ready = &self.ready[s * owned..(s + 1) * owned];
+        let ready = &self.ready[s * owned..s * owned + self.upto[s]];
+        let owned = ready.len();
         match schedule {
             Schedule::Policy => {}
             // The youngest ready warp first.
@@ -237,7 +251,7 @@ impl WarpScheduler {
         }
         match policy {
             SchedulerPolicy::LooseRoundRobin => {
-                let first = self.rr_start[s];
+                let first = self.rr_start[s].min(owned);
                 // The scheduler's warps' readiness lies contiguously: a tight scan in round-robin order.
                 for range in [first..owned, 0..first] {
                     for (k, &r) in ready[range.clone()].iter().enumerate() {
