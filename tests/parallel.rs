@@ -253,6 +253,44 @@ spin:   mov.u32 %t, %clock
     assert_eq!(seen[..4], [7, 0, 7, 7]);
 }
 
+/// An SM sees its own global writes in issue order within an epoch, stores and atomics to one word interleaved
+/// (stores reach the SM's own view lazily, atomics at once: the order must survive that), and the word holds the
+/// last of them after the commit; another buffer written alongside stays apart.
+#[test]
+fn an_sm_reads_its_own_stores_and_atomics_in_issue_order() {
+    let text = "\
+.kernel own_writes
+.grid 1
+.block 1
+.buffer g u32[2]
+.buffer seen u32[5]
+.reg %a, %o
+        st.global.u32 g[0], 5
+        st.global.u32 g[1], 9
+        atom.global.add.u32 %o, g[0], 3
+        ld.global.u32 %a, g[0]
+        st.global.u32 seen[0], %a
+        st.global.u32 g[0], 100
+        ld.global.u32 %a, g[0]
+        st.global.u32 seen[1], %a
+        atom.global.add.u32 %o, g[0], 1
+        ld.global.u32 %a, g[0]
+        st.global.u32 seen[2], %a
+        st.global.u32 g[0], 40
+        atom.global.max.u32 %o, g[0], 30
+        ld.global.u32 %a, g[0]
+        st.global.u32 seen[3], %a
+        ld.global.u32 %a, g[1]
+        st.global.u32 seen[4], %a
+";
+    let program = warpsim_tests::assemble(text);
+    let config = Config::hopper().with_warp_size(2);
+    let k = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+    let out = warpsim::run(&k, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    assert_eq!(out.buffer("seen").expect("seen").data, [8, 100, 101, 40, 9]);
+    assert_eq!(out.buffer("g").expect("g").data, [40, 9]);
+}
+
 /// Run `text` (W = 32) with options; the fault, and the trace as JSON lines.
 fn fault_of(text: &str, options: &RunOptions, traced: bool) -> (warpsim::Fault, Vec<String>) {
     let program = warpsim_tests::assemble(text);

@@ -203,6 +203,9 @@ pub(crate) fn execute<'a, const ON: bool>(
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
             let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && mem.own.holds(addr.buffer);
+            if overlay {
+                mem.own.sync(mem.effects);
+            }
             lsu::load(rf, (mem.shared, global, mem.own), addr, overlay, d, words, exec);
             accessed(located, words)
         }
@@ -329,6 +332,9 @@ fn flat<'a, const ON: bool>(
         DOp::St { a, .. } if addr.local => lsu::store_local(rf, ctx, local, addr.wide, a, words, exec),
         DOp::Ld { d, .. } => {
             let overlay = !addr.shared && overlaid[addr.buffer as usize] && own.holds(addr.buffer);
+            if overlay {
+                own.sync(effects);
+            }
             lsu::load(rf, (shared, global, own), addr, overlay, d, words, exec);
         }
         DOp::St { a, .. } => {

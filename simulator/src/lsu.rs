@@ -110,12 +110,19 @@ pub(crate) fn l1_bytes(kernel: &Kernel, config: &Config) -> u64 {
 
 /// This SM's uncommitted writes to the global buffers the kernel both reads and writes, so that its own later
 /// loads see them (the other SMs see them at the epoch's commit): the values by buffer and word, and which buffers
-/// hold any, so that a load from a buffer this SM has not written this epoch looks no further.
+/// were written, so that a load from a buffer this SM has not written this epoch looks no further. A store's
+/// value is taken into `values` from the epoch's effects (which log every store in issue order) only when a read
+/// needs it ([`Overlay::sync`]): a kernel that never reads back what it wrote in an epoch indexes nothing. An
+/// atomic's new value goes in at once, after the stores before it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Overlay {
     values: FxHashMap<u64, u32>,
-    /// A bit per buffer below 64 that holds a value; a buffer from 64 on is looked up whenever any does.
+    /// A bit per buffer below 64 written this epoch; `any`: any buffer was (a buffer from 64 on is looked up
+    /// whenever any was).
     buffers: u64,
+    any: bool,
+    /// How many of the epoch's effects `values` holds.
+    indexed: usize,
 }
 
 impl Overlay {
@@ -124,26 +131,47 @@ impl Overlay {
         u64::from(buffer) << 32 | word as u64
     }
 
+    /// A store to `buffer` was logged (its value is indexed when a read needs it).
+    #[inline]
+    pub fn wrote(&mut self, buffer: u16) {
+        self.buffers |= 1u64.checked_shl(u32::from(buffer)).unwrap_or(0);
+        self.any = true;
+    }
+
+    /// An atomic's new value, in at once (after [`Overlay::sync`]: the stores before it are in).
     #[inline]
     pub fn insert(&mut self, buffer: u16, word: usize, value: u32) {
-        self.buffers |= 1u64.checked_shl(u32::from(buffer)).unwrap_or(0);
+        self.wrote(buffer);
         self.values.insert(Overlay::key(buffer, word), value);
     }
 
-    /// Whether a load from `buffer` must look here.
+    /// Take the stores logged since the last call into `values`, in issue order (atomics' values are in already).
+    #[inline]
+    pub fn sync(&mut self, effects: &[Effect]) {
+        for e in &effects[self.indexed..] {
+            if let Effect::Store { buffer, word, value } = *e {
+                self.values.insert(Overlay::key(buffer, word as usize), value);
+            }
+        }
+        self.indexed = effects.len();
+    }
+
+    /// Whether a load from `buffer` must look here (after [`Overlay::sync`]).
     #[inline]
     pub fn holds(&self, buffer: u16) -> bool {
         if buffer < 64 {
             self.buffers >> buffer & 1 == 1
         } else {
-            !self.values.is_empty()
+            self.any
         }
     }
 
-    /// Forget every value (the epoch's writes are committed).
+    /// Forget every value (the epoch's writes are committed and its effects cleared).
     pub fn clear(&mut self) {
         self.values.clear();
         self.buffers = 0;
+        self.any = false;
+        self.indexed = 0;
     }
 }
 
@@ -510,7 +538,7 @@ pub(crate) fn store(
             } else {
                 // Global memory sees the store when the epoch is committed; this SM sees it now.
                 if overlay {
-                    own.insert(addr.buffer, word, v);
+                    own.wrote(addr.buffer);
                 }
                 #[allow(
                     clippy::cast_possible_truncation,
@@ -545,6 +573,10 @@ pub(crate) fn atomic(
     exec: u64,
 ) {
     let wide = addr.wide;
+    if !addr.shared {
+        // (Its lanes read this SM's stores before it.)
+        own.sync(effects);
+    }
     for_lanes(exec, |lane| {
         let word = words[lane as usize];
         let bv = rf.read_at(b, wide, lane, ctx);
