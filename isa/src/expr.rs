@@ -257,13 +257,13 @@ impl ConstExpr {
                 ExprKind::Float(f) => ops.push(Step::Push(Value::Float(*f))),
                 ExprKind::Var(name) if name == var => ops.push(Step::Var),
                 ExprKind::Var(_) => return None,
-                ExprKind::Neg(a) | ExprKind::Not(a) => {
+                ExprKind::Neg(a) => {
                     emit(a, var, float, ops)?;
-                    ops.push(if matches!(e.kind, ExprKind::Neg(_)) {
-                        Step::Neg
-                    } else {
-                        Step::Not
-                    });
+                    ops.push(Step::Neg);
+                }
+                ExprKind::Not(a) => {
+                    emit(a, var, float, ops)?;
+                    ops.push(Step::Not);
                 }
                 ExprKind::Call(name, args) => {
                     emit(&args[0], var, float, ops)?;
@@ -378,9 +378,13 @@ impl Compiled {
             match *step {
                 Step::Push(v) => stack.push(v),
                 Step::Var => stack.push(lift(x, self.float)),
-                Step::Neg | Step::Not => {
+                Step::Neg => {
                     let a = stack.pop()?;
-                    stack.push(if matches!(step, Step::Neg) { neg(a) } else { not(a) }.ok()?);
+                    stack.push(neg(a).ok()?);
+                }
+                Step::Not => {
+                    let a = stack.pop()?;
+                    stack.push(not(a).ok()?);
                 }
                 Step::MinMax(pick_min) => {
                     let (b, a) = (stack.pop()?, stack.pop()?);

@@ -74,6 +74,22 @@ def test_a_path_to_a_warpsim_program(tmp_path):
     np.testing.assert_array_equal(warpsim.run(str(q), block=16, inputs={"in": x})["out"], x * 3)
 
 
+def test_a_program_from_text_is_loaded_once_and_a_file_each_time(tmp_path):
+    # The same text with the same bindings gives the program loaded the first time; other bindings load it again.
+    ptx = (ROOT / "programs/ptx/cuda/p03_guard.O3.ptx").read_text()
+    bound = dict(inputs={"0": np.zeros(24, np.float32)}, outputs={"1": (np.float32, 24)}, params={"2": 20})
+    first = warpsim.load(ptx, **bound)
+    assert warpsim.load(ptx, **bound)._native is first._native
+    assert warpsim.load(ptx, **{**bound, "outputs": {"1": (np.float32, 32)}})._native is not first._native
+    # A file is read at every load: a changed file gives the changed program.
+    q = tmp_path / "scale.s"
+    q.write_text(SCALE)
+    x = np.arange(16, dtype=np.float32)
+    np.testing.assert_array_equal(warpsim.run(str(q), block=16, inputs={"in": x})["out"], x * 3)
+    q.write_text(SCALE.replace("factor = 3", "factor = 5"))
+    np.testing.assert_array_equal(warpsim.run(str(q), block=16, inputs={"in": x})["out"], x * 5)
+
+
 def test_ptx_text_binds_arrays_and_scalars_by_name():
     # The argument names come from the CUDA source its line information names, given as text.
     ptx = (ROOT / "programs/ptx/cuda/p03_guard.O3.ptx").read_text()

@@ -185,9 +185,11 @@ def load(
     sources: Optional[Mapping[str, str]] = None,
 ) -> Program:
     """Load ``program``: a shipped program's name, warpsim assembly text, PTX text, or a path to a ``.s``,
-    ``.ptx`` or ``.cu`` file (``.cu`` needs nvcc; any other existing file is read as warpsim assembly). A PTX kernel's arguments are bound here, by name or position:
-    arrays (``inputs``) and new buffers (``outputs``) to its pointers, ``params`` to its scalars; ``entry`` picks
-    its kernel. ``sources`` (path -> text) are source files that its line information names."""
+    ``.ptx`` or ``.cu`` file (``.cu`` needs nvcc; any other existing file is read as warpsim assembly). A PTX
+    kernel's arguments are bound here, by name or position: arrays (``inputs``) and new buffers (``outputs``) to
+    its pointers, ``params`` to its scalars; ``entry`` picks its kernel. ``sources`` (path -> text) are source
+    files that its line information names. A program loaded from text is kept for the next load of the same
+    text with the same bindings (the last 64)."""
     if isinstance(program, Program):
         return program
     inputs = dict(inputs or {})
@@ -240,8 +242,15 @@ def load(
 
 
 @functools.lru_cache(maxsize=64)
-def _load_text(kind: str, text: str, label: str, entry: Optional[str], buffers: Tuple[str, ...], sets: Tuple[str, ...],
-               sources: Tuple[Tuple[str, str], ...]) -> Any:
+def _load_text(
+    kind: str,
+    text: str,
+    label: str,
+    entry: Optional[str],
+    buffers: Tuple[str, ...],
+    sets: Tuple[str, ...],
+    sources: Tuple[Tuple[str, str], ...],
+) -> Any:
     """A program loaded from text (or a shipped name), kept for the next launch of the same text with the same
     bindings: a notebook or a Numba kernel launched in a loop parses and lowers its PTX once. (A loaded program is
     immutable; errors are not kept.)"""

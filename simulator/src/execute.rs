@@ -202,10 +202,8 @@ pub(crate) fn execute<'a, const ON: bool>(
         }
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
-            let overlay = !addr.shared && mem.overlaid[addr.buffer as usize] && mem.own.holds(addr.buffer);
-            if overlay {
-                mem.own.sync(mem.effects);
-            }
+            let overlay =
+                !addr.shared && mem.overlaid[addr.buffer as usize] && mem.own.for_load(addr.buffer, mem.effects);
             lsu::load(rf, (mem.shared, global, mem.own), addr, overlay, d, words, exec);
             accessed(located, words)
         }
@@ -331,10 +329,7 @@ fn flat<'a, const ON: bool>(
         DOp::Ld { d, .. } if addr.local => lsu::load_local(rf, local, addr.wide, ctx.w, d, words, exec),
         DOp::St { a, .. } if addr.local => lsu::store_local(rf, ctx, local, addr.wide, a, words, exec),
         DOp::Ld { d, .. } => {
-            let overlay = !addr.shared && overlaid[addr.buffer as usize] && own.holds(addr.buffer);
-            if overlay {
-                own.sync(effects);
-            }
+            let overlay = !addr.shared && overlaid[addr.buffer as usize] && own.for_load(addr.buffer, effects);
             lsu::load(rf, (shared, global, own), addr, overlay, d, words, exec);
         }
         DOp::St { a, .. } => {

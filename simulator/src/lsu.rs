@@ -156,14 +156,18 @@ impl Overlay {
         self.indexed = effects.len();
     }
 
-    /// Whether a load from `buffer` must look here (after [`Overlay::sync`]).
+    /// Whether a load from `buffer` must look here; if so, the stores logged before it are taken in first.
     #[inline]
-    pub fn holds(&self, buffer: u16) -> bool {
-        if buffer < 64 {
+    pub fn for_load(&mut self, buffer: u16, effects: &[Effect]) -> bool {
+        let holds = if buffer < 64 {
             self.buffers >> buffer & 1 == 1
         } else {
             self.any
+        };
+        if holds {
+            self.sync(effects);
         }
+        holds
     }
 
     /// Forget every value (the epoch's writes are committed and its effects cleared).
@@ -536,7 +540,8 @@ pub(crate) fn store(
             if addr.shared {
                 shared[word] = v;
             } else {
-                // Global memory sees the store when the epoch is committed; this SM sees it now.
+                // Global memory sees the store when the epoch is committed; this SM's own loads see it now (through
+                // the overlay, which takes it from the log when they need it).
                 if overlay {
                     own.wrote(addr.buffer);
                 }
