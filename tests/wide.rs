@@ -3,6 +3,8 @@
 //! use them (`sum64`, `dot_f64`). Expected values are computed here in Rust from PTX's definitions, and the NaN
 //! rules from what an H100 gave (`crosscheck/edges/edges_64.s`, matched bit for bit by `sim crosscheck`).
 
+use std::fmt::Write as _;
+
 use warpsim::{Config, Event, Launch, programs};
 use warpsim_tests::{assemble, run, run_text, supported_warp_sizes};
 
@@ -378,4 +380,106 @@ fn a_64_bit_buffer_counts_twice_against_the_memory_limit() {
         "{}",
         err.render(&p, false)
     );
+}
+
+/// Every integer-to-integer `cvt` between the 32- and 64-bit types (`cvt` has no untyped `.b` forms), and `setp` on 64-bit operands under a guard,
+/// across a whole warp of lanes with values spread over both halves' sign bits: a conversion extends by its
+/// source's signedness and cuts to its destination's width (PTX's `cvt`); a guarded `setp` leaves the predicate of
+/// the lanes it does not execute as it was.
+#[test]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "PTX's cvt keeps the low bits of the two's complement value"
+)]
+fn integer_conversions_and_64_bit_compares_across_a_warp() {
+    const TYPES: [&str; 4] = ["u32", "s32", "u64", "s64"];
+    let mut body = String::from(
+        ".block 32
+.buffer out u64[2048]
+.reg %t, %x, %y, %k, %base
+.reg.b64 %a, %b, %r, %wide
+.pred %p, %q
+    mov.u32 %t, %tid.x
+    mul.lo.u32 %x, %t, 0x9e3779b9
+    mul.wide.u32 %a, %x, 0x85ebca6b
+    xor.b64 %a, %a, 0xc2b2ae3d27d4eb4f
+    mul.lo.u32 %base, %t, 64
+",
+    );
+    // For each pair: a source of that width (%x or %a), converted, and the result stored as 64 bits (a 32-bit
+    // result zero-extended by `cvt.u64.u32`, which this test also checks).
+    let mut slot = 0;
+    for from in TYPES {
+        for to in TYPES {
+            let src = if from.ends_with("64") { "%a" } else { "%x" };
+            let dst = if to.ends_with("64") { "%r" } else { "%y" };
+            writeln!(body, "    cvt.{to}.{from} {dst}, {src}").expect("a String");
+            if dst == "%y" {
+                body.push_str("    cvt.u64.u32 %r, %y\n");
+            }
+            writeln!(
+                body,
+                "    add.u32 %k, %base, {slot}
+    st.global.u64 out[%k], %r"
+            )
+            .expect("a String");
+            slot += 1;
+        }
+    }
+    // Guarded compares: %p is true everywhere, then set by the compare in the even lanes only.
+    for (k, cmp) in ["lt.s64", "lt.u64", "ge.s64", "ne.b64"].iter().enumerate() {
+        write!(
+            body,
+            "    and.b32 %y, %t, 1
+    setp.eq.u32 %q, %y, 0
+    setp.eq.u32 %p, %t, %t
+    mul.wide.u32 %b, %t, 0x7fffffff
+    @%q setp.{cmp} %p, %a, %b
+    selp.u32 %y, 1, 0, %p
+    cvt.u64.u32 %r, %y
+    add.u32 %k, %base, {}
+    st.global.u64 out[%k], %r
+",
+            40 + k
+        )
+        .expect("a String");
+    }
+    let (out, _) = run_text(&body, 32);
+    let got = u64s(&out.unwrap_or_else(|f| panic!("faults: {}", f.message())), "out");
+    for t in 0u32..32 {
+        let x = t.wrapping_mul(0x9e37_79b9);
+        let a = (u64::from(x) * 0x85eb_ca6b) ^ 0xc2b2_ae3d_27d4_eb4f;
+        let mut slot = 0;
+        for from in TYPES {
+            let v: i128 = match from {
+                "s32" => i128::from(x.cast_signed()),
+                "u32" => i128::from(x),
+                "s64" => i128::from(a.cast_signed()),
+                _ => i128::from(a),
+            };
+            for to in TYPES {
+                let want = if to.ends_with("64") {
+                    v as u64
+                } else {
+                    u64::from(v as u32)
+                };
+                let at = (t * 64 + slot) as usize;
+                assert_eq!(got[at], want, "lane {t}: cvt.{to}.{from}");
+                slot += 1;
+            }
+        }
+        let b = u64::from(t) * 0x7fff_ffff;
+        let even = t % 2 == 0;
+        let cmps = [
+            a.cast_signed() < b.cast_signed(),
+            a < b,
+            a.cast_signed() >= b.cast_signed(),
+            a != b,
+        ];
+        for (k, c) in cmps.into_iter().enumerate() {
+            let want = u64::from(!even || c);
+            assert_eq!(got[(t * 64 + 40) as usize + k], want, "lane {t}: compare {k}");
+        }
+    }
 }

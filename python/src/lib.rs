@@ -145,10 +145,12 @@ fn default_config() -> String {
     serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default()
 }
 
-/// A parameter's value from Python: an int or a float.
+/// A parameter's value from Python: an int (from -2^63 to 2^64 - 1) or a float.
 #[derive(FromPyObject)]
 enum Number {
     Int(i64),
+    /// An int from 2^63 on (what Numba types `uint64`): its 64 bits, which a 64-bit parameter holds.
+    UInt(u64),
     Float(f64),
 }
 
@@ -378,6 +380,7 @@ fn run(
             .map(|(n, v)| {
                 let v = match v {
                     Number::Int(i) => Value::Int(i),
+                    Number::UInt(u) => Value::Int(u.cast_signed()),
                     Number::Float(f) => Value::Float(f),
                 };
                 (n, v)

@@ -449,3 +449,30 @@ def test_a_kernel_whose_source_is_unknown_binds_its_arguments_by_position():
     r = cuda.jit(ns["double"])[1, 32](out, a)
     np.testing.assert_array_equal(out, a * 2)
     assert sorted(r.buffers) == ["0", "1"]
+
+
+@cuda.jit
+def scale(out, a, k):
+    i = cuda.threadIdx.x
+    out[i] = a[i] * k
+
+
+def test_one_kernel_is_compiled_for_each_kind_of_argument():
+    # The compiled PTX is kept by the arguments' kinds: another dtype, a float for an int, an int past int64 (Numba
+    # types it uint64), or a non-contiguous view each launch their own compilation, with their own results.
+    a32 = floats(8)
+    out32 = np.zeros(8, np.float32)
+    scale[1, 8](out32, a32, 3)
+    np.testing.assert_array_equal(out32, a32 * 3)
+    a64 = np.arange(8, dtype=np.int64) - 4
+    out64 = np.zeros(8, np.int64)
+    scale[1, 8](out64, a64, 3)
+    np.testing.assert_array_equal(out64, a64 * 3)
+    scale[1, 8](out32, a32, 0.5)
+    np.testing.assert_array_equal(out32, a32 * np.float32(0.5))
+    big = np.zeros(8, np.uint64)
+    scale[1, 8](big, np.ones(8, np.uint64), 2**63 + 5)
+    np.testing.assert_array_equal(big, np.full(8, 2**63 + 5, np.uint64))
+    strided = np.arange(16, dtype=np.float32)[::2]
+    scale[1, 8](out32, strided, 2)
+    np.testing.assert_array_equal(out32, strided * 2)

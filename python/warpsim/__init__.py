@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import html as _html
 import json
+import math
 import os
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
@@ -389,9 +390,9 @@ def run(
     lengths = {n: length for n, _, length in native.buffers}
     for name in wanted:
         shape = shapes.get(name)
-        if shape is not None and int(np.prod(shape)) != lengths[name]:
+        if shape is not None and int(math.prod(shape)) != lengths[name]:
             raise ValueError(
-                f"outputs[{name!r}]: shape {tuple(shape)} has {int(np.prod(shape))} elements, but buffer `{name}` "
+                f"outputs[{name!r}]: shape {tuple(shape)} has {int(math.prod(shape))} elements, but buffer `{name}` "
                 f"has {lengths[name]}"
             )
     return Result(native, prog, shapes, wanted)
@@ -431,7 +432,7 @@ class Result:
             data = self._native.buffer(name)
             a = np.frombuffer(data, dtype=_DTYPES[elems[name]]).copy()
             shape = self._shapes.get(name)
-            if shape is not None and int(np.prod(shape)) == a.size:
+            if shape is not None and int(math.prod(shape)) == a.size:
                 a = a.reshape(shape)
             self._buffers[name] = a
         return self._buffers[name]

@@ -102,6 +102,10 @@ def _argument(value: Any, name: str) -> Any:
 
 _ELEMS = {np.dtype(t) for t in (np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64)}
 _CACHE: Dict[Tuple[Any, ...], Tuple[str, Dict[str, str]]] = {}
+# The same, by the arguments' kinds (`_kind`) rather than their Numba types.
+_FAST: Dict[Tuple[Any, ...], Tuple[str, Dict[str, str]]] = {}
+# Each kernel function's parameter names.
+_NAMES: Dict[Any, list] = {}
 
 
 def compile(kernel: Any, *args: Any) -> str:  # noqa: A001 - numba's own verb
@@ -109,7 +113,23 @@ def compile(kernel: Any, *args: Any) -> str:  # noqa: A001 - numba's own verb
     return _compile(_py_func(kernel), args)[0]
 
 
+def _kind(value: Any) -> Any:
+    """What Numba's type of a kernel argument depends on, cheaper to find than the type itself (the compiled PTX
+    is looked up by it): an array's dtype, dimensions, layout and flags; a Python int's range (int64 or uint64);
+    a scalar's class."""
+    if isinstance(value, np.ndarray):
+        f = value.flags
+        return (value.dtype.str, value.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
+    if type(value) is int:
+        return (int, -(2**63) <= value < 2**63)
+    return type(value)
+
+
 def _compile(func: Callable, args: Tuple[Any, ...]) -> Tuple[str, Dict[str, str]]:
+    fast = (func.__code__, id(func.__globals__), tuple(_kind(a) for a in args))
+    hit = _FAST.get(fast)
+    if hit is not None:
+        return hit
     sig = tuple(_numba.typeof(a) for a in args)
     key = (func.__code__, id(func.__globals__), sig)
     if key not in _CACHE:
@@ -118,6 +138,9 @@ def _compile(func: Callable, args: Tuple[Any, ...]) -> Tuple[str, Dict[str, str]
         lines = linecache.getlines(path)
         # The kernel's own file, also when it exists only in memory (a notebook cell): its line information names it.
         _CACHE[key] = (ptx, {path: "".join(lines)} if lines else {})
+    if len(_FAST) >= 1024:
+        _FAST.clear()
+    _FAST[fast] = _CACHE[key]
     return _CACHE[key]
 
 
@@ -137,7 +160,9 @@ def launch(
     """Run Numba kernel ``kernel`` (a ``@cuda.jit`` kernel or a plain function) on a ``grid`` of ``block``s with
     ``args``, writing every array argument's final contents back into it. Returns the run's Result."""
     func = _py_func(kernel)
-    names = list(inspect.signature(func).parameters)
+    names = _NAMES.get(func.__code__)
+    if names is None:
+        names = _NAMES[func.__code__] = list(inspect.signature(func).parameters)
     if len(args) != len(names):
         raise TypeError(f"{func.__name__}() takes {len(names)} arguments ({', '.join(names)}), got {len(args)}")
     values = [_argument(a, n) for a, n in zip(args, names)]

@@ -877,6 +877,7 @@ pub(crate) mod execute {
     };
     use crate::kernel::{Src, Wide};
     use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
+    use warpsim_isa::Ty;
 
     /// `mov d, a`.
     #[inline(always)]
@@ -1026,53 +1027,71 @@ pub(crate) mod execute {
         if arity > 2 {
             rf.fetch64(c, widths[2], ctx, z);
         }
-        // The address arithmetic of compiled code, a whole row at a time; the rest lane by lane.
-        let lanes = x[..w].iter().zip(&y[..w]).zip(&z[..w]).zip(&mut out[..w]);
+        // The address arithmetic of compiled code, a whole row at a time (loops the compiler vectorises); the rest
+        // lane by lane.
+        let (x, y, z) = (&x[..w], &y[..w], &z[..w]);
+        let o = &mut out[..w];
+        let lo = super::low;
+        let s32 = |v: u64| i64::from(lo(v).cast_signed());
         match f {
-            Wide::Mov => out[..w].copy_from_slice(&x[..w]),
-            Wide::Add => lanes.for_each(|(((a, b), _), o)| *o = a.wrapping_add(*b)),
-            Wide::Sub => lanes.for_each(|(((a, b), _), o)| *o = a.wrapping_sub(*b)),
-            Wide::Mul => lanes.for_each(|(((a, b), _), o)| *o = a.wrapping_mul(*b)),
-            Wide::And => lanes.for_each(|(((a, b), _), o)| *o = a & b),
-            Wide::Or => lanes.for_each(|(((a, b), _), o)| *o = a | b),
-            Wide::Xor => lanes.for_each(|(((a, b), _), o)| *o = a ^ b),
+            Wide::Mov => o.copy_from_slice(x),
+            Wide::Add => rows2(x, y, o, u64::wrapping_add),
+            Wide::Sub => rows2(x, y, o, u64::wrapping_sub),
+            Wide::Mul => rows2(x, y, o, u64::wrapping_mul),
+            Wide::And => rows2(x, y, o, |a, b| a & b),
+            Wide::Or => rows2(x, y, o, |a, b| a | b),
+            Wide::Xor => rows2(x, y, o, |a, b| a ^ b),
             // (As `alu::wide`: the count is the low 32 bits of `b`; from 64 on, 0 or the sign.)
-            #[allow(clippy::cast_possible_truncation, reason = "the count's low 32 bits")]
-            Wide::Shl => lanes.for_each(|(((a, b), _), o)| *o = a.checked_shl(*b as u32).unwrap_or(0)),
-            #[allow(clippy::cast_possible_truncation, reason = "the count's low 32 bits")]
-            Wide::ShrU => lanes.for_each(|(((a, b), _), o)| *o = a.checked_shr(*b as u32).unwrap_or(0)),
-            #[allow(clippy::cast_possible_truncation, reason = "the count's low 32 bits")]
-            Wide::ShrS => {
-                lanes.for_each(|(((a, b), _), o)| *o = (a.cast_signed() >> (*b as u32).min(63)).cast_unsigned());
+            Wide::Shl => rows2(x, y, o, |a, b| a.checked_shl(lo(b)).unwrap_or(0)),
+            Wide::ShrU => rows2(x, y, o, |a, b| a.checked_shr(lo(b)).unwrap_or(0)),
+            Wide::ShrS => rows2(x, y, o, |a, b| (a.cast_signed() >> lo(b).min(63)).cast_unsigned()),
+            Wide::MulWideU => rows2(x, y, o, |a, b| u64::from(lo(a)) * u64::from(lo(b))),
+            Wide::MulWideS => rows2(x, y, o, |a, b| (s32(a) * s32(b)).cast_unsigned()),
+            Wide::MadWideU => rows3(x, y, z, o, |a, b, c| {
+                (u64::from(lo(a)) * u64::from(lo(b))).wrapping_add(c)
+            }),
+            Wide::MadWideS => rows3(x, y, z, o, |a, b, c| (s32(a) * s32(b)).cast_unsigned().wrapping_add(c)),
+            // Integer to integer (`cvt.s64.s32`, `cvt.u32.u64`, …): extended by the source's signedness, cut to the
+            // destination's width, as `alu::convert_any`.
+            Wide::Cvt { to, from, .. } if to.is_int() && from.is_int() => {
+                let cut = if to.wide() { u64::MAX } else { 0xffff_ffff };
+                match from {
+                    Ty::S32 => o
+                        .iter_mut()
+                        .zip(x)
+                        .for_each(|(o, &a)| *o = s32(a).cast_unsigned() & cut),
+                    Ty::U32 | Ty::B32 => o.iter_mut().zip(x).for_each(|(o, &a)| *o = a & 0xffff_ffff & cut),
+                    _ => o.iter_mut().zip(x).for_each(|(o, &a)| *o = a & cut),
+                }
             }
-            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
-            Wide::MulWideU => lanes.for_each(|(((a, b), _), o)| *o = u64::from(*a as u32) * u64::from(*b as u32)),
-            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
-            Wide::MulWideS => lanes.for_each(|(((a, b), _), o)| {
-                *o = (i64::from((*a as u32).cast_signed()) * i64::from((*b as u32).cast_signed())).cast_unsigned();
-            }),
-            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
-            Wide::MadWideU => lanes.for_each(|(((a, b), c), o)| {
-                *o = (u64::from(*a as u32) * u64::from(*b as u32)).wrapping_add(*c);
-            }),
-            #[allow(clippy::cast_possible_truncation, reason = "the low halves of the operands")]
-            Wide::MadWideS => lanes.for_each(|(((a, b), c), o)| {
-                *o = (i64::from((*a as u32).cast_signed()) * i64::from((*b as u32).cast_signed()))
-                    .cast_unsigned()
-                    .wrapping_add(*c);
-            }),
             _ => {
                 let mut m = exec;
                 while m != 0 {
                     let lane = m.trailing_zeros();
                     m &= m - 1;
                     let l = lane as usize;
-                    out[l] = super::wide(f, x[l], y[l], z[l]).ok_or(lane)?;
+                    o[l] = super::wide(f, x[l], y[l], z[l]).ok_or(lane)?;
                 }
             }
         }
         rf.write_row64(d, dw, w, exec, out);
         Ok(())
+    }
+
+    /// `o[i] = f(x[i], y[i])` over rows of one length.
+    #[inline(always)]
+    fn rows2(x: &[u64], y: &[u64], o: &mut [u64], f: impl Fn(u64, u64) -> u64) {
+        for ((o, &a), &b) in o.iter_mut().zip(x).zip(y) {
+            *o = f(a, b);
+        }
+    }
+
+    /// `o[i] = f(x[i], y[i], z[i])` over rows of one length.
+    #[inline(always)]
+    fn rows3(x: &[u64], y: &[u64], z: &[u64], o: &mut [u64], f: impl Fn(u64, u64, u64) -> u64) {
+        for (((o, &a), &b), &c) in o.iter_mut().zip(x).zip(y).zip(z) {
+            *o = f(a, b, c);
+        }
     }
 
     /// `bfi` of 32 or 64 bits (out of line: a cold instruction).
@@ -1108,12 +1127,15 @@ pub(crate) mod execute {
         a: Src,
         b: Src,
     ) {
+        // (Whole rows: a lane outside `exec` is compared too, and its bit dropped.)
+        let (mut x, mut y) = ([0u64; 64], [0u64; 64]);
+        rf.fetch64(a, true, ctx, &mut x);
+        rf.fetch64(b, true, ctx, &mut y);
         let mut bits = 0u64;
-        for_lanes(exec, |lane| {
-            let (x, y) = (rf.read_at(a, true, lane, ctx), rf.read_at(b, true, lane, ctx));
+        for (lane, (&x, &y)) in x[..ctx.w as usize].iter().zip(&y[..ctx.w as usize]).enumerate() {
             bits |= u64::from(super::compare64(cmp, class, x, y)) << lane;
-        });
-        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | bits;
+        }
+        rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | (bits & exec);
     }
 
     /// `selp` of 64-bit values.
