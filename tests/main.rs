@@ -14,6 +14,7 @@ mod isa;
 mod member_masks;
 mod parallel;
 mod pictures;
+mod printf;
 mod programs;
 mod ptx;
 mod ptx_entry;

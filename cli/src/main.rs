@@ -2134,6 +2134,7 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
             };
             match result {
                 Ok(output) => {
+                    out.push_str(&render::text::printed(&output));
                     out.push_str(&render::text::summary(&output, width));
                     if args.stats {
                         out.push_str(&render::text::stats(&output));

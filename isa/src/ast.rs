@@ -792,6 +792,15 @@ pub enum Op {
         target: usize,
     },
     Exit,
+    /// `vprintf [d,] fmt, args`: CUDA's `printf` (PTX's `call vprintf`). Each executing lane, in lane order,
+    /// formats the C string at generic address `fmt` (64 bits) as C's `printf` does, with the arguments packed
+    /// from generic address `args` (each aligned to its size, as nvcc lays them out in local memory), and the
+    /// run prints it. `d` gets the number of arguments, or -1 for a format warpsim cannot read.
+    Printf {
+        d: Reg,
+        fmt: Operand,
+        args: Operand,
+    },
     Nop,
 }
 
@@ -807,6 +816,7 @@ impl Op {
             | Op::Cvt { d, .. }
             | Op::Ld { d, .. }
             | Op::Activemask { d }
+            | Op::Printf { d, .. }
             | Op::Match { d, .. }
             | Op::Redux { d, .. }
             | Op::Pack { d, .. }
@@ -878,6 +888,7 @@ impl Op {
             }
             Op::Unpack { a, .. } => vec![a],
             Op::Pack { lo, hi, .. } => vec![lo, hi],
+            Op::Printf { fmt, args, .. } => vec![fmt, args],
             Op::Bfi { a, b, pos, len, .. } => vec![a, b, pos, len],
             Op::BarWarp { mask } | Op::Vote { mask, .. } => mask.iter().collect(),
             Op::PredLogic { .. } | Op::Activemask { .. } | Op::Bra { .. } | Op::Exit | Op::Nop => vec![],

@@ -1429,6 +1429,14 @@ impl Ctx<'_> {
             "bra" => self.branch(parts, c)?,
             "exit" => Op::Exit,
             "nop" => Op::Nop,
+            "vprintf" => {
+                let d = self.dst(c, Ty::B32)?;
+                c.comma()?;
+                let fmt = self.src(c, Ty::B64)?;
+                c.comma()?;
+                let args = self.src(c, Ty::B64)?;
+                Op::Printf { d, fmt, args }
+            }
             _ if self.macros.contains(parts.opcode) => {
                 return Err(Diagnostic::error(
                     parts.span,

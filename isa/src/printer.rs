@@ -358,6 +358,7 @@ pub fn op(p: &Program, op: &Op) -> String {
             format!("bra {name}")
         }
         Op::Exit => "exit".into(),
+        Op::Printf { d, fmt, args } => format!("vprintf {}, {}, {}", r(d), o(fmt), o(args)),
         Op::Nop => "nop".into(),
     }
 }

@@ -256,6 +256,22 @@ impl Run {
         ))
     }
 
+    /// What the run's `printf`s printed, as the program would print it on a GPU (`sim run`'s text).
+    #[getter]
+    fn stdout(&self) -> String {
+        render::text::printed(&self.output)
+    }
+
+    /// Each `printf` call's text: (cycle, block, warp, lane, text), in the order of `stdout`.
+    #[getter]
+    fn printed(&self) -> Vec<(u64, u32, u32, u32, String)> {
+        self.output
+            .printed
+            .iter()
+            .map(|p| (p.cycle, p.block, p.warp, p.lane, p.text.clone()))
+            .collect()
+    }
+
     /// Whether the run was traced (its events kept).
     #[getter]
     fn traced(&self) -> bool {

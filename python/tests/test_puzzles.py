@@ -476,3 +476,24 @@ def test_one_kernel_is_compiled_for_each_kind_of_argument():
     strided = np.arange(16, dtype=np.float32)[::2]
     scale[1, 8](out32, strided, 2)
     np.testing.assert_array_equal(out32, strided * 2)
+
+
+@cuda.jit
+def say(out, a):
+    i = cuda.threadIdx.x
+    if i % 4 == 1:
+        print("lane", i, "has", a[i])
+    out[i] = i
+
+
+def test_print_in_a_kernel_prints_as_cuda_does(capsys):
+    # Numba's print is CUDA's printf: each printing lane's line, in lane order, written when the launch ends.
+    a = np.arange(8, dtype=np.int32) * 10
+    out = np.zeros(8, np.int32)
+    r = say[1, 8](out, a)
+    want = "lane 1 has 10\nlane 5 has 50\n"
+    assert capsys.readouterr().out == want
+    assert r.stdout == want
+    assert [(p["lane"], p["text"]) for p in r.printed] == [(1, "lane 1 has 10\n"), (5, "lane 5 has 50\n")]
+    assert r.printed[0]["cycle"] <= r.printed[1]["cycle"]
+    np.testing.assert_array_equal(out, np.arange(8))

@@ -13,6 +13,7 @@ import html as _html
 import json
 import math
 import os
+import sys
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -383,6 +384,9 @@ def run(
         )
     except _native.Error as e:
         _raise(e)
+    # What the kernel's printf calls printed, printed as a GPU program's are (when the launch is done).
+    if native.stdout:
+        sys.stdout.write(native.stdout)
     shapes = {name: shape for name, (_, shape) in prog._shapes.items()}
     for name, value in inputs.items():
         shapes.setdefault(name, np.shape(value))
@@ -451,6 +455,17 @@ class Result:
     @property
     def cycles(self) -> int:
         return self._native.cycles
+
+    @property
+    def stdout(self) -> str:
+        """What the kernel's ``printf`` calls printed (also written to ``sys.stdout`` when the launch ends)."""
+        return self._native.stdout
+
+    @property
+    def printed(self) -> list:
+        """Each ``printf`` call: a dict of ``cycle``, ``block``, ``warp``, ``lane`` and ``text``, in order."""
+        keys = ("cycle", "block", "warp", "lane", "text")
+        return [dict(zip(keys, p)) for p in self._native.printed]
 
     def _doc(self) -> Dict[str, Any]:
         if self._summary is None:

@@ -78,6 +78,10 @@ pub struct Units {
     /// its end before its next instruction issues (held for the latency), even for a `red`.
     #[serde(default = "Units::default_global_atomic_cas")]
     pub global_atomic_cas: Unit,
+    /// CUDA's `printf` (a call of the driver's `vprintf`, which the warp runs to its end: it is held): `latency`
+    /// for a call by one lane, each further calling lane [`Timing::printf_per_lane`] more.
+    #[serde(default = "Units::default_printf")]
+    pub printf: Unit,
     /// Barrier: `latency` cycles from the last arrival being processed to the release; each arriving warp
     /// occupies the block's barrier unit for `interval` cycles, so a barrier of n warps costs about
     /// `latency + interval × n`.
@@ -155,6 +159,9 @@ pub struct Timing {
     /// meeting another (its mask names only its own lanes): the GPU's slow path still runs a `WARPSYNC`.
     #[serde(default = "Timing::default_warp_sync_partial")]
     pub warp_sync_partial: u32,
+    /// Cycles a `printf` takes for each calling lane after the first ([`Units::printf`]).
+    #[serde(default = "Timing::default_printf_per_lane")]
+    pub printf_per_lane: u32,
     /// Model the compiler's load scheduling: a load's latency runs from the earliest cycle ptxas could have
     /// issued it in its basic block (its address and guard ready, after the block's start and after the last
     /// store, atomic, barrier, warp-synchronous instruction or clock read that orders it), not from where the
@@ -261,6 +268,7 @@ impl Config {
                     global_store: Unit::new(4, 2),
                     global_atomic: Unit::new(410, 36),
                     global_atomic_cas: Units::default_global_atomic_cas(),
+                    printf: Units::default_printf(),
                     barrier: Unit::new(12, 2),
                     branch: Unit::new(12, 1),
                     clock: Unit::new(2, 2),
@@ -271,6 +279,7 @@ impl Config {
                 global_atomic_serialize: 1,
                 warp_sync_diverged: Timing::default_warp_sync_diverged(),
                 warp_sync_partial: Timing::default_warp_sync_partial(),
+                printf_per_lane: Timing::default_printf_per_lane(),
                 hoist_loads: Timing::default_hoist_loads(),
                 convergence_barrier: Timing::default_convergence_barrier(),
                 memory: Memory {
@@ -335,6 +344,7 @@ impl Config {
             t.global_atomic_serialize,
             t.warp_sync_diverged,
             t.warp_sync_partial,
+            t.printf_per_lane,
             t.convergence_barrier,
             t.memory.l1_miss_latency,
             t.memory.l2_first_latency,
@@ -436,8 +446,14 @@ impl Units {
         Unit::new(600, 36)
     }
 
+    /// `printf`: 39,463 to 39,814 cycles a call by one lane with one argument, 40,543 to 40,608 with four; 43,781 to
+    /// 43,810 by 32 lanes with one, 45,620 to 45,804 with four, on an H200 (`calibration/measured/ubench17.cu`).
+    pub fn default_printf() -> Unit {
+        Unit::new(39_300, 1)
+    }
+
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 22] {
+    pub fn all(&self) -> [(&'static str, Unit); 23] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
@@ -458,6 +474,7 @@ impl Units {
             ("global_store", self.global_store),
             ("global_atomic", self.global_atomic),
             ("global_atomic_cas", self.global_atomic_cas),
+            ("printf", self.printf),
             ("barrier", self.barrier),
             ("branch", self.branch),
             ("clock", self.clock),
@@ -485,6 +502,12 @@ impl Timing {
     /// exited (`calibration/measured/ubench15.cu`).
     pub fn default_warp_sync_partial() -> u32 {
         36
+    }
+
+    /// See [`Timing::printf_per_lane`]: 32 lanes' calls take 4,300 (one argument) to 5,200 (four) cycles more
+    /// than one lane's (`calibration/measured/ubench17.cu`).
+    pub fn default_printf_per_lane() -> u32 {
+        150
     }
 
     /// See [`Timing::hoist_loads`]: on.

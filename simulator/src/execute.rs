@@ -40,6 +40,8 @@ pub(crate) enum Outcome<'a> {
     Barrier(Arrival),
     /// `bar.warp.sync`: the `lanes` synchronised.
     WarpSync { lanes: u64 },
+    /// `printf`: each executing lane's text, in lane order.
+    Printed(Vec<(u32, String)>),
 }
 
 impl Outcome<'_> {
@@ -287,6 +289,10 @@ pub(crate) fn execute<'a, const ON: bool>(
         DOp::Bra { target } => Outcome::Branch { taken: exec, target },
         DOp::Exit => Outcome::Exit { lanes: exec },
         DOp::Nop => Outcome::Lanes,
+        DOp::Printf { d, fmt, args } => {
+            let memory = (global, &*mem.shared, &mem.local[..]);
+            Outcome::Printed(crate::printf::lanes(kernel, rf, memory, ctx, exec, (d, fmt, args)))
+        }
     })
 }
 

@@ -528,6 +528,9 @@ impl<'k> Engine<'k> {
             }
         }
         crate::profile::Profile::sort(&mut lines);
+        // `printf`'s texts by cycle (a stable sort: SM order within a cycle, each SM's own order kept).
+        let mut printed: Vec<crate::run::Printed> = self.sms.iter().flat_map(|sm| sm.printed.iter().cloned()).collect();
+        printed.sort_by_key(|p| p.cycle);
         RunOutput {
             cycles: end,
             stats,
@@ -535,6 +538,7 @@ impl<'k> Engine<'k> {
             findings,
             unordered,
             lines,
+            printed,
         }
     }
 }

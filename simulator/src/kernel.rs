@@ -478,6 +478,8 @@ pub enum Unit {
     Barrier,
     Branch,
     Clock,
+    /// CUDA's `printf`: a call of the driver's `vprintf`, which the warp runs to its end (the warp is held).
+    Printf,
 }
 
 /// Execution pipes: classes that share hardware share a pipe (its issue interval, and forwarding within it).
@@ -530,6 +532,7 @@ impl Unit {
             Unit::Barrier => Pipe::Barrier,
             Unit::Branch => Pipe::Branch,
             Unit::Clock => Pipe::Clock,
+            Unit::Printf => Pipe::Global,
         }
     }
 
@@ -537,7 +540,10 @@ impl Unit {
     /// min/max compare-and-swap loop): the warp issues nothing else until it is done.
     #[inline(always)]
     pub fn holds_warp(self) -> bool {
-        matches!(self, Unit::IntDiv64 | Unit::IntDiv64S | Unit::GlobalAtomicCas)
+        matches!(
+            self,
+            Unit::IntDiv64 | Unit::IntDiv64S | Unit::GlobalAtomicCas | Unit::Printf
+        )
     }
 
     /// This class's latency and interval in `units`.
@@ -562,6 +568,7 @@ impl Unit {
             Unit::GlobalStore => u.global_store,
             Unit::GlobalAtomic => u.global_atomic,
             Unit::GlobalAtomicCas => u.global_atomic_cas,
+            Unit::Printf => u.printf,
             Unit::Barrier => u.barrier,
             Unit::Branch => u.branch,
             Unit::Clock => u.clock,
@@ -778,6 +785,12 @@ pub enum DOp {
         d: u16,
         a: Src,
         mask: Member,
+    },
+    /// CUDA's `printf` ([`warpsim_isa::Op::Printf`]): the format's and the arguments' generic addresses (64 bits).
+    Printf {
+        d: u16,
+        fmt: Src,
+        args: Src,
     },
     Bra {
         target: u32,
@@ -1117,14 +1130,16 @@ impl Described {
                 v
             }
             DOp::Wide { f, a, b, c, .. } => [a, b, c][..f.arity()].iter().copied().collect(),
-            DOp::Setp64 { a, b, .. } | DOp::Selp64 { a, b, .. } => smallvec![a, b],
+            DOp::Setp64 { a, b, .. } | DOp::Selp64 { a, b, .. } | DOp::Printf { fmt: a, args: b, .. } => {
+                smallvec![a, b]
+            }
             DOp::Unpack { a, .. } => smallvec![a],
             DOp::Bfi { a, b, pos, len, .. } => smallvec![a, b, pos, len],
             _ => SmallVec::new(),
         };
         let wide: SmallVec<[bool; 3]> = match d.op {
             DOp::Wide { f, .. } => f.shape().1[..f.arity()].iter().copied().collect(),
-            DOp::Setp64 { .. } | DOp::Selp64 { .. } => smallvec![true, true],
+            DOp::Setp64 { .. } | DOp::Selp64 { .. } | DOp::Printf { .. } => smallvec![true, true],
             DOp::Unpack { .. } => smallvec![true],
             DOp::Bfi { wide, .. } => smallvec![wide, wide, false, false],
             DOp::St { addr, .. } => smallvec![addr.wide],
@@ -1183,6 +1198,7 @@ impl Described {
             | DOp::Activemask { .. }
             | DOp::Match { .. }
             | DOp::Redux { .. }
+            | DOp::Printf { .. }
             | DOp::Exit
             | DOp::Nop => Role::Other,
         };
@@ -2349,6 +2365,15 @@ fn decode(
         Op::Bra { target } => (DOp::Bra { target: pc32(*target) }, Unit::Branch, Ty::B32),
         Op::Exit => (DOp::Exit, Unit::Branch, Ty::B32),
         Op::Nop => (DOp::Nop, Unit::Alu, Ty::B32),
+        Op::Printf { d, fmt, args } => (
+            DOp::Printf {
+                d: d.0,
+                fmt: dec.src(fmt, Ty::B64)?,
+                args: dec.src(args, Ty::B64)?,
+            },
+            Unit::Printf,
+            Ty::S32,
+        ),
     };
     let mut reads: smallvec::SmallVec<[u16; 4]> = inst
         .op

@@ -594,6 +594,11 @@ fn map_op(op: DOp, r: &dyn Fn(u16) -> u16, s: &mut dyn FnMut(Src) -> Src) -> DOp
             mask: mask.map(s),
         },
         DOp::Activemask { d } => DOp::Activemask { d: r(d) },
+        DOp::Printf { d, fmt, args } => DOp::Printf {
+            d: r(d),
+            fmt: s(fmt),
+            args: s(args),
+        },
         DOp::Match { all, d, p, a, mask } => DOp::Match {
             all,
             d: r(d),

@@ -216,6 +216,19 @@ pub struct RunOutput {
     pub unordered: Option<UnorderedRead>,
     /// With [`RunOptions::profile`]: per instruction (by pc), the cycles every warp spent at it; else empty.
     pub lines: Vec<crate::profile::LineCycles>,
+    /// What `printf` printed, in the order of the cycles it was called at (SM order within a cycle, each SM's
+    /// calls in issue order, a warp's lanes in lane order).
+    pub printed: Vec<Printed>,
+}
+
+/// The text one thread's `printf` printed, and where and when.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Printed {
+    pub cycle: u64,
+    pub block: u32,
+    pub warp: u32,
+    pub lane: u32,
+    pub text: String,
 }
 
 impl RunOutput {

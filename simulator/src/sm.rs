@@ -245,6 +245,8 @@ pub(crate) struct Sm<'k> {
     /// `--check race` runs (it finds these and more); `watch_unordered` stops looking once one is found.
     pub unordered: Option<UnorderedRead>,
     watch_unordered: bool,
+    /// What `printf` printed on this SM, in issue order.
+    pub printed: Vec<crate::run::Printed>,
     /// With `--check race`: this epoch's accesses to the global buffers the kernel writes, in issue order, for
     /// the check between blocks at the commit ([`check::GlobalCheck`]).
     pub global_log: Vec<GlobalAccess>,
@@ -299,6 +301,7 @@ impl<'k> Sm<'k> {
             findings: Findings::default(),
             unordered: None,
             watch_unordered: !shared.checks.race && shared.kernel.shared_words > 0,
+            printed: Vec::new(),
             global_log: Vec::new(),
         }
     }
@@ -933,6 +936,16 @@ impl<'k> Sm<'k> {
                     self.watch_unordered = self.unordered.is_none();
                 }
             }
+            Outcome::Printed(texts) => {
+                self.printed
+                    .extend(texts.iter().map(|(lane, text)| crate::run::Printed {
+                        cycle,
+                        block: ctx.block,
+                        warp: ctx.warp_in_block,
+                        lane: *lane,
+                        text: text.clone(),
+                    }));
+            }
             Outcome::Exchange(x) => {
                 self.stats.shuffles += 1;
                 self.stats.undefined_shuffle_reads += u64::from(x.undefined.count_ones());
@@ -1050,7 +1063,7 @@ impl<'k> Sm<'k> {
             }
             Outcome::Exit { lanes } => warp.stack.remove_lanes(lanes),
             Outcome::WarpSync { .. } | Outcome::Barrier(_) | Outcome::Branch { .. } => {}
-            Outcome::Lanes | Outcome::Access(_) | Outcome::Exchange(_) => {}
+            Outcome::Lanes | Outcome::Access(_) | Outcome::Exchange(_) | Outcome::Printed(_) => {}
         }
         warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, inst.unit.holds_warp());
         // The convergence barrier: each path pays `BSYNC` at a join; a divergent branch makes two paths.

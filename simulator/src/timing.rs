@@ -140,6 +140,10 @@ pub(crate) fn price(
     if inst.unit.pipe() == Pipe::Barrier {
         p.cost = p.cost.barrier();
     }
+    if let Outcome::Printed(_) = outcome {
+        // Each calling lane after the first writes its own record.
+        p.cost.latency += u64::from(timing.printf_per_lane) * u64::from(exec.count_ones().saturating_sub(1));
+    }
     p
 }
 

@@ -1296,6 +1296,7 @@ impl Warp<'_> {
             }
             Op::Nop => {}
             Op::Bar { .. } => panic!("the reference runs warps one after the other: no block barriers"),
+            Op::Printf { .. } => panic!("the reference runs warpsim's own programs: no printf (PTX's vprintf)"),
             Op::Pack { .. } | Op::Unpack { .. } => unreachable!("64-bit moves are `wide`'s"),
             Op::Bra { .. } | Op::Exit => unreachable!("control flow is run_path's"),
         }

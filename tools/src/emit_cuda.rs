@@ -417,6 +417,7 @@ impl Emitter<'_> {
     /// The C statement for one instruction (without its guard): which family it is; each has its method.
     fn statement(&mut self, op: DOp, ty: warpsim_isa::Ty) -> String {
         match op {
+            DOp::Printf { .. } => unreachable!("`emit` refuses `printf` (its addresses are generic)"),
             DOp::Mov { d, a } => format!("{} = {};", self.reg(d), self.bits(a, ty)),
             DOp::Un { f, d, a } => self.unary(f, d, a),
             DOp::Bin { f, d, a, b } => self.binary(f, d, a, b),
@@ -1122,6 +1123,8 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     // such map, and refuses them rather than translate them wrongly.
     if let Some(pc) = k.code.iter().position(|i| match i.op {
         DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. } => addr.flat != warpsim::kernel::Flat::No,
+        // (`printf` reads its format and arguments at generic addresses too.)
+        DOp::Printf { .. } => true,
         _ => false,
     }) {
         return Err(EmitError(format!(

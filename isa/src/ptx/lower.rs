@@ -943,8 +943,18 @@ impl Lower<'_> {
                     ptx::FloatLit::F64(b) => f64::from_bits(b),
                     ptx::FloatLit::Decimal(x) => x,
                 };
-                if x.is_nan() {
-                    return Err(unsupported(o.span, "a NaN literal"));
+                // A NaN literal keeps its bits only as a quiet NaN of the operand's own width (an f32 literal
+                // goes through an f64, which would quieten a signalling one).
+                let exact = match *f {
+                    ptx::FloatLit::F32(b) => ty == Ty::F32 && b & 0x0040_0000 != 0,
+                    ptx::FloatLit::F64(_) => ty == Ty::F64,
+                    ptx::FloatLit::Decimal(_) => false,
+                };
+                if x.is_nan() && !exact {
+                    return Err(unsupported(
+                        o.span,
+                        "a NaN literal other than a quiet NaN of the operand's own width",
+                    ));
                 }
                 if ty.is_int() {
                     return Err(
@@ -2439,6 +2449,44 @@ impl Lower<'_> {
         }
     }
 
+    /// `call (ret), vprintf, (fmt, args)`: CUDA's `printf`, one instruction ([`Op::Printf`]) reading the call's two
+    /// 64-bit arguments and writing its 32-bit result (to a scratch register when the call takes none).
+    fn vprintf(&mut self, at: &At, returns: &[ptx::Operand], args: &[ptx::Operand]) -> Result<(), Diagnostic> {
+        let slot = |me: &mut Self, o: &ptx::Operand, ty: Ty| -> Result<Reg, Diagnostic> {
+            let OperandKind::Name(n) = &o.kind else {
+                return Err(unsupported(o.span, "a call argument that is not a `.param` variable"));
+            };
+            let Some(id) = me.param_var(&n.name) else {
+                return Err(unsupported(n.span, "a call argument that is not a `.param` variable"));
+            };
+            match me.param_slot(id, 0, ty, n.span)? {
+                Operand::Reg(r) => Ok(r),
+                _ => unreachable!("a parameter slot is a register"),
+            }
+        };
+        let [fmt, list] = args else {
+            return Err(Diagnostic::error(
+                at.i.span,
+                format!(
+                    "`vprintf` takes 2 parameters (the format and the arguments); this call passes {}",
+                    args.len()
+                ),
+            )
+            .with_label("wrong call"));
+        };
+        let fmt = Operand::Reg(slot(self, fmt, Ty::B64)?);
+        let list = Operand::Reg(slot(self, list, Ty::B64)?);
+        let d = match returns {
+            [] => self.scratch_reg(false, 0),
+            [r] => slot(self, r, Ty::B32)?,
+            _ => {
+                return Err(Diagnostic::error(at.i.span, "`vprintf` returns one value").with_label("wrong call"));
+            }
+        };
+        self.emit(at, Op::Printf { d, fmt, args: list });
+        Ok(())
+    }
+
     /// `st.param.TYPE [var+offset], a` in a call sequence (an argument) or an inlined function (its return value).
     fn st_param(&mut self, at: &At, ty: Ty) -> Result<(), Diagnostic> {
         let o = self.operand(at, 0)?;
@@ -2479,13 +2527,20 @@ impl Lower<'_> {
             None => &[],
             Some(_) => return Err(unsupported(at.i.span, "indirect calls and call prototypes")),
         };
+        if fname.name == "vprintf"
+            && !self
+                .module
+                .functions()
+                .any(|f| f.name.name == "vprintf" && f.body.is_some())
+        {
+            return self.vprintf(at, returns, args);
+        }
         let Some(f) = self
             .module
             .functions()
             .find(|f| f.name.name == fname.name && f.body.is_some())
         else {
             let what = match fname.name.as_str() {
-                "vprintf" => "`printf` (vprintf)".to_string(),
                 "__assertfail" => "`assert` (__assertfail)".to_string(),
                 n => format!("a call of `{n}`, which has no body in this file"),
             };

@@ -403,6 +403,9 @@ fn head(kernel: &Kernel, result: Result<&RunOutput, &Fault>, events: Option<&[Ev
                 m.insert("lines".into(), lines(kernel, out));
             }
             doc.insert("stats".into(), st);
+            if !out.printed.is_empty() {
+                doc.insert("printed".into(), json!(out.printed));
+            }
         }
         Err(f) => {
             let (text, loc) = instruction_at(kernel, f.pc);

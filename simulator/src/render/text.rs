@@ -638,6 +638,16 @@ pub fn checks(checks: crate::check::Checks, findings: &[crate::check::Finding]) 
     )
 }
 
+/// What the run's `printf`s printed, as the GPU's program would print it (its calls in order, one after the
+/// other), ending with a newline; empty when nothing was printed.
+pub fn printed(out: &RunOutput) -> String {
+    let mut s: String = out.printed.iter().map(|p| p.text.as_str()).collect();
+    if !s.is_empty() && !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
 /// A run's result for people: cycles, counts and every buffer (its first 64 elements), lines of at most `width`
 /// columns where they can be (a buffer's values continue under its first value).
 pub fn summary(out: &RunOutput, width: usize) -> String {
