@@ -60,3 +60,69 @@ fn each_call_is_recorded_with_its_thread_in_lane_order() {
     let call = u64::from(t.units.printf.latency) + 31 * u64::from(t.printf_per_lane);
     assert!(out.cycles >= 8 * call, "{} cycles", out.cycles);
 }
+
+/// Run a kernel of the CUDA corpus (`programs/ptx/cuda`) with its arguments bound by name.
+fn run_cuda(file: &str, buffers: &[&str], sets: &[&str], grid: u32, block: u32) -> Result<RunOutput, warpsim::Fault> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../programs/ptx/cuda")
+        .join(file);
+    let args = warpsim::ptx::Arguments {
+        entry: None,
+        buffers: buffers.iter().map(ToString::to_string).collect(),
+        // (Each scalar argument bound to the program parameter of its name, set below.)
+        sets: sets
+            .iter()
+            .map(|s| format!("{}=", s.split('=').next().unwrap_or(s)))
+            .collect(),
+        syntax: warpsim::ptx::Syntax::Flags,
+    };
+    let program = warpsim::ptx::load(&path.display().to_string(), &args, false).unwrap_or_else(|e| panic!("{e}"));
+    let set: Vec<(String, warpsim_isa::Value)> = sets
+        .iter()
+        .map(|s| {
+            let (name, v) = s.split_once('=').expect("NAME=VALUE");
+            (
+                name.to_string(),
+                warpsim_isa::Value::Int(v.parse().expect("an integer")),
+            )
+        })
+        .collect();
+    let launch = Launch {
+        grid: Some(Dim3::new(grid, 1, 1)),
+        block: Some(Dim3::new(block, 1, 1)),
+        set,
+        ..Launch::default()
+    };
+    let config = Config::hopper();
+    let kernel = warpsim::instantiate(&program, &config, &launch).unwrap_or_else(|e| panic!("{e:?}"));
+    warpsim::run(&kernel, &config, &RunOptions::default(), &mut warpsim::NoTrace)
+}
+
+/// The corpus's hello-world kernel (`w26_printf_assert.cu`: `assert(n > 0)`, then a `printf` per thread).
+#[test]
+fn a_failed_assert_ends_the_run_naming_its_condition_file_line_and_function() {
+    let fault = run_cuda("w26_printf_assert.O3.ptx", &["data=s32[4]=i*3"], &["n=0"], 1, 4).expect_err("asserts");
+    assert_eq!(
+        fault.kind,
+        warpsim::FaultKind::Assertion(Box::new(warpsim::AssertionFailure {
+            message: "n > 0".into(),
+            file: "w26_printf_assert.cu".into(),
+            line: 7,
+            function: "void hello(const int *, int)".into(),
+        }))
+    );
+    assert_eq!((fault.block, fault.warp, fault.lane), (0, 0, Some(0)));
+    assert_eq!(
+        fault.message(),
+        "w26_printf_assert.cu:7: void hello(const int *, int): Assertion `n > 0` failed."
+    );
+    // With the condition true, every thread prints its line.
+    let out = run_cuda("w26_printf_assert.O3.ptx", &["data=s32[8]=i*3"], &["n=8"], 2, 4).expect("runs");
+    let text = warpsim::render::text::printed(&out);
+    assert_eq!(text.lines().count(), 8);
+    assert!(text.starts_with("Hello from block 0, thread 0: data[0] = 0 (0.000000)\nHello from block 0, thread 1: data[1] = 3 (1.500000)\n"), "{text}");
+    assert!(
+        text.contains("Hello from block 1, thread 3: data[7] = 21 (10.500000)\n"),
+        "{text}"
+    );
+}

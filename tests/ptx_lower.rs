@@ -88,8 +88,8 @@ fn the_corpus_lowers_or_names_what_is_not_supported() {
             }
         }
     }
-    assert_eq!(lowered[".O3.ptx"], (47, 8), "nvcc -O3: lowered, refused");
-    assert_eq!(lowered[".G.ptx"], (45, 10), "nvcc -G");
+    assert_eq!(lowered[".O3.ptx"], (48, 7), "nvcc -O3: lowered, refused");
+    assert_eq!(lowered[".G.ptx"], (46, 9), "nvcc -G");
     assert_eq!(lowered[".ptx"], (36, 3), "Numba");
 }
 

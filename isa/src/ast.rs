@@ -801,6 +801,15 @@ pub enum Op {
         fmt: Operand,
         args: Operand,
     },
+    /// `assertfail message, file, line, function`: CUDA's failed `assert` (PTX's `call __assertfail`). The run
+    /// ends with a fault at the first executing lane that quotes the C strings at the generic addresses
+    /// `message`, `file` and `function` (64 bits) and the source `line` (32 bits), as the GPU's message does.
+    AssertFail {
+        message: Operand,
+        file: Operand,
+        line: Operand,
+        function: Operand,
+    },
     Nop,
 }
 
@@ -889,6 +898,12 @@ impl Op {
             Op::Unpack { a, .. } => vec![a],
             Op::Pack { lo, hi, .. } => vec![lo, hi],
             Op::Printf { fmt, args, .. } => vec![fmt, args],
+            Op::AssertFail {
+                message,
+                file,
+                line,
+                function,
+            } => vec![message, file, line, function],
             Op::Bfi { a, b, pos, len, .. } => vec![a, b, pos, len],
             Op::BarWarp { mask } | Op::Vote { mask, .. } => mask.iter().collect(),
             Op::PredLogic { .. } | Op::Activemask { .. } | Op::Bra { .. } | Op::Exit | Op::Nop => vec![],

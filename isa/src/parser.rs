@@ -1437,6 +1437,21 @@ impl Ctx<'_> {
                 let args = self.src(c, Ty::B64)?;
                 Op::Printf { d, fmt, args }
             }
+            "assertfail" => {
+                let message = self.src(c, Ty::B64)?;
+                c.comma()?;
+                let file = self.src(c, Ty::B64)?;
+                c.comma()?;
+                let line = self.src(c, Ty::U32)?;
+                c.comma()?;
+                let function = self.src(c, Ty::B64)?;
+                Op::AssertFail {
+                    message,
+                    file,
+                    line,
+                    function,
+                }
+            }
             _ if self.macros.contains(parts.opcode) => {
                 return Err(Diagnostic::error(
                     parts.span,

@@ -359,6 +359,12 @@ pub fn op(p: &Program, op: &Op) -> String {
         }
         Op::Exit => "exit".into(),
         Op::Printf { d, fmt, args } => format!("vprintf {}, {}, {}", r(d), o(fmt), o(args)),
+        Op::AssertFail {
+            message,
+            file,
+            line,
+            function,
+        } => format!("assertfail {}, {}, {}, {}", o(message), o(file), o(line), o(function)),
         Op::Nop => "nop".into(),
     }
 }

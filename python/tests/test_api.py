@@ -264,3 +264,17 @@ def test_programs_lists_the_shipped_programs():
     names = warpsim.programs()
     assert "butterfly_max" in names and "block_reduce" in names
     assert all(isinstance(d, str) for d in names.values())
+
+
+def test_a_kernels_printf_and_failed_assert(capsys):
+    # The corpus's hello-world kernel: assert(n > 0), then each thread printf's its element.
+    ptx = ROOT / "programs" / "ptx" / "cuda" / "w26_printf_assert.O3.ptx"
+    data = np.arange(4, dtype=np.int32) * 3
+    r = warpsim.run(ptx, grid=1, block=4, inputs={"data": data}, params={"n": 4})
+    lines = [f"Hello from block 0, thread {t}: data[{t}] = {3 * t} ({1.5 * t:.6f})\n" for t in range(4)]
+    assert capsys.readouterr().out == "".join(lines)
+    assert [p["text"] for p in r.printed] == lines
+    with pytest.raises(warpsim.Fault) as e:
+        warpsim.run(ptx, grid=1, block=4, inputs={"data": data}, params={"n": 0})
+    assert "w26_printf_assert.cu:7: void hello(const int *, int): Assertion `n > 0` failed." in str(e.value)
+    assert (e.value.block, e.value.lane, e.value.source_line) == ("0", 0, 7)

@@ -293,6 +293,20 @@ pub(crate) fn execute<'a, const ON: bool>(
             let memory = (global, &*mem.shared, &mem.local[..]);
             Outcome::Printed(crate::printf::lanes(kernel, rf, memory, ctx, exec, (d, fmt, args)))
         }
+        DOp::AssertFail {
+            message,
+            file,
+            line,
+            function,
+        } => {
+            if exec == 0 {
+                return Ok(Outcome::Lanes);
+            }
+            let memory = (global, &*mem.shared, &mem.local[..]);
+            let lane = exec.trailing_zeros();
+            let kind = crate::printf::assertion(kernel, rf, memory, ctx, lane, (message, file, line, function));
+            return Err((kind, Some(lane)));
+        }
     })
 }
 

@@ -92,6 +92,17 @@ pub enum FaultKind {
     Deadlock {
         waiting: Vec<WaitingWarp>,
     },
+    /// CUDA's `assert` failed (`__assertfail`).
+    Assertion(Box<AssertionFailure>),
+}
+
+/// A failed `assert`: its condition's text, the source file and line, the function, as the program gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssertionFailure {
+    pub message: String,
+    pub file: String,
+    pub line: u32,
+    pub function: String,
 }
 
 /// A warp stuck at a barrier, for a deadlock report.
@@ -200,6 +211,10 @@ impl Fault {
                 "atomic on local memory: PTX defines atomics on global and shared memory only".to_string()
             }
             FaultKind::DivideByZero => "integer division by zero".to_string(),
+            FaultKind::Assertion(a) => format!(
+                "{}:{}: {}: Assertion `{}` failed.",
+                a.file, a.line, a.function, a.message
+            ),
             FaultKind::CycleLimit { limit } => format!("the run passed the cycle limit ({limit} cycles)"),
             FaultKind::Timeout { limit } => format!(
                 "the run passed the time limit ({} s of wall-clock time) at cycle {}; this warp issued the most lately",
@@ -341,6 +356,9 @@ impl Fault {
             ),
             FaultKind::LocalAtomic => d.with_help("keep atomics' addresses in global or shared memory"),
             FaultKind::DivideByZero => d.with_help("guard the division with a predicate"),
+            FaultKind::Assertion(_) => d.with_help(
+                "the kernel's `assert` failed on this thread; on a GPU the launch fails with cudaErrorAssert (\"device-side assert triggered\")",
+            ),
             FaultKind::BarrierDivergence { .. } => d.with_help(
                 "every non-exited thread of a warp must reach a block barrier together: move it out of the divergent branch",
             ),

@@ -792,6 +792,13 @@ pub enum DOp {
         fmt: Src,
         args: Src,
     },
+    /// CUDA's failed `assert` ([`warpsim_isa::Op::AssertFail`]): the C strings' generic addresses and the line.
+    AssertFail {
+        message: Src,
+        file: Src,
+        line: Src,
+        function: Src,
+    },
     Bra {
         target: u32,
     },
@@ -1199,6 +1206,7 @@ impl Described {
             | DOp::Match { .. }
             | DOp::Redux { .. }
             | DOp::Printf { .. }
+            | DOp::AssertFail { .. }
             | DOp::Exit
             | DOp::Nop => Role::Other,
         };
@@ -2373,6 +2381,21 @@ fn decode(
             },
             Unit::Printf,
             Ty::S32,
+        ),
+        Op::AssertFail {
+            message,
+            file,
+            line,
+            function,
+        } => (
+            DOp::AssertFail {
+                message: dec.src(message, Ty::B64)?,
+                file: dec.src(file, Ty::B64)?,
+                line: dec.src(line, Ty::U32)?,
+                function: dec.src(function, Ty::B64)?,
+            },
+            Unit::Branch,
+            Ty::B32,
         ),
     };
     let mut reads: smallvec::SmallVec<[u16; 4]> = inst

@@ -59,6 +59,37 @@ pub(crate) fn lanes(
     texts
 }
 
+/// The fault of a failed `assert` in lane `first`: the C strings of its message, file and function (`?` where one cannot
+/// be read) and its line.
+pub(crate) fn assertion(
+    kernel: &Kernel,
+    rf: &RegisterFile,
+    (global, shared, local): (&[Buffer], &[u32], &[u32]),
+    ctx: &LaneCtx,
+    first: u32,
+    (message, file, line, function): (Src, Src, Src, Src),
+) -> crate::fault::FaultKind {
+    let mut reader = LaneMemory {
+        global,
+        shared,
+        local,
+        local_bytes: kernel.program.local_bytes,
+        w: ctx.w as usize,
+        lane: first as usize,
+        at: 0,
+    };
+    let mut text = |s: Src| {
+        let bytes = reader.string(rf.read_at(s, true, first, ctx));
+        bytes.map_or_else(|| "?".to_string(), |b| String::from_utf8_lossy(&b).into_owned())
+    };
+    crate::fault::FaultKind::Assertion(Box::new(crate::fault::AssertionFailure {
+        message: text(message),
+        file: text(file),
+        line: rf.read(line, first, ctx),
+        function: text(function),
+    }))
+}
+
 /// One lane's view of memory for `printf`: its arguments from generic address `at` on.
 struct LaneMemory<'a> {
     global: &'a [Buffer],

@@ -599,6 +599,17 @@ fn map_op(op: DOp, r: &dyn Fn(u16) -> u16, s: &mut dyn FnMut(Src) -> Src) -> DOp
             fmt: s(fmt),
             args: s(args),
         },
+        DOp::AssertFail {
+            message,
+            file,
+            line,
+            function,
+        } => DOp::AssertFail {
+            message: s(message),
+            file: s(file),
+            line: s(line),
+            function: s(function),
+        },
         DOp::Match { all, d, p, a, mask } => DOp::Match {
             all,
             d: r(d),

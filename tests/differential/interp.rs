@@ -1296,7 +1296,9 @@ impl Warp<'_> {
             }
             Op::Nop => {}
             Op::Bar { .. } => panic!("the reference runs warps one after the other: no block barriers"),
-            Op::Printf { .. } => panic!("the reference runs warpsim's own programs: no printf (PTX's vprintf)"),
+            Op::Printf { .. } | Op::AssertFail { .. } => {
+                panic!("the reference runs warpsim's own programs: no printf or assert (PTX's vprintf, __assertfail)")
+            }
             Op::Pack { .. } | Op::Unpack { .. } => unreachable!("64-bit moves are `wide`'s"),
             Op::Bra { .. } | Op::Exit => unreachable!("control flow is run_path's"),
         }

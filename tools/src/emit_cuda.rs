@@ -417,7 +417,9 @@ impl Emitter<'_> {
     /// The C statement for one instruction (without its guard): which family it is; each has its method.
     fn statement(&mut self, op: DOp, ty: warpsim_isa::Ty) -> String {
         match op {
-            DOp::Printf { .. } => unreachable!("`emit` refuses `printf` (its addresses are generic)"),
+            DOp::Printf { .. } | DOp::AssertFail { .. } => {
+                unreachable!("`emit` refuses `printf` and `assert` (their addresses are generic)")
+            }
             DOp::Mov { d, a } => format!("{} = {};", self.reg(d), self.bits(a, ty)),
             DOp::Un { f, d, a } => self.unary(f, d, a),
             DOp::Bin { f, d, a, b } => self.binary(f, d, a, b),
@@ -1124,7 +1126,7 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     if let Some(pc) = k.code.iter().position(|i| match i.op {
         DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. } => addr.flat != warpsim::kernel::Flat::No,
         // (`printf` reads its format and arguments at generic addresses too.)
-        DOp::Printf { .. } => true,
+        DOp::Printf { .. } | DOp::AssertFail { .. } => true,
         _ => false,
     }) {
         return Err(EmitError(format!(

@@ -2487,6 +2487,38 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// `call __assertfail, (message, file, line, function, char_size)`: CUDA's failed `assert`, one instruction
+    /// ([`Op::AssertFail`]) reading the call's arguments (the character size, 1, is not needed).
+    fn assertfail(&mut self, at: &At, args: &[ptx::Operand]) -> Result<(), Diagnostic> {
+        let [message, file, line, function, _] = args else {
+            return Err(Diagnostic::error(
+                at.i.span,
+                format!(
+                    "`__assertfail` takes 5 parameters (message, file, line, function, character size); this call passes {}",
+                    args.len()
+                ),
+            )
+            .with_label("wrong call"));
+        };
+        let mut slot = |o: &ptx::Operand, ty: Ty| -> Result<Operand, Diagnostic> {
+            let OperandKind::Name(n) = &o.kind else {
+                return Err(unsupported(o.span, "a call argument that is not a `.param` variable"));
+            };
+            let Some(id) = self.param_var(&n.name) else {
+                return Err(unsupported(n.span, "a call argument that is not a `.param` variable"));
+            };
+            self.param_slot(id, 0, ty, n.span)
+        };
+        let op = Op::AssertFail {
+            message: slot(message, Ty::B64)?,
+            file: slot(file, Ty::B64)?,
+            line: slot(line, Ty::B32)?,
+            function: slot(function, Ty::B64)?,
+        };
+        self.emit(at, op);
+        Ok(())
+    }
+
     /// `st.param.TYPE [var+offset], a` in a call sequence (an argument) or an inlined function (its return value).
     fn st_param(&mut self, at: &At, ty: Ty) -> Result<(), Diagnostic> {
         let o = self.operand(at, 0)?;
@@ -2527,23 +2559,19 @@ impl Lower<'_> {
             None => &[],
             Some(_) => return Err(unsupported(at.i.span, "indirect calls and call prototypes")),
         };
-        if fname.name == "vprintf"
-            && !self
-                .module
-                .functions()
-                .any(|f| f.name.name == "vprintf" && f.body.is_some())
-        {
+        let defined = |name: &str| self.module.functions().any(|f| f.name.name == name && f.body.is_some());
+        if fname.name == "vprintf" && !defined("vprintf") {
             return self.vprintf(at, returns, args);
+        }
+        if fname.name == "__assertfail" && !defined("__assertfail") {
+            return self.assertfail(at, args);
         }
         let Some(f) = self
             .module
             .functions()
             .find(|f| f.name.name == fname.name && f.body.is_some())
         else {
-            let what = match fname.name.as_str() {
-                "__assertfail" => "`assert` (__assertfail)".to_string(),
-                n => format!("a call of `{n}`, which has no body in this file"),
-            };
+            let what = format!("a call of `{}`, which has no body in this file", fname.name);
             return Err(unsupported(fname.span, what));
         };
         if self.frames.iter().any(|fr| fr.function == f.name.name) || f.name.name == self.entry.name.name {
