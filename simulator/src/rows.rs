@@ -329,11 +329,13 @@ pub(crate) fn coalesce(program: &Program, code: &[DInstr]) -> (Vec<u16>, usize) 
     let units = program.regs.len();
     // Live registers after each instruction.
     let mut live_in = vec![Set::new(units); n + 1];
+    // (One scratch set, cleared for each instruction: no allocation per instruction and pass.)
+    let mut live = Set::new(units);
     let mut changed = true;
     while changed {
         changed = false;
         for pc in (0..n).rev() {
-            let mut live = Set::new(units);
+            live.0.fill(0);
             for s in successors(code, pc) {
                 live.union(&live_in[s]);
             }
@@ -350,8 +352,8 @@ pub(crate) fn coalesce(program: &Program, code: &[DInstr]) -> (Vec<u16>, usize) 
                     live.add(d);
                 }
             }
-            if live != live_in[pc] {
-                live_in[pc] = live;
+            if live.0 != live_in[pc].0 {
+                live_in[pc].0.copy_from_slice(&live.0);
                 changed = true;
             }
         }
@@ -365,8 +367,9 @@ pub(crate) fn coalesce(program: &Program, code: &[DInstr]) -> (Vec<u16>, usize) 
             clash[usize::from(b)].add(a);
         }
     };
+    let mut out = Set::new(units);
     for pc in 0..n {
-        let mut out = Set::new(units);
+        out.0.fill(0);
         for s in successors(code, pc) {
             out.union(&live_in[s]);
         }

@@ -258,6 +258,8 @@ fn run_inner(r: &Value) -> Result<Value, Value> {
         .collect();
     let findings: Vec<String> = out.findings.iter().map(|f| f.render(&kernel, false)).collect();
     let mut text = render::text::header(&kernel);
+    // What the kernel's printf calls printed, as `sim run` shows it.
+    text.push_str(&render::text::printed(&out));
     text.push_str(&render::text::summary(&out, 100));
     text.push_str(&render::text::stats(&out));
     text.push_str(&render::text::lines(&kernel, &out, None));
@@ -373,6 +375,17 @@ mod tests {
             ask(&json!({ "op": "nope" }))["error"],
             "error: unknown op Some(\"nope\")"
         );
+    }
+
+    #[test]
+    fn a_kernels_printf_is_shown_before_the_summary() {
+        let source = include_str!("../../programs/ptx/cuda/w26_printf_assert.O3.ptx");
+        let a = ask(&json!({ "op": "run", "source": source, "kind": "ptx", "block": "2",
+            "buffers": "0=s32[2]=i*3", "set": "1=2", "trace": false }));
+        assert_eq!(a["ok"], true, "{a}");
+        let stats = a["stats"].as_str().unwrap();
+        let lines = "Hello from block 0, thread 0: data[0] = 0 (0.000000)\nHello from block 0, thread 1: data[1] = 3 (1.500000)\ncycles:";
+        assert!(stats.contains(lines), "{stats}");
     }
 
     #[test]
