@@ -23,6 +23,9 @@ use warpsim_isa::address::{Window, window};
 /// The longest C string a `%s` or a format is read to (its NUL looked for no further).
 const MAX_STRING: usize = 1 << 20;
 
+/// The widest field and the longest precision formatted (a larger one is refused, as a malformed format).
+const MAX_FIELD: usize = 1 << 16;
+
 /// `printf` in the `exec` lanes: each lane's text, in lane order, from its format and arguments (read from global
 /// memory as the epoch began, the block's shared memory and the lane's local memory); `d` gets the number of
 /// arguments, or -1 where the format or an argument cannot be read.
@@ -37,15 +40,13 @@ pub(crate) fn lanes(
     let mut texts = Vec::new();
     let mut results = [0u64; 64];
     for_lanes(exec, |lane| {
-        let mut reader = LaneMemory {
-            global,
-            shared,
-            local,
-            local_bytes: kernel.program.local_bytes,
-            w: ctx.w as usize,
-            lane: lane as usize,
-            at: rf.read_at(args, true, lane, ctx),
-        };
+        let mut reader = LaneMemory::new(
+            kernel,
+            (global, shared, local),
+            ctx,
+            lane,
+            rf.read_at(args, true, lane, ctx),
+        );
         let format_string = reader.string(rf.read_at(fmt, true, lane, ctx));
         match format_string.and_then(|f| format(&f, &mut reader)) {
             Some((text, count)) => {
@@ -59,8 +60,8 @@ pub(crate) fn lanes(
     texts
 }
 
-/// The fault of a failed `assert` in lane `first`: the C strings of its message, file and function (`?` where one cannot
-/// be read) and its line.
+/// The fault of a failed `assert` in lane `first`: the C strings of its message, file and function (`?` where one
+/// cannot be read) and its line.
 pub(crate) fn assertion(
     kernel: &Kernel,
     rf: &RegisterFile,
@@ -69,15 +70,7 @@ pub(crate) fn assertion(
     first: u32,
     (message, file, line, function): (Src, Src, Src, Src),
 ) -> crate::fault::FaultKind {
-    let mut reader = LaneMemory {
-        global,
-        shared,
-        local,
-        local_bytes: kernel.program.local_bytes,
-        w: ctx.w as usize,
-        lane: first as usize,
-        at: 0,
-    };
+    let mut reader = LaneMemory::new(kernel, (global, shared, local), ctx, first, 0);
     let mut text = |s: Src| {
         let bytes = reader.string(rf.read_at(s, true, first, ctx));
         bytes.map_or_else(|| "?".to_string(), |b| String::from_utf8_lossy(&b).into_owned())
@@ -101,7 +94,26 @@ struct LaneMemory<'a> {
     at: u64,
 }
 
-impl LaneMemory<'_> {
+impl<'a> LaneMemory<'a> {
+    /// Lane `lane`'s view of `memory` (global, shared, local), its arguments from generic address `at` on.
+    fn new(
+        kernel: &Kernel,
+        (global, shared, local): (&'a [Buffer], &'a [u32], &'a [u32]),
+        ctx: &LaneCtx,
+        lane: u32,
+        at: u64,
+    ) -> LaneMemory<'a> {
+        LaneMemory {
+            global,
+            shared,
+            local,
+            local_bytes: kernel.program.local_bytes,
+            w: ctx.w as usize,
+            lane: lane as usize,
+            at,
+        }
+    }
+
     /// The byte at generic `address`, if it lies in memory.
     fn byte(&self, address: u64) -> Option<u8> {
         let (word, shift) = match window(address) {
@@ -226,6 +238,9 @@ pub(crate) fn format(fmt: &[u8], args: &mut dyn Args) -> Option<(String, u32)> {
                 }
                 _ => break,
             }
+        }
+        if spec.width > MAX_FIELD || spec.precision.is_some_and(|p| p > MAX_FIELD) {
+            return None;
         }
         let conv = *fmt.get(i)?;
         i += 1;
@@ -514,7 +529,9 @@ fn hex(a: f64, p: Option<usize>, alt: bool) -> String {
             let half = 1u64 << (drop - 1);
             let rest = mant & ((1u64 << drop) - 1);
             let mut kept = mant >> drop;
-            if rest > half || (rest == half && kept & 1 == 1) {
+            // (Ties to even: the last digit kept, the leading one when no fraction digit is.)
+            let odd = if p == 0 { lead & 1 == 1 } else { kept & 1 == 1 };
+            if rest > half || (rest == half && odd) {
                 kept += 1;
                 if kept >> (4 * p as u32) != 0 {
                     lead += 1;
@@ -697,6 +714,9 @@ mod tests {
             f("%a %A %a", Packed::new().double(1.0).double(-0.375).double(0.0)),
             "0x1p+0 -0X1.8P-2 0x0p+0"
         );
+        // Rounded to the precision, ties to even (the leading digit when no fraction digit is kept).
+        let halves = Packed::new().double(1.5).double(2.5).double(1.03125).double(1.09375);
+        assert_eq!(f("%.0a %.0a %.1a %.1a", halves), "0x2p+0 0x1p+1 0x1.0p+0 0x1.2p+0");
     }
 
     #[test]
@@ -726,5 +746,8 @@ mod tests {
         assert_eq!(format(b"%d %n", &mut Packed::new().int(1).int(2)), None);
         // An argument past the buffer: nothing to read.
         assert_eq!(format(b"%d %d", &mut Packed::new().int(1)), None);
+        // A field too wide to make.
+        assert_eq!(format(b"%99999999d", &mut Packed::new().int(1)), None);
+        assert_eq!(format(b"%.99999999f", &mut Packed::new().double(1.0)), None);
     }
 }
