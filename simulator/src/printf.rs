@@ -135,12 +135,13 @@ impl<'a> LaneMemory<'a> {
 impl Args for LaneMemory<'_> {
     fn next(&mut self, size: usize) -> Option<u64> {
         let size64 = size as u64;
-        let at = self.at.next_multiple_of(size64);
+        // (Any address a register holds: past the top of the address space there is nothing to read.)
+        let at = self.at.checked_next_multiple_of(size64)?;
         let mut v = 0u64;
         for k in 0..size64 {
-            v |= u64::from(self.byte(at + k)?) << (8 * k);
+            v |= u64::from(self.byte(at.checked_add(k)?)?) << (8 * k);
         }
-        self.at = at + size64;
+        self.at = at.checked_add(size64)?;
         Some(v)
     }
 
@@ -737,6 +738,53 @@ mod tests {
             f("%-6s|%6s|", Packed::new().string("ab").string("cd")),
             "ab    |    cd|"
         );
+    }
+
+    /// Any format and any argument bytes: a text or a refusal, never a panic (formats come from the program).
+    #[test]
+    fn any_format_and_arguments_format_or_are_refused_without_a_panic() {
+        const PIECES: [&str; 24] = [
+            "%", "%%", "-", "+", " ", "#", "0", "9", "12", "*", ".", ".*", "h", "hh", "l", "ll", "z", "d", "f", "g",
+            "a", "s", "c", "x",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let mut fmt = String::new();
+            for _ in 0..next() % 12 {
+                fmt.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+            }
+            let mut args = Packed::new();
+            for _ in 0..next() % 6 {
+                args = if next() % 2 == 0 {
+                    args.put(4, next())
+                } else {
+                    args.put(8, next())
+                };
+            }
+            let _ = format(fmt.as_bytes(), &mut args);
+        }
+    }
+
+    /// Arguments read at the top of the address space: nothing there, no overflow.
+    #[test]
+    fn arguments_past_the_top_of_the_address_space_are_not_read() {
+        let mut lane = LaneMemory {
+            global: &[],
+            shared: &[],
+            local: &[],
+            local_bytes: 0,
+            w: 32,
+            lane: 0,
+            at: u64::MAX - 2,
+        };
+        assert_eq!(lane.next(8), None);
+        assert_eq!(lane.string(u64::MAX), None);
     }
 
     #[test]
