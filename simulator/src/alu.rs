@@ -1060,7 +1060,7 @@ pub(crate) mod execute {
                         .iter_mut()
                         .zip(x)
                         .for_each(|(o, &a)| *o = s32(a).cast_unsigned() & cut),
-                    Ty::U32 | Ty::B32 => o.iter_mut().zip(x).for_each(|(o, &a)| *o = a & 0xffff_ffff & cut),
+                    Ty::U32 | Ty::B32 => o.iter_mut().zip(x).for_each(|(o, &a)| *o = a & 0xffff_ffff),
                     _ => o.iter_mut().zip(x).for_each(|(o, &a)| *o = a & cut),
                 }
             }

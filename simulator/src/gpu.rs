@@ -498,7 +498,7 @@ impl<'k> Engine<'k> {
     }
 
     /// The run's output: statistics of every SM together; the run ends with the last SM's last result.
-    fn finish(self) -> RunOutput {
+    fn finish(mut self) -> RunOutput {
         let findings = self.findings(None);
         let end = self.sms.iter().map(|sm| sm.end).max().unwrap_or(0);
         let mut stats = Stats::default();
@@ -529,7 +529,11 @@ impl<'k> Engine<'k> {
         }
         crate::profile::Profile::sort(&mut lines);
         // `printf`'s texts by cycle (a stable sort: SM order within a cycle, each SM's own order kept).
-        let mut printed: Vec<crate::run::Printed> = self.sms.iter().flat_map(|sm| sm.printed.iter().cloned()).collect();
+        let mut printed: Vec<crate::run::Printed> = self
+            .sms
+            .iter_mut()
+            .flat_map(|sm| std::mem::take(&mut sm.printed))
+            .collect();
         printed.sort_by_key(|p| p.cycle);
         RunOutput {
             cycles: end,

@@ -2452,18 +2452,6 @@ impl Lower<'_> {
     /// `call (ret), vprintf, (fmt, args)`: CUDA's `printf`, one instruction ([`Op::Printf`]) reading the call's two
     /// 64-bit arguments and writing its 32-bit result (to a scratch register when the call takes none).
     fn vprintf(&mut self, at: &At, returns: &[ptx::Operand], args: &[ptx::Operand]) -> Result<(), Diagnostic> {
-        let slot = |me: &mut Self, o: &ptx::Operand, ty: Ty| -> Result<Reg, Diagnostic> {
-            let OperandKind::Name(n) = &o.kind else {
-                return Err(unsupported(o.span, "a call argument that is not a `.param` variable"));
-            };
-            let Some(id) = me.param_var(&n.name) else {
-                return Err(unsupported(n.span, "a call argument that is not a `.param` variable"));
-            };
-            match me.param_slot(id, 0, ty, n.span)? {
-                Operand::Reg(r) => Ok(r),
-                _ => unreachable!("a parameter slot is a register"),
-            }
-        };
         let [fmt, list] = args else {
             return Err(Diagnostic::error(
                 at.i.span,
@@ -2474,11 +2462,14 @@ impl Lower<'_> {
             )
             .with_label("wrong call"));
         };
-        let fmt = Operand::Reg(slot(self, fmt, Ty::B64)?);
-        let list = Operand::Reg(slot(self, list, Ty::B64)?);
+        let fmt = self.call_slot(fmt, Ty::B64)?;
+        let list = self.call_slot(list, Ty::B64)?;
         let d = match returns {
             [] => self.scratch_reg(false, 0),
-            [r] => slot(self, r, Ty::B32)?,
+            [r] => match self.call_slot(r, Ty::B32)? {
+                Operand::Reg(r) => r,
+                _ => unreachable!("a parameter slot is a register"),
+            },
             _ => {
                 return Err(Diagnostic::error(at.i.span, "`vprintf` returns one value").with_label("wrong call"));
             }
@@ -2500,23 +2491,26 @@ impl Lower<'_> {
             )
             .with_label("wrong call"));
         };
-        let mut slot = |o: &ptx::Operand, ty: Ty| -> Result<Operand, Diagnostic> {
-            let OperandKind::Name(n) = &o.kind else {
-                return Err(unsupported(o.span, "a call argument that is not a `.param` variable"));
-            };
-            let Some(id) = self.param_var(&n.name) else {
-                return Err(unsupported(n.span, "a call argument that is not a `.param` variable"));
-            };
-            self.param_slot(id, 0, ty, n.span)
-        };
         let op = Op::AssertFail {
-            message: slot(message, Ty::B64)?,
-            file: slot(file, Ty::B64)?,
-            line: slot(line, Ty::B32)?,
-            function: slot(function, Ty::B64)?,
+            message: self.call_slot(message, Ty::B64)?,
+            file: self.call_slot(file, Ty::B64)?,
+            line: self.call_slot(line, Ty::B32)?,
+            function: self.call_slot(function, Ty::B64)?,
         };
         self.emit(at, op);
         Ok(())
+    }
+
+    /// The register holding call argument `o` (a call sequence's `.param` variable) as `ty`, for the calls warpsim
+    /// runs as one instruction (`vprintf`, `__assertfail`).
+    fn call_slot(&mut self, o: &ptx::Operand, ty: Ty) -> Result<Operand, Diagnostic> {
+        let OperandKind::Name(n) = &o.kind else {
+            return Err(unsupported(o.span, "a call argument that is not a `.param` variable"));
+        };
+        let Some(id) = self.param_var(&n.name) else {
+            return Err(unsupported(n.span, "a call argument that is not a `.param` variable"));
+        };
+        self.param_slot(id, 0, ty, n.span)
     }
 
     /// `st.param.TYPE [var+offset], a` in a call sequence (an argument) or an inlined function (its return value).
