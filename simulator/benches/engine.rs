@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use warpsim::{Config, Kernel, Launch, NoTrace, RunOptions, programs};
+use warpsim::{Config, Dim3, Kernel, Launch, Machine, NoTrace, RunOptions, programs};
 use warpsim_isa::Value;
 
 /// The workloads: a shipped program and its `--set` overrides.
@@ -78,5 +78,47 @@ fn small(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine, small);
+/// A small compiled launch, as the Python package runs one: Numba's map over blocks (`programs/ptx/numba`), 16 blocks
+/// of 256 threads, loaded and run with the per-instruction profile, on every core and on one. A launch's steps last
+/// tens of microseconds: what it costs to hand them to other threads shows here.
+fn small_ptx(c: &mut Criterion) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../programs/ptx/numba/p06_blocks.map_blocks.ptx"
+    );
+    let args = warpsim::ptx::Arguments {
+        entry: None,
+        buffers: vec!["out=f32[4096]".into(), "a=f32[4096]=i%9".into()],
+        sets: vec!["size=4096".into()],
+        syntax: warpsim::ptx::Syntax::Flags,
+    };
+    let program = warpsim::ptx::load(path, &args, false).expect("the corpus's map loads");
+    let machine = Machine::new(Config::hopper()).expect("the default machine");
+    let launch = Launch {
+        grid: Some(Dim3::new(16, 1, 1)),
+        block: Some(Dim3::new(256, 1, 1)),
+        set: vec![("size".to_string(), Value::Int(4096))],
+        ..Launch::default()
+    };
+    let mut group = c.benchmark_group("numba map, 16 blocks of 256, load and run");
+    group.throughput(Throughput::Elements(1));
+    for threads in [0, 1] {
+        let options = RunOptions {
+            threads,
+            profile: true,
+            ..RunOptions::default()
+        };
+        let label = if threads == 0 { "all cores" } else { "1 thread" };
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                let mut kernel = machine.load(black_box(&program), &launch).expect("loads");
+                let memory = kernel.take_buffers();
+                machine.run_on(&kernel, memory, &options, &mut NoTrace).expect("runs")
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, small, small_ptx);
 criterion_main!(benches);

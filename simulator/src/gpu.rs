@@ -26,13 +26,36 @@ use crate::kernel::{Buffer, DOp, Kernel};
 use crate::lsu::Effect;
 use crate::run::{Progress, RunOptions, RunOutput, Stats};
 use crate::sm::{Shared, Sm};
+use crate::team::Team;
 use crate::trace::{EpochTrace, Event, TraceSink};
-use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 /// With tracing, the cycles after which the SMs' events are merged into the trace (within an epoch).
 const TRACE_STEP: u64 = 16;
+
+/// How [`Engine::epochs`] runs a step of two or more busy SMs up to a cycle, with their traces and faults.
+type ParallelStep<'a, 'k, const ON: bool> =
+    dyn FnMut(&mut Engine<'k>, u64, &mut [EpochTrace<ON>], &mut [Option<Fault>]) + 'a;
+
+/// An SM's step on whichever thread takes it ([`Engine::parallel_step`]): up to cycle `at`, with global memory and
+/// L2 as of the epoch's start.
+struct Job<'k, const ON: bool> {
+    index: usize,
+    sm: Box<Sm<'k>>,
+    local: EpochTrace<ON>,
+    memory: Arc<(Vec<Buffer>, crate::cache::LineSet)>,
+    at: u64,
+}
+
+/// A [`Job`] done: the SM, its trace and its fault, for its place in the engine.
+struct Done<'k, const ON: bool> {
+    index: usize,
+    sm: Box<Sm<'k>>,
+    local: EpochTrace<ON>,
+    fault: Option<Fault>,
+}
 
 /// Run `kernel` on the machine `config` describes, to completion, from the kernel's initial buffers.
 pub fn run<T: TraceSink>(
@@ -149,7 +172,11 @@ struct Engine<'k> {
     /// The SMs that have been dealt a block so far, SM `i` at index `i`: an SM is made when it is first dealt
     /// one (the distributor deals in SM order from 0, and an SM never dealt to has room), so the SMs a small
     /// launch never reaches cost nothing.
-    sms: Vec<Sm<'k>>,
+    #[allow(
+        clippy::vec_box,
+        reason = "a parallel step moves each busy SM to the thread that runs it: a pointer, not the SM, moves"
+    )]
+    sms: Vec<Box<Sm<'k>>>,
     /// How many SMs the machine has.
     sm_count: usize,
     /// Global memory as committed at the last epoch boundary.
@@ -207,28 +234,79 @@ impl<'k> Engine<'k> {
     fn reach(&mut self, i: usize, now: u64) {
         if i == self.sms.len() {
             #[allow(clippy::cast_possible_truncation, reason = "at most 1024 SMs (Config::validate)")]
-            let mut sm = Sm::new(i as u32, self.shared);
+            let mut sm = Box::new(Sm::new(i as u32, self.shared));
             sm.cycle = now;
+            if self.sms.is_empty() {
+                self.sms.reserve(self.sm_count.min(self.shared.kernel.grid as usize));
+            }
             self.sms.push(sm);
         }
         debug_assert!(i < self.sms.len(), "SMs are made in order");
     }
 
-    fn run<const ON: bool, T: TraceSink>(mut self, options: &RunOptions, trace: &mut T) -> Ran {
+    fn run<const ON: bool, T: TraceSink>(self, options: &RunOptions, trace: &mut T) -> Ran {
+        // The threads besides this one that may simulate SMs; started when a step first has two busy SMs.
+        let threads = match options.threads {
+            0 => rayon::current_num_threads(),
+            t => t,
+        };
+        let team: Team<Job<'k, ON>, Done<'k, ON>> = Team::new();
+        let work = |job: Job<'k, ON>| {
+            let Job {
+                index,
+                mut sm,
+                mut local,
+                memory,
+                at,
+            } = job;
+            let fault = sm.run_until(at, (&memory.0[..], &memory.1), options, &mut local).err();
+            // (The snapshot goes back to the engine once every job has dropped its share.)
+            drop(memory);
+            Done {
+                index,
+                sm,
+                local,
+                fault,
+            }
+        };
+        std::thread::scope(|scope| {
+            // However the run ends (a return, a panic), the helpers stop with it.
+            struct End<'t, J, D>(&'t Team<J, D>);
+            impl<J, D> Drop for End<'_, J, D> {
+                fn drop(&mut self) {
+                    self.0.finish();
+                }
+            }
+            let _end = End(&team);
+            let mut helpers = 0;
+            let mut start = |busy: usize| {
+                while helpers + 1 < threads.min(busy) {
+                    scope.spawn(|| team.serve(&work));
+                    helpers += 1;
+                }
+            };
+            // A launch that will spread over SMs starts its helpers now: a thread takes a while to start (or a
+            // core to wake), time the engine's setup then hides.
+            if options.threads != 1 {
+                start((self.shared.kernel.grid as usize).min(self.sm_count));
+            }
+            self.epochs::<ON, T>(options, trace, &mut |engine, at, locals, faults| {
+                engine.parallel_step(at, locals, faults, &team, &work, &mut start);
+            })
+        })
+    }
+
+    /// The epochs of the run, to its end; `parallel` runs a step of two or more busy SMs.
+    fn epochs<const ON: bool, T: TraceSink>(
+        mut self,
+        options: &RunOptions,
+        trace: &mut T,
+        parallel: &mut ParallelStep<'_, 'k, ON>,
+    ) -> Ran {
         let epoch = self.shared.config.epoch_cycles();
         let grid = u64::from(self.shared.kernel.grid);
         let mut locals: Vec<EpochTrace<ON>> = (0..self.sms.len()).map(|_| EpochTrace::default()).collect();
         let mut faults: Vec<Option<Fault>> = (0..self.sms.len()).map(|_| None).collect();
-        let pool = match options.threads {
-            1 => None,
-            0 => Some(None),
-            t => Some(Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .expect("a thread pool (the operating system refused threads)"),
-            )),
-        };
         // The clock is read only under a time limit: a host without one (a browser's WebAssembly) runs with none.
         let started = options.timeout.map(|_| std::time::Instant::now());
         let mut now = 0u64;
@@ -244,36 +322,19 @@ impl<'k> Engine<'k> {
             let mut at = now;
             while at < limit {
                 at = at.saturating_add(step).min(limit);
-                let memory = (&self.memory[..], &self.l2);
-                let run = |((sm, local), fault): ((&mut Sm<'k>, &mut EpochTrace<ON>), &mut Option<Fault>)| {
-                    if sm.idle() {
-                        sm.cycle = at;
-                    } else {
-                        *fault = sm.run_until(at, memory, options, local).err();
-                    }
-                };
                 // One busy SM (a small launch) runs on this thread: the others only move their clocks.
                 let busy = self.sms.iter().filter(|sm| !sm.idle()).take(2).count();
-                match &pool {
-                    Some(pool) if busy > 1 => {
-                        let mut work = || {
-                            self.sms
-                                .par_iter_mut()
-                                .zip(locals.par_iter_mut())
-                                .zip(faults.par_iter_mut())
-                                .for_each(run);
-                        };
-                        match pool {
-                            Some(pool) => pool.install(work),
-                            None => work(),
+                if busy > 1 && options.threads != 1 {
+                    parallel(&mut self, at, &mut locals, &mut faults);
+                } else {
+                    let memory = (&self.memory[..], &self.l2);
+                    for ((sm, local), fault) in self.sms.iter_mut().zip(locals.iter_mut()).zip(faults.iter_mut()) {
+                        if sm.idle() {
+                            sm.cycle = at;
+                        } else {
+                            *fault = sm.run_until(at, memory, options, local).err();
                         }
                     }
-                    _ => self
-                        .sms
-                        .iter_mut()
-                        .zip(locals.iter_mut())
-                        .zip(faults.iter_mut())
-                        .for_each(run),
                 }
                 // The first fault in (cycle, SM) order ends the run; the trace goes up to its cycle.
                 let fault = faults
@@ -354,7 +415,7 @@ impl<'k> Engine<'k> {
                     blocks: grid,
                 });
             }
-            if finished == grid || (u64::from(self.next_block) >= grid && self.sms.iter().all(Sm::idle)) {
+            if finished == grid || (u64::from(self.next_block) >= grid && self.sms.iter().all(|sm| sm.idle())) {
                 break;
             }
         }
@@ -366,6 +427,52 @@ impl<'k> Engine<'k> {
             return Ran::Undefined(memory);
         }
         Ran::Out(Box::new(Ok(self.finish())))
+    }
+
+    /// One step of the SMs up to cycle `at` on the caller and the team's helpers (`start` makes sure there are
+    /// enough of them for `busy` SMs): each busy SM, with its trace and a share of global memory as of the epoch's
+    /// start, goes to the thread that takes it and comes back to its place.
+    fn parallel_step<const ON: bool>(
+        &mut self,
+        at: u64,
+        locals: &mut [EpochTrace<ON>],
+        faults: &mut [Option<Fault>],
+        team: &Team<Job<'k, ON>, Done<'k, ON>>,
+        work: &(impl Fn(Job<'k, ON>) -> Done<'k, ON> + Sync),
+        start: &mut dyn FnMut(usize),
+    ) {
+        let memory = Arc::new((
+            std::mem::take(&mut self.memory),
+            std::mem::replace(&mut self.l2, crate::cache::LineSet::new(0)),
+        ));
+        let mut places: Vec<Option<Box<Sm<'k>>>> = Vec::with_capacity(self.sms.len());
+        let mut jobs = Vec::new();
+        for (index, mut sm) in std::mem::take(&mut self.sms).into_iter().enumerate() {
+            if sm.idle() {
+                sm.cycle = at;
+                places.push(Some(sm));
+            } else {
+                jobs.push(Job {
+                    index,
+                    sm,
+                    local: std::mem::take(&mut locals[index]),
+                    memory: Arc::clone(&memory),
+                    at,
+                });
+                places.push(None);
+            }
+        }
+        start(jobs.len());
+        for done in team.run(jobs, work) {
+            places[done.index] = Some(done.sm);
+            locals[done.index] = done.local;
+            faults[done.index] = done.fault;
+        }
+        self.sms = places
+            .into_iter()
+            .map(|sm| sm.expect("every SM comes back from its step"))
+            .collect();
+        (self.memory, self.l2) = Arc::into_inner(memory).expect("the step's jobs have dropped their share");
     }
 
     /// Global memory as it was at the start, if a read shared rows cannot answer happened

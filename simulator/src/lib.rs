@@ -57,6 +57,7 @@ pub(crate) mod shared_memory;
 pub mod shuffle;
 pub(crate) mod simt_stack;
 pub(crate) mod sm;
+pub(crate) mod team;
 pub(crate) mod timing;
 pub mod trace;
 pub(crate) mod vote;

@@ -46,10 +46,11 @@ impl LineCycles {
 pub(crate) struct Profile {
     pub lines: Vec<LineCycles>,
     /// Per warp slot: the pc it issued last (`u32::MAX`: none yet), and the pc that last wrote each register
-    /// (then each predicate).
+    /// (then each predicate): `width` entries a slot, one table for the SM.
     last_pc: Vec<u32>,
-    writer: Vec<Vec<u32>>,
+    writer: Vec<u32>,
     regs: usize,
+    width: usize,
     /// Per warp slot: its warp's breakdown when the profile last took its cycles.
     taken: Vec<Stalls>,
 }
@@ -64,8 +65,9 @@ impl Profile {
                 })
                 .collect(),
             last_pc: vec![u32::MAX; slots],
-            writer: vec![vec![u32::MAX; regs + preds]; slots],
+            writer: vec![u32::MAX; slots * (regs + preds)],
             regs,
+            width: regs + preds,
             taken: vec![Stalls::default(); slots],
         }
     }
@@ -73,13 +75,25 @@ impl Profile {
     /// A warp was placed in `slot`, its breakdown so far `stalls`.
     pub fn placed(&mut self, slot: usize, stalls: &Stalls) {
         self.last_pc[slot] = u32::MAX;
-        self.writer[slot].fill(u32::MAX);
+        self.writers(slot).fill(u32::MAX);
         self.taken[slot] = *stalls;
     }
 
+    /// The pc that last wrote each register, then each predicate, of the warp in `slot`.
+    fn writers(&mut self, slot: usize) -> &mut [u32] {
+        &mut self.writer[slot * self.width..(slot + 1) * self.width]
+    }
+
     /// The warp in `slot` has accounted its cycles up to now (its breakdown `now`), and is about to issue the
-    /// instruction at `pc` (`None`: it retires past the end); `deciding` is the operand its wait was for.
-    pub fn attribute(&mut self, slot: usize, now: &Stalls, pc: Option<u32>, deciding: Option<(bool, u16)>) {
+    /// instruction at `pc` (`None`: it retires past the end); `deciding` gives the operand its wait was for
+    /// (asked only when it waited).
+    pub fn attribute(
+        &mut self,
+        slot: usize,
+        now: &Stalls,
+        pc: Option<u32>,
+        deciding: impl FnOnce() -> Option<(bool, u16)>,
+    ) {
         let before = std::mem::replace(&mut self.taken[slot], *now);
         let last = self.last_pc[slot];
         let at = pc.unwrap_or(last);
@@ -97,14 +111,14 @@ impl Profile {
         l.unit_busy += now.unit_busy - before.unit_busy;
         l.not_selected += now.not_selected - before.not_selected;
         if waited > 0
-            && let Some((pred, x)) = deciding
+            && let Some((pred, x)) = deciding()
         {
             let k = if pred {
                 self.regs + usize::from(x)
             } else {
                 usize::from(x)
             };
-            if let Some(&from) = self.writer[slot].get(k)
+            if let Some(&from) = self.writer[slot * self.width..(slot + 1) * self.width].get(k)
                 && from != u32::MAX
             {
                 match l.waited_on.iter_mut().find(|(p, _)| *p == from) {
@@ -119,14 +133,15 @@ impl Profile {
     /// predicate).
     pub fn issued(&mut self, slot: usize, pc: u32, writes: [Option<u16>; 2], pred: Option<u16>) {
         self.last_pc[slot] = pc;
-        let w = &mut self.writer[slot];
+        let regs = self.regs;
+        let w = self.writers(slot);
         for r in writes.into_iter().flatten() {
             if let Some(x) = w.get_mut(usize::from(r)) {
                 *x = pc;
             }
         }
         if let Some(p) = pred
-            && let Some(x) = w.get_mut(self.regs + usize::from(p))
+            && let Some(x) = w.get_mut(regs + usize::from(p))
         {
             *x = pc;
         }

@@ -21,7 +21,8 @@ pub struct RunOptions {
     pub checks: Checks,
     /// The order in which schedulers pick ready warps.
     pub schedule: Schedule,
-    /// Host threads simulating the SMs: 0 for every core (rayon's global pool), 1 for none besides the caller.
+    /// Host threads simulating the SMs: 1 for the caller alone, n for the caller and up to n − 1 helper threads of
+    /// the run's own (`team.rs`), 0 for as many as rayon's global pool has (the cores, or `RAYON_NUM_THREADS`).
     /// Values, cycles, statistics and traces are the same for every number.
     pub threads: usize,
     /// Called after every epoch with how far the run is (for a progress bar).

@@ -499,12 +499,14 @@ impl<'k> Sm<'k> {
         let Some(inst) = self.shared.code.get(pc as usize) else {
             return;
         };
-        let deciding = warp.scoreboard.deciding(
-            inst,
-            inst.unit.pipe(),
-            self.config.timing.pipe_switch,
-            &self.shared.slot,
-        );
+        let deciding = || {
+            warp.scoreboard.deciding(
+                inst,
+                inst.unit.pipe(),
+                self.config.timing.pipe_switch,
+                &self.shared.slot,
+            )
+        };
         p.attribute(slot, &warp.stalls, Some(pc), deciding);
         p.issued(slot, pc, [inst.write, inst.write2], inst.pred_write);
     }
@@ -527,7 +529,7 @@ impl<'k> Sm<'k> {
         let warp = self.warps[slot].as_mut().expect("live warp");
         warp.account(cycle, ops, unit, false, ON);
         if let Some(p) = &mut self.profile {
-            p.attribute(slot, &warp.stalls, None, None);
+            p.attribute(slot, &warp.stalls, None, || None);
         }
         if let Some(top) = warp.stack.top().copied() {
             warp.stack.remove_lanes(top.mask);
