@@ -46,9 +46,10 @@ impl LineCycles {
 pub(crate) struct Profile {
     pub lines: Vec<LineCycles>,
     /// Per warp slot: the pc it issued last (`u32::MAX`: none yet), and the pc that last wrote each register
-    /// (then each predicate): `width` entries a slot, one table for the SM.
+    /// (then each predicate), plus one (0: none): `width` entries, made when a warp is first placed in the slot
+    /// (a compiled kernel has hundreds of registers, and a small launch uses a few of an SM's 64 slots).
     last_pc: Vec<u32>,
-    writer: Vec<u32>,
+    writer: Vec<Vec<u32>>,
     regs: usize,
     width: usize,
     /// Per warp slot: its warp's breakdown when the profile last took its cycles.
@@ -65,7 +66,7 @@ impl Profile {
                 })
                 .collect(),
             last_pc: vec![u32::MAX; slots],
-            writer: vec![u32::MAX; slots * (regs + preds)],
+            writer: vec![Vec::new(); slots],
             regs,
             width: regs + preds,
             taken: vec![Stalls::default(); slots],
@@ -75,13 +76,10 @@ impl Profile {
     /// A warp was placed in `slot`, its breakdown so far `stalls`.
     pub fn placed(&mut self, slot: usize, stalls: &Stalls) {
         self.last_pc[slot] = u32::MAX;
-        self.writers(slot).fill(u32::MAX);
+        let w = &mut self.writer[slot];
+        w.clear();
+        w.resize(self.width, 0);
         self.taken[slot] = *stalls;
-    }
-
-    /// The pc that last wrote each register, then each predicate, of the warp in `slot`.
-    fn writers(&mut self, slot: usize) -> &mut [u32] {
-        &mut self.writer[slot * self.width..(slot + 1) * self.width]
     }
 
     /// The warp in `slot` has accounted its cycles up to now (its breakdown `now`), and is about to issue the
@@ -118,8 +116,8 @@ impl Profile {
             } else {
                 usize::from(x)
             };
-            if let Some(&from) = self.writer[slot * self.width..(slot + 1) * self.width].get(k)
-                && from != u32::MAX
+            if let Some(&writer) = self.writer[slot].get(k)
+                && let Some(from) = writer.checked_sub(1)
             {
                 match l.waited_on.iter_mut().find(|(p, _)| *p == from) {
                     Some(e) => e.1 += waited,
@@ -134,16 +132,16 @@ impl Profile {
     pub fn issued(&mut self, slot: usize, pc: u32, writes: [Option<u16>; 2], pred: Option<u16>) {
         self.last_pc[slot] = pc;
         let regs = self.regs;
-        let w = self.writers(slot);
+        let w = &mut self.writer[slot];
         for r in writes.into_iter().flatten() {
             if let Some(x) = w.get_mut(usize::from(r)) {
-                *x = pc;
+                *x = pc + 1;
             }
         }
         if let Some(p) = pred
             && let Some(x) = w.get_mut(regs + usize::from(p))
         {
-            *x = pc;
+            *x = pc + 1;
         }
     }
 

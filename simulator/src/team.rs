@@ -1,7 +1,8 @@
 //! The host threads that simulate an epoch's SMs side by side ([`crate::gpu`]): the calling thread and up to
-//! `threads - 1` helpers, started with a run whose blocks go to two SMs or more and kept for the run (scoped threads: they
-//! end with it). Each parallel step hands out jobs (an SM with what it needs for the step) from one queue; every
-//! thread, the caller included, takes the next job until none is left, and the caller collects the results.
+//! `threads - 1` helpers, started with a run whose blocks go to two SMs or more and kept for the run (scoped
+//! threads: they end with it). Each parallel step hands out jobs (an SM with what it needs for the step) from one
+//! queue; every thread, the caller included, takes the next job until none is left, and the caller collects the
+//! results.
 //!
 //! Why not rayon's pool for this: a step of a small launch (16 SMs of one block each) lasts tens of
 //! microseconds, about what it takes a host to wake a sleeping thread; rayon's workers sleep soon after their
