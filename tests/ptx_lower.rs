@@ -162,3 +162,68 @@ fn variable_initialisers_are_laid_out_as_given() {
         .expect_err("refused");
     assert!(e.render(&sources, false).contains("not supported"));
 }
+
+/// A kernel relaunched with new buffer contents (what the Python package does with a program's last kernel):
+/// `Kernel::buffers_for` gives exactly the buffers a fresh load of that launch makes, contents that do not fit are
+/// refused with the load's message, and the run on them gives the fresh load's values and cycles.
+#[test]
+fn a_kernels_buffers_for_new_contents_are_a_fresh_loads() {
+    use warpsim::{Config, Contents, Dim3, Launch, Machine, NoTrace, RunOptions};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../programs/ptx/numba/p06_blocks.map_blocks.ptx"
+    );
+    let args = warpsim::ptx::Arguments {
+        entry: None,
+        buffers: vec!["out=f32[300]".into(), "a=f32[300]".into()],
+        sets: vec!["size=300".into()],
+        syntax: warpsim::ptx::Syntax::Flags,
+    };
+    let program = warpsim::ptx::load(path, &args, false).expect("the corpus's map loads");
+    let machine = Machine::new(Config::hopper()).expect("the default machine");
+    let launch = |values: Vec<u32>| Launch {
+        grid: Some(Dim3::new(3, 1, 1)),
+        block: Some(Dim3::new(128, 1, 1)),
+        set: vec![("size".to_string(), warpsim_isa::Value::Int(300))],
+        contents: vec![Contents {
+            buffer: "a".into(),
+            data: values,
+            origin: "the array".into(),
+        }],
+        ..Launch::default()
+    };
+    let floats = |k: u32| {
+        (0..300u32)
+            .map(|i| f32::from(u16::try_from((i * k) % 17).expect("below 17")))
+            .map(f32::to_bits)
+            .collect::<Vec<u32>>()
+    };
+    let mut first = machine.load(&program, &launch(floats(3))).expect("loads");
+    let _ = first.take_buffers();
+    let again = first.buffers_for(&launch(floats(5))).expect("the same shape");
+    let mut fresh = machine.load(&program, &launch(floats(5))).expect("loads");
+    let fresh_buffers = fresh.take_buffers();
+    assert_eq!(again, fresh_buffers);
+    let run = |kernel, memory| {
+        let out = machine
+            .run_on(kernel, memory, &RunOptions::default(), &mut NoTrace)
+            .expect("runs");
+        (out.cycles, out.buffers)
+    };
+    let (cycles, buffers) = run(&first, again);
+    let (fresh_cycles, fresh_out) = run(&fresh, fresh_buffers);
+    assert_eq!((cycles, &buffers), (fresh_cycles, &fresh_out));
+    // out[i] = a[i] + 10 over the 300 threads that pass the guard.
+    let want: Vec<u32> = floats(5)
+        .iter()
+        .map(|&x| (f32::from_bits(x) + 10.0).to_bits())
+        .collect();
+    assert_eq!(buffers[0].data, want);
+    let short = first
+        .buffers_for(&launch(vec![0; 299]))
+        .expect_err("299 elements for 300");
+    let fresh_short = machine
+        .load(&program, &launch(vec![0; 299]))
+        .expect_err("299 elements for 300");
+    assert_eq!(short.render(&program, false), fresh_short.render(&program, false));
+}

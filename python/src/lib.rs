@@ -6,6 +6,7 @@
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use std::sync::Arc;
 use warpsim::render;
 use warpsim::{Config, Contents, Dim3, Event, Fault, Kernel, Launch, Machine, RunOptions, RunOutput, TraceBuffer};
 use warpsim_isa::Value;
@@ -26,6 +27,21 @@ fn error(kind: &str, message: impl Into<String>) -> PyErr {
 #[pyclass(frozen, module = "warpsim._native")]
 struct Program {
     inner: warpsim_isa::Program,
+    /// Its last launch's kernel (decoded code, buffers taken out), reused by a launch that differs only in its
+    /// buffers' contents: a notebook or a benchmark launches the same kernel on new arrays again and again.
+    last: std::sync::Mutex<Option<(LaunchKey, Arc<Kernel>)>>,
+}
+
+/// Everything besides the buffers' contents that makes a launch's kernel: the machine, the shape, the parameter
+/// overrides (a float by its bits: 0.0 and -0.0 are different launches) and the dynamic shared memory.
+#[derive(PartialEq)]
+struct LaunchKey {
+    config: Option<String>,
+    warp_size: Option<u32>,
+    grid: Option<(u32, u32, u32)>,
+    block: Option<(u32, u32, u32)>,
+    params: Vec<(String, bool, u64)>,
+    dynamic_shared: Option<u32>,
 }
 
 #[pymethods]
@@ -127,7 +143,10 @@ fn load(
         }
         other => return Err(error("usage", format!("error: unknown program kind `{other}`"))),
     };
-    Ok(Program { inner })
+    Ok(Program {
+        inner,
+        last: std::sync::Mutex::new(None),
+    })
 }
 
 /// The shipped programs: (name, description).
@@ -157,7 +176,7 @@ enum Number {
 /// A finished run: the kernel, its result and its trace, rendered on demand.
 #[pyclass(frozen, module = "warpsim._native")]
 struct Run {
-    kernel: Kernel,
+    kernel: Arc<Kernel>,
     output: RunOutput,
     events: Option<Vec<Event>>,
     dropped: u64,
@@ -387,6 +406,21 @@ fn run(
             origin: "the array".into(),
         });
     }
+    let key = LaunchKey {
+        config: config.map(str::to_string),
+        warp_size,
+        grid,
+        block,
+        params: params
+            .iter()
+            .map(|(n, v)| match v {
+                Number::Int(i) => (n.clone(), false, i.cast_unsigned()),
+                Number::UInt(u) => (n.clone(), false, *u),
+                Number::Float(f) => (n.clone(), true, f.to_bits()),
+            })
+            .collect(),
+        dynamic_shared,
+    };
     let dim = |d: (u32, u32, u32)| Dim3::new(d.0, d.1, d.2);
     let launch = Launch {
         grid: grid.map(dim),
@@ -405,9 +439,27 @@ fn run(
         dynamic_shared,
         contents: data,
     };
-    let mut kernel = machine
-        .load(p, &launch)
-        .map_err(|e| error("launch", e.render(p, false)))?;
+    let launch_error = |e: warpsim::LoadError| error("launch", e.render(p, false));
+    let last = program.last.lock().ok().and_then(|l| {
+        l.as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, kernel)| Arc::clone(kernel))
+    });
+    let (kernel, memory) = match last {
+        Some(kernel) => {
+            let memory = kernel.buffers_for(&launch).map_err(launch_error)?;
+            (kernel, memory)
+        }
+        None => {
+            let mut kernel = machine.load(p, &launch).map_err(launch_error)?;
+            let memory = kernel.take_buffers();
+            let kernel = Arc::new(kernel);
+            if let Ok(mut l) = program.last.lock() {
+                *l = Some((key, Arc::clone(&kernel)));
+            }
+            (kernel, memory)
+        }
+    };
     drop(launch);
     let checks = match checks {
         None => warpsim::Checks::default(),
@@ -422,7 +474,6 @@ fn run(
         profile: true,
         ..defaults
     };
-    let memory = kernel.take_buffers();
     let banks = machine.config().shared_banks;
     let (result, buffer) = py.detach(|| {
         let mut buffer = TraceBuffer::with_limit(max_trace_events);

@@ -90,6 +90,40 @@ def test_a_program_from_text_is_loaded_once_and_a_file_each_time(tmp_path):
     np.testing.assert_array_equal(warpsim.run(str(q), block=16, inputs={"in": x})["out"], x * 5)
 
 
+def test_a_program_launched_again_gets_its_own_contents_shape_and_parameters():
+    # A loaded program keeps its last launch's kernel for a launch that differs only in its arrays' contents; any
+    # other difference (a parameter, even 0.0 against -0.0, the shape, the machine) makes a new one.
+    prog = warpsim.load(SCALE)
+    runs = []
+    for k in range(1, 4):
+        x = np.arange(16, dtype=np.float32) * k - 7
+        runs.append(warpsim.run(prog, block=16, inputs={"in": x}))
+        np.testing.assert_array_equal(runs[-1]["out"], x * 3)
+    np.testing.assert_array_equal(runs[0]["in"], np.arange(16, dtype=np.float32) - 7)
+    x = np.arange(16, dtype=np.float32) + 1
+    np.testing.assert_array_equal(warpsim.run(prog, block=16, inputs={"in": x}, params={"factor": -2})["out"], x * -2)
+    np.testing.assert_array_equal(warpsim.run(prog, block=16, inputs={"in": x})["out"], x * 3)
+    # Half the block: the other half of `out` keeps its zeros.
+    half = warpsim.run(prog, block=8, inputs={"in": x})["out"]
+    np.testing.assert_array_equal(half, np.concatenate([x[:8] * 3, np.zeros(8, np.float32)]))
+    scaled = """
+.buffer in f32[4]
+.buffer out f32[4]
+.param s = 1.0
+.reg %i, %x
+    mov.u32 %i, %tid.x
+    ld.global.f32 %x, in[%i]
+    mul.f32 %x, %x, s
+    st.global.f32 out[%i], %x
+"""
+    signs = [np.signbit(warpsim.run(scaled, block=4, inputs={"in": np.zeros(4, np.float32)}, params={"s": s})["out"])
+             for s in (0.0, -0.0, 0.0)]
+    assert [list(v) for v in signs] == [[False] * 4, [True] * 4, [False] * 4]
+    # A wrong length is refused on a relaunch as on the first launch.
+    with pytest.raises(ValueError):
+        warpsim.run(prog, block=16, inputs={"in": np.zeros(15, np.float32)})
+
+
 def test_ptx_text_binds_arrays_and_scalars_by_name():
     # The argument names come from the CUDA source its line information names, given as text.
     ptx = (ROOT / "programs/ptx/cuda/p03_guard.O3.ptx").read_text()

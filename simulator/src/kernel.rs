@@ -1338,6 +1338,30 @@ impl Kernel {
         self.buffers.iter().find(|b| b.name == name)
     }
 
+    /// The buffers of a launch that differs from the one that made this kernel only in its buffers' contents
+    /// (`launch.contents`): what [`instantiate_with`] gives for it, without decoding the program again. The caller
+    /// makes sure the shape, parameter overrides, dynamic shared memory and machine are the same (the Python
+    /// package keys a program's last kernel on them); the lengths are the first launch's, which were checked
+    /// against the limits then, and given contents must match them.
+    pub fn buffers_for(&self, launch: &Launch) -> Result<Vec<Buffer>, LoadError> {
+        let program = &self.program;
+        let given = given_contents(program, launch)?;
+        let (w, params) = (self.warp_size, &self.params[..]);
+        let env = |name: &str| lookup(name, w, params, None);
+        let mut lengths = Vec::with_capacity(program.buffers.len());
+        for (b, given) in program.buffers.iter().zip(&given) {
+            let v = b.len.eval(&env).map_err(eval_err)?;
+            let len = whole_in(v, 0, u64::MAX)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| LoadError::Usage(format!("buffer `{}` would have {v} elements", b.name)))?;
+            if let Some(c) = given {
+                check_contents(program, b, len, c, params)?;
+            }
+            lengths.push(len);
+        }
+        make_buffers(program, &lengths, &given, w, params)
+    }
+
     /// Move the buffers' initial contents out (for [`crate::run_with`], which then needs no copy); the kernel
     /// keeps their names and types, with no data.
     pub fn take_buffers(&mut self) -> Vec<Buffer> {
@@ -1654,15 +1678,7 @@ pub fn instantiate_with(
         )));
     }
     // Every size is known and within its limit: now the buffers are allocated and initialised.
-    let mut buffers = Vec::with_capacity(program.buffers.len());
-    for ((b, &len), given) in program.buffers.iter().zip(&lengths).zip(&given) {
-        let data = initialise(b, len, w, &params, given.map(|c| c.data.as_slice()))?;
-        buffers.push(Buffer {
-            name: b.name.clone(),
-            elem: b.elem,
-            data,
-        });
-    }
+    let buffers = make_buffers(program, &lengths, &given, w, &params)?;
     let consts = std::cell::RefCell::new(Vec::new());
     // `%nsmid`, `%dynamic_smem_size` and `%total_smem_size`: constants of the launch.
     let dynamic_words: usize = program
@@ -2075,6 +2091,26 @@ fn put(data: &mut [u32], words: usize, k: usize, bits: u64) {
 
 /// Elements a buffer initialiser evaluates per task.
 const INIT_CHUNK: usize = 1 << 14;
+
+/// The buffers of `program` with these lengths, from their given contents or their initialisers.
+fn make_buffers(
+    program: &Program,
+    lengths: &[usize],
+    given: &[Option<&Contents>],
+    w: u32,
+    params: &[(String, Value)],
+) -> Result<Vec<Buffer>, LoadError> {
+    let mut buffers = Vec::with_capacity(program.buffers.len());
+    for ((b, &len), given) in program.buffers.iter().zip(lengths).zip(given) {
+        let data = initialise(b, len, w, params, given.map(|c| c.data.as_slice()))?;
+        buffers.push(Buffer {
+            name: b.name.clone(),
+            elem: b.elem,
+            data,
+        });
+    }
+    Ok(buffers)
+}
 
 #[allow(
     clippy::cast_possible_wrap,
