@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-from . import AssembleError, Result, run
+from . import AssembleError, Program, Result, load, run
 
 try:
     import numba as _numba
@@ -106,6 +106,9 @@ _CACHE: Dict[Tuple[Any, ...], Tuple[str, Dict[str, str]]] = {}
 _FAST: Dict[Tuple[Any, ...], Tuple[str, Dict[str, str]]] = {}
 # Each kernel function's parameter names.
 _NAMES: Dict[Any, list] = {}
+# The loaded program of a compiled kernel for its arguments' names (or positions), array dtypes and shapes, and
+# scalars' names: a kernel launched in a loop is bound once (`warpsim.load` would find it too, after more work).
+_PROGRAMS: Dict[Tuple[Any, ...], Program] = {}
 
 
 def compile(kernel: Any, *args: Any) -> str:  # noqa: A001 - numba's own verb
@@ -169,12 +172,20 @@ def launch(
     ptx, sources = _compile(func, tuple(values))
 
     def attempt(keys: list) -> Result:
+        inputs = {k: v for k, v in zip(keys, values) if isinstance(v, np.ndarray)}
+        params = {k: v for k, v in zip(keys, values) if not isinstance(v, np.ndarray)}
+        bound = (ptx, tuple(keys), tuple((k, v.dtype.str, v.shape) for k, v in inputs.items()), tuple(params))
+        program = _PROGRAMS.get(bound)
+        if program is None:
+            if len(_PROGRAMS) >= 1024:
+                _PROGRAMS.clear()
+            program = _PROGRAMS[bound] = load(ptx, inputs=inputs, params=params, sources=sources)
         return run(
-            ptx,
+            program,
             grid=grid,
             block=block,
-            inputs={k: v for k, v in zip(keys, values) if isinstance(v, np.ndarray)},
-            params={k: v for k, v in zip(keys, values) if not isinstance(v, np.ndarray)},
+            inputs=inputs,
+            params=params,
             warp_size=warp_size,
             config=config,
             trace=trace,
