@@ -245,7 +245,7 @@ impl<'k> Engine<'k> {
     }
 
     fn run<const ON: bool, T: TraceSink>(self, options: &RunOptions, trace: &mut T) -> Ran {
-        // The threads besides this one that may simulate SMs; started when a step first has two busy SMs.
+        // The host threads that may simulate SMs, this one included.
         let threads = match options.threads {
             0 => rayon::current_num_threads(),
             t => t,
@@ -278,11 +278,15 @@ impl<'k> Engine<'k> {
                 }
             }
             let _end = End(&team);
+            // Helpers for up to `busy` SMs at once. (A thread the system refuses is done without: the results are
+            // the same on fewer threads.)
             let mut helpers = 0;
             let mut start = |busy: usize| {
                 while helpers + 1 < threads.min(busy) {
-                    scope.spawn(|| team.serve(&work));
-                    helpers += 1;
+                    let helper = std::thread::Builder::new()
+                        .name("warpsim-sm".into())
+                        .spawn_scoped(scope, || team.serve(&work));
+                    helpers = if helper.is_ok() { helpers + 1 } else { threads };
                 }
             };
             // A launch that will spread over SMs starts its helpers now: a thread takes a while to start (or a
