@@ -406,21 +406,6 @@ fn run(
             origin: "the array".into(),
         });
     }
-    let key = LaunchKey {
-        config: config.map(str::to_string),
-        warp_size,
-        grid,
-        block,
-        params: params
-            .iter()
-            .map(|(n, v)| match v {
-                Number::Int(i) => (n.clone(), false, i.cast_unsigned()),
-                Number::UInt(u) => (n.clone(), false, *u),
-                Number::Float(f) => (n.clone(), true, f.to_bits()),
-            })
-            .collect(),
-        dynamic_shared,
-    };
     let dim = |d: (u32, u32, u32)| Dim3::new(d.0, d.1, d.2);
     let launch = Launch {
         grid: grid.map(dim),
@@ -438,6 +423,21 @@ fn run(
             .collect(),
         dynamic_shared,
         contents: data,
+    };
+    let key = LaunchKey {
+        config: config.map(str::to_string),
+        warp_size,
+        grid,
+        block,
+        params: launch
+            .set
+            .iter()
+            .map(|(n, v)| match v {
+                Value::Int(i) => (n.clone(), false, i.cast_unsigned()),
+                Value::Float(f) => (n.clone(), true, f.to_bits()),
+            })
+            .collect(),
+        dynamic_shared,
     };
     let launch_error = |e: warpsim::LoadError| error("launch", e.render(p, false));
     let last = program.last.lock().ok().and_then(|l| {

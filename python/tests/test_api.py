@@ -119,8 +119,8 @@ def test_a_program_launched_again_gets_its_own_contents_shape_and_parameters():
     signs = [np.signbit(warpsim.run(scaled, block=4, inputs={"in": np.zeros(4, np.float32)}, params={"s": s})["out"])
              for s in (0.0, -0.0, 0.0)]
     assert [list(v) for v in signs] == [[False] * 4, [True] * 4, [False] * 4]
-    # A wrong length is refused on a relaunch as on the first launch.
-    with pytest.raises(ValueError):
+    # A wrong length is refused on a relaunch as on the first launch, naming the buffer's declaration.
+    with pytest.raises(warpsim.LaunchError, match=r"the array has 15 elements, but buffer `in` is f32\[16\]"):
         warpsim.run(prog, block=16, inputs={"in": np.zeros(15, np.float32)})
 
 
