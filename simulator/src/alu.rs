@@ -756,11 +756,22 @@ pub fn ternary_rows(op: Tern, a: &Row, b: &Row, c: &Row, out: &mut Row, n: usize
 pub fn compare_rows(cmp: Cmp, class: CmpClass, a: &Row, b: &Row, n: usize) -> u64 {
     #[inline(always)]
     fn bits(a: &Row, b: &Row, n: usize, test: impl Fn(u32, u32) -> bool) -> u64 {
+        // Thirty-two lanes at a time, a fixed count the compiler turns into vector compares and a mask; lanes
+        // past `n` (a row always holds 64) are compared too and their bits dropped.
         let mut out = 0u64;
-        for (i, (&x, &y)) in a[..n].iter().zip(&b[..n]).enumerate() {
-            out |= u64::from(test(x, y)) << i;
+        for (c, (x, y)) in a
+            .chunks_exact(32)
+            .zip(b.chunks_exact(32))
+            .take(n.div_ceil(32))
+            .enumerate()
+        {
+            let mut m = 0u32;
+            for j in 0..32 {
+                m |= u32::from(test(x[j], y[j])) << j;
+            }
+            out |= u64::from(m) << (32 * c);
         }
-        out
+        if n < 64 { out & ((1u64 << n) - 1) } else { out }
     }
     macro_rules! each {
         ($class:ident: $($v:ident),*) => {
@@ -865,6 +876,38 @@ mod tests {
         );
         assert_eq!(binary(Bin::Shl, 1, 40), Some(0));
         assert_eq!(binary(Bin::ShrS, 0x8000_0000, 40), Some(0xffff_ffff));
+    }
+
+    #[test]
+    fn compare_rows_gives_each_lane_its_compare_and_nothing_past_the_warp() {
+        // Values that order differently as signed, unsigned and f32, NaNs and both zeros among them.
+        let pool = [
+            0,
+            1,
+            0x8000_0000,
+            0x7fff_ffff,
+            0xffff_ffff,
+            1.5f32.to_bits(),
+            (-2.0f32).to_bits(),
+            0x7fc0_0000,
+            0xff80_0001,
+            f32::INFINITY.to_bits(),
+            3,
+        ];
+        let mut a = [0u32; 64];
+        let mut b = [0u32; 64];
+        for l in 0..64 {
+            a[l] = pool[l % pool.len()];
+            b[l] = pool[(l * 7 + l / 11) % pool.len()];
+        }
+        for class in [CmpClass::Signed, CmpClass::Unsigned, CmpClass::Float] {
+            for cmp in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
+                for n in [1, 4, 8, 9, 16, 31, 32, 33, 63, 64] {
+                    let want = (0..n).fold(0u64, |m, l| m | u64::from(compare(cmp, class, a[l], b[l])) << l);
+                    assert_eq!(compare_rows(cmp, class, &a, &b, n), want, "{cmp:?} {class:?} n={n}");
+                }
+            }
+        }
     }
 }
 

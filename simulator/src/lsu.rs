@@ -212,7 +212,10 @@ pub(crate) fn global_lines(
         count += 1;
     });
     let sectors = &mut sectors[..count];
-    sectors.sort_unstable();
+    // (Lanes on ascending addresses, the usual access, are in order already.)
+    if !sectors.is_sorted() {
+        sectors.sort_unstable();
+    }
     let mut distinct = 0u64;
     let mut misses = 0u64;
     let mut arrival = 0u64;
@@ -329,15 +332,40 @@ pub(crate) fn locate_lanes<const ON: bool>(
     words: &mut [usize; 64],
 ) -> Result<Vec<u64>, (FaultKind, u32)> {
     let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
+    // The array and the base row once, then every lane in order; a lane out of bounds or misaligned stops the
+    // loop, and `locate` lane by lane names the first such lane's fault.
+    let wide = usize::from(addr.wide);
+    let (len, offset) = if addr.shared {
+        let a = &kernel.shared[addr.buffer as usize];
+        (a.len, a.offset)
+    } else {
+        (memory[addr.buffer as usize].data.len() >> wide, 0)
+    };
+    let mut base = [0u32; 64];
+    if let Some(b) = addr.base {
+        rf.fetch(b, ctx, &mut base);
+    }
+    let misaligned = if addr.byte { (4i64 << wide) - 1 } else { 0 };
+    let shift = if addr.byte { 2 + wide } else { 0 };
     let mut m = exec;
     while m != 0 {
-        let lane = m.trailing_zeros();
-        m &= m - 1;
-        let (word, k) = locate(kernel, memory, rf, addr, lane, ctx, store).map_err(|kind| (kind, lane))?;
-        words[lane as usize] = word;
-        if ON {
-            index[lane as usize] = k as u64;
+        let lane = m.trailing_zeros() as usize;
+        let at = i64::from(base[lane].cast_signed()) + addr.disp;
+        match usize::try_from(at >> shift) {
+            Ok(i) if i < len && at & misaligned == 0 => {
+                words[lane] = offset + (i << wide);
+                if ON {
+                    index[lane] = i as u64;
+                }
+            }
+            _ => break,
         }
+        m &= m - 1;
+    }
+    if m != 0 {
+        let lane = m.trailing_zeros();
+        let kind = locate(kernel, memory, rf, addr, lane, ctx, store).expect_err("the lane that stopped the loop");
+        return Err((kind, lane));
     }
     Ok(index)
 }
