@@ -400,6 +400,80 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// [`Compiled::eval`] with the variable at `first`, `first + 1`, … for each of `out`'s elements, a step at a
+    /// time over all of them (one loop per step, not a walk of the steps per element); `false` where any
+    /// element's evaluation fails, and then `eval` element by element says which. `columns` is scratch space,
+    /// kept by a caller that evaluates many batches.
+    pub fn eval_batch(&self, first: i64, out: &mut [Value], columns: &mut Vec<Vec<Value>>) -> bool {
+        let n = out.len();
+        let mut depth = 0;
+        for step in &self.ops {
+            match *step {
+                Step::Push(_) | Step::Var => {
+                    if columns.len() == depth {
+                        columns.push(Vec::new());
+                    }
+                    let c = &mut columns[depth];
+                    c.clear();
+                    if let Step::Push(v) = *step {
+                        c.resize(n, v);
+                    } else {
+                        // (Stepped with wrapping: the element after the last would overflow at i64::MAX.)
+                        let mut i = first;
+                        for _ in 0..n {
+                            c.push(lift(Value::Int(i), self.float));
+                            i = i.wrapping_add(1);
+                        }
+                    }
+                    depth += 1;
+                }
+                Step::Neg | Step::Not => {
+                    let Some(d) = depth.checked_sub(1) else {
+                        return false;
+                    };
+                    let f = if matches!(step, Step::Neg) { neg } else { not };
+                    for v in &mut columns[d] {
+                        match f(*v) {
+                            Ok(r) => *v = r,
+                            Err(_) => return false,
+                        }
+                    }
+                }
+                Step::MinMax(_) | Step::Binary(_) => {
+                    if depth < 2 {
+                        return false;
+                    }
+                    let (below, top) = columns.split_at_mut(depth - 1);
+                    let (a, b) = (&mut below[depth - 2], &top[0]);
+                    match *step {
+                        Step::MinMax(pick_min) => {
+                            for (x, &y) in a.iter_mut().zip(b) {
+                                *x = min_max(pick_min, *x, y);
+                            }
+                        }
+                        Step::Binary(op) => {
+                            for (x, &y) in a.iter_mut().zip(b) {
+                                match binary(op, *x, y) {
+                                    Ok(r) => *x = r,
+                                    Err(_) => return false,
+                                }
+                            }
+                        }
+                        _ => unreachable!("a step of two operands"),
+                    }
+                    depth -= 1;
+                }
+            }
+        }
+        if depth != 1 {
+            return false;
+        }
+        out.copy_from_slice(&columns[0]);
+        true
+    }
+}
+
 #[inline(always)]
 fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, String> {
     let overflow = || "integer overflow in expression".to_string();
@@ -582,6 +656,48 @@ mod tests {
         }
         // (Both outcomes well represented.)
         assert!(values > 10_000 && errors > 1_000, "{values} values, {errors} errors");
+    }
+
+    /// A batch gives each element what [`Compiled::eval`] gives it, and fails exactly where one of its elements
+    /// does.
+    #[test]
+    fn batches_evaluate_as_each_element_does() {
+        let mut seed = 11u64;
+        let mut columns = Vec::new();
+        let (mut whole, mut failed) = (0, 0);
+        for _ in 0..2000 {
+            let e = random_expr(&mut seed, 4);
+            for float in [false, true] {
+                let c = e.compile("i", float).expect("only `i`, shallow");
+                for (first, n) in [(0i64, 1usize), (0, 9), (-4, 8), (1000, 33), (i64::MAX - 5, 6)] {
+                    let mut out = vec![Value::Int(0); n];
+                    let last = first + (i64::try_from(n).expect("small") - 1);
+                    let each: Vec<Option<Value>> =
+                        (first..=last).map(|i| c.eval(Value::Int(i), &mut Vec::new())).collect();
+                    if c.eval_batch(first, &mut out, &mut columns) {
+                        whole += 1;
+                        let bits = |v: Value| match v {
+                            Value::Int(k) => (0, k.cast_unsigned()),
+                            Value::Float(f) => (1, f.to_bits()),
+                        };
+                        for (k, v) in each.iter().enumerate() {
+                            let v = v.unwrap_or_else(|| panic!("{e:?}: the batch has element {k}, eval none"));
+                            assert_eq!(bits(out[k]), bits(v), "{e:?} element {k} from {first}, float {float}");
+                        }
+                    } else {
+                        failed += 1;
+                        assert!(
+                            each.iter().any(Option::is_none),
+                            "{e:?} from {first}: the batch failed, no element did"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            whole > 5_000 && failed > 1_000,
+            "{whole} whole batches, {failed} failed"
+        );
     }
 
     #[test]

@@ -2092,6 +2092,9 @@ fn put(data: &mut [u32], words: usize, k: usize, bits: u64) {
 /// Elements a buffer initialiser evaluates per task.
 const INIT_CHUNK: usize = 1 << 14;
 
+/// Elements a buffer initialiser evaluates a step at a time ([`warpsim_isa::expr::Compiled::eval_batch`]).
+const INIT_BATCH: usize = 256;
+
 /// The buffers of `program` with these lengths, from their given contents or their initialisers.
 fn make_buffers(
     program: &Program,
@@ -2182,18 +2185,31 @@ fn initialise(
     let compiled = default.compile("i", float);
     data.resize(len * words, 0);
     let fill = |(c, chunk): (usize, &mut [u32])| -> Result<(), LoadError> {
-        let first = (c * INIT_CHUNK) as i64;
         let mut stack = Vec::new();
-        for (k, out) in chunk.chunks_exact_mut(words).enumerate() {
-            let i = first + k as i64;
-            let v = match compiled.as_ref().and_then(|c| c.eval(Value::Int(i), &mut stack)) {
-                Some(v) => v,
-                None => eval(&default, &|name: &str| (name == "i").then_some(Value::Int(i)))?,
-            };
-            let bits = to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?;
-            out[0] = low32(bits);
-            if words == 2 {
-                out[1] = high32(bits);
+        let (mut columns, mut values) = (Vec::new(), vec![Value::Int(0); INIT_BATCH]);
+        for (s, batch) in chunk.chunks_mut(INIT_BATCH * words).enumerate() {
+            let first = (c * INIT_CHUNK + s * INIT_BATCH) as i64;
+            // The batch a step at a time; where an element fails, element by element (the first failure gets
+            // the tree's error).
+            let values = &mut values[..batch.len() / words];
+            let whole = compiled
+                .as_ref()
+                .is_some_and(|c| c.eval_batch(first, values, &mut columns));
+            for (k, out) in batch.chunks_exact_mut(words).enumerate() {
+                let i = first + k as i64;
+                let v = if whole {
+                    values[k]
+                } else {
+                    match compiled.as_ref().and_then(|c| c.eval(Value::Int(i), &mut stack)) {
+                        Some(v) => v,
+                        None => eval(&default, &|name: &str| (name == "i").then_some(Value::Int(i)))?,
+                    }
+                };
+                let bits = to_elem(v, b.elem).ok_or_else(|| bad_value(init.default.span, v, i))?;
+                out[0] = low32(bits);
+                if words == 2 {
+                    out[1] = high32(bits);
+                }
             }
         }
         Ok(())
