@@ -128,9 +128,13 @@ impl RegisterFile {
             Src::Imm(v) => out[..w].fill(v),
             Src::Const(k) => out[..w].fill(crate::kernel::low32(ctx.consts[k as usize])),
             Src::Special(sp @ (Special::TidX | Special::TidY | Special::TidZ)) => tid_row(sp, ctx, &mut out[..w]),
+            Src::Special(Special::LaneId) => {
+                for (lane, o) in (0u32..).zip(&mut out[..w]) {
+                    *o = lane;
+                }
+            }
             Src::Special(
-                sp @ (Special::LaneId
-                | Special::LanemaskEq
+                sp @ (Special::LanemaskEq
                 | Special::LanemaskLt
                 | Special::LanemaskLe
                 | Special::LanemaskGt

@@ -961,20 +961,22 @@ impl<'k> Sm<'k> {
         }
         // Price it.
         let banks = self.config.shared_banks;
-        let lsu = MemoryTiming {
+        let (l1, own, first_load, config) = (&mut self.l1, &mut self.l2_own, &mut self.first_load, self.config);
+        let (global_base, local_base) = (&self.shared.global_base, warp.local_base);
+        let lsu = once(move || MemoryTiming {
             banks,
             w: kernel.warp_size,
-            l1: &mut self.l1,
+            l1,
             l2: L2View {
                 committed: l2,
-                own: &mut self.l2_own,
-                hit: u64::from(self.config.timing.memory.l1_miss_latency),
-                first: self.config.timing.memory.first_miss(),
+                own,
+                hit: u64::from(config.timing.memory.l1_miss_latency),
+                first: config.timing.memory.first_miss(),
             },
-            first_load: &mut self.first_load,
-            global_base: &self.shared.global_base,
-            local_base: warp.local_base,
-        };
+            first_load,
+            global_base,
+            local_base,
+        });
         // The compiler's load scheduling: where a load could have started in its basic block.
         let sched = inst.sched;
         let mut from = cycle;
@@ -1344,4 +1346,10 @@ pub(crate) fn reconverged<const ON: bool>(
             });
         }
     }
+}
+
+/// `f`, typed as called once (a closure that hands out the references it holds is inferred `FnMut` otherwise).
+#[inline(always)]
+fn once<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
+    f
 }

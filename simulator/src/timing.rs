@@ -52,11 +52,11 @@ pub(crate) struct MemoryTiming<'a> {
 /// issue slot of the pipe.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn price(
+pub(crate) fn price<'m>(
     outcome: &Outcome,
     inst: &DInstr,
     timing: &Timing,
-    mut mem: MemoryTiming<'_>,
+    mem: impl FnOnce() -> MemoryTiming<'m>,
     stats: &mut Stats,
     cycle: u64,
     exec: u64,
@@ -68,6 +68,8 @@ pub(crate) fn price(
         same_address: 0,
     };
     if let Outcome::Access(m) = outcome {
+        // (The memory system's state only for an access: built per instruction it cost every issue.)
+        let mut mem = mem();
         // A generic access is priced by the memory its lanes reached (it issued on the global pipe).
         let shared_unit = || {
             if m.addr.flat == Flat::Generic {
