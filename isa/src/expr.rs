@@ -398,9 +398,7 @@ impl Compiled {
         }
         stack.pop()
     }
-}
 
-impl Compiled {
     /// [`Compiled::eval`] with the variable at `first`, `first + 1`, … for each of `out`'s elements, a step at a
     /// time over all of them (one loop per step, not a walk of the steps per element); `false` where any
     /// element's evaluation fails, and then `eval` element by element says which. `columns` is scratch space,

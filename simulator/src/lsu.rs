@@ -266,58 +266,6 @@ pub(crate) fn shared_access(stats: &mut Stats, per_way: u32, degree: u32, minimu
     extra
 }
 
-/// The word a lane accesses (in its buffer, or in the block's shared memory) and the element index in the
-/// array, bounds- and alignment-checked.
-#[inline]
-pub(crate) fn locate(
-    kernel: &Kernel,
-    memory: &[Buffer],
-    rf: &RegisterFile,
-    addr: DAddr,
-    lane: u32,
-    ctx: &LaneCtx,
-    store: bool,
-) -> Result<(usize, usize), FaultKind> {
-    // Words per element as a shift: a 64-bit access is to an array of 64-bit elements (the assembler checks).
-    let wide = usize::from(addr.wide);
-    let (name, len, offset) = if addr.shared {
-        let a = &kernel.shared[addr.buffer as usize];
-        (&a.name, a.len, a.offset)
-    } else {
-        let b = &memory[addr.buffer as usize];
-        (&b.name, b.data.len() >> wide, 0)
-    };
-    let base = addr
-        .base
-        .map(|b| i64::from(rf.read(b, lane, ctx).cast_signed()))
-        .unwrap_or(0);
-    let offset_elems = base + addr.disp;
-    let index = if addr.byte {
-        if offset_elems & ((4 << wide) - 1) != 0 {
-            return Err(FaultKind::Misaligned {
-                buffer: name.clone(),
-                shared: addr.shared,
-                byte_offset: offset_elems,
-                store,
-            });
-        }
-        // (An arithmetic shift: floor division, as div_euclid by a power of two.)
-        offset_elems >> (2 + wide)
-    } else {
-        offset_elems
-    };
-    let Some(i) = usize::try_from(index).ok().filter(|&i| i < len) else {
-        return Err(FaultKind::OutOfBounds {
-            buffer: name.clone(),
-            shared: addr.shared,
-            index,
-            len,
-            store,
-        });
-    };
-    Ok((offset + (i << wide), i))
-}
-
 /// Locate the word every executing lane accesses into `words` (indexed by lane), before any lane touches
 /// memory; with tracing, also return the element index of each lane. A fault names the first faulting lane.
 #[allow(clippy::too_many_arguments)]
@@ -332,39 +280,55 @@ pub(crate) fn locate_lanes<const ON: bool>(
     words: &mut [usize; 64],
 ) -> Result<Vec<u64>, (FaultKind, u32)> {
     let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
-    // The array and the base row once, then every lane in order; a lane out of bounds or misaligned stops the
-    // loop, and `locate` lane by lane names the first such lane's fault.
+    // The array and the base row once, then every lane in order; the first lane out of bounds or misaligned is
+    // the fault. Words per element as a shift: a 64-bit access is to an array of 64-bit elements (the assembler
+    // checks).
     let wide = usize::from(addr.wide);
-    let (len, offset) = if addr.shared {
+    let (name, len, offset) = if addr.shared {
         let a = &kernel.shared[addr.buffer as usize];
-        (a.len, a.offset)
+        (&a.name, a.len, a.offset)
     } else {
-        (memory[addr.buffer as usize].data.len() >> wide, 0)
+        let b = &memory[addr.buffer as usize];
+        (&b.name, b.data.len() >> wide, 0)
     };
     let mut base = [0u32; 64];
     if let Some(b) = addr.base {
         rf.fetch(b, ctx, &mut base);
     }
+    // A byte offset must be aligned to the element and becomes an index by a shift (an arithmetic one: floor
+    // division, as div_euclid by a power of two).
     let misaligned = if addr.byte { (4i64 << wide) - 1 } else { 0 };
     let shift = if addr.byte { 2 + wide } else { 0 };
     let mut m = exec;
     while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        let at = i64::from(base[lane].cast_signed()) + addr.disp;
-        match usize::try_from(at >> shift) {
-            Ok(i) if i < len && at & misaligned == 0 => {
-                words[lane] = offset + (i << wide);
-                if ON {
-                    index[lane] = i as u64;
-                }
-            }
-            _ => break,
-        }
-        m &= m - 1;
-    }
-    if m != 0 {
         let lane = m.trailing_zeros();
-        let kind = locate(kernel, memory, rf, addr, lane, ctx, store).expect_err("the lane that stopped the loop");
+        m &= m - 1;
+        let at = i64::from(base[lane as usize].cast_signed()) + addr.disp;
+        let kind = if at & misaligned != 0 {
+            FaultKind::Misaligned {
+                buffer: name.clone(),
+                shared: addr.shared,
+                byte_offset: at,
+                store,
+            }
+        } else {
+            match usize::try_from(at >> shift) {
+                Ok(i) if i < len => {
+                    words[lane as usize] = offset + (i << wide);
+                    if ON {
+                        index[lane as usize] = i as u64;
+                    }
+                    continue;
+                }
+                _ => FaultKind::OutOfBounds {
+                    buffer: name.clone(),
+                    shared: addr.shared,
+                    index: at >> shift,
+                    len,
+                    store,
+                },
+            }
+        };
         return Err((kind, lane));
     }
     Ok(index)
