@@ -583,6 +583,37 @@ fn an_f32_atomic_min_on_global_memory_is_a_compare_and_swap_loop_that_holds_the_
 }
 
 #[test]
+fn an_atomic_no_lane_executes_takes_only_its_issue_slot() {
+    // 32 warps reach a `red`. Where only thread 0 executes it, the 31 warps whose lanes all skip it send nothing
+    // to the atomic unit and do not queue behind one another (measured: an H200 pays about 45 cycles for such a
+    // 1024-thread block's `red`s, not 31 atomic-unit intervals); where lane 0 of every warp executes it, each
+    // warp's atomic holds the SM's atomic pipe for the unit's interval.
+    let src = |pred: &str| {
+        format!(
+            "\
+.block 1024
+.buffer h u32[1]
+.reg %v
+.pred %p
+    mov.u32 %v, 3
+    setp.eq.u32 %p, {pred}, 0
+    @%p red.global.add.u32 h[0], %v
+"
+        )
+    };
+    let c = Config::hopper();
+    let spread = |pred: &str| {
+        let reds = issue_cycles(&src(pred), &c, &[2]);
+        assert_eq!(reds.len(), 32);
+        reds.iter().max().unwrap() - reds.iter().min().unwrap()
+    };
+    let interval = u64::from(c.timing.units.global_atomic.interval);
+    let (skipped, executed) = (spread("%tid.x"), spread("%laneid"));
+    assert!(executed >= 31 * interval, "{executed}");
+    assert!(skipped < 31 * interval / 4, "{skipped}");
+}
+
+#[test]
 fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() {
     // A configuration written before `int_div64`, `int_div64_signed`, `global_atomic_cas`, `l2_first_latency`,
     // `warp_sync_diverged`, `warp_sync_partial`, `convergence_barrier`, `hoist_loads` and `sector_bytes` existed still loads, with the built-in machine's figures for them.

@@ -117,6 +117,9 @@ pub(crate) fn price<'m>(
                 let (lines, _, _) = global_lines(base(), m.words, exec, sizes, None, &mut mem.l2);
                 Cost::global_store(unit, lines)
             }
+            // An atomic no lane executes sends nothing to the memory system: its issue slot only (a block of
+            // 1024 threads whose 31 other warps skip thread 0's `red` pays nothing for them; docs/timing.md).
+            AccessKind::Atomic if exec == 0 => Cost::empty(),
             AccessKind::Atomic => {
                 if !m.addr.shared {
                     // Performed at L2, which then holds the lines; the SM's L1 copies of them are stale.
@@ -192,6 +195,16 @@ impl Cost {
             latency: c.latency + conflict,
             occupancy: c.occupancy * u64::from(degree.max(1)),
             replays: conflict,
+        }
+    }
+
+    /// An instruction that makes no request: one issue slot, complete the next cycle.
+    #[inline(always)]
+    pub fn empty() -> Cost {
+        Cost {
+            latency: 1,
+            occupancy: 1,
+            replays: 0,
         }
     }
 

@@ -19,14 +19,18 @@ use std::time::{Duration, Instant};
 /// How long one program may run on the GPU.
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How many times each kernel runs: its cycles are the median run's (one run's cycles move by a third between
+/// runs, as its inputs land near or far from the SM in L2; docs/timing.md).
+pub const REPEATS: usize = 5;
+
 pub struct CudaGpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     info: GpuInfo,
     arch: &'static str,
     /// Twice the L2's size, written before every launch's buffers are copied: every launch starts with none of
-    /// its data in L2, whatever ran before it (its cycles do not depend on what the same worker ran earlier, or
-    /// on where the allocator placed its buffers; docs/timing.md).
+    /// its data in L2, whatever ran before it (its cycles do not depend on what the same worker ran earlier;
+    /// docs/timing.md).
     flush: std::sync::Mutex<CudaSlice<u8>>,
 }
 
@@ -145,12 +149,35 @@ impl CudaGpu {
         }
     }
 
-    /// Run one kernel of `module` and read its buffers back, within [`LAUNCH_TIMEOUT`].
+    /// Run one kernel of `module` [`REPEATS`] times and read its buffers back, each run within
+    /// [`LAUNCH_TIMEOUT`]: the buffers of the first run, the block clocks of the run whose longest block is the
+    /// median. Each run has buffers of its own (the earlier runs' are kept until the last is done), so the runs
+    /// see the inputs at different addresses, in different L2 slices (docs/timing.md).
     pub fn launch(&self, module: &Arc<CudaModule>, job: &LaunchJob) -> Result<GpuRun, LaunchError> {
-        let failed = |e: cudarc::driver::DriverError| LaunchError::Failed(format!("CUDA: {e}"));
         let f = module
             .load_function(&job.kernel)
             .map_err(|e| LaunchError::Failed(format!("kernel `{}` not found: {e}", job.kernel)))?;
+        let mut kept = Vec::with_capacity(REPEATS);
+        let mut runs = Vec::with_capacity(REPEATS);
+        for _ in 0..REPEATS {
+            let (run, buffers) = self.launch_once(&f, job)?;
+            runs.push(run);
+            kept.push(buffers);
+        }
+        let spans: Vec<u64> = runs.iter().map(GpuRun::span).collect();
+        let clocks = std::mem::take(&mut runs[super::median_run(&spans)].clocks);
+        let mut first = runs.swap_remove(0);
+        first.clocks = clocks;
+        Ok(first)
+    }
+
+    /// One run of `f`: its result and its device buffers (for the caller to keep or drop).
+    fn launch_once(
+        &self,
+        f: &cudarc::driver::CudaFunction,
+        job: &LaunchJob,
+    ) -> Result<(GpuRun, Vec<CudaSlice<u32>>), LaunchError> {
+        let failed = |e: cudarc::driver::DriverError| LaunchError::Failed(format!("CUDA: {e}"));
         {
             let mut flush = self.flush.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             self.stream.memset_zeros(&mut *flush).map_err(failed)?;
@@ -164,7 +191,7 @@ impl CudaGpu {
         let blocks = job.grid.iter().map(|&n| u64::from(n)).product::<u64>();
         let start: Vec<u64> = (0..blocks).flat_map(|_| [u64::MAX, 0]).collect();
         let mut clocks = self.stream.clone_htod(&start).map_err(failed)?;
-        let mut args = self.stream.launch_builder(&f);
+        let mut args = self.stream.launch_builder(f);
         // A PTX kernel's own parameters (values kept alive until the launch).
         let (mut small8, mut small16, mut words, mut longs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut addrs: Vec<u64> = Vec::new();
@@ -255,10 +282,11 @@ impl CudaGpu {
             .collect::<Result<_, _>>()
             .map_err(failed)?;
         let c = self.stream.clone_dtoh(&clocks).map_err(failed)?;
-        Ok(GpuRun {
+        let run = GpuRun {
             buffers: out,
             clocks: c.chunks(2).map(|p| (p[0], p[1])).collect(),
-        })
+        };
+        Ok((run, buffers))
     }
 }
 

@@ -282,6 +282,15 @@ impl GpuRun {
     }
 }
 
+/// Which of several runs of one kernel, whose longest blocks took `spans` cycles, is the median: the middle one
+/// in order of span (the earlier run of two equal spans first; of an even count, the lower middle). `spans` is
+/// not empty.
+pub fn median_run(spans: &[u64]) -> usize {
+    let mut order: Vec<usize> = (0..spans.len()).collect();
+    order.sort_by_key(|&i| (spans[i], i));
+    order[(order.len().max(1) - 1) / 2]
+}
+
 /// The machine a report was made on.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GpuInfo {
@@ -1154,6 +1163,15 @@ pub fn against(case: &Case, saved: &Report) -> ProgramReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_median_run_is_the_middle_span_and_the_earlier_of_equal_ones() {
+        assert_eq!(median_run(&[503, 380, 497, 1200, 501]), 4);
+        assert_eq!(median_run(&[700]), 0);
+        // Ties: the earlier run; an even count: the lower middle.
+        assert_eq!(median_run(&[5, 5, 5]), 1);
+        assert_eq!(median_run(&[9, 1, 5, 7]), 2);
+    }
 
     fn program(name: &str, set: &str, gpu: u64, sim: u64) -> ProgramReport {
         let mut p = ProgramReport::failed(name, String::new());
