@@ -1,0 +1,27 @@
+.kernel br_bu
+.param n = 128
+.param threads = 128
+.grid (n + threads - 1) / threads
+.block threads
+.buffer in  u32[n] = i
+.buffer o   u32[n]
+.buffer out u32[(n + threads - 1) / threads]
+.shared partial u32[threads / W]
+.include "warp.s"
+.reg %gid, %v, %other, %off
+.pred %inside, %lane0, %warp0, %has, %more
+        mad.lo.u32          %gid, %ctaid.x, %ntid.x, %tid.x
+        mov.u32             %v, 0
+        setp.lt.u32         %inside, %gid, n
+        @%inside ld.global.u32 %v, in[%gid]
+        shfl.sync.bfly.b32 %other, %v, 16
+        add.u32 %v, %v, %other
+        shfl.sync.bfly.b32 %other, %v, 8
+        add.u32 %v, %v, %other
+        shfl.sync.bfly.b32 %other, %v, 4
+        add.u32 %v, %v, %other
+        shfl.sync.bfly.b32 %other, %v, 2
+        add.u32 %v, %v, %other
+        shfl.sync.bfly.b32 %other, %v, 1
+        add.u32 %v, %v, %other
+        @%inside st.global.u32 o[%gid], %v
