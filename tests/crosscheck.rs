@@ -280,6 +280,7 @@ fn compare_reports_the_first_differing_element_with_its_bits() {
     let same = GpuRun {
         buffers: case.sim.buffers.iter().map(|b| b.data.clone()).collect(),
         clocks: vec![(1000, 1180)],
+        runs: Vec::new(),
     };
     let r = crosscheck::compare(&case, &same);
     assert!(r.matched);

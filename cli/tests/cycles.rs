@@ -28,7 +28,7 @@ fn json(path: &Path) -> serde_json::Value {
 
 /// `sim crosscheck ARGS --against` the committed GPU run, as JSON.
 fn rescored(args: &[String]) -> serde_json::Value {
-    let gpu = root().join("crosscheck/h200-2026-11-27-median.json");
+    let gpu = root().join("crosscheck/h200-2026-11-27-runs9.json");
     let mut all: Vec<&str> = args.iter().map(String::as_str).collect();
     let gpu = gpu.to_string_lossy().into_owned();
     all.extend(["--against", &gpu, "--format", "json"]);

@@ -1329,17 +1329,17 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     s.push_str(&body);
     s.push_str(
         &"warpsim_exit:\n\
-         \x20   // The block's first start and last exit cycle, for the cycle comparison: one lane per distinct\n\
-         \x20   // clock value of the lanes here, not every thread (a block's threads all updating one word queue\n\
-         \x20   // their atomics at one L2 slice, which delays the block's warps that are still running).\n\
+         \x20   // The block's first start and last exit cycle, for the cycle comparison, written by the lowest of\n\
+         \x20   // the lanes here (they read the clock together), not by every thread: a block's threads all\n\
+         \x20   // updating one word queue their atomics at one L2 slice and delay its warps still running.\n\
          \x20   {\n\
          \x20       const long long end = warpsim_clock();\n\
          \x20       const unsigned active = __activemask();\n\
          \x20       unsigned lower; asm(\"mov.u32 %0, %%lanemask_lt;\" : \"=r\"(lower));\n\
-         \x20       if ((__match_any_sync(active, (unsigned long long)warpsim_start) & lower) == 0)\n\
+         \x20       if ((active & lower) == 0) {\n\
          \x20           atomicMin(&warpsim_clocks[2 * BLOCK], (unsigned long long)warpsim_start);\n\
-         \x20       if ((__match_any_sync(active, (unsigned long long)end) & lower) == 0)\n\
          \x20           atomicMax(&warpsim_clocks[2 * BLOCK + 1], (unsigned long long)end);\n\
+         \x20       }\n\
          \x20   }\n\
          }\n"
         .replace("BLOCK", block_id),

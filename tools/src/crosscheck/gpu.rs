@@ -10,7 +10,9 @@
 
 use super::ptx::LaunchArg;
 use super::{Answer, Case, Gpu, GpuInfo, GpuRun, Job, LaunchJob};
-use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaModule, CudaSlice, CudaStream, CudaView, DevicePtr, LaunchConfig, PushKernelArg,
+};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -19,9 +21,14 @@ use std::time::{Duration, Instant};
 /// How long one program may run on the GPU.
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How many times each kernel runs: its cycles are the median run's (one run's cycles move by a third between
-/// runs, as its inputs land near or far from the SM in L2; docs/timing.md).
-pub const REPEATS: usize = 5;
+/// How many times each kernel runs: one run's cycles move by a third as its inputs lie near the SM in L2 or far
+/// from it (docs/timing.md).
+pub const REPEATS: usize = 9;
+
+/// How far apart the runs' buffers start: each run's lie this many words (33 lines of 128 bytes) further into
+/// allocations of their own than the run before's, so that the runs' inputs land in different L2 slices
+/// (allocations of a few bytes made one after another land next to each other, in the same slices).
+const SPREAD_WORDS: usize = 33 * 32;
 
 pub struct CudaGpu {
     ctx: Arc<CudaContext>,
@@ -150,24 +157,24 @@ impl CudaGpu {
     }
 
     /// Run one kernel of `module` [`REPEATS`] times and read its buffers back, each run within
-    /// [`LAUNCH_TIMEOUT`]: the buffers of the first run, the block clocks of the run whose longest block is the
-    /// median. Each run has buffers of its own (the earlier runs' are kept until the last is done), so the runs
-    /// see the inputs at different addresses, in different L2 slices (docs/timing.md).
+    /// [`LAUNCH_TIMEOUT`]: the buffers and block clocks of the first run, and every run's longest block (the
+    /// report's figure is their [`typical_span`](super::typical_span)). Each run has buffers of its own, their
+    /// data [`SPREAD_WORDS`] further in than the run before's (the earlier runs' are kept until the last is
+    /// done), so that the runs see the inputs in different L2 slices (docs/timing.md).
     pub fn launch(&self, module: &Arc<CudaModule>, job: &LaunchJob) -> Result<GpuRun, LaunchError> {
         let f = module
             .load_function(&job.kernel)
             .map_err(|e| LaunchError::Failed(format!("kernel `{}` not found: {e}", job.kernel)))?;
         let mut kept = Vec::with_capacity(REPEATS);
         let mut runs = Vec::with_capacity(REPEATS);
-        for _ in 0..REPEATS {
-            let (run, buffers) = self.launch_once(&f, job)?;
+        for r in 0..REPEATS {
+            let (run, buffers) = self.launch_once(&f, job, r)?;
             runs.push(run);
             kept.push(buffers);
         }
         let spans: Vec<u64> = runs.iter().map(GpuRun::span).collect();
-        let clocks = std::mem::take(&mut runs[super::median_run(&spans)].clocks);
         let mut first = runs.swap_remove(0);
-        first.clocks = clocks;
+        first.runs = spans;
         Ok(first)
     }
 
@@ -176,18 +183,30 @@ impl CudaGpu {
         &self,
         f: &cudarc::driver::CudaFunction,
         job: &LaunchJob,
+        run: usize,
     ) -> Result<(GpuRun, Vec<CudaSlice<u32>>), LaunchError> {
         let failed = |e: cudarc::driver::DriverError| LaunchError::Failed(format!("CUDA: {e}"));
         {
             let mut flush = self.flush.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             self.stream.memset_zeros(&mut *flush).map_err(failed)?;
         }
-        let mut buffers: Vec<CudaSlice<u32>> = job
+        // Run `run`'s buffers start `run` × SPREAD_WORDS words into allocations of their own.
+        let offset = run * SPREAD_WORDS;
+        let buffers: Vec<CudaSlice<u32>> = job
             .buffers
             .iter()
-            .map(|b| self.stream.clone_htod(b))
+            .map(|b| {
+                let mut s = self.stream.alloc_zeros::<u32>((offset + b.len()).max(1))?;
+                self.stream.memcpy_htod(b, &mut s.slice_mut(offset..offset + b.len()))?;
+                Ok(s)
+            })
             .collect::<Result<_, _>>()
             .map_err(failed)?;
+        let views: Vec<CudaView<u32>> = buffers
+            .iter()
+            .zip(&job.buffers)
+            .map(|(s, b)| s.slice(offset..offset + b.len()))
+            .collect();
         let blocks = job.grid.iter().map(|&n| u64::from(n)).product::<u64>();
         let start: Vec<u64> = (0..blocks).flat_map(|_| [u64::MAX, 0]).collect();
         let mut clocks = self.stream.clone_htod(&start).map_err(failed)?;
@@ -198,7 +217,7 @@ impl CudaGpu {
         let zero = 0u32;
         match &job.args {
             None => {
-                for b in &mut buffers {
+                for b in &views {
                     args.arg(b);
                 }
                 args.arg(&mut clocks);
@@ -217,7 +236,7 @@ impl CudaGpu {
                     }
                 }
                 let (mut i8_, mut i16_, mut i32_, mut i64_) = (0, 0, 0, 0);
-                let ptrs: Vec<u64> = buffers.iter().map(|b| b.device_ptr(&self.stream).0).collect();
+                let ptrs: Vec<u64> = views.iter().map(|b| b.device_ptr(&self.stream).0).collect();
                 for a in list {
                     if let LaunchArg::Buffer(k) = a {
                         addrs.push(
@@ -276,7 +295,7 @@ impl CudaGpu {
             }
             std::thread::sleep(Duration::from_micros(20));
         }
-        let out: Vec<Vec<u32>> = buffers
+        let out: Vec<Vec<u32>> = views
             .iter()
             .map(|b| self.stream.clone_dtoh(b))
             .collect::<Result<_, _>>()
@@ -285,6 +304,7 @@ impl CudaGpu {
         let run = GpuRun {
             buffers: out,
             clocks: c.chunks(2).map(|p| (p[0], p[1])).collect(),
+            runs: Vec::new(),
         };
         Ok((run, buffers))
     }

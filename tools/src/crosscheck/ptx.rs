@@ -2,8 +2,9 @@
 //! (`cuModuleLoadData`), with two additions for the block clocks that the CUDA translation records too: a last
 //! parameter `__warpsim_clocks` (per block the first start and last exit `%clock64`), the start read first
 //! thing, and every `ret`/`exit` of the entry turned into a branch to one exit that records the end. As in the
-//! translation, one lane per distinct clock value updates the block's clocks, not every thread (thousands of
-//! atomics on one word would delay the block's warps still running).
+//! translation, the lowest of the lanes that reach the exit together (they read the clock together) updates the
+//! block's clocks, not every thread (thousands of atomics on one word would delay the block's warps still
+//! running).
 
 use serde::{Deserialize, Serialize};
 use warpsim::kernel::Kernel;
@@ -101,7 +102,7 @@ pub fn instrument(text: &str, entry: &str) -> Result<String, String> {
     }
     edits.push((
         open + 1,
-        "\n\t.reg .b64 %__ws<5>;\n\t.reg .b32 %__wr<6>;\n\t.reg .pred %__wp<1>;\n\tmov.u64 %__ws0, %clock64;\n".into(),
+        "\n\t.reg .b64 %__ws<4>;\n\t.reg .b32 %__wr<6>;\n\t.reg .pred %__wp<1>;\n\tmov.u64 %__ws0, %clock64;\n".into(),
         0,
     ));
     let mut rets = Vec::new();
@@ -141,14 +142,10 @@ pub fn instrument(text: &str, entry: &str) -> Result<String, String> {
          \tadd.u64 %__ws2, %__ws2, %__ws3;\n\
          \tactivemask.b32 %__wr3;\n\
          \tmov.u32 %__wr4, %lanemask_lt;\n\
-         \tmatch.any.sync.b64 %__wr5, %__ws0, %__wr3;\n\
-         \tand.b32 %__wr5, %__wr5, %__wr4;\n\
+         \tand.b32 %__wr5, %__wr3, %__wr4;\n\
          \tsetp.eq.u32 %__wp0, %__wr5, 0;\n\
-         \t@%__wp0 atom.global.min.u64 %__ws4, [%__ws2], %__ws0;\n\
-         \tmatch.any.sync.b64 %__wr5, %__ws1, %__wr3;\n\
-         \tand.b32 %__wr5, %__wr5, %__wr4;\n\
-         \tsetp.eq.u32 %__wp0, %__wr5, 0;\n\
-         \t@%__wp0 atom.global.max.u64 %__ws4, [%__ws2+8], %__ws1;\n\
+         \t@%__wp0 red.global.min.u64 [%__ws2], %__ws0;\n\
+         \t@%__wp0 red.global.max.u64 [%__ws2+8], %__ws1;\n\
          \tret;\n"
             .into(),
         0,
@@ -178,14 +175,13 @@ mod tests {
         assert!(out.contains("@%p1 bra __warpsim_exit;"), "{out}");
         assert_eq!(out.matches("bra __warpsim_exit").count(), 2, "{out}");
         assert!(out.contains("__warpsim_exit:\n\tmov.u64 %__ws1, %clock64;"), "{out}");
-        // One lane per distinct clock value updates the block's clocks.
-        assert_eq!(out.matches("match.any.sync.b64").count(), 2, "{out}");
+        // The lowest lane of those at the exit updates the block's clocks.
         assert!(
-            out.contains("\t@%__wp0 atom.global.min.u64 %__ws4, [%__ws2], %__ws0;"),
-            "{out}"
-        );
-        assert!(
-            out.contains("\t@%__wp0 atom.global.max.u64 %__ws4, [%__ws2+8], %__ws1;"),
+            out.contains(
+                "\tactivemask.b32 %__wr3;\n\tmov.u32 %__wr4, %lanemask_lt;\n\tand.b32 %__wr5, %__wr3, %__wr4;\n\
+                 \tsetp.eq.u32 %__wp0, %__wr5, 0;\n\t@%__wp0 red.global.min.u64 [%__ws2], %__ws0;\n\
+                 \t@%__wp0 red.global.max.u64 [%__ws2+8], %__ws1;\n\tret;"
+            ),
             "{out}"
         );
         let (m, _) = ptx::parse("out.ptx", &out).expect("the instrumented PTX parses");
