@@ -1,53 +1,50 @@
-// Microbenchmark: what a device-side printf costs the warp that calls it (CUDA's printf is a call of the
-// driver's vprintf, which the warp runs to its end). One block of one warp; the calling lanes (1 or 32) print
-// `reps` times in a loop, each with 1 or 4 arguments, between two clock64() reads; the cycles per call are
-// printed after the kernel's own output (which goes to /dev/null in the run below: only the figures matter).
-// Build: nvcc -O3 -arch=sm_90 -o ubench17 ubench17.cu ; run: ./ubench17 > out.txt (figures on stderr)
+// First touch of single lines after a host copy (issue 22): one thread, three dependent loads with ld.global.cg
+// (L2, not L1): line A (the launch's first load), line B (another line of the same copy, first touch) and line A
+// again (touched). The copy lands at 64 offsets 33 lines apart, L2 flushed before each copy.
 #include <cstdio>
+#include <vector>
+#include <algorithm>
 #include <cuda_runtime.h>
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); return 1; } } while (0)
-
-__global__ void calls(int lanes, int args, int reps, long long *cyc) {
-  int i = threadIdx.x;
-  long long t0 = clock64();
-  for (int r = 0; r < reps; r++) {
-    if (i < lanes) {
-      if (args == 1) printf("%d\n", i);
-      else printf("%d %d %f %d\n", i, r, 0.5 * i, lanes);
-    }
-  }
-  long long t1 = clock64();
-  if (i == 0) *cyc = t1 - t0;
+__global__ void probe(const unsigned *a, const unsigned *b, unsigned long long *out) {
+    // Each load's address depends on the load before (every word holds 7), and its value is stored to shared
+    // memory before the next clock read: in-order issue reads the clock only once the value has arrived.
+    __shared__ volatile unsigned s[4];
+    unsigned v, w, x;
+    long long t0 = clock64();
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
+    s[0] = v;
+    long long t1 = clock64();
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(w) : "l"(b + (v - 7)) : "memory");
+    s[1] = w;
+    long long t2 = clock64();
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(x) : "l"(a + (w - 7)) : "memory");
+    s[2] = x;
+    long long t3 = clock64();
+    out[0] = t1 - t0; out[1] = t2 - t1; out[2] = t3 - t2; out[3] = s[0] + s[1] + s[2];
 }
-
-__global__ void empty(int reps, long long *cyc) {
-  int i = threadIdx.x;
-  long long t0 = clock64();
-  for (int r = 0; r < reps; r++) {
-    if (i < 0) printf("%d\n", i);  // never taken: the loop's own cost
-  }
-  long long t1 = clock64();
-  if (i == 0) *cyc = t1 - t0;
-}
-
 int main() {
-  long long *cyc, h;
-  CHECK(cudaMalloc(&cyc, sizeof(long long)));
-  CHECK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 256 << 20));
-  const int reps = 64;
-  empty<<<1, 32>>>(reps, cyc);
-  CHECK(cudaDeviceSynchronize());
-  CHECK(cudaMemcpy(&h, cyc, sizeof h, cudaMemcpyDeviceToHost));
-  fprintf(stderr, "loop without a call: %.1f cycles an iteration\n", double(h) / reps);
-  for (int args : {1, 4}) {
-    for (int lanes : {1, 8, 32}) {
-      for (int trial = 0; trial < 3; trial++) {
-        calls<<<1, 32>>>(lanes, args, reps, cyc);
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaMemcpy(&h, cyc, sizeof h, cudaMemcpyDeviceToHost));
-        fprintf(stderr, "printf, %d argument(s), %2d lanes, trial %d: %.1f cycles a call\n", args, lanes, trial, double(h) / reps);
-      }
+    const size_t pool_bytes = 64 << 20, flush_bytes = 256 << 20;
+    char *pool, *flush; unsigned long long *d_out;
+    cudaMalloc(&pool, pool_bytes); cudaMalloc(&flush, flush_bytes); cudaMalloc(&d_out, 64);
+    std::vector<unsigned> host(4096, 7);
+    std::vector<long long> ta, tb, tc;
+    for (int k = 0; k < 64; k++) {
+        size_t off = (size_t)k * 4224;
+        cudaMemset(flush, k, flush_bytes);
+        cudaMemcpy(pool + off, host.data(), 16384, cudaMemcpyHostToDevice);
+        probe<<<1, 1>>>((unsigned *)(pool + off), (unsigned *)(pool + off + 8192), d_out);
+        unsigned long long h[4]; cudaMemcpy(h, d_out, 32, cudaMemcpyDeviceToHost);
+        ta.push_back(h[0]); tb.push_back(h[1]); tc.push_back(h[2]);
     }
-  }
-  return 0;
+    auto show = [](const char *name, std::vector<long long> v) {
+        double m = 0; for (auto x : v) m += x; m /= v.size();
+        std::vector<long long> s = v; std::sort(s.begin(), s.end());
+        printf("%-40s mean %6.1f  min %lld  q1 %lld  median %lld  q3 %lld  max %lld\n  all:", name, m, s[0], s[s.size()/4], s[s.size()/2], s[3*s.size()/4], s.back());
+        for (auto x : v) printf(" %lld", x);
+        printf("\n");
+    };
+    show("A: the launch's first load (first touch)", ta);
+    show("B: another line's first touch", tb);
+    show("A again (touched, L2)", tc);
+    return 0;
 }
