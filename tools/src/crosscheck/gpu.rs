@@ -168,9 +168,18 @@ impl CudaGpu {
         let mut kept = Vec::with_capacity(REPEATS);
         let mut runs = Vec::with_capacity(REPEATS);
         for r in 0..REPEATS {
-            let (run, buffers) = self.launch_once(&f, job, r)?;
-            runs.push(run);
-            kept.push(buffers);
+            match self.launch_once(&f, job, r) {
+                Ok((run, buffers)) => {
+                    runs.push(run);
+                    kept.push(buffers);
+                }
+                Err(e) => {
+                    // After a hung run nothing may be freed (a free would wait for the kernel); after a
+                    // failure the context is unusable anyway.
+                    std::mem::forget(kept);
+                    return Err(e);
+                }
+            }
         }
         let spans: Vec<u64> = runs.iter().map(GpuRun::span).collect();
         let mut first = runs.swap_remove(0);

@@ -273,7 +273,8 @@ pub struct GpuRun {
     pub buffers: Vec<Vec<u32>>,
     /// Per block: the first start and last exit `clock64()` (of the first run).
     pub clocks: Vec<(u64, u64)>,
-    /// When the kernel ran several times ([`CudaGpu::launch`](gpu)): each run's longest block, in GPU cycles.
+    /// When the kernel ran several times (`CudaGpu::launch`, feature `cuda`): each run's longest block, in GPU
+    /// cycles.
     #[serde(default)]
     pub runs: Vec<u64>,
 }
