@@ -6,9 +6,10 @@ use std::path::Path;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut out = embed(&root.join("programs"), "FILES", "Every shipped program file");
+    let mut out = embed(&root.join("programs"), &["s"], "FILES", "Every shipped program file");
     out += &embed(
         &root.join("calibration/programs"),
+        &["s", "ptx"],
         "CALIBRATION_FILES",
         "Every calibration microbenchmark",
     );
@@ -24,14 +25,14 @@ fn main() {
     std::fs::write(dest, out).expect("write programs.rs");
 }
 
-/// A static `name` listing every `.s` file of `dir` as (file name, text).
-fn embed(dir: &Path, name: &str, doc: &str) -> String {
+/// A static `name` listing every file of `dir` with one of `extensions` as (file name, text).
+fn embed(dir: &Path, extensions: &[&str], name: &str, doc: &str) -> String {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(std::result::Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "s"))
+        .filter(|p| p.extension().is_some_and(|x| extensions.iter().any(|e| x == *e)))
         .collect();
     files.sort();
     let mut out = format!("/// {doc}: (file name, text).\npub static {name}: &[(&str, &str)] = &[\n");

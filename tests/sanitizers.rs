@@ -6,14 +6,9 @@ use warpsim::{AccessKind, Hazard, ShuffleReason};
 use warpsim::{Checks, Config, FindingKind, Kernel, Launch, RunOptions, RunOutput, Schedule, programs};
 use warpsim_isa::Value;
 
-/// The machine these cases were written for: `hopper` without the extra cost of an SM's first global load
-/// (`timing.memory.first_load_extra` 0), whose schedule lets the default order give block_reduce without its
-/// barrier the right sum (with the cost, warp 0 reads before warps 2 and 3 have stored: `cli/tests/cli.rs`).
-/// The checks, not the timing, are under test here.
+/// The machine these cases were written for: `hopper` at warp size `w`.
 fn machine(w: u32) -> Config {
-    let mut c = Config::hopper().with_warp_size(w);
-    c.timing.memory.first_load_extra = 0;
-    c
+    Config::hopper().with_warp_size(w)
 }
 
 fn kernel_from(text: &str, w: u32, set: &[(&str, i64)]) -> Kernel {

@@ -37,7 +37,8 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "rem.u64 dependent chain",
         "f32 global atomic min (CAS loop on the GPU), 1 lane",
         "f32 global atomic min (CAS loop on the GPU), 32 lanes on distinct words",
-        "first global load of a launch, line not in L2 (DRAM), dependent",
+        "first global load of a launch, line not in L2 (DRAM), its pointer the launch's first parameter read",
+        "kernel parameter, an SM's first read of a launch less its next read (ld.param, constant-bank miss)",
         "global load, line not in L2 (DRAM), dependent",
         "global atomicAdd, different addresses",
         "bar.warp.sync bringing two diverged paths together, one an iteration",
@@ -127,7 +128,7 @@ fn both_policies_and_an_edited_configuration_give_the_same_values() {
                 ..Launch::default()
             },
         ),
-        ("transpose", Launch::default()),
+        ("block_sum", Launch::default()),
     ] {
         let program = programs::assemble(name).expect("shipped").expect("assembles");
         let a = warpsim::simulate(&program, &Config::hopper(), &launch).expect("runs");
@@ -284,8 +285,8 @@ fn issue_cycles(src: &str, config: &Config, pcs: &[u32]) -> Vec<u64> {
 }
 
 #[test]
-fn a_lines_first_load_comes_from_its_l2_slice_or_dram_and_the_sms_first_load_costs_more() {
-    // One lane: the SM's first load (line 0), a load of another line (line 1), a store to line 2 and a load
+fn a_lines_first_load_comes_from_its_l2_slice_or_dram() {
+    // One lane: a load of line 0, a load of another line (line 1), a store to line 2 and a load
     // of it: each load's value is added at once, so each add issues when that load's data arrives.
     let src = "\
 .block 1
@@ -302,23 +303,22 @@ fn a_lines_first_load_comes_from_its_l2_slice_or_dram_and_the_sms_first_load_cos
     let adds = [1, 3, 6];
     let warm = Config::hopper();
     let m = &warm.timing.memory;
-    let (l2, first, dram, extra) = (
+    let (l2, first, dram) = (
         u64::from(m.l1_miss_latency),
         u64::from(m.l2_first_latency),
         u64::from(m.dram_latency),
-        u64::from(m.first_load_extra),
     );
-    assert_eq!((l2, first, dram, extra), (287, 382, 477, 70));
-    // Buffers in L2 (as the cross-check runs kernels): a line's first load comes from its L2 slice (the first
-    // pays the SM's extra too); the stored line, touched before, is a plain L2 hit.
+    assert_eq!((l2, first, dram), (287, 382, 477));
+    // Buffers in L2 (as the cross-check runs kernels): a line's first load comes from its L2 slice; the stored
+    // line, touched before, is a plain L2 hit.
     let a = issue_cycles(src, &warm, &adds);
-    assert_eq!(a[0], first + extra + 1);
+    assert_eq!(a[0], first + 1);
     assert_eq!(a[1] - (a[0] + 1), first + 1);
     // Buffers not in L2: lines 0 and 1 come from DRAM; line 2, stored first, is then in L2.
     let mut cold = warm.clone();
     cold.timing.memory.buffers_in_l2 = false;
     let c = issue_cycles(src, &cold, &adds);
-    assert_eq!(c[0], dram + extra + 1);
+    assert_eq!(c[0], dram + 1);
     assert_eq!(c[1] - (c[0] + 1), dram + 1);
     assert_eq!(c[2] - a[2], c[1] - a[1], "the stored line is an L2 hit in both");
     // With the first touch priced as any L2 hit, nothing is tracked and the first two loads cost l2.
@@ -326,7 +326,7 @@ fn a_lines_first_load_comes_from_its_l2_slice_or_dram_and_the_sms_first_load_cos
     flat.timing.memory.l2_first_latency = flat.timing.memory.l1_miss_latency;
     assert_eq!(flat.timing.memory.first_miss(), None);
     let f = issue_cycles(src, &flat, &adds);
-    assert_eq!(f[0], l2 + extra + 1);
+    assert_eq!(f[0], l2 + 1);
     assert_eq!(f[1] - (f[0] + 1), l2 + 1);
     assert_eq!(f[2] - f[1], a[2] - a[1], "the third load costs the same");
 }
@@ -379,9 +379,81 @@ fn a_second_warp_missing_on_a_line_in_flight_waits_for_the_same_fill() {
         })
         .collect();
     // Both loads issue at cycle 0 (schedulers 0 and 1) and the pipe takes one line per cycle: the miss, the
-    // SM's first load and the line's first touch, is filled at 0 + 382 + 70; the add (another pipe) reads one
-    // cycle later.
-    assert_eq!(adds, vec![453, 453]);
+    // line's first touch, is filled at 0 + 382; the add (another pipe) reads one cycle later.
+    assert_eq!(adds, vec![383, 383]);
+}
+
+/// `calibration/programs/param_miss.ptx` at `threads` threads a block and `grid` blocks, on `config`: each warp's
+/// first and second parameter read (`cyc[1 + 2w]`, `cyc[2 + 2w]`) and the run's cycles.
+fn param_reads(config: &Config, threads: u32, grid: u32) -> (Vec<u32>, u64) {
+    let text = programs::calibration_file("param_miss.ptx").expect("a calibration program");
+    let args = warpsim::ptx::Arguments {
+        buffers: vec!["cyc=u32[9]".into(), "a=u32[1]".into(), "b=u32[1]".into()],
+        ..warpsim::ptx::Arguments::default()
+    };
+    let program = warpsim::ptx::load_text("param_miss.ptx", text, &args, &[], false).expect("loads");
+    let launch = Launch {
+        grid: Some(Dim3 { x: grid, y: 1, z: 1 }),
+        block: Some(Dim3 { x: threads, y: 1, z: 1 }),
+        ..Launch::default()
+    };
+    let out = warpsim::simulate(&program, config, &launch).expect("runs");
+    let cyc = out.buffer("cyc").expect("cyc").data.clone();
+    (cyc, out.cycles)
+}
+
+#[test]
+fn an_sms_first_read_of_the_kernels_parameters_misses_once_and_the_reads_in_flight_wait_for_it() {
+    let hopper = Config::hopper();
+    assert_eq!(hopper.timing.memory.param_miss, 68);
+    for miss in [68, 200] {
+        let mut config = hopper.clone();
+        config.timing.memory.param_miss = miss;
+        let mut free = hopper.clone();
+        free.timing.memory.param_miss = 0;
+        let m = u64::from(miss);
+        // One warp: its first read takes `miss` more; its second, of the same line, does not.
+        let (with, cycles) = param_reads(&config, 1, 1);
+        let (without, base) = param_reads(&free, 1, 1);
+        assert_eq!(u64::from(with[1]), u64::from(without[1]) + m, "miss {miss}");
+        assert_eq!(with[2], without[2], "miss {miss}");
+        assert_eq!(cycles, base + m, "miss {miss}");
+        // Four warps read together: one miss, which each waits for (not one each), so the run is `miss` longer.
+        let (with, cycles) = param_reads(&config, 128, 1);
+        let (without, base) = param_reads(&free, 128, 1);
+        assert_eq!(cycles, base + m, "miss {miss}");
+        for w in 0..4 {
+            let first = |c: &[u32]| u64::from(c[1 + 2 * w]);
+            assert!(
+                first(&with) > first(&without) + m - 4,
+                "warp {w}: {with:?} against {without:?}"
+            );
+            assert!(
+                first(&with) <= first(&without) + m,
+                "warp {w}: {with:?} against {without:?}"
+            );
+            assert_eq!(with[2 + 2 * w], without[2 + 2 * w], "warp {w}");
+        }
+        // Each SM misses once a launch: two blocks on one SM pay one miss; on two SMs, one each (in parallel).
+        let mut one_sm = config.clone();
+        one_sm.sms = 1;
+        let mut one_sm_free = free.clone();
+        one_sm_free.sms = 1;
+        let (_, two_on_one) = param_reads(&one_sm, 32, 2);
+        let (_, two_on_one_free) = param_reads(&one_sm_free, 32, 2);
+        assert_eq!(two_on_one, two_on_one_free + m, "miss {miss}");
+        let (_, two_on_two) = param_reads(&config, 32, 2);
+        let (_, two_on_two_free) = param_reads(&free, 32, 2);
+        assert_eq!(two_on_two, two_on_two_free + m, "miss {miss}");
+    }
+    // warpsim's own programs read no parameters: their values are constants.
+    let mut dear = hopper.clone();
+    dear.timing.memory.param_miss = 1000;
+    for name in ["shfl_xor", "block_reduce", "dot_product"] {
+        let a = run_with(name, &hopper).expect("runs");
+        let b = run_with(name, &dear).expect("runs");
+        assert_eq!(a.cycles, b.cycles, "{name}");
+    }
 }
 
 #[test]
@@ -485,7 +557,7 @@ fn the_profile_changes_nothing_else_and_is_the_same_on_any_number_of_threads() {
 
 #[test]
 fn an_operand_wait_is_given_to_the_waiting_instruction_and_names_its_producer() {
-    // One warp: a global load (the SM's first: an L2 hit plus the first load's extra), an add of its value, a
+    // One warp: a global load (its line's first touch in L2), an add of its value, a
     // shuffle of the sum and an add of that.
     let src = "\
 .buffer g u32[32]
@@ -504,7 +576,7 @@ fn an_operand_wait_is_given_to_the_waiting_instruction_and_names_its_producer() 
     };
     let out = warpsim::run(&kernel, &config, &options, &mut warpsim::NoTrace).expect("runs");
     let m = &config.timing.memory;
-    let load = u64::from(m.l2_first_latency + m.first_load_extra);
+    let load = u64::from(m.l2_first_latency);
     let u = &config.timing.units;
     let line = |pc: usize| &out.lines[pc];
     // The add issues when the load's data is there: it waited that long less the cycle the load issued in,

@@ -224,6 +224,6 @@ fn the_stepper_shows_each_instructions_cycles_beside_it() {
         assert!(html[at..].starts_with(&cost));
         assert!(html[at..].contains(&format!("\"pc\":{}", l["pc"])));
     }
-    assert!(html.contains("waited 1594 for pc 3 (@%inside ld.global.u32 %v, in[%gid])"));
+    assert!(html.contains("waited 1524 for pc 3 (@%inside ld.global.u32 %v, in[%gid])"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -943,6 +943,10 @@ pub struct Instruction {
     pub expanded_from: Option<Span>,
     /// For an instruction lowered from PTX: the CUDA or Python line it was compiled from (PTX's `.loc`).
     pub origin: Option<Origin>,
+    /// It reads a kernel parameter (PTX `ld.param` of an entry's parameter, lowered to its value at the launch):
+    /// on the GPU, a read of the parameters' constant-bank line, which an SM's first read of a launch misses.
+    /// warpsim's own programs read none: their parameters are constants.
+    pub param: bool,
 }
 
 /// A line of the source a PTX instruction was compiled from (its `.loc`).

@@ -865,6 +865,7 @@ impl Assembler<'_> {
                     text,
                     expanded_from: s.expanded_from,
                     origin: None,
+                    param: false,
                 }),
                 Err(mut d) => {
                     if let Some(call) = s.expanded_from {

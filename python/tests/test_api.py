@@ -262,11 +262,11 @@ def test_a_fault_names_block_warp_lane_pc_and_line():
     with pytest.raises(warpsim.Fault) as e:
         warpsim.run(src, block=16, warp_size=8)
     f = e.value
-    assert (f.block, f.warp, f.lane) == ("0", 0, 7)
+    assert (f.block, f.warp, f.lane) == ("0", 1, 0)
     assert f.instruction == "st.global.f32 out[%i], %x"
     assert f.line == 11 and f.file == "<source>"
     assert f.pc == 5
-    assert "out-of-bounds store to `out`: element 16" in str(f)
+    assert "out-of-bounds store to `out`: element 17" in str(f)
     assert isinstance(f, RuntimeError)
 
 

@@ -128,9 +128,14 @@ pub struct Memory {
     /// the buffers copied to the device, which leaves them in L2. When false, each line's first load in the
     /// launch costs `dram_latency` (measured with buffers copied after other work: `docs/timing.md`).
     pub buffers_in_l2: bool,
-    /// Extra cycles of each SM's first global load of a launch (on either level; as a cold address
-    /// translation would cost).
-    pub first_load_extra: u32,
+    /// Extra cycles of an SM's first read of the kernel's parameters in a launch (PTX `ld.param` of an entry's
+    /// parameter): the parameters' constant-bank line misses the SM's constant cache; the SM's reads of it until
+    /// the line arrives wait for it, later ones hit. warpsim's own programs read no parameters (their values are
+    /// constants), as the CUDA translation reads the line before its start clock. Measured on an H200: the
+    /// first load of a chase takes 61–67 cycles longer when its pointer is read after the start clock than
+    /// when it was read before (`calibration/measured/ubench18.cu`).
+    #[serde(default = "Memory::default_param_miss")]
+    pub param_miss: u32,
     /// Cache lines the L1 resolves per cycle beyond a load's first: a load of n lines is ready (n - 1) / this
     /// cycles later (its bank conflicts come on top, `bank_conflict` per extra way, as in shared memory).
     pub l1_lines_per_cycle: u32,
@@ -292,7 +297,7 @@ impl Config {
                     l2_first_latency: Memory::default_l2_first_latency(),
                     dram_latency: 477,
                     buffers_in_l2: true,
-                    first_load_extra: 70,
+                    param_miss: Memory::default_param_miss(),
                     l1_lines_per_cycle: 5,
                 },
             },
@@ -349,7 +354,7 @@ impl Config {
             t.memory.l1_miss_latency,
             t.memory.l2_first_latency,
             t.memory.dram_latency,
-            t.memory.first_load_extra,
+            t.memory.param_miss,
         ]
         .iter()
         .any(|&v| v > LIMIT)
@@ -521,6 +526,11 @@ impl Memory {
     /// (the second pass's 296 against `l1_miss_latency`'s 287).
     pub fn default_l2_first_latency() -> u32 {
         382
+    }
+
+    /// See [`Memory::param_miss`].
+    pub fn default_param_miss() -> u32 {
+        68
     }
 
     /// See [`Memory::sector_bytes`]: Hopper's 32 bytes.

@@ -852,6 +852,9 @@ pub mod sched {
     /// a convergence barrier, `BSSY` before it and `BSYNC` here, which each path reaching it pays
     /// (`timing.convergence_barrier`).
     pub const JOIN: u8 = 32;
+    /// It reads a kernel parameter (`Instruction::param`): an SM's first such read of a launch misses the
+    /// constant cache (`timing.memory.param_miss`).
+    pub const PARAM: u8 = 64;
 
     use super::{DInstr, DOp, Flat, Unit};
 
@@ -1699,6 +1702,11 @@ pub fn instantiate_with(
         .collect::<Result<Vec<_>, _>>()?;
     let divergent = sched::divergent_branches(program, &code);
     sched::mark(&mut code, &divergent);
+    for (d, inst) in code.iter_mut().zip(&program.instructions) {
+        if inst.param {
+            d.sched |= sched::PARAM;
+        }
+    }
     let described = code.iter().map(Described::of).collect();
     // The untraced run's code: registers share rows where their lifetimes allow (`rows::coalesce`).
     // (Past the analyses' size limits: a row per register, every row zeroed.)

@@ -79,9 +79,14 @@ pub fn assemble(name: &str) -> Option<Result<Program, AssembleError>> {
     })
 }
 
-/// The calibration microbenchmarks (`calibration/programs/*.s`) by name (`shfl_bfly_chain`).
+/// The calibration microbenchmarks in warpsim's ISA (`calibration/programs/*.s`) by name (`shfl_bfly_chain`).
 pub fn calibration_source(name: &str) -> Option<&'static str> {
-    let file = format!("{name}.s");
+    calibration_file(&format!("{name}.s"))
+}
+
+/// A calibration microbenchmark's file (`calibration/programs/`) by file name: `shfl_bfly_chain.s`, or one
+/// written in PTX, `param_miss.ptx` (a kernel parameter is read only by PTX).
+pub fn calibration_file(file: &str) -> Option<&'static str> {
     embedded::CALIBRATION_FILES
         .iter()
         .find(|(n, _)| *n == file)

@@ -226,8 +226,9 @@ pub(crate) struct Sm<'k> {
     overlay: crate::lsu::Overlay,
     /// The global lines this SM brought into L2 this epoch (the engine merges them at the commit).
     pub l2_own: FxHashMap<u64, u64>,
-    /// No global load has issued on this SM yet in the launch.
-    first_load: bool,
+    /// When the kernel parameters' constant-bank line is in this SM's constant cache (`None`: not read yet in
+    /// the launch; `Memory::param_miss`).
+    param_ready: Option<u64>,
     /// With `RunOptions::profile`: the cycles of this SM's warps per instruction.
     pub profile: Option<crate::profile::Profile>,
     /// With tracing: this epoch's global atomics that return old values, as the events their values arrive in
@@ -291,7 +292,7 @@ impl<'k> Sm<'k> {
             effects: Vec::new(),
             overlay: crate::lsu::Overlay::default(),
             l2_own: FxHashMap::default(),
-            first_load: true,
+            param_ready: None,
             profile: None,
             returning: Vec::new(),
             scratch: LaneScratch::default(),
@@ -961,7 +962,7 @@ impl<'k> Sm<'k> {
         }
         // Price it.
         let banks = self.config.shared_banks;
-        let (l1, own, first_load, config) = (&mut self.l1, &mut self.l2_own, &mut self.first_load, self.config);
+        let (l1, own, config) = (&mut self.l1, &mut self.l2_own, self.config);
         let (global_base, local_base) = (&self.shared.global_base, warp.local_base);
         let lsu = once(move || MemoryTiming {
             banks,
@@ -973,13 +974,17 @@ impl<'k> Sm<'k> {
                 hit: u64::from(config.timing.memory.l1_miss_latency),
                 first: config.timing.memory.first_miss(),
             },
-            first_load,
             global_base,
             local_base,
         });
         // The compiler's load scheduling: where a load could have started in its basic block.
         let sched = inst.sched;
         let mut from = cycle;
+        // A read of the kernel's parameters: the SM's first of the launch misses the constant cache.
+        let mut param_wait = 0;
+        if sched & crate::kernel::sched::PARAM != 0 {
+            param_wait = param_read(&mut self.param_ready, self.config.timing.memory.param_miss, cycle);
+        }
         if sched != 0 && self.config.timing.hoist_loads {
             if sched & crate::kernel::sched::LEADER != 0 {
                 warp.load_floor = [cycle; 2];
@@ -1012,6 +1017,7 @@ impl<'k> Sm<'k> {
             // cycle after it issues).
             priced.cost.latency = (from + priced.cost.latency).saturating_sub(cycle).max(1);
         }
+        priced.cost.latency += param_wait;
         if partial_sync && !diverged_sync {
             // The `WARPSYNC` of the GPU's slow path runs before the instruction: its result comes that much later.
             priced.cost.latency += u64::from(self.config.timing.warp_sync_partial);
@@ -1352,4 +1358,14 @@ pub(crate) fn reconverged<const ON: bool>(
 #[inline(always)]
 fn once<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
     f
+}
+
+/// How much longer than its own latency a read of the kernel's parameters issued at `cycle` takes, on an SM whose
+/// parameters' line arrives at `ready` (`None`: not read yet in the launch): the SM's first read of the launch
+/// misses the constant cache, and its line arrives `miss` cycles later (`memory.param_miss`); a read before then
+/// waits for it.
+#[cold]
+#[inline(never)]
+fn param_read(ready: &mut Option<u64>, miss: u32, cycle: u64) -> u64 {
+    ready.get_or_insert(cycle + u64::from(miss)).saturating_sub(cycle)
 }

@@ -39,9 +39,6 @@ pub(crate) struct MemoryTiming<'a> {
     pub w: u32,
     pub l1: &'a mut L1,
     pub l2: L2View<'a>,
-    /// The SM has not loaded from global memory yet in this launch (its first load costs
-    /// `memory.first_load_extra` more).
-    pub first_load: &'a mut bool,
     pub global_base: &'a [u64],
     /// Where the issuing warp's local memory lies (for cache lines: [`crate::warp::Warp::local_base`]).
     pub local_base: u64,
@@ -91,15 +88,6 @@ pub(crate) fn price<'m>(
         p.cost = match m.kind {
             AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(shared_unit(), degree, conflict),
             AccessKind::Read => {
-                if *mem.first_load && exec != 0 {
-                    // The SM's first load (its L1 is empty: every line misses) fills later.
-                    *mem.first_load = false;
-                    let extra = u64::from(timing.memory.first_load_extra);
-                    mem.l2.hit += extra;
-                    if let Some(d) = &mut mem.l2.first {
-                        *d += extra;
-                    }
-                }
                 let l1 = Some((&mut *mem.l1, cycle, p.cost.latency));
                 let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
                 let (lines, misses, arrival) = global_lines(base(), m.words, exec, sizes, l1, &mut mem.l2);

@@ -21,11 +21,15 @@ use warpsim_isa::Value;
 #[serde(deny_unknown_fields)]
 pub struct Row {
     pub name: String,
-    /// The microbenchmark in `calibration/programs/`.
+    /// The microbenchmark in `calibration/programs/`: `NAME.s`, or `NAME.ptx` for one that reads kernel
+    /// parameters (its only entry).
     pub program: String,
-    /// `--set` values for it.
+    /// `--set` values for it (for PTX: its scalar arguments).
     #[serde(default)]
     pub set: BTreeMap<String, i64>,
+    /// For PTX: its pointer arguments' buffers, as `sim run --buffer` takes them (`cyc=u32[3]`).
+    #[serde(default)]
+    pub buffers: Vec<String>,
     /// Operations its clock region times.
     pub per: u32,
     /// Measured with the buffers not in L2 at the launch (`timing.memory.buffers_in_l2` false for this row).
@@ -73,9 +77,24 @@ pub fn run_table(table: &Table, config: &Config) -> Result<Vec<RowResult>, Strin
 
 fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
     let fail = |what: String| format!("calibration row `{}` ({}): {what}", row.name, row.program);
-    let program = programs::assemble_calibration(&row.program)
-        .ok_or_else(|| fail("no such microbenchmark".into()))?
-        .map_err(|e| fail(format!("does not assemble:\n{}", e.render(false))))?;
+    let program = if let Some(text) = programs::calibration_file(&format!("{}.ptx", row.program)) {
+        let args = warpsim::ptx::Arguments {
+            entry: None,
+            buffers: row.buffers.clone(),
+            sets: row.set.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            syntax: warpsim::ptx::Syntax::Flags,
+        };
+        let name = format!("calibration/programs/{}.ptx", row.program);
+        warpsim::ptx::load_text(&name, text, &args, &[], false).map_err(|e| fail(format!("does not load:\n{e}")))?
+    } else if row.buffers.is_empty() {
+        programs::assemble_calibration(&row.program)
+            .ok_or_else(|| fail("no such microbenchmark".into()))?
+            .map_err(|e| fail(format!("does not assemble:\n{}", e.render(false))))?
+    } else {
+        return Err(fail(
+            "`buffers` binds a PTX microbenchmark's arguments; this one is not PTX".into(),
+        ));
+    };
     let launch = Launch {
         set: row.set.iter().map(|(k, v)| (k.clone(), Value::Int(*v))).collect(),
         ..Launch::default()

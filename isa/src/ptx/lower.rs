@@ -631,6 +631,7 @@ impl Lower<'_> {
                 text,
                 expanded_from: None,
                 origin: None,
+                param: false,
             },
             label: None,
         });
@@ -711,6 +712,7 @@ impl Lower<'_> {
                 text: at.text.clone(),
                 expanded_from: None,
                 origin: at.origin.clone(),
+                param: false,
             },
             label: None,
         });
@@ -782,6 +784,7 @@ impl Lower<'_> {
                         text: at.text.clone(),
                         expanded_from: None,
                         origin: at.origin.clone(),
+                        param: false,
                     },
                     label: Some((self.label_key(&target.name), target.span)),
                 });
@@ -798,6 +801,7 @@ impl Lower<'_> {
                         text: at.text.clone(),
                         expanded_from: None,
                         origin: at.origin.clone(),
+                        param: false,
                     },
                     label: Some((label, i.span)),
                 });
@@ -2095,7 +2099,7 @@ impl Lower<'_> {
 
     /// `ld.param.TYPE d, [name+offset]` of a kernel parameter: its value at this launch.
     fn ld_param(&mut self, at: &At, ty: Ty) -> Result<(), Diagnostic> {
-        let a = self.param_source(at, ty)?;
+        let (a, kernel) = self.param_source(at, ty)?;
         let d = self.dst(at, 0, bits_of(ty))?;
         let ty = if ty.wide() {
             if ty == Ty::F64 { Ty::F64 } else { Ty::B64 }
@@ -2105,19 +2109,28 @@ impl Lower<'_> {
             Ty::B32
         };
         self.emit(at, Op::Mov { ty, d, a });
+        self.mark_param(kernel);
         Ok(())
     }
 
     /// `ld.param` of 32 bits or fewer into `d` (all 32 bits; the caller keeps the low ones).
     fn ld_param_into(&mut self, at: &At, d: Reg) -> Result<(), Diagnostic> {
-        let a = self.param_source(at, Ty::B32)?;
+        let (a, kernel) = self.param_source(at, Ty::B32)?;
         self.emit(at, Op::Mov { ty: Ty::B32, d, a });
+        self.mark_param(kernel);
         Ok(())
     }
 
+    /// The instruction just emitted reads a kernel parameter (`Instruction::param`) if `kernel`.
+    fn mark_param(&mut self, kernel: bool) {
+        if let Some(last) = self.code.last_mut() {
+            last.inst.param = kernel;
+        }
+    }
+
     /// What `ld.param.TYPE d, [name+offset]` reads: a call's argument (its register), or a kernel parameter's
-    /// value at this launch.
-    fn param_source(&mut self, at: &At, ty: Ty) -> Result<Operand, Diagnostic> {
+    /// value at this launch; and whether it is a kernel parameter.
+    fn param_source(&mut self, at: &At, ty: Ty) -> Result<(Operand, bool), Diagnostic> {
         let o = self.operand(at, 1)?;
         let OperandKind::Address(a) = &o.kind else {
             return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
@@ -2126,7 +2139,7 @@ impl Lower<'_> {
             return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
         };
         if let Some(id) = self.param_var(&name.name) {
-            return self.param_slot(id, a.offset, ty, name.span);
+            return Ok((self.param_slot(id, a.offset, ty, name.span)?, false));
         }
         let Some(k) = self.entry.params.iter().position(|p| p.name.name == name.name) else {
             return Err(Diagnostic::error(
@@ -2145,7 +2158,7 @@ impl Lower<'_> {
             Some(ParamValue::Expr(e)) => {
                 let mut e = e.clone();
                 e.span = name.span;
-                Ok(Operand::Imm(e))
+                Ok((Operand::Imm(e), true))
             }
             _ => Err(
                 Diagnostic::error(name.span, format!("parameter {k} (`{}`) is not bound", name.name))
@@ -2617,6 +2630,7 @@ impl Lower<'_> {
                     text: at.text.clone(),
                     expanded_from: None,
                     origin: at.origin.clone(),
+                    param: false,
                 },
                 label: Some((ret_label.clone(), at.i.span)),
             });
