@@ -39,6 +39,12 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "f32 global atomic min (CAS loop on the GPU), 32 lanes on distinct words",
         "first global load of a launch, line not in L2 (DRAM), its pointer the launch's first parameter read",
         "kernel parameter, an SM's first read of a launch less its next read (ld.param, constant-bank miss)",
+        "div.rn.f32 slow path (dividend 2^-110), one operation, less the fast path",
+        "sqrt.rn.f32 slow path (2^-120), one operation, less the fast path",
+        "div.rn.f64 slow path (dividend 2^-1000), one operation, less the fast path",
+        "sqrt.rn.f64 slow path (2^-1000), one operation, less the fast path",
+        "atom.shared.add.u64 (a CAS loop on the GPU) dependent chain, 32 lanes on distinct words",
+        "atom.shared.add.u64 (a CAS loop on the GPU) dependent chain, all 32 lanes on one word",
         "global load, line not in L2 (DRAM), dependent",
         "global atomicAdd, different addresses",
         "bar.warp.sync bringing two diverged paths together, one an iteration",
@@ -454,6 +460,121 @@ fn an_sms_first_read_of_the_kernels_parameters_misses_once_and_the_reads_in_flig
         let b = run_with(name, &dear).expect("runs");
         assert_eq!(a.cycles, b.cycles, "{name}");
     }
+}
+
+/// `cyc[0]` of calibration microbenchmark `name` (warpsim's ISA) with `set`, on `config`.
+fn calibration_cycles(name: &str, set: &[(&str, i64)], config: &Config) -> u64 {
+    let program = programs::assemble_calibration(name)
+        .expect("a calibration program")
+        .expect("assembles");
+    let launch = Launch {
+        set: set
+            .iter()
+            .map(|(k, v)| (k.to_string(), warpsim_isa::Value::Int(*v)))
+            .collect(),
+        ..Launch::default()
+    };
+    let out = warpsim::simulate(&program, config, &launch).expect("runs");
+    u64::from(out.buffer("cyc").expect("cyc").data[0])
+}
+
+#[test]
+fn an_ieee_division_or_square_root_on_slow_path_operands_holds_the_warp_for_its_subroutine() {
+    let hopper = Config::hopper();
+    let s = &hopper.timing.slow_paths;
+    assert_eq!((s.f32_div, s.f32_sqrt, s.f64_div, s.f64_sqrt), (210, 171, 253, 142));
+    // Operand bits: 1.5 and 1.0 (f32), 2^-110 and 2^-120 (f32, below the fast paths' ranges), 1.5 and 2^-1000 (f64).
+    let (f15, f1, f_110, f_120) = (0x3fc0_0000, 0x3f80_0000, 17 << 23, 7 << 23);
+    let (d15, d_1000) = (0x3ff8_0000_0000_0000_i64, 23_i64 << 52);
+    for (name, fast, slow, extra) in [
+        (
+            "fdiv_one",
+            vec![("a", f15), ("b", f1)],
+            vec![("a", f_110), ("b", f1)],
+            s.f32_div,
+        ),
+        (
+            "fdiv_one",
+            vec![("a", f15), ("b", f1)],
+            vec![("a", f1), ("b", 0)],
+            s.f32_div,
+        ),
+        ("fsqrt_one", vec![("a", f15)], vec![("a", f_120)], s.f32_sqrt),
+        ("fsqrt_one", vec![("a", f15)], vec![("a", 0xbf80_0000)], s.f32_sqrt),
+        ("ddiv_one", vec![("a", d15)], vec![("a", d_1000)], s.f64_div),
+        ("dsqrt_one", vec![("a", d15)], vec![("a", d_1000)], s.f64_sqrt),
+    ] {
+        let (a, b) = (
+            calibration_cycles(name, &fast, &hopper),
+            calibration_cycles(name, &slow, &hopper),
+        );
+        assert_eq!(b, a + u64::from(extra), "{name} {slow:?}");
+    }
+    // A parameter of 0 prices the slow path as the fast one.
+    let mut free = hopper.clone();
+    free.timing.slow_paths.f32_div = 0;
+    assert_eq!(
+        calibration_cycles("fdiv_one", &[("a", f_110)], &free),
+        calibration_cycles("fdiv_one", &[("a", f15)], &free)
+    );
+    // One slow lane costs the warp the subroutine once, and the warp's next instruction waits for it: lane 3
+    // divides 2^-110 by 1, the others 1.5 by 1.
+    let src = |slow_lane: i64| {
+        format!(
+            ".block 32\n.buffer v u32[32] = (i == {slow_lane}) * {f_110} + (i != {slow_lane}) * {f15}\n.buffer out u32[32]\n\
+             .reg %a, %r, %s\n    ld.global.u32 %a, v[%tid.x]\n    div.rn.f32 %r, %a, 1.0\n    add.u32 %s, %tid.x, 1\n\
+             st.global.u32 out[%tid.x], %s\n"
+        )
+    };
+    let add_issue = |text: &str| {
+        let program = warpsim_tests::assemble(text);
+        let kernel = warpsim::instantiate(&program, &hopper, &Launch::default()).expect("launches");
+        let mut events: Vec<warpsim::Event> = Vec::new();
+        warpsim::run(&kernel, &hopper, &warpsim::RunOptions::default(), &mut events).expect("runs");
+        let at = |pc: u32| {
+            events
+                .iter()
+                .find_map(|e| match e {
+                    warpsim::Event::Issue(i) if i.pc == pc => Some(i.cycle),
+                    _ => None,
+                })
+                .expect("issued")
+        };
+        at(2) - at(1)
+    };
+    let none = add_issue(&src(-1));
+    assert_eq!(none, 1, "a fast division does not hold the warp");
+    let one = add_issue(&src(3));
+    let unit = u64::from(hopper.timing.units.fp32_div.latency);
+    assert_eq!(one, unit + u64::from(s.f32_div), "the warp is held for the subroutine");
+    assert_eq!(add_issue(&src(31)), one);
+}
+
+#[test]
+fn a_shared_64_bit_atomic_add_is_a_compare_and_swap_loop_a_round_for_each_lane_on_a_word() {
+    let hopper = Config::hopper();
+    let retry = u64::from(hopper.timing.shared_cas_retry);
+    assert_eq!(retry, 113);
+    let per_op = |spread: i64| calibration_cycles("shared_atomic64", &[("spread", spread)], &hopper);
+    let distinct = per_op(1);
+    // 64 operations with all 32 lanes on one word: 31 rounds more each.
+    assert_eq!(per_op(0), distinct + 64 * 31 * retry);
+    // Two lanes to a word (spread 2) and 16 (spread 16) in between (their words also share banks).
+    let (two, sixteen) = (per_op(2), per_op(16));
+    assert!(
+        distinct + 64 * retry <= two && two < sixteen,
+        "{distinct} {two} {sixteen}"
+    );
+    assert!(
+        distinct + 64 * 15 * retry <= sixteen && sixteen < per_op(0),
+        "{sixteen}"
+    );
+    // The 32-bit add is the GPU's own instruction, not a loop: the retry does not price it.
+    let mut dear = hopper.clone();
+    dear.timing.shared_cas_retry = 1000;
+    let chain32 = |c: &Config| calibration_cycles("shared_atomic", &[("spread", 0), ("iters", 64)], c);
+    assert_eq!(chain32(&dear), chain32(&hopper));
+    assert!(calibration_cycles("shared_atomic64", &[("spread", 0)], &dear) > per_op(0));
 }
 
 #[test]

@@ -86,6 +86,52 @@ fn canon(x: f32) -> u32 {
     }
 }
 
+/// Which operands send the GPU's IEEE divisions and square roots down their slow path, a subroutine the compiled
+/// code calls (nvcc 13, `sm_90`; measured on an H100 by `calibration/measured/ubench20.cu` and `ubench21.cu`,
+/// docs/timing.md "Slow paths").
+pub mod slow_path {
+    /// The unbiased exponent of a normal f32 (`None`: zero, subnormal, infinite or NaN).
+    fn exponent(x: u32) -> Option<i32> {
+        let e = ((x >> 23) & 0xff).cast_signed();
+        (e != 0 && e != 0xff).then_some(e - 127)
+    }
+
+    /// `div.rn.f32 a / b`: `FCHK` fails, unless both operands are normal, a's exponent is at least -102, b's lies
+    /// in -125..=124 and a's less b's in -124..=126 (the scans of ubench21: every boundary was on its line).
+    pub fn f32_div(a: u32, b: u32) -> bool {
+        match (exponent(a), exponent(b)) {
+            (Some(ea), Some(eb)) => ea < -102 || !(-125..=124).contains(&eb) || !(-124..=126).contains(&(ea - eb)),
+            _ => true,
+        }
+    }
+
+    /// `sqrt.rn.f32 a`: the code's test, `a - 0x0d000000 > 0x727fffff` unsigned: a negative, zero, below 2^-101,
+    /// infinite or NaN.
+    pub fn f32_sqrt(a: u32) -> bool {
+        a.wrapping_sub(0x0d00_0000) > 0x727f_ffff
+    }
+
+    /// `div.rn.f64 a / b`: the code's tests on the high words, as f32 bit patterns: a's below 0x03600000 (|a| under
+    /// 2^-969, zero or subnormal), b's exponent at 0x7f8 or above (|b| from 2^1017, infinite or NaN), or the
+    /// quotient's high word at most 0x00100000 (|a / b| at most about 2^-1022) or a NaN pattern (|a / b| from
+    /// 2^1017 but not infinite, or NaN).
+    pub fn f64_div(a: u64, b: u64) -> bool {
+        let hi = |x: u64| ((x >> 32) as u32) & 0x7fff_ffff;
+        let f32_nan = |h: u32| h > 0x7f80_0000;
+        let q = (f64::from_bits(a) / f64::from_bits(b)).to_bits();
+        let a_small = hi(a) < 0x0360_0000;
+        let b_large = hi(b) & 0x7f80_0000 == 0x7f80_0000;
+        let q_out = hi(q) <= 0x0010_0000 || f32_nan(hi(q));
+        a_small || b_large || q_out
+    }
+
+    /// `sqrt.rn.f64 a`: the code's test, the high word less 0x03500000 at 0x7ca00000 or above unsigned: a negative,
+    /// below 2^-970, infinite or NaN.
+    pub fn f64_sqrt(a: u64) -> bool {
+        ((a >> 32) as u32).wrapping_sub(0x0350_0000) >= 0x7ca0_0000
+    }
+}
+
 /// A binary operation; `None` is an integer division by zero.
 #[inline]
 pub fn binary(op: Bin, a: u32, b: u32) -> Option<u32> {
@@ -800,6 +846,116 @@ mod tests {
     use super::*;
     use crate::kernel::Bin;
 
+    /// The operand classes of `calibration/measured/ubench20.cu` and the exponent scans of `ubench21.cu`, each with
+    /// the path an H100 took (slow: 180 cycles or more, fast: 46 to 63).
+    #[test]
+    fn slow_paths_are_taken_where_the_gpu_took_them() {
+        let f = |x: f32| x.to_bits();
+        let p = |k: i32| f(2f32.powi(k));
+        let fast = [
+            (1.5, 1.5),
+            (-3.0, 1.5),
+            (1e-30, 1.5),
+            (1.5, 1e-30),
+            (2f32.powi(127), -3.0),
+            (3e38, -3.0),
+            (1.5, 2f32.powi(120)),
+            (1.5, 2f32.powi(-120)),
+            (2f32.powi(120), 2f32.powi(120)),
+        ];
+        for (a, b) in fast {
+            assert!(!slow_path::f32_div(f(a), f(b)), "{a} / {b}");
+        }
+        let slow = [
+            (0.0, 1.5),
+            (1.5, 0.0),
+            (1e-40, 1.5),
+            (1.5, 1e-40),
+            (f32::INFINITY, 1.5),
+            (f32::NAN, 1.5),
+            (1.5, f32::NAN),
+            (2f32.powi(127), 1.5),
+            (3e38, 1.5),
+            (1.5, 2f32.powi(127)),
+            (1.5, 2f32.powi(-126)),
+            (2f32.powi(100), 2f32.powi(-100)),
+            (2f32.powi(-100), 2f32.powi(100)),
+        ];
+        for (a, b) in slow {
+            assert!(slow_path::f32_div(f(a), f(b)), "{a} / {b}");
+        }
+        // The scans' lines: a from 2^-102 (b = 1); b in 2^-125..=2^124 (a = 1); a / b up to 2^126 (a = 2^20) and
+        // from 2^-124 (a = 2^-20).
+        for k in -130..=127 {
+            assert_eq!(
+                slow_path::f32_div(p(k), f(1.0)),
+                !(-102..=126).contains(&k),
+                "2^{k} / 1"
+            );
+            assert_eq!(
+                slow_path::f32_div(f(1.0), p(k)),
+                !(-125..=124).contains(&k),
+                "1 / 2^{k}"
+            );
+        }
+        for k in -110..=-85 {
+            assert_eq!(slow_path::f32_div(p(20), p(k)), k < -106, "2^20 / 2^{k}");
+        }
+        for k in 85..=115 {
+            assert_eq!(slow_path::f32_div(p(-20), p(k)), k > 104, "2^-20 / 2^{k}");
+        }
+        for (a, slow) in [
+            (1.5, false),
+            (-3.0, true),
+            (0.0, true),
+            (1e-40, true),
+            (f32::INFINITY, true),
+        ] {
+            assert_eq!(slow_path::f32_sqrt(f(a)), slow, "sqrt {a}");
+        }
+        for (k, slow) in [(-126, true), (-120, true), (-101, false), (-100, false), (127, false)] {
+            assert_eq!(slow_path::f32_sqrt(p(k)), slow, "sqrt 2^{k}");
+        }
+        let d = |x: f64| x.to_bits();
+        let q = |k: i32| d(2f64.powi(k));
+        for (a, b) in [
+            (1.5, 1.5),
+            (-3.0, 1.5),
+            (1.5, 2f64.powi(1016)),
+            (2f64.powi(-969), 1.5),
+            (2f64.powi(1016), 1.5),
+        ] {
+            assert!(!slow_path::f64_div(d(a), d(b)), "{a} / {b}");
+        }
+        let slow64 = [
+            (0.0, 1.5),
+            (1.5, 0.0),
+            (1e-310, 1.5),
+            (2f64.powi(-1000), 1.5),
+            (1.5, 2f64.powi(1017)),
+            (2f64.powi(1023), 1.5),
+            (2f64.powi(1000), 2f64.powi(-1000)),
+            (2f64.powi(-969), 2f64.powi(1016)),
+            (f64::NAN, 1.5),
+            (f64::INFINITY, 1.5),
+        ];
+        for (a, b) in slow64 {
+            assert!(slow_path::f64_div(d(a), d(b)), "{a} / {b}");
+        }
+        for (k, slow) in [(-1022, true), (-1000, true), (-969, false), (0, false), (1023, false)] {
+            assert_eq!(slow_path::f64_sqrt(q(k)), slow, "sqrt 2^{k}");
+        }
+        for (a, slow) in [
+            (-3.0, true),
+            (0.0, true),
+            (1e-310, true),
+            (f64::INFINITY, true),
+            (f64::NAN, true),
+        ] {
+            assert_eq!(slow_path::f64_sqrt(d(a)), slow, "sqrt {a}");
+        }
+    }
+
     #[test]
     fn min_max_f32_follow_ptx_for_nan_and_signed_zero() {
         let nan_a = 0x7fc0_0001;
@@ -938,6 +1094,51 @@ pub(crate) mod execute {
         rf.fetch(a, ctx, &mut x);
         unary_rows(f, &x, &mut r, w);
         rf.write_row(d, w, exec, &r);
+    }
+
+    /// The `exec` lanes whose `div.rn.f32 a / b` the GPU computes on its slow path ([`super::slow_path`]); read
+    /// before the division writes its destination.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn slow_f32_div(rf: &RegisterFile, ctx: &LaneCtx, exec: u64, a: Src, b: Src) -> u64 {
+        let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
+        rf.fetch(a, ctx, &mut x);
+        rf.fetch(b, ctx, &mut y);
+        lanes(exec, |l| super::slow_path::f32_div(x[l], y[l]))
+    }
+
+    /// The `exec` lanes whose f64 division or f32/f64 square root (`f`) the GPU computes on its slow path
+    /// ([`super::slow_path`]); 0 for any other operation. Read before it writes its destination.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn slow_wide(rf: &RegisterFile, ctx: &LaneCtx, exec: u64, f: Wide, a: Src, b: Src) -> u64 {
+        let widths = f.shape().1;
+        let (mut x, mut y) = ([0u64; 64], [0u64; 64]);
+        rf.fetch64(a, widths[0], ctx, &mut x);
+        match f {
+            Wide::DivF => {
+                rf.fetch64(b, widths[1], ctx, &mut y);
+                lanes(exec, |l| super::slow_path::f64_div(x[l], y[l]))
+            }
+            Wide::SqrtF => lanes(exec, |l| super::slow_path::f64_sqrt(x[l])),
+            #[allow(clippy::cast_possible_truncation, reason = "an f32 operand is the low 32 bits")]
+            Wide::Sqrt32 => lanes(exec, |l| super::slow_path::f32_sqrt(x[l] as u32)),
+            _ => 0,
+        }
+    }
+
+    /// The lanes of `exec` for which `test` holds.
+    fn lanes(exec: u64, test: impl Fn(usize) -> bool) -> u64 {
+        let mut m = exec;
+        let mut out = 0;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if test(lane) {
+                out |= 1 << lane;
+            }
+        }
+        out
     }
 
     /// A binary arithmetic or logic instruction; `Err` with the first lane that divides by zero, before anything

@@ -78,6 +78,11 @@ pub struct Units {
     /// its end before its next instruction issues (held for the latency), even for a `red`.
     #[serde(default = "Units::default_global_atomic_cas")]
     pub global_atomic_cas: Unit,
+    /// Shared `atom`/`red` `.add`/`.and`/`.or`/`.xor`/`.min`/`.max` on 64 bits: no sm_90 instruction does them, so
+    /// the compiled code loops on a compare-and-swap (`LDS.64`, the operation, `ATOMS.CAST.SPIN.64` until it
+    /// takes); the warp is held. Lanes on one word take one round each ([`Timing::shared_cas_retry`]).
+    #[serde(default = "Units::default_shared_atomic_cas")]
+    pub shared_atomic_cas: Unit,
     /// CUDA's `printf` (a call of the driver's `vprintf`, which the warp runs to its end: it is held): `latency`
     /// for a call by one lane, each further calling lane [`Timing::printf_per_lane`] more.
     #[serde(default = "Units::default_printf")]
@@ -155,6 +160,12 @@ pub struct Timing {
     pub shared_atomic_serialize: u32,
     /// Extra cycles per additional lane hitting the same global word.
     pub global_atomic_serialize: u32,
+    /// Extra cycles per additional lane on one word of a shared 64-bit compare-and-swap loop
+    /// ([`Units::shared_atomic_cas`]): each round, one of the lanes on a word takes it and the others go round
+    /// again (an H100: 32 lanes on one word take 3,624 cycles an `atom.shared.add.u64`, 16 lanes on each of two
+    /// words 1,999, two lanes on each of 16 words 357, against 116 on distinct words).
+    #[serde(default = "Timing::default_shared_cas_retry")]
+    pub shared_cas_retry: u32,
     /// Under independent thread scheduling, cycles a warp-synchronous instruction (`bar.warp.sync`, `shfl.sync`,
     /// `vote.sync`, `match.sync`, `redux.sync`) holds the warp when it brings diverged paths together: the GPU
     /// takes a slow path (`BRA.DIV` to a `WARPSYNC`) where converged lanes pass at once.
@@ -177,7 +188,43 @@ pub struct Timing {
     /// before the branch, `BSYNC` at the join): once where the lanes agreed, once per path where they diverged.
     #[serde(default = "Timing::default_convergence_barrier")]
     pub convergence_barrier: u32,
+    /// Cycles the IEEE divisions and square roots take beyond their unit's latency when a lane's operands send
+    /// the GPU's code down its slow path (`alu::slow_path`).
+    #[serde(default)]
+    pub slow_paths: SlowPaths,
     pub memory: Memory,
+}
+
+/// The extra cycles of the slow paths of the IEEE divisions and square roots: the compiled code tests each lane's
+/// operands (`FCHK` for `div.rn.f32`; integer and `FSETP` tests of the high words for the others) and calls a
+/// subroutine for those outside its fast path's range (zero, subnormal, infinite or NaN operands, and exponents
+/// near the ends of the range). The warp runs the subroutine: it is held this long beyond the unit's latency,
+/// once, whichever lanes and however many call it. Measured on an H100 (`calibration/measured/ubench20.cu`):
+/// one operation alone, operands whose only fault is their range; other classes take less (NaN operands about
+/// half as long) or more (a subnormal f32 dividend about twice as long): docs/timing.md, "Slow paths".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlowPaths {
+    /// `div.rn.f32` (and `div.f32`, `div.full`'s IEEE forms).
+    pub f32_div: u32,
+    /// `sqrt.rn.f32`.
+    pub f32_sqrt: u32,
+    /// `div.rn.f64`.
+    pub f64_div: u32,
+    /// `sqrt.rn.f64`.
+    pub f64_sqrt: u32,
+}
+
+impl Default for SlowPaths {
+    /// Hopper's (`calibration/h200.json`, the rows "… slow path …").
+    fn default() -> SlowPaths {
+        SlowPaths {
+            f32_div: 210,
+            f32_sqrt: 171,
+            f64_div: 253,
+            f64_sqrt: 142,
+        }
+    }
 }
 
 /// Warp-scheduling policies.
@@ -273,6 +320,7 @@ impl Config {
                     global_store: Unit::new(4, 2),
                     global_atomic: Unit::new(410, 36),
                     global_atomic_cas: Units::default_global_atomic_cas(),
+                    shared_atomic_cas: Units::default_shared_atomic_cas(),
                     printf: Units::default_printf(),
                     barrier: Unit::new(12, 2),
                     branch: Unit::new(12, 1),
@@ -281,12 +329,14 @@ impl Config {
                 pipe_switch: 1,
                 bank_conflict: 2,
                 shared_atomic_serialize: 2,
+                shared_cas_retry: Timing::default_shared_cas_retry(),
                 global_atomic_serialize: 1,
                 warp_sync_diverged: Timing::default_warp_sync_diverged(),
                 warp_sync_partial: Timing::default_warp_sync_partial(),
                 printf_per_lane: Timing::default_printf_per_lane(),
                 hoist_loads: Timing::default_hoist_loads(),
                 convergence_barrier: Timing::default_convergence_barrier(),
+                slow_paths: SlowPaths::default(),
                 memory: Memory {
                     line_bytes: 128,
                     sector_bytes: 32,
@@ -350,6 +400,11 @@ impl Config {
             t.warp_sync_diverged,
             t.warp_sync_partial,
             t.printf_per_lane,
+            t.shared_cas_retry,
+            t.slow_paths.f32_div,
+            t.slow_paths.f32_sqrt,
+            t.slow_paths.f64_div,
+            t.slow_paths.f64_sqrt,
             t.convergence_barrier,
             t.memory.l1_miss_latency,
             t.memory.l2_first_latency,
@@ -451,6 +506,13 @@ impl Units {
         Unit::new(600, 36)
     }
 
+    /// The shared 64-bit compare-and-swap loop: a dependent chain of `atom.shared.add.u64` by 32 lanes on distinct
+    /// words takes 115.8 cycles an operation on an H100, `and.b64` 121.7, `max.u64` 134.8 (`sim crosscheck` of
+    /// `calibration/programs/shared_atomic64.s`; raw: calibration/measured/probes-h100-2026-11-28.txt).
+    pub fn default_shared_atomic_cas() -> Unit {
+        Unit::new(90, 4)
+    }
+
     /// `printf`: 39,463 to 39,814 cycles a call by one lane with one argument, 40,543 to 40,608 with four; 43,781 to
     /// 43,810 by 32 lanes with one, 45,620 to 45,804 with four, on an H200 (`calibration/measured/ubench17.cu`).
     pub fn default_printf() -> Unit {
@@ -458,7 +520,7 @@ impl Units {
     }
 
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 23] {
+    pub fn all(&self) -> [(&'static str, Unit); 24] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
@@ -479,6 +541,7 @@ impl Units {
             ("global_store", self.global_store),
             ("global_atomic", self.global_atomic),
             ("global_atomic_cas", self.global_atomic_cas),
+            ("shared_atomic_cas", self.shared_atomic_cas),
             ("printf", self.printf),
             ("barrier", self.barrier),
             ("branch", self.branch),
@@ -507,6 +570,11 @@ impl Timing {
     /// exited (`calibration/measured/ubench15.cu`).
     pub fn default_warp_sync_partial() -> u32 {
         36
+    }
+
+    /// See [`Timing::shared_cas_retry`]: (3,624 - 116) / 31 cycles, from 32 lanes on one word.
+    pub fn default_shared_cas_retry() -> u32 {
+        113
     }
 
     /// See [`Timing::printf_per_lane`]: 32 lanes' calls take 4,300 (one argument) to 5,200 (four) cycles more

@@ -16,7 +16,7 @@
 use crate::barrier::{self, Arrival};
 use crate::check::AccessKind;
 use crate::fault::FaultKind;
-use crate::kernel::{Buffer, DAddr, DInstr, DOp, Flat, Kernel};
+use crate::kernel::{Bin, Buffer, DAddr, DInstr, DOp, Flat, Kernel, Wide};
 use crate::lsu::{self, Effect, WriteLog, locate_lanes};
 use crate::register_file::{LaneCtx, RegisterFile};
 use crate::shuffle::{self, Exchange};
@@ -42,6 +42,10 @@ pub(crate) enum Outcome<'a> {
     WarpSync { lanes: u64 },
     /// `printf`: each executing lane's text, in lane order.
     Printed(Vec<(u32, String)>),
+    /// An IEEE division or square root (f32 `div.rn`, f64 `div.rn`, `sqrt.rn`) some of whose lanes take the GPU's
+    /// slow path, a subroutine the compiled code calls (`alu::slow_path`); its values are written as for
+    /// [`Outcome::Lanes`].
+    SlowPath,
 }
 
 impl Outcome<'_> {
@@ -135,6 +139,12 @@ pub(crate) fn execute<'a, const ON: bool>(
             alu::execute::unary(rf, ctx, exec, f, d, a);
             Outcome::Lanes
         }
+        DOp::Bin { f: Bin::DivF, d, a, b } => {
+            let slow = alu::execute::slow_f32_div(rf, ctx, exec, a, b);
+            alu::execute::binary(rf, ctx, exec, Bin::DivF, d, a, b)
+                .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
+            slow_path(slow)
+        }
         DOp::Bin { f, d, a, b } => {
             alu::execute::binary(rf, ctx, exec, f, d, a, b).map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
             Outcome::Lanes
@@ -160,9 +170,14 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Lanes
         }
         DOp::Wide { f, d, a, b, c } => {
+            let slow = if matches!(f, Wide::DivF | Wide::SqrtF | Wide::Sqrt32) {
+                alu::execute::slow_wide(rf, ctx, exec, f, a, b)
+            } else {
+                0
+            };
             alu::execute::wide(rf, ctx, exec, f, d, (a, b, c), wide)
                 .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
-            Outcome::Lanes
+            slow_path(slow)
         }
         DOp::Setp64 { cmp, class, p, a, b } => {
             alu::execute::setp64(rf, ctx, exec, cmp, class, p, a, b);
@@ -363,4 +378,10 @@ fn flat<'a, const ON: bool>(
         _ => unreachable!("a flat access is a load, a store or an atomic"),
     }
     Ok(accessed((addr, kind, index), words))
+}
+
+/// The outcome of an IEEE division or square root whose `slow` lanes take the GPU's slow path.
+#[inline(always)]
+fn slow_path<'a>(slow: u64) -> Outcome<'a> {
+    if slow == 0 { Outcome::Lanes } else { Outcome::SlowPath }
 }

@@ -469,6 +469,9 @@ pub enum Unit {
     SharedLoad,
     SharedStore,
     SharedAtomic,
+    /// Shared `atom`/`red` `.add`/`.and`/`.or`/`.xor`/`.min`/`.max` on 64 bits: no sm_90 instruction does them, so
+    /// the compiled code loops on `ATOMS.CAST.SPIN.64` (the warp is held).
+    SharedAtomicCas,
     GlobalLoad,
     GlobalStore,
     GlobalAtomic,
@@ -526,7 +529,7 @@ impl Unit {
             | Unit::Sqrt => Pipe::Sfu,
             Unit::Fp64 => Pipe::Fp64,
             Unit::Shuffle | Unit::ShuffleIdx => Pipe::Shuffle,
-            Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic => Pipe::Shared,
+            Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic | Unit::SharedAtomicCas => Pipe::Shared,
             Unit::GlobalLoad | Unit::GlobalStore => Pipe::Global,
             Unit::GlobalAtomic | Unit::GlobalAtomicCas => Pipe::GlobalAtomic,
             Unit::Barrier => Pipe::Barrier,
@@ -542,7 +545,7 @@ impl Unit {
     pub fn holds_warp(self) -> bool {
         matches!(
             self,
-            Unit::IntDiv64 | Unit::IntDiv64S | Unit::GlobalAtomicCas | Unit::Printf
+            Unit::IntDiv64 | Unit::IntDiv64S | Unit::GlobalAtomicCas | Unit::SharedAtomicCas | Unit::Printf
         )
     }
 
@@ -564,6 +567,7 @@ impl Unit {
             Unit::SharedLoad => u.shared_load,
             Unit::SharedStore => u.shared_store,
             Unit::SharedAtomic => u.shared_atomic,
+            Unit::SharedAtomicCas => u.shared_atomic_cas,
             Unit::GlobalLoad => u.global_load,
             Unit::GlobalStore => u.global_store,
             Unit::GlobalAtomic => u.global_atomic,
@@ -3037,7 +3041,21 @@ impl Decoder<'_> {
         }
         let f = atomic_op(op, ty);
         let unit = if a.space == Space::Shared {
-            Unit::SharedAtomic
+            if matches!(
+                f,
+                Atom::AddI64
+                    | Atom::MinS64
+                    | Atom::MinU64
+                    | Atom::MaxS64
+                    | Atom::MaxU64
+                    | Atom::And64
+                    | Atom::Or64
+                    | Atom::Xor64
+            ) {
+                Unit::SharedAtomicCas
+            } else {
+                Unit::SharedAtomic
+            }
         } else if matches!(f, Atom::MinF | Atom::MaxF) {
             Unit::GlobalAtomicCas
         } else {

@@ -65,7 +65,7 @@ pub(crate) mod warp;
 pub(crate) mod warp_scheduler;
 
 pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, MaskReason, ShuffleReason, UnorderedRead};
-pub use config::{Config, SchedulerPolicy, Timing};
+pub use config::{Config, SchedulerPolicy, SlowPaths, Timing};
 pub use fault::{AssertionFailure, Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Contents, Dim3, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};

@@ -1074,8 +1074,12 @@ impl<'k> Sm<'k> {
             Outcome::Exit { lanes } => warp.stack.remove_lanes(lanes),
             Outcome::WarpSync { .. } | Outcome::Barrier(_) | Outcome::Branch { .. } => {}
             Outcome::Lanes | Outcome::Access(_) | Outcome::Exchange(_) | Outcome::Printed(_) => {}
+            Outcome::SlowPath => {}
         }
-        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, inst.unit.holds_warp());
+        // A subroutine of the warp's own (a 64-bit division, a compare-and-swap loop, `printf`, or an IEEE
+        // division's or square root's slow path) holds it.
+        let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath);
+        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold);
         // The convergence barrier: each path pays `BSYNC` at a join; a divergent branch makes two paths.
         if (sched & crate::kernel::sched::JOIN != 0) || diverged.is_some() {
             warp.next_issue += u64::from(self.config.timing.convergence_barrier);

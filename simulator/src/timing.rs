@@ -120,7 +120,9 @@ pub(crate) fn price<'m>(
                 // Lanes on one word serialise; distinct words in one bank also replay.
                 let (compact, count) = compact_words(m.words, exec);
                 p.same_address = shared_memory::max_same_address(&compact[..count]);
-                let per_lane = if m.addr.shared {
+                let per_lane = if inst.unit == crate::kernel::Unit::SharedAtomicCas {
+                    timing.shared_cas_retry
+                } else if m.addr.shared {
                     timing.shared_atomic_serialize
                 } else {
                     timing.global_atomic_serialize
@@ -132,6 +134,25 @@ pub(crate) fn price<'m>(
     }
     if inst.unit.pipe() == Pipe::Barrier {
         p.cost = p.cost.barrier();
+    }
+    if let Outcome::SlowPath = outcome {
+        // The warp runs the slow path's subroutine (`Sm::issue` holds it for the whole latency).
+        let s = &timing.slow_paths;
+        p.cost.latency += u64::from(match inst.unit {
+            crate::kernel::Unit::Fp32Div => s.f32_div,
+            crate::kernel::Unit::Fp64Div => s.f64_div,
+            _ if matches!(
+                inst.op,
+                crate::kernel::DOp::Wide {
+                    f: crate::kernel::Wide::Sqrt32,
+                    ..
+                }
+            ) =>
+            {
+                s.f32_sqrt
+            }
+            _ => s.f64_sqrt,
+        });
     }
     if let Outcome::Printed(_) = outcome {
         // Each calling lane after the first writes its own record.

@@ -30,6 +30,10 @@ pub struct Row {
     /// For PTX: its pointer arguments' buffers, as `sim run --buffer` takes them (`cyc=u32[3]`).
     #[serde(default)]
     pub buffers: Vec<String>,
+    /// A difference of two runs, as measured: the cycles of the same microbenchmark with `set` overridden by these
+    /// values are subtracted (a slow path less the fast one).
+    #[serde(default)]
+    pub less: Option<BTreeMap<String, i64>>,
     /// Operations its clock region times.
     pub per: u32,
     /// Measured with the buffers not in L2 at the launch (`timing.memory.buffers_in_l2` false for this row).
@@ -76,12 +80,31 @@ pub fn run_table(table: &Table, config: &Config) -> Result<Vec<RowResult>, Strin
 }
 
 fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
+    let mut cycles = f64::from(cycles_of(row, &row.set, config)?);
+    if let Some(less) = &row.less {
+        let mut set = row.set.clone();
+        set.extend(less.iter().map(|(k, v)| (k.clone(), *v)));
+        cycles -= f64::from(cycles_of(row, &set, config)?);
+    }
+    let simulated = cycles / f64::from(row.per);
+    Ok(RowResult {
+        name: row.name.clone(),
+        simulated,
+        measured: row.measured,
+        error: (simulated - row.measured) / row.measured,
+        program: row.program.clone(),
+        source: row.source.clone(),
+    })
+}
+
+/// `cyc[0]` of `row`'s microbenchmark run with `set` on `config`.
+fn cycles_of(row: &Row, set: &BTreeMap<String, i64>, config: &Config) -> Result<u32, String> {
     let fail = |what: String| format!("calibration row `{}` ({}): {what}", row.name, row.program);
     let program = if let Some(text) = programs::calibration_file(&format!("{}.ptx", row.program)) {
         let args = warpsim::ptx::Arguments {
             entry: None,
             buffers: row.buffers.clone(),
-            sets: row.set.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            sets: set.iter().map(|(k, v)| format!("{k}={v}")).collect(),
             syntax: warpsim::ptx::Syntax::Flags,
         };
         let name = format!("calibration/programs/{}.ptx", row.program);
@@ -96,7 +119,7 @@ fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
         ));
     };
     let launch = Launch {
-        set: row.set.iter().map(|(k, v)| (k.clone(), Value::Int(*v))).collect(),
+        set: set.iter().map(|(k, v)| (k.clone(), Value::Int(*v))).collect(),
         ..Launch::default()
     };
     let mut cold = config.clone();
@@ -105,19 +128,10 @@ fn run_row(row: &Row, config: &Config) -> Result<RowResult, String> {
     let kernel = instantiate(&program, config, &launch)
         .map_err(|e| fail(format!("cannot launch on this machine:\n{}", e.render(&program, false))))?;
     let out = run(&kernel, config, &RunOptions::default(), &mut NoTrace).map_err(|f| fail(f.message()))?;
-    let cycles = out
-        .buffer("cyc")
+    out.buffer("cyc")
         .and_then(|b| b.data.first())
-        .ok_or_else(|| fail("has no `cyc` buffer".into()))?;
-    let simulated = f64::from(*cycles) / f64::from(row.per);
-    Ok(RowResult {
-        name: row.name.clone(),
-        simulated,
-        measured: row.measured,
-        error: (simulated - row.measured) / row.measured,
-        program: row.program.clone(),
-        source: row.source.clone(),
-    })
+        .copied()
+        .ok_or_else(|| fail("has no `cyc` buffer".into()))
 }
 
 /// `sim calibrate`: simulated against measured cycles, row by row.
