@@ -508,7 +508,7 @@ impl Units {
 
     /// The shared 64-bit compare-and-swap loop: a dependent chain of `atom.shared.add.u64` by 32 lanes on distinct
     /// words takes 115.8 cycles an operation on an H100, `and.b64` 121.7, `max.u64` 134.8 (`sim crosscheck` of
-    /// `calibration/programs/shared_atomic64.s`; raw: calibration/measured/probes-h100-2026-11-28.txt).
+    /// `calibration/programs/shared_atomic64.s`, the probes of calibration/measured/probes.sh; raw: probes-h100-2026-11-28.txt).
     pub fn default_shared_atomic_cas() -> Unit {
         Unit::new(90, 4)
     }
