@@ -1,5 +1,5 @@
 #!/bin/bash
-# The atomic probes of probes-h100-2026-11-28.txt (issue 22): dependent chains of 64 atomics by 32 lanes, lane k on
+# The atomic probes of probes-2026-11-28.txt (issue 22): dependent chains of 64 atomics by 32 lanes, lane k on
 # word (k * spread) & 31, in warpsim's ISA, written into DIR. Run on a GPU: `sim crosscheck DIR/*.s --jobs 1
 # --format json` (a build with `--features cuda`); each program's `cyc` (GPU and warpsim) is in `clock_buffers`.
 set -e

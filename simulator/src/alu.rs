@@ -87,8 +87,8 @@ fn canon(x: f32) -> u32 {
 }
 
 /// Which operands send the GPU's IEEE divisions and square roots down their slow path, a subroutine the compiled
-/// code calls (nvcc 13, `sm_90`; measured on an H100 by `calibration/measured/ubench20.cu` and `ubench21.cu`,
-/// docs/timing.md "Slow paths").
+/// code calls (nvcc 13, `sm_90`; measured on an H100 and an H200 by `calibration/measured/ubench20.cu` and
+/// `ubench21.cu`; docs/timing.md, "Slow paths of the IEEE divisions and square roots").
 pub mod slow_path {
     /// The unbiased exponent of a normal f32 (`None`: zero, subnormal, infinite or NaN).
     fn exponent(x: u32) -> Option<i32> {

@@ -138,7 +138,8 @@ pub struct Memory {
     /// the line arrives wait for it, later ones hit. warpsim's own programs read no parameters (their values are
     /// constants), as the CUDA translation reads the line before its start clock. Measured on an H200: the
     /// first load of a chase takes 61–67 cycles longer when its pointer is read after the start clock than
-    /// when it was read before (`calibration/measured/ubench18.cu`).
+    /// when it was read before (`calibration/measured/ubench18.cu`); read directly in PTX, a warp's first `ld.param`
+    /// takes 68–69 cycles longer than its next, on an H100 and an H200 (`calibration/measured/ubench19.cu`).
     #[serde(default = "Memory::default_param_miss")]
     pub param_miss: u32,
     /// Cache lines the L1 resolves per cycle beyond a load's first: a load of n lines is ready (n - 1) / this
@@ -199,9 +200,10 @@ pub struct Timing {
 /// operands (`FCHK` for `div.rn.f32`; integer and `FSETP` tests of the high words for the others) and calls a
 /// subroutine for those outside its fast path's range (zero, subnormal, infinite or NaN operands, and exponents
 /// near the ends of the range). The warp runs the subroutine: it is held this long beyond the unit's latency,
-/// once, whichever lanes and however many call it. Measured on an H100 (`calibration/measured/ubench20.cu`):
-/// one operation alone, operands whose only fault is their range; other classes take less (NaN operands about
-/// half as long) or more (a subnormal f32 dividend about twice as long): docs/timing.md, "Slow paths".
+/// once, whichever lanes and however many call it. Measured on an H100 and an H200 alike
+/// (`calibration/measured/ubench20.cu`): one operation alone, operands whose only fault is their range; other
+/// classes take less (NaN operands about half as long) or more (a subnormal f32 dividend about twice as long):
+/// docs/timing.md, "Slow paths of the IEEE divisions and square roots".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SlowPaths {
@@ -507,8 +509,9 @@ impl Units {
     }
 
     /// The shared 64-bit compare-and-swap loop: a dependent chain of `atom.shared.add.u64` by 32 lanes on distinct
-    /// words takes 115.8 cycles an operation on an H100, `and.b64` 121.7, `max.u64` 134.8 (`sim crosscheck` of
-    /// `calibration/programs/shared_atomic64.s`, the probes of calibration/measured/probes.sh; raw: probes-h100-2026-11-28.txt).
+    /// words takes 115.8 cycles an operation on an H100 and an H200, `and.b64` 121.7, `max.u64` 134.8 (`sim
+    /// crosscheck` of `calibration/programs/shared_atomic64.s` and the probes of `calibration/measured/probes.sh`;
+    /// raw: `calibration/measured/probes-2026-11-28.txt`).
     pub fn default_shared_atomic_cas() -> Unit {
         Unit::new(90, 4)
     }
