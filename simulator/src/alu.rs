@@ -1129,15 +1129,12 @@ pub(crate) mod execute {
 
     /// The lanes of `exec` for which `test` holds.
     fn lanes(exec: u64, test: impl Fn(usize) -> bool) -> u64 {
-        let mut m = exec;
         let mut out = 0;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if test(lane) {
+        crate::register_file::for_lanes(exec, |lane| {
+            if test(lane as usize) {
                 out |= 1 << lane;
             }
-        }
+        });
         out
     }
 
