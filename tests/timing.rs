@@ -55,6 +55,11 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "shfl.idx + add dependent chain, even lanes inside an if (diverged warp)",
         "global load, another 32-byte sector of a line in L1, dependent",
         "global load, the same 32-byte sector of a line in L1, dependent",
+        "YIELD loop (atom.shared.add.u32 leaving on its result), every lane 64 passes",
+        "YIELD loop, every lane 16 passes",
+        "YIELD loop, lane k k+1 passes (31 releases, lanes waiting at bar.warp.sync)",
+        "YIELD loop, lanes 0-3 passes by lane % 4",
+        "YIELD loop, lanes 1 or 3 passes by lane % 2",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(
@@ -1043,4 +1048,167 @@ done:
     let diverged = gap("    @%p bra done");
     assert_eq!(diverged - exited, u64::from(c.timing.warp_sync_partial));
     assert_eq!(c.timing.warp_sync_partial, 36);
+}
+
+/// The pcs of `src` whose decoded instruction carries scheduling flag `flag`.
+fn flagged(src: &str, flag: u16) -> Vec<usize> {
+    let program = warpsim_tests::assemble(src);
+    let kernel = warpsim::instantiate(&program, &Config::hopper(), &Launch::default()).expect("launches");
+    (0..kernel.code.len())
+        .filter(|&pc| kernel.code[pc].sched & flag != 0)
+        .collect()
+}
+
+#[test]
+fn a_loop_with_an_atomic_yields_where_ptxas_puts_a_yield() {
+    use warpsim::kernel::sched::{RELEASE_FALLTHROUGH, RELEASE_TAKEN, YIELD};
+    // A loop of `trips` passes over a global atomic (pc 3), leaving at its head (pc 2); `before`/`after` go
+    // before the loop and after it.
+    let src = |body: &str, before: &str, after: &str| {
+        format!(
+            "\
+.block 32
+.buffer g u32[32]
+.buffer q u64[32] = i + 1
+.reg %c, %r
+.reg.b64 %x, %y
+    and.b32 %c, %laneid, 3
+{before}
+loop:
+    setp.eq.u32 %p, %c, 0
+    @%p bra end
+{body}
+    sub.u32 %c, %c, 1
+    bra loop
+end:
+{after}
+    st.global.u32 g[%laneid], %c
+"
+        )
+        .replace(".reg %c, %r\n", ".reg %c, %r\n.pred %p\n")
+    };
+    let atomic = "    atom.global.add.u32 %r, g[%laneid], 1";
+    let division = "    ld.global.u64 %x, q[%laneid]\n    div.u64 %y, %x, %x\n    st.global.u64 q[%laneid], %y";
+    let nothing = "    add.u32 %r, %r, 1";
+    // A 64-bit division after the loop: the loop's atomic gets the `YIELD`, its way out is a release.
+    assert_eq!(flagged(&src(atomic, nothing, division), YIELD), vec![4]);
+    assert_eq!(flagged(&src(atomic, nothing, division), RELEASE_TAKEN), vec![3]);
+    // Before the loop, none (ptxas: a call before a loop gives it no `YIELD`); without an atomic, none.
+    assert!(flagged(&src(atomic, division, nothing), YIELD).is_empty());
+    assert!(flagged(&src("    ld.global.u32 %r, g[%laneid]", nothing, division), YIELD).is_empty());
+    // A division whose result the next instruction overwrites is dead code (nvcc removes it): none.
+    let dead = "    ld.global.u64 %x, q[%laneid]\n    div.u64 %y, %x, %x\n    mov.b64 %y, %x\n    st.global.u64 q[%laneid], %y";
+    assert!(flagged(&src(atomic, nothing, dead), YIELD).is_empty());
+    // One behind a branch on a register compared with itself, which nvcc folds (never reached): none.
+    let folded = format!("    setp.lt.s32 %p, %c, %c\n    @!%p bra skip\n{division}\nskip:");
+    assert!(flagged(&src(atomic, nothing, &folded), YIELD).is_empty());
+    let kept = format!("    setp.lt.s32 %p, %c, %r\n    @!%p bra skip\n{division}\nskip:");
+    assert_eq!(flagged(&src(atomic, nothing, &kept), YIELD), vec![4]);
+    // An IEEE f32 division or square root calls its slow path: a `YIELD`.
+    let fdiv = "    cvt.rn.f32.u32 %r, %c\n    div.rn.f32 %r, %r, %r\n    st.global.u32 g[%laneid], %r";
+    assert_eq!(flagged(&src(atomic, nothing, fdiv), YIELD), vec![4]);
+    // Without a call, a loop that leaves on its atomic's result spins: a `YIELD`; one that overwrites that
+    // result before it tests does not.
+    let spin = "    atom.global.add.u32 %r, g[%laneid], 1\n    setp.eq.u32 %p, %r, 99\n    @%p bra end";
+    assert_eq!(flagged(&src(spin, nothing, nothing), YIELD), vec![4]);
+    assert_eq!(flagged(&src(spin, nothing, nothing), RELEASE_TAKEN), vec![3, 6]);
+    let overwritten =
+        "    atom.global.add.u32 %r, g[%laneid], 1\n    mov.u32 %r, %c\n    setp.eq.u32 %p, %r, 99\n    @%p bra end";
+    assert!(flagged(&src(overwritten, nothing, nothing), YIELD).is_empty());
+    // A loop leaving by its back edge: the lanes that fall through are released.
+    let do_while = "\
+.block 32
+.buffer g u32[32]
+.reg %c, %r
+.pred %p
+    and.b32 %c, %laneid, 3
+loop:
+    atom.global.add.u32 %r, g[%laneid], 1
+    sub.u32 %c, %c, 1
+    setp.ne.u32 %p, %r, 99
+    @%p bra loop
+    st.global.u32 g[%laneid], %c
+";
+    assert_eq!(flagged(do_while, YIELD), vec![1]);
+    assert_eq!(flagged(do_while, RELEASE_FALLTHROUGH), vec![4]);
+    // `timing.yield_loops` off: no loop is marked.
+    let mut off = Config::hopper();
+    off.timing.yield_loops = false;
+    let kernel = warpsim::instantiate(&warpsim_tests::assemble(do_while), &off, &Launch::default()).expect("launches");
+    assert!(kernel.code.iter().all(|i| i.sched & (YIELD | RELEASE_FALLTHROUGH) == 0));
+}
+
+#[test]
+fn a_yield_holds_the_warp_each_pass_and_the_lanes_it_releases_run_on_alone() {
+    let hopper = Config::hopper();
+    let t = &hopper.timing;
+    assert_eq!((t.yield_stall, t.yield_release, t.yield_diverged), (43, 31, 63));
+    let mut none = hopper.clone();
+    none.timing.yield_stall = 0;
+    none.timing.yield_release = 0;
+    none.timing.yield_diverged = 0;
+    // Every lane 64 passes: the `YIELD` costs each pass `yield_stall`.
+    let uniform = [("n", 64), ("step", 0)];
+    assert_eq!(
+        calibration_cycles("yield_loop", &uniform, &hopper) - calibration_cycles("yield_loop", &uniform, &none),
+        64 * u64::from(t.yield_stall)
+    );
+    // Lane k k + 1 passes: 31 releases, and 31 passes with released lanes waiting.
+    let mut stall_only = none.clone();
+    stall_only.timing.yield_stall = t.yield_stall;
+    let lanes = [("n", 1), ("step", 1)];
+    assert_eq!(
+        calibration_cycles("yield_loop", &lanes, &hopper) - calibration_cycles("yield_loop", &lanes, &stall_only),
+        31 * u64::from(t.yield_release + t.yield_diverged)
+    );
+    // After the loop, lanes 0-15 (one pass) run the rest of the program before lanes 16-31 (two passes) go on:
+    // each lane's clock after a tail of dependent multiply-adds. Without the division (no `YIELD`) they meet at
+    // the loop's end and read one clock.
+    let src = |call: &str| {
+        format!(
+            "\
+.block 32
+.buffer g u32[32]
+.buffer q u64[32] = i + 1
+.buffer cyc u32[32]
+.reg %c, %r, %v, %k
+.reg.b64 %x, %y
+.pred %p
+    shr.u32 %c, %laneid, 4
+    add.u32 %c, %c, 1
+    mov.u32 %v, %laneid
+loop:
+    setp.eq.u32 %p, %c, 0
+    @%p bra end
+    red.global.min.u32 g[%laneid], %v
+    sub.u32 %c, %c, 1
+    bra loop
+end:
+    mad.lo.u32 %v, %v, 3, 1
+    mad.lo.u32 %v, %v, 3, 1
+    mad.lo.u32 %v, %v, 3, 1
+    mad.lo.u32 %v, %v, 3, 1
+    mov.u32 %k, %clock
+    st.global.u32 cyc[%laneid], %k
+{call}
+    st.global.u32 g[%laneid], %v
+"
+        )
+    };
+    let clocks = |text: &str| {
+        let out = warpsim::simulate(&warpsim_tests::assemble(text), &hopper, &Launch::default()).expect("runs");
+        (
+            out.buffer("cyc").expect("cyc").data.clone(),
+            out.buffer("g").expect("g").data.clone(),
+        )
+    };
+    let call = "    ld.global.u64 %x, q[%laneid]\n    div.u64 %y, %x, %x\n    st.global.u64 q[%laneid], %y";
+    let (apart, values) = clocks(&src(call));
+    let (together, same) = clocks(&src(
+        "    ld.global.u64 %x, q[%laneid]\n    add.u64 %y, %x, %x\n    st.global.u64 q[%laneid], %y",
+    ));
+    assert_eq!(values, same, "the same values");
+    assert!(together.iter().all(|&c| c == together[0]), "{together:?}");
+    assert!(apart[..16].iter().all(|&c| c == apart[0]) && apart[16..].iter().all(|&c| c == apart[16]));
+    assert!(apart[16] > apart[0] + 4 * 4, "{apart:?}");
 }

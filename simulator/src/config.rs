@@ -189,6 +189,24 @@ pub struct Timing {
     /// before the branch, `BSYNC` at the join): once where the lanes agreed, once per path where they diverged.
     #[serde(default = "Timing::default_convergence_barrier")]
     pub convergence_barrier: u32,
+    /// Model the `YIELD` ptxas puts in loops with atomics (`kernel::sched::yields`): its stall each pass, and the
+    /// lanes that leave such a loop early running on alone before the others (`SimtStack::release`). Off: such a
+    /// loop is timed as any other, and lanes leaving it wait at its end.
+    #[serde(default = "Timing::default_yield_loops")]
+    pub yield_loops: bool,
+    /// Cycles a pass through a `YIELD` holds the warp: ptxas puts one in a loop with an atomic when the kernel
+    /// calls a subroutine or the loop leaves on an atomic's result (`kernel::sched::yields`). Added before the
+    /// loop's first atomic issues.
+    #[serde(default = "Timing::default_yield_stall")]
+    pub yield_stall: u32,
+    /// Cycles a warp pays when a branch takes some of its lanes out of such a loop: the `YIELD` releases them
+    /// from the loop's convergence barrier and the warp switches to them and back (`SimtStack::release`).
+    #[serde(default = "Timing::default_yield_release")]
+    pub yield_release: u32,
+    /// Cycles a pass through a `YIELD` costs beyond `yield_stall` while lanes it released wait elsewhere in the
+    /// warp (at a warp-synchronous instruction or a barrier): the warp switches to them and back.
+    #[serde(default = "Timing::default_yield_diverged")]
+    pub yield_diverged: u32,
     /// Cycles the IEEE divisions and square roots take beyond their unit's latency when a lane's operands send
     /// the GPU's code down its slow path (`alu::slow_path`).
     #[serde(default)]
@@ -338,6 +356,10 @@ impl Config {
                 printf_per_lane: Timing::default_printf_per_lane(),
                 hoist_loads: Timing::default_hoist_loads(),
                 convergence_barrier: Timing::default_convergence_barrier(),
+                yield_loops: Timing::default_yield_loops(),
+                yield_stall: Timing::default_yield_stall(),
+                yield_release: Timing::default_yield_release(),
+                yield_diverged: Timing::default_yield_diverged(),
                 slow_paths: SlowPaths::default(),
                 memory: Memory {
                     line_bytes: 128,
@@ -408,6 +430,9 @@ impl Config {
             t.slow_paths.f64_div,
             t.slow_paths.f64_sqrt,
             t.convergence_barrier,
+            t.yield_stall,
+            t.yield_release,
+            t.yield_diverged,
             t.memory.l1_miss_latency,
             t.memory.l2_first_latency,
             t.memory.dram_latency,
@@ -566,6 +591,32 @@ impl Timing {
     /// (`calibration/measured/ubench5.cu` part A'), 16 and 30 more than the model without it.
     pub fn default_convergence_barrier() -> u32 {
         16
+    }
+
+    /// See [`Timing::yield_loops`]: on.
+    pub fn default_yield_loops() -> bool {
+        true
+    }
+
+    /// See [`Timing::yield_stall`]: a loop of `atom.shared.add.u32` whose result it compares takes 105.5 cycles
+    /// a pass on an H100 with every lane looping (`calibration/programs/yield_loop.s`), where the model without
+    /// the `YIELD` gives 62.5; in `calibration/measured/ubench22.cu` the same atomic loops take 47–50 cycles a pass
+    /// more with a (never executed) 64-bit division in the kernel than without.
+    pub fn default_yield_stall() -> u32 {
+        43
+    }
+
+    /// See [`Timing::yield_release`] and [`Timing::yield_diverged`]: `yield_loop.s` on an H100 with lanes looping
+    /// once or three times (one release, two passes with lanes waiting) takes 157 cycles more than the model
+    /// without either, with lanes looping 0–3 times (three releases, three passes) 283 more, with lane k looping
+    /// k + 1 times (31 releases, 30 passes) 2,932 more: 31 a release and 63 a pass.
+    pub fn default_yield_release() -> u32 {
+        31
+    }
+
+    /// See [`Timing::default_yield_release`].
+    pub fn default_yield_diverged() -> u32 {
+        63
     }
 
     /// See [`Timing::warp_sync_partial`]: a dependent `__shfl_sync` + add chain takes 85.6 cycles a shuffle on

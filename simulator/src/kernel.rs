@@ -829,8 +829,8 @@ pub struct DInstr {
     pub reconverge: u32,
     /// The value type of the result (for traces).
     pub ty: Ty,
-    /// What the compiler's load scheduling needs to know of it ([`sched`]: flags).
-    pub sched: u8,
+    /// What the compiler's scheduling needs to know of it ([`sched`]: flags).
+    pub sched: u16,
 }
 
 /// The compiler's load scheduling (`timing.hoist_loads`): ptxas issues a load as early in its basic block as its
@@ -841,24 +841,33 @@ pub mod sched {
     /// after a branch or an exit) or follows an instruction that may hold the warp (a barrier, a
     /// warp-synchronous instruction, a division subroutine or compare-and-swap loop): a load after it starts no
     /// sooner than it issues.
-    pub const LEADER: u8 = 1;
+    pub const LEADER: u16 = 1;
     /// A later shared-memory load starts after it (a shared store or atomic, a barrier, a warp-synchronous
     /// instruction, a clock read, a global atomic).
-    pub const FENCE_SHARED: u8 = 2;
+    pub const FENCE_SHARED: u16 = 2;
     /// A later global or local load starts after it (a global or local store, any atomic, a barrier, a
     /// warp-synchronous instruction, a clock read).
-    pub const FENCE_OTHER: u8 = 4;
+    pub const FENCE_OTHER: u16 = 4;
     /// A shared-memory load that may start early.
-    pub const LOAD_SHARED: u8 = 8;
+    pub const LOAD_SHARED: u16 = 8;
     /// A global or local load that may start early.
-    pub const LOAD_OTHER: u8 = 16;
+    pub const LOAD_OTHER: u16 = 16;
     /// The join of a conditional branch (its reconvergence point): ptxas brackets a branch that may diverge with
     /// a convergence barrier, `BSSY` before it and `BSYNC` here, which each path reaching it pays
     /// (`timing.convergence_barrier`).
-    pub const JOIN: u8 = 32;
+    pub const JOIN: u16 = 32;
     /// It reads a kernel parameter (`Instruction::param`): an SM's first such read of a launch misses the
     /// constant cache (`timing.memory.param_miss`).
-    pub const PARAM: u8 = 64;
+    pub const PARAM: u16 = 64;
+    /// The `YIELD` ptxas puts in a loop with an atomic ([`yields`]), on the loop's first atomic: each pass holds
+    /// the warp `timing.yield_stall` more.
+    pub const YIELD: u16 = 128;
+    /// A branch that may take lanes out of such a loop (its target lies outside): when some lanes leave and
+    /// others stay, the next `YIELD` releases the leaving lanes from the loop's convergence barrier, and the warp
+    /// runs them and comes back (`timing.yield_release`, then `timing.yield_diverged` each pass while they wait).
+    pub const RELEASE_TAKEN: u16 = 256;
+    /// Likewise, for a loop's conditional back edge: the lanes that fall through leave.
+    pub const RELEASE_FALLTHROUGH: u16 = 512;
 
     use super::{DInstr, DOp, Flat, Unit};
 
@@ -1046,9 +1055,235 @@ pub mod sched {
             i.sched = f;
         }
     }
+
+    /// Marks the loops in which ptxas (13.5, sm_90) puts a `YIELD`: a loop (a back edge and the instructions
+    /// from its target to it) with an atomic, when the kernel calls a subroutine anywhere ([`DInstr::calls`]) or
+    /// when the loop's way out depends on an atomic's result in it (a spin loop). Measured with nvcc 13.5: an
+    /// atomic in a loop gets a `YIELD` beside it when the kernel also has a 64-bit division, an IEEE f32 or f64
+    /// division or square root (called even where no lane runs it), none without; a loop that leaves on an
+    /// atomic's result always gets one; a loop of plain loads or stores, shuffles or fences never
+    /// (`calibration/measured/ubench22.cu`, docs/timing.md). The loop's first atomic gets [`YIELD`], each branch
+    /// that may take lanes out of the loop [`RELEASE_TAKEN`] or [`RELEASE_FALLTHROUGH`]. Runs after [`mark`].
+    pub fn yields(code: &mut [DInstr], graph: &warpsim_isa::cfg::Cfg) {
+        // The last call that ptxas keeps: a loop before it (in the program's order) gets a `YIELD`, a loop after
+        // it none (measured: a division before a loop, even inside an enclosing loop, gives none).
+        let live = kept(code);
+        let last_call = (0..code.len()).rev().find(|&pc| live[pc] && kept_call(code, pc));
+        for back in 0..code.len() {
+            let DOp::Bra { target } = code[back].op else { continue };
+            let head = target as usize;
+            if head > back {
+                continue;
+            }
+            let body = head..=back;
+            if !live[back] {
+                continue;
+            }
+            let Some(first) = body
+                .clone()
+                .find(|&pc| live[pc] && matches!(code[pc].op, DOp::Atom { .. }))
+            else {
+                continue;
+            };
+            // The branches that may take lanes out: (pc, whether the taken lanes leave).
+            let exits: Vec<(usize, bool)> = body
+                .clone()
+                .filter_map(|pc| match code[pc].op {
+                    DOp::Bra { target } if !body.contains(&(target as usize)) => Some((pc, true)),
+                    DOp::Bra { .. } if pc == back && code[pc].guard.is_some() => Some((pc, false)),
+                    _ => None,
+                })
+                .collect();
+            if last_call.is_none_or(|c| c <= first) && !spins(code, head, back, &exits) {
+                continue;
+            }
+            code[first].sched |= YIELD;
+            for (pc, taken) in exits {
+                if code[pc].guard.is_some() && code[pc].sched & (RELEASE_TAKEN | RELEASE_FALLTHROUGH) == 0 {
+                    code[pc].sched |= if taken { RELEASE_TAKEN } else { RELEASE_FALLTHROUGH };
+                    code[pc].reconverge = release_join(code, graph, code[pc].reconverge as usize);
+                }
+            }
+        }
+    }
+
+    /// The instructions nvcc keeps: those reachable from the start, where a branch right after a comparison of a
+    /// register with itself whose result is known (`setp.lt.s32 %q, %r3, %r3` is false; nvcc folds it) goes one
+    /// way only. Runs after [`mark`] (a branch that begins a basic block may be reached with another guard).
+    fn kept(code: &[DInstr]) -> Vec<bool> {
+        use warpsim_isa::ast::Cmp;
+        let known = |i: &DInstr| -> Option<(u16, bool)> {
+            let DOp::Setp {
+                cmp,
+                class,
+                p,
+                a: super::Src::Reg(a),
+                b: super::Src::Reg(b),
+            } = i.op
+            else {
+                return None;
+            };
+            if a != b || i.guard.is_some() {
+                return None;
+            }
+            let value = match (cmp, class) {
+                (Cmp::Eq | Cmp::Le | Cmp::Ge, super::CmpClass::Signed | super::CmpClass::Unsigned) => true,
+                (Cmp::Ne | Cmp::Lt | Cmp::Gt, super::CmpClass::Signed | super::CmpClass::Unsigned) => false,
+                // NaN makes the others unknown.
+                (Cmp::Lt | Cmp::Gt, super::CmpClass::Float) => false,
+                _ => return None,
+            };
+            Some((p, value))
+        };
+        let n = code.len();
+        let mut live = vec![false; n];
+        let mut work = vec![0];
+        while let Some(pc) = work.pop() {
+            if pc >= n || live[pc] {
+                continue;
+            }
+            live[pc] = true;
+            let i = &code[pc];
+            match i.op {
+                DOp::Exit if i.guard.is_none() => {}
+                DOp::Bra { target } => {
+                    let taken = match i.guard {
+                        None => Some(true),
+                        Some((p, neg)) if pc > 0 && i.sched & LEADER == 0 => {
+                            known(&code[pc - 1]).filter(|&(q, _)| q == p).map(|(_, v)| v != neg)
+                        }
+                        Some(_) => None,
+                    };
+                    if taken != Some(false) {
+                        work.push(target as usize);
+                    }
+                    if taken != Some(true) {
+                        work.push(pc + 1);
+                    }
+                }
+                _ => work.push(pc + 1),
+            }
+        }
+        live
+    }
+
+    /// Whether the instruction at `pc` is a call ([`DInstr::calls`]) that nvcc keeps: not one of constants only
+    /// (folded), nor one whose result the next instructions overwrite before reading it (dead).
+    fn kept_call(code: &[DInstr], pc: usize) -> bool {
+        let i = &code[pc];
+        if !i.calls() {
+            return false;
+        }
+        if i.unit == Unit::Printf {
+            return true;
+        }
+        if i.reads.is_empty() {
+            return false;
+        }
+        let Some(d) = i.write else { return true };
+        for j in &code[pc + 1..] {
+            if j.reads.contains(&d) || matches!(j.op, DOp::Bra { .. } | DOp::Exit) {
+                return true;
+            }
+            if j.write == Some(d) && j.guard.is_none() && j.writes_wide() == i.writes_wide() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Where lanes a `YIELD` released at a branch whose paths reconverge at `from` meet the others again: the
+    /// furthest post-dominator of `from` (climbing the immediate post-dominators) with no instruction before it,
+    /// from `from` on, that names other lanes (a warp-synchronous instruction, a barrier, `activemask`). Measured
+    /// (`calibration/measured/ubench22.cu`, `ubench23.cu`): the released lanes run on alone, to the end of the
+    /// kernel or to such an instruction (`WARPSYNC` waits for the lanes it names), before the lanes still in the
+    /// loop go on. The program's length if they run to the end.
+    pub fn release_join(code: &[DInstr], graph: &warpsim_isa::cfg::Cfg, from: usize) -> u32 {
+        let n = code.len();
+        let names_lanes =
+            |i: &DInstr| crate::its::is_warp_sync(i) || matches!(i.op, DOp::Bar { .. } | DOp::Activemask { .. });
+        let mut r = from;
+        while r < n {
+            let block = graph.blocks.partition_point(|b| b.start <= r) - 1;
+            let next = graph.reconvergence[graph.blocks[block].end - 1].unwrap_or(n);
+            if next <= r {
+                break;
+            }
+            // What lanes may run from `r` before `next`: its instructions, and the loops they go back into.
+            let mut lo = r;
+            while let Some(t) = code[lo..next]
+                .iter()
+                .filter_map(|j| match j.op {
+                    DOp::Bra { target } if (target as usize) < lo => Some(target as usize),
+                    _ => None,
+                })
+                .min()
+            {
+                lo = t;
+            }
+            if code[lo..next].iter().any(names_lanes) {
+                break;
+            }
+            r = next;
+        }
+        #[allow(clippy::cast_possible_truncation, reason = "a program has at most 2^16 instructions")]
+        let r = r.min(n) as u32;
+        r
+    }
+
+    /// Whether a way out of the loop `head..=back` (a branch in `exits`, or a guarded `exit`) depends on the
+    /// result of an atomic in it: the registers and predicates holding values computed from an atomic's result,
+    /// followed through the loop's instructions in order twice (once more for what the back edge carries); an
+    /// unguarded write of anything else clears one.
+    fn spins(code: &[DInstr], head: usize, back: usize, exits: &[(usize, bool)]) -> bool {
+        let (mut regs, mut preds): (Vec<u16>, Vec<u16>) = (Vec::new(), Vec::new());
+        let set = |v: &mut Vec<u16>, x: u16, on: bool| {
+            if on && !v.contains(&x) {
+                v.push(x);
+            } else if !on {
+                v.retain(|&y| y != x);
+            }
+        };
+        for _ in 0..2 {
+            for (pc, i) in code.iter().enumerate().take(back + 1).skip(head) {
+                if let Some((p, _)) = i.guard
+                    && preds.contains(&p)
+                    && (matches!(i.op, DOp::Exit) || exits.iter().any(|&(e, _)| e == pc))
+                {
+                    return true;
+                }
+                let tainted = matches!(i.op, DOp::Atom { .. })
+                    || i.reads.iter().any(|r| regs.contains(r))
+                    || i.pred_reads.iter().any(|p| preds.contains(p));
+                if !tainted && i.guard.is_some() {
+                    continue;
+                }
+                for r in [i.write, i.write2].into_iter().flatten() {
+                    set(&mut regs, r, tainted);
+                }
+                if let Some(p) = i.pred_write {
+                    set(&mut preds, p, tainted);
+                }
+            }
+        }
+        false
+    }
 }
 
 impl DInstr {
+    /// Whether ptxas compiles it to a call of a subroutine: a 64-bit integer division or remainder, an IEEE
+    /// division or square root (its slow path), `printf`.
+    pub fn calls(&self) -> bool {
+        matches!(
+            self.op,
+            DOp::Bin { f: Bin::DivF, .. }
+                | DOp::Wide {
+                    f: Wide::DivF | Wide::SqrtF | Wide::Sqrt32,
+                    ..
+                }
+        ) || matches!(self.unit, Unit::IntDiv64 | Unit::IntDiv64S | Unit::Printf)
+    }
+
     /// Whether the register it writes is 64 bits wide.
     pub fn writes_wide(&self) -> bool {
         match self.op {
@@ -1706,6 +1941,9 @@ pub fn instantiate_with(
         .collect::<Result<Vec<_>, _>>()?;
     let divergent = sched::divergent_branches(program, &code);
     sched::mark(&mut code, &divergent);
+    if config.timing.yield_loops {
+        sched::yields(&mut code, &graph);
+    }
     for (d, inst) in code.iter_mut().zip(&program.instructions) {
         if inst.param {
             d.sched |= sched::PARAM;

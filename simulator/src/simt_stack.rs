@@ -36,6 +36,9 @@ pub struct SimtStack {
     pub synced: u64,
     /// ITS: the results of an exchange across warp-synchronous instructions, until every lane has taken its own.
     pub mail: Option<Box<crate::its::Mail>>,
+    /// Lanes that left a loop with a `YIELD` while others stayed (`kernel::sched::RELEASE_TAKEN`), until they
+    /// merge with the others again: the loop's `YIELD` then switches to them and back (`timing.yield_diverged`).
+    pub yielded: u64,
 }
 
 /// What happened to the stack after an instruction.
@@ -53,6 +56,7 @@ impl SimtStack {
             released: 0,
             synced: 0,
             mail: None,
+            yielded: 0,
         };
         stack.reset(mask);
         stack
@@ -70,6 +74,7 @@ impl SimtStack {
         self.released = 0;
         self.synced = 0;
         self.mail = None;
+        self.yielded = 0;
     }
 
     pub fn top(&self) -> Option<&StackEntry> {
@@ -103,6 +108,18 @@ impl SimtStack {
         });
     }
 
+    /// A divergent branch out of a loop in which ptxas put a `YIELD` (`kernel::sched::RELEASE_TAKEN` and
+    /// `RELEASE_FALLTHROUGH`): `leaving` lanes go to `exit_pc`, `staying` lanes to `stay_pc`, and they meet again
+    /// at `join`, past the loop's end (`kernel::sched::release_join`), where the current entry waits. On the GPU
+    /// the lanes that left wait at the loop's `BSYNC` only until the lanes still looping pass the `YIELD`, which
+    /// releases them; the warp then runs them alone until they exit or reach an instruction that names the other
+    /// lanes, before the looping lanes go on: here the leaving lanes run first.
+    pub fn release(&mut self, leaving: u64, exit_pc: u32, staying: u64, stay_pc: u32, join: u32) {
+        // (A split whose "fall-through" side, the one that runs first, is the leaving lanes.)
+        self.diverge(staying, stay_pc, leaving, exit_pc, join);
+        self.yielded |= leaving;
+    }
+
     /// Lanes that executed `exit` leave every entry.
     pub fn remove_lanes(&mut self, lanes: u64) {
         for e in &mut self.entries {
@@ -133,7 +150,10 @@ impl SimtStack {
         match (self.entries.last(), last_reconverge) {
             // A sibling path is never at the reconvergence pc (it would have been popped), so an entry there is
             // the parent: the lanes have merged.
-            (Some(t), Some(r)) if t.pc == r => Some(Merge::Reconverged { pc: r, mask: t.mask }),
+            (Some(t), Some(r)) if t.pc == r => {
+                self.yielded &= !t.mask;
+                Some(Merge::Reconverged { pc: r, mask: t.mask })
+            }
             _ => None,
         }
     }
@@ -193,6 +213,7 @@ impl SimtStack {
                 if let Some(h) = (0..i).rev().find(|&h| self.entries[h].mask & e.mask != 0)
                     && self.is_path(h)
                 {
+                    self.yielded &= !self.entries[h].mask;
                     merge = Some(Merge::Reconverged {
                         pc: self.entries[h].pc,
                         mask: self.entries[h].mask,

@@ -1018,6 +1018,13 @@ impl<'k> Sm<'k> {
             priced.cost.latency = (from + priced.cost.latency).saturating_sub(cycle).max(1);
         }
         priced.cost.latency += param_wait;
+        // A `YIELD` before it (a loop's first atomic, `sched::YIELD`): the warp waits before it issues.
+        let yield_stall = if sched & crate::kernel::sched::YIELD != 0 {
+            yield_hold(&self.config.timing, &warp.stack, active)
+        } else {
+            0
+        };
+        priced.cost.latency += yield_stall;
         if partial_sync && !diverged_sync {
             // The `WARPSYNC` of the GPU's slow path runs before the instruction: its result comes that much later.
             priced.cost.latency += u64::from(self.config.timing.warp_sync_partial);
@@ -1079,7 +1086,7 @@ impl<'k> Sm<'k> {
         // A subroutine of the warp's own (a 64-bit division, a compare-and-swap loop, `printf`, or an IEEE
         // division's or square root's slow path) holds it.
         let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath);
-        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold);
+        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold) + yield_stall;
         // The convergence barrier: each path pays `BSYNC` at a join; a divergent branch makes two paths.
         if (sched & crate::kernel::sched::JOIN != 0) || diverged.is_some() {
             warp.next_issue += u64::from(self.config.timing.convergence_barrier);
@@ -1098,7 +1105,22 @@ impl<'k> Sm<'k> {
         if let Some((taken, target)) = diverged {
             let fallthrough = active & !taken;
             self.stats.divergent_branches += 1;
-            warp.stack.diverge(taken, target, fallthrough, pc + 1, inst.reconverge);
+            let release = sched & (crate::kernel::sched::RELEASE_TAKEN | crate::kernel::sched::RELEASE_FALLTHROUGH);
+            let reconverge = if release != 0 && !self.shared.its {
+                // Out of a loop with a `YIELD`: the leaving lanes run on alone (first) to the decoder's join, or to
+                // the current entry's own if that comes first; the warp pays for switching to them and back.
+                warp.next_issue += u64::from(self.config.timing.yield_release);
+                let join = inst.reconverge.min(warp.stack.top().map_or(u32::MAX, |t| t.reconverge));
+                if release & crate::kernel::sched::RELEASE_TAKEN != 0 {
+                    warp.stack.release(taken, target, fallthrough, pc + 1, join);
+                } else {
+                    warp.stack.release(fallthrough, pc + 1, taken, target, join);
+                }
+                join
+            } else {
+                warp.stack.diverge(taken, target, fallthrough, pc + 1, inst.reconverge);
+                inst.reconverge
+            };
             if ON {
                 trace.event(Event::Diverge {
                     cycle,
@@ -1108,7 +1130,7 @@ impl<'k> Sm<'k> {
                     taken,
                     fallthrough,
                     target,
-                    reconverge: inst.reconverge,
+                    reconverge,
                 });
             }
         } else if let Some(top) = warp.stack.top_mut()
@@ -1372,4 +1394,14 @@ fn once<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
 #[inline(never)]
 fn param_read(ready: &mut Option<u64>, miss: u32, cycle: u64) -> u64 {
     ready.get_or_insert(cycle + u64::from(miss)).saturating_sub(cycle)
+}
+
+/// The cycles a pass through a `YIELD` holds the warp whose running lanes are `active`: `yield_stall`, and
+/// `yield_diverged` more while lanes it released wait elsewhere (the warp runs them until they wait, then comes
+/// back).
+#[cold]
+#[inline(never)]
+fn yield_hold(t: &crate::config::Timing, stack: &crate::simt_stack::SimtStack, active: u64) -> u64 {
+    let parked = stack.yielded & stack.live() & !active != 0;
+    u64::from(t.yield_stall) + if parked { u64::from(t.yield_diverged) } else { 0 }
 }
