@@ -1579,15 +1579,32 @@ skip:
         st.global.f32       out[%tid.x], %v
 ",
     );
+    // A loop that leaves on its atomic's result has a `YIELD`: lanes leaving it early are `released`.
+    let spin = temp_file(
+        "schema_yield.s",
+        b".block 32
+.buffer g u32[32]
+.reg %c, %r
+.pred %p
+        and.b32             %c, %laneid, 3
+loop:
+        atom.global.add.u32 %r, g[%laneid], 1
+        setp.lt.u32         %p, %r, %c
+        @%p bra             loop
+        st.global.u32       g[%laneid], %r
+",
+    );
     // A PTX kernel's issues carry their CUDA line (`source`).
     let ptx = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/ptx/cuda/p01_map.O3.ptx");
-    let runs: [&[&str]; 6] = [
+    let mut released = 0;
+    let runs: [&[&str]; 7] = [
         &[ptx, "--block", "4", "--buffer", "out=f32[4]", "--buffer", "a=[4]=i"],
         &["block_sum", "--warp", "8", "--set", "n=40", "--set", "threads=32"],
         &["histogram_bin", "--warp", "8", "--set", "threads=32"],
         &["conditional_max", "--warp", "8"],
         &["butterfly_max", "--warp", "32"],
         &[own.to_str().expect("utf-8"), "--warp", "32"],
+        &[spin.to_str().expect("utf-8")],
     ];
     let mut kinds = std::collections::BTreeSet::new();
     for args in runs {
@@ -1605,6 +1622,7 @@ skip:
         assert!(errors.is_empty(), "{args:?}: {errors:#?}");
         for e in doc["trace"].as_array().expect("a trace") {
             kinds.insert(e["event"].as_str().expect("an event kind").to_string());
+            released += usize::from(e.get("released").is_some());
         }
         // A record with a field the schema does not name is caught.
         let mut bad = doc.clone();
@@ -1622,6 +1640,8 @@ skip:
         "warp_exit",
     ];
     assert_eq!(kinds.into_iter().collect::<Vec<_>>(), every);
+    // Lanes 0, 4, 8, ... leave after one pass, then 1, 5, ..., then 2, 6, ...: three releases.
+    assert_eq!(released, 3);
 }
 
 #[test]

@@ -1106,6 +1106,7 @@ impl<'k> Sm<'k> {
             let fallthrough = active & !taken;
             self.stats.divergent_branches += 1;
             let release = sched & (crate::kernel::sched::RELEASE_TAKEN | crate::kernel::sched::RELEASE_FALLTHROUGH);
+            let mut released = 0;
             let reconverge = if release != 0 && !self.shared.its {
                 // Out of a loop with a `YIELD`: the leaving lanes run on alone (first) to the decoder's join, or to
                 // the current entry's own if that comes first; the warp pays for switching to them and back.
@@ -1113,8 +1114,10 @@ impl<'k> Sm<'k> {
                 let join = inst.reconverge.min(warp.stack.top().map_or(u32::MAX, |t| t.reconverge));
                 if release & crate::kernel::sched::RELEASE_TAKEN != 0 {
                     warp.stack.release(taken, target, fallthrough, pc + 1, join);
+                    released = taken;
                 } else {
                     warp.stack.release(fallthrough, pc + 1, taken, target, join);
+                    released = fallthrough;
                 }
                 join
             } else {
@@ -1131,6 +1134,7 @@ impl<'k> Sm<'k> {
                     fallthrough,
                     target,
                     reconverge,
+                    released,
                 });
             }
         } else if let Some(top) = warp.stack.top_mut()

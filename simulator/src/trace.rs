@@ -209,7 +209,9 @@ pub enum Event {
         sm: u32,
     },
     Issue(Box<Issue>),
-    /// A branch split the warp: `taken` lanes go to `target`, `fallthrough` lanes run first.
+    /// A branch split the warp: `taken` lanes go to `target`, `fallthrough` lanes run first; but where the branch
+    /// leaves a loop with a `YIELD`, the `released` lanes (those leaving the loop, taken or falling through) run
+    /// first, alone, to `reconverge` (0 for any other split).
     Diverge {
         cycle: u64,
         block: u32,
@@ -219,6 +221,7 @@ pub enum Event {
         fallthrough: u64,
         target: u32,
         reconverge: u32,
+        released: u64,
     },
     /// Split lanes merged again at `pc`.
     Reconverge {

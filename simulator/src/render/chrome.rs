@@ -107,6 +107,7 @@ pub fn chrome_trace(kernel: &Kernel, events: &[Event]) -> String {
                 fallthrough,
                 target,
                 reconverge,
+                ..
             } => {
                 out.push(json!({
                     "ph": "i", "s": "t", "cat": "control", "name": "diverge",

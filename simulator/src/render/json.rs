@@ -506,11 +506,19 @@ pub(crate) fn event(kernel: &Kernel, e: &Event) -> Value {
             fallthrough,
             target,
             reconverge,
-        } => json!({
-            "event": "diverge", "cycle": cycle, "block": block, "warp": warp, "pc": pc,
-            "taken": hex_mask(w, *taken), "fallthrough": hex_mask(w, *fallthrough),
-            "target": target, "reconverge": reconverge,
-        }),
+            released,
+        } => {
+            let mut v = json!({
+                "event": "diverge", "cycle": cycle, "block": block, "warp": warp, "pc": pc,
+                "taken": hex_mask(w, *taken), "fallthrough": hex_mask(w, *fallthrough),
+                "target": target, "reconverge": reconverge,
+            });
+            // (Only where a `YIELD` released lanes, which run first: other splits keep their shape.)
+            if *released != 0 {
+                v["released"] = json!(hex_mask(w, *released));
+            }
+            v
+        }
         Event::BarrierArrive {
             cycle,
             block,

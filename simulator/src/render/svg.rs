@@ -915,6 +915,7 @@ fn walk<'e>(
                 target,
                 reconverge,
                 cycle,
+                ..
             } if *b == block => walker.branch(k, *warp, *pc, *cycle, (*taken, *fallthrough), (*target, *reconverge)),
             Event::Reconverge {
                 block: b,

@@ -272,14 +272,20 @@ pub fn trace(kernel: &Kernel, events: &[Event], width: usize) -> String {
                 fallthrough,
                 target,
                 reconverge,
+                released,
             } => {
                 let mask = lane_mask(kernel.warp_size, taken | fallthrough, *taken);
+                let first = match *released {
+                    0 => " (run first)",
+                    r if r == *taken => "; the lanes branching leave a loop with a YIELD and run first, alone",
+                    _ => "; the lanes falling through leave a loop with a YIELD and run first, alone",
+                };
                 l.head(
                     &mut out,
                     &format!("{cycle:>7}     {block:>3} {warp:>4} {pc:>3}"),
                     &mask,
                     &format!(
-                        "diverge: {} branch to {}, {} fall through (run first); reconverge at {}",
+                        "diverge: {} branch to {}, {} fall through{first}; reconverge at {}",
                         count_lanes(*taken),
                         pc_name(kernel, *target),
                         count_lanes(*fallthrough),
