@@ -1115,6 +1115,10 @@ end:
     let overwritten =
         "    atom.global.add.u32 %r, g[%laneid], 1\n    mov.u32 %r, %c\n    setp.eq.u32 %p, %r, 99\n    @%p bra end";
     assert!(flagged(&src(overwritten, nothing, nothing), YIELD).is_empty());
+    // A way out reached only through a branch on the atomic's result spins too.
+    let decided =
+        "    atom.global.add.u32 %r, g[%laneid], 1\n    setp.eq.u32 %p, %r, 99\n    @!%p bra on\n    exit\non:";
+    assert_eq!(flagged(&src(decided, nothing, nothing), YIELD), vec![4]);
     // A loop leaving by its back edge: the lanes that fall through are released.
     let do_while = "\
 .block 32

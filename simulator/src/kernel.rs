@@ -1057,13 +1057,15 @@ pub mod sched {
     }
 
     /// Marks the loops in which ptxas (13.5, sm_90) puts a `YIELD`: a loop (a back edge and the instructions
-    /// from its target to it) with an atomic, when the kernel calls a subroutine anywhere ([`DInstr::calls`]) or
-    /// when the loop's way out depends on an atomic's result in it (a spin loop). Measured with nvcc 13.5: an
-    /// atomic in a loop gets a `YIELD` beside it when the kernel also has a 64-bit division, an IEEE f32 or f64
-    /// division or square root (called even where no lane runs it), none without; a loop that leaves on an
+    /// from its target to it) with an atomic, when the kernel calls a subroutine after that atomic in program
+    /// order ([`DInstr::calls`], among the calls nvcc keeps: `kept_call`, `kept`) or when the loop's way out
+    /// depends on an atomic's result in it (a spin loop, `spins`). Measured with nvcc 13.5: an atomic in a loop
+    /// gets a `YIELD` beside it when a 64-bit division, an IEEE f32 or f64 division or square root follows it
+    /// (called even where no lane runs it), none when the call comes before the loop; a loop that leaves on an
     /// atomic's result always gets one; a loop of plain loads or stores, shuffles or fences never
     /// (`calibration/measured/ubench22.cu`, docs/timing.md). The loop's first atomic gets [`YIELD`], each branch
-    /// that may take lanes out of the loop [`RELEASE_TAKEN`] or [`RELEASE_FALLTHROUGH`]. Runs after [`mark`].
+    /// that may take lanes out of the loop [`RELEASE_TAKEN`] or [`RELEASE_FALLTHROUGH`] and, as its `reconverge`,
+    /// where the lanes it releases meet the others ([`release_join`]). Runs after [`mark`].
     pub fn yields(code: &mut [DInstr], graph: &warpsim_isa::cfg::Cfg) {
         // The last call that ptxas keeps: a loop before it (in the program's order) gets a `YIELD`, a loop after
         // it none (measured: a division before a loop, even inside an enclosing loop, gives none).
@@ -1231,12 +1233,15 @@ pub mod sched {
         r
     }
 
-    /// Whether a way out of the loop `head..=back` (a branch in `exits`, or a guarded `exit`) depends on the
-    /// result of an atomic in it: the registers and predicates holding values computed from an atomic's result,
-    /// followed through the loop's instructions in order twice (once more for what the back edge carries); an
-    /// unguarded write of anything else clears one.
+    /// Whether a way out of the loop `head..=back` (a branch in `exits`, or an `exit`) depends on the result of
+    /// an atomic in it: the registers and predicates holding values computed from an atomic's result, followed
+    /// through the loop's instructions in order twice (once more for what the back edge carries; an unguarded
+    /// write of anything else clears one), and a way out guarded by one, or reached only through a branch on one
+    /// (between that branch and its reconvergence pc).
     fn spins(code: &[DInstr], head: usize, back: usize, exits: &[(usize, bool)]) -> bool {
         let (mut regs, mut preds): (Vec<u16>, Vec<u16>) = (Vec::new(), Vec::new());
+        // The pcs the branches on such a predicate decide whether lanes reach.
+        let mut decided: Vec<(usize, usize)> = Vec::new();
         let set = |v: &mut Vec<u16>, x: u16, on: bool| {
             if on && !v.contains(&x) {
                 v.push(x);
@@ -1246,11 +1251,13 @@ pub mod sched {
         };
         for _ in 0..2 {
             for (pc, i) in code.iter().enumerate().take(back + 1).skip(head) {
-                if let Some((p, _)) = i.guard
-                    && preds.contains(&p)
-                    && (matches!(i.op, DOp::Exit) || exits.iter().any(|&(e, _)| e == pc))
-                {
+                let way_out = matches!(i.op, DOp::Exit) || exits.iter().any(|&(e, _)| e == pc);
+                let on_result = i.guard.is_some_and(|(p, _)| preds.contains(&p));
+                if way_out && (on_result || decided.iter().any(|&(b, r)| b < pc && pc < r)) {
                     return true;
+                }
+                if on_result && matches!(i.op, DOp::Bra { .. }) {
+                    decided.push((pc, i.reconverge as usize));
                 }
                 let tainted = matches!(i.op, DOp::Atom { .. })
                     || i.reads.iter().any(|r| regs.contains(r))
