@@ -905,6 +905,22 @@ pub mod sched {
         )
     }
 
+    /// The start of the code lanes may run between `lo` and `hi` (in program order): `lo`, or the head of a loop a
+    /// branch in there goes back to (repeatedly, for the loops around it).
+    fn with_loops(code: &[DInstr], mut lo: usize, hi: usize) -> usize {
+        while let Some(t) = code[lo..hi]
+            .iter()
+            .filter_map(|j| match j.op {
+                DOp::Bra { target } if (target as usize) < lo => Some(target as usize),
+                _ => None,
+            })
+            .min()
+        {
+            lo = t;
+        }
+        lo
+    }
+
     /// Which conditional branches may diverge: ptxas brackets only those with a convergence barrier (a branch on
     /// a value every lane of the warp holds alike, a kernel parameter or a loop counter counted from one, is
     /// `.uni`). A register or predicate is uniform unless some write to it reads a non-uniform operand (a lane's
@@ -936,19 +952,7 @@ pub mod sched {
                     (0, n)
                 };
                 // A loop the region leaves by its back edge: its head runs again with fewer lanes.
-                loop {
-                    let back = code[lo..hi]
-                        .iter()
-                        .filter_map(|j| match j.op {
-                            DOp::Bra { target } if (target as usize) < lo => Some(target as usize),
-                            _ => None,
-                        })
-                        .min();
-                    match back {
-                        Some(t) => lo = t,
-                        None => break,
-                    }
-                }
+                lo = with_loops(code, lo, hi);
                 for r in &mut region[lo..hi] {
                     *r = true;
                 }
@@ -1103,8 +1107,13 @@ pub mod sched {
             for (pc, taken) in exits {
                 if code[pc].guard.is_some() && code[pc].sched & (RELEASE_TAKEN | RELEASE_FALLTHROUGH) == 0 {
                     code[pc].sched |= if taken { RELEASE_TAKEN } else { RELEASE_FALLTHROUGH };
-                    code[pc].reconverge = release_join(code, graph, code[pc].reconverge as usize);
                 }
+            }
+        }
+        // The joins once every loop is marked (`spins` reads the branches' own reconvergence pcs).
+        for pc in 0..code.len() {
+            if code[pc].sched & (RELEASE_TAKEN | RELEASE_FALLTHROUGH) != 0 {
+                code[pc].reconverge = release_join(code, graph, code[pc].reconverge as usize);
             }
         }
     }
@@ -1212,17 +1221,7 @@ pub mod sched {
                 break;
             }
             // What lanes may run from `r` before `next`: its instructions, and the loops they go back into.
-            let mut lo = r;
-            while let Some(t) = code[lo..next]
-                .iter()
-                .filter_map(|j| match j.op {
-                    DOp::Bra { target } if (target as usize) < lo => Some(target as usize),
-                    _ => None,
-                })
-                .min()
-            {
-                lo = t;
-            }
+            let lo = with_loops(code, r, next);
             if code[lo..next].iter().any(names_lanes) {
                 break;
             }
