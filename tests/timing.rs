@@ -60,6 +60,8 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "YIELD loop, lane k k+1 passes (31 releases, lanes waiting at bar.warp.sync)",
         "YIELD loop, lanes 0-3 passes by lane % 4",
         "YIELD loop, lanes 1 or 3 passes by lane % 2",
+        "debug build (nvcc -G): global load and store loop, cycles a pass",
+        "debug build (nvcc -G): shared store, load and shuffle loop, cycles a pass",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(
@@ -69,6 +71,18 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
             r.measured
         );
     }
+    // The debug build's integer loop is 19 SASS instructions a pass (19 × 15 = 285 measured); its classes' mean
+    // counts (`timing.debug_build.sass`) make 20.07: within 6%.
+    let r = rows
+        .iter()
+        .find(|r| r.name == "debug build (nvcc -G): integer multiply-add loop, cycles a pass")
+        .expect("the row");
+    assert!(
+        r.error.abs() <= 0.06,
+        "simulated {:.2}, measured {:.2}",
+        r.simulated,
+        r.measured
+    );
 }
 
 #[test]
@@ -1215,4 +1229,74 @@ end:
     assert!(together.iter().all(|&c| c == together[0]), "{together:?}");
     assert!(apart[..16].iter().all(|&c| c == apart[0]) && apart[16..].iter().all(|&c| c == apart[16]));
     assert!(apart[16] > apart[0] + 4 * 4, "{apart:?}");
+}
+
+/// A straight line timed by two clock reads, in PTX of `.target sm_90` plus `target` (`", debug"` for a debug
+/// build): `cyc[0]` is the second read less the first; returns it and the program.
+fn debug_line(target: &str, config: &Config) -> (u32, warpsim_isa::Program) {
+    let text = format!(
+        ".version 8.0\n.target sm_90{target}\n.address_size 64\n\
+         .visible .entry k(.param .u64 cyc, .param .u64 buf)\n{{\n\
+         .reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n\
+         ld.param.u64 %rd1, [cyc];\nld.param.u64 %rd2, [buf];\nmov.u32 %r1, %tid.x;\n\
+         mov.u64 %rd3, %clock64;\nadd.s32 %r2, %r1, 1;\ncvt.u64.u32 %rd4, %r2;\nst.u32 [%rd2+4], %r2;\n\
+         mov.u64 %rd5, %clock64;\nsub.s64 %rd6, %rd5, %rd3;\ncvt.u32.u64 %r4, %rd6;\nst.u32 [%rd1], %r4;\nret;\n}}\n"
+    );
+    let args = warpsim::ptx::Arguments {
+        buffers: vec!["cyc=u32[1]".into(), "buf=u32[2]".into()],
+        ..warpsim::ptx::Arguments::default()
+    };
+    let program = warpsim::ptx::load_text("line.ptx", &text, &args, &[], false).expect("loads");
+    let launch = Launch {
+        block: Some(Dim3 { x: 32, y: 1, z: 1 }),
+        ..Launch::default()
+    };
+    let out = warpsim::simulate(&program, config, &launch).expect("runs");
+    (out.buffer("cyc").expect("cyc").data[0], program)
+}
+
+#[test]
+fn a_debug_build_holds_each_warp_for_the_sass_ptxas_makes_of_each_instruction() {
+    use warpsim::DebugClass as C;
+    let hopper = Config::hopper();
+    assert_eq!(hopper.timing.debug_build.instruction, 15);
+    // Each PTX instruction of a debug build carries its class; optimised code carries none.
+    let (_, debug) = debug_line(", debug", &hopper);
+    let classes: Vec<Option<C>> = debug.instructions.iter().map(|i| i.debug).collect();
+    assert_eq!(
+        classes,
+        [
+            Some(C::ParamEntry),
+            Some(C::ParamEntry),
+            Some(C::MovSpecial),
+            Some(C::MovSpecial),
+            Some(C::Alu),
+            Some(C::Cvt64),
+            Some(C::Store),
+            Some(C::MovSpecial),
+            Some(C::Alu64),
+            Some(C::Cvt64),
+            Some(C::Store),
+            Some(C::Ret),
+            None, // the exit the lowering adds after the last instruction
+        ]
+    );
+    let (optimised, plain) = debug_line("", &hopper);
+    assert!(plain.instructions.iter().all(|i| i.debug.is_none()));
+    // Between the clock reads: the first read, the add, the conversion and the store, each holding the warp for
+    // (n - 1) x 15 cycles and then 15 (none waits longer for its result): n = 2.2, 1.4, 5.2 and 7.0.
+    for instruction in [15, 20] {
+        let mut config = hopper.clone();
+        config.timing.debug_build.instruction = instruction;
+        let s = &config.timing.debug_build.sass;
+        let hold = |tenths: u32| tenths * instruction / 10 - instruction + instruction;
+        let expected = hold(s.mov_special) + hold(s.alu) + hold(s.cvt64) + hold(s.store);
+        let (cycles, _) = debug_line(", debug", &config);
+        assert_eq!(cycles, expected, "{instruction} cycles an instruction");
+        if instruction == 15 {
+            assert_eq!(cycles, 33 + 21 + 78 + 105);
+        }
+    }
+    // The same line optimised is priced as optimised code: not a third of that.
+    assert!(3 * optimised < 33 + 21 + 78 + 105, "{optimised}");
 }

@@ -947,6 +947,65 @@ pub struct Instruction {
     /// on the GPU, a read of the parameters' constant-bank line, which an SM's first read of a launch misses.
     /// warpsim's own programs read none: their parameters are constants.
     pub param: bool,
+    /// For the first instruction a PTX instruction of a debug build (`.target sm_XX, debug`, `nvcc -G`) lowers
+    /// to: what kind of PTX instruction it was, by which the timing model estimates the code ptxas makes of it
+    /// without optimising (`timing.debug_build`). `None` for optimised code and warpsim's own programs.
+    pub debug: Option<DebugClass>,
+}
+
+/// A PTX instruction of a debug build, by the code ptxas makes of it without optimising (ptxas 13.5 at
+/// `.target sm_90, debug`; docs/timing.md, "Debug builds"). Each class has its own count of SASS instructions in
+/// `timing.debug_build`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DebugClass {
+    /// A 32-bit (or narrower) integer, float or predicate operation: `add.s32`, `fma.rn.f32`, `setp`, `selp`.
+    Alu,
+    /// An operation on 64-bit values (`add.s64`, `shl.b64`, `fma.rn.f64`), other than `mul.lo` of 64 bits.
+    Alu64,
+    /// `mul.lo` of 64 bits (a sequence of 32-bit multiplies).
+    Mul64,
+    /// A 32-bit `mov` of a register or an immediate.
+    Mov,
+    /// A 64-bit `mov`.
+    Mov64,
+    /// A `mov` of a special register (`%tid.x`, `%ctaid.x`, …).
+    MovSpecial,
+    /// A `mov` of a variable's address (a shared array, a global).
+    MovSymbol,
+    /// A conversion within 32 bits.
+    Cvt,
+    /// A conversion to or from a 64-bit value (`cvt.s64.s32`, `cvt.u32.u64`).
+    Cvt64,
+    /// `cvta`: between a state space's addresses and generic ones.
+    Cvta,
+    /// `ld.param` of a kernel's parameter.
+    ParamEntry,
+    /// `ld.param` or `st.param` of a call sequence (a device function's argument or return value).
+    ParamCall,
+    /// A load (generic, as a debug build writes them, or of a state space).
+    Load,
+    /// A store.
+    Store,
+    /// `atom` or `red`.
+    Atomic,
+    /// A warp-synchronous instruction: `shfl`, `vote`, `match`, `redux` (`activemask` counts as a `mov`).
+    Warp,
+    /// `bar`, `barrier`, `membar`, `fence`.
+    Barrier,
+    /// `bra`.
+    Branch,
+    /// `call`.
+    Call,
+    /// `ret` (and `exit`).
+    Ret,
+    /// 32-bit integer division or remainder.
+    IntDiv,
+    /// 64-bit integer division or remainder (a call of a subroutine).
+    IntDiv64,
+    /// IEEE f32 division, reciprocal or square root (`div.rn.f32`, `rcp.rn.f32`, `sqrt.rn.f32`).
+    FloatDiv,
+    /// IEEE f64 division, reciprocal or square root.
+    DoubleDiv,
 }
 
 /// A line of the source a PTX instruction was compiled from (its `.loc`).

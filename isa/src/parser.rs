@@ -866,6 +866,7 @@ impl Assembler<'_> {
                     expanded_from: s.expanded_from,
                     origin: None,
                     param: false,
+                    debug: None,
                 }),
                 Err(mut d) => {
                     if let Some(call) = s.expanded_from {

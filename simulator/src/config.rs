@@ -211,7 +211,131 @@ pub struct Timing {
     /// the GPU's code down its slow path (`alu::slow_path`).
     #[serde(default)]
     pub slow_paths: SlowPaths,
+    /// Debug builds (PTX of `.target sm_XX, debug`, what `nvcc -G` emits): what the code ptxas makes of them
+    /// without optimising costs.
+    #[serde(default)]
+    pub debug_build: DebugBuild,
     pub memory: Memory,
+}
+
+/// Debug builds: ptxas compiles a PTX module of `.target sm_XX, debug` without optimising. Each PTX instruction
+/// becomes a few SASS instructions (the operation, and moves of its operands and result to the registers a
+/// debugger reads), and none carries a stall count or a scoreboard barrier, so each waits until the one before it
+/// is done: chains of PTX instructions (`calibration/measured/debug_chain.py`) take 15 cycles per SASS instruction
+/// on an H200 whatever the operation, one warp or four, and a load as long as its data takes.
+///
+/// An instruction of a debug build therefore holds its warp `(n − 1) × instruction` cycles, and then
+/// `instruction` or, for one that writes a register, its latency if that is longer; n is its class's count of
+/// SASS instructions (`isa::DebugClass`). The counts are the mean of what ptxas 13.5 makes of each class
+/// (`sass` in tenths), over 61 random programs compiled with `nvcc -G` (the PTX corpus's `-G` kernels are left
+/// for the cross-check to test): docs/timing.md, "Debug builds".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebugBuild {
+    /// Cycles each SASS instruction of a debug build holds its warp.
+    pub instruction: u32,
+    /// SASS instructions per PTX instruction of each class, in tenths.
+    pub sass: DebugSass,
+}
+
+/// SASS instructions ptxas makes of one PTX instruction of a debug build, in tenths, by [`warpsim_isa::DebugClass`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebugSass {
+    pub alu: u32,
+    pub alu64: u32,
+    pub mul64: u32,
+    pub mov: u32,
+    pub mov64: u32,
+    pub mov_special: u32,
+    pub mov_symbol: u32,
+    pub cvt: u32,
+    pub cvt64: u32,
+    pub cvta: u32,
+    pub param_entry: u32,
+    pub param_call: u32,
+    pub load: u32,
+    pub store: u32,
+    pub atomic: u32,
+    pub warp: u32,
+    pub barrier: u32,
+    pub branch: u32,
+    pub call: u32,
+    pub ret: u32,
+    pub int_div: u32,
+    pub int_div64: u32,
+    pub float_div: u32,
+    pub double_div: u32,
+}
+
+impl DebugSass {
+    /// The count of `class`, in tenths.
+    pub fn of(&self, class: warpsim_isa::DebugClass) -> u32 {
+        use warpsim_isa::DebugClass as C;
+        match class {
+            C::Alu => self.alu,
+            C::Alu64 => self.alu64,
+            C::Mul64 => self.mul64,
+            C::Mov => self.mov,
+            C::Mov64 => self.mov64,
+            C::MovSpecial => self.mov_special,
+            C::MovSymbol => self.mov_symbol,
+            C::Cvt => self.cvt,
+            C::Cvt64 => self.cvt64,
+            C::Cvta => self.cvta,
+            C::ParamEntry => self.param_entry,
+            C::ParamCall => self.param_call,
+            C::Load => self.load,
+            C::Store => self.store,
+            C::Atomic => self.atomic,
+            C::Warp => self.warp,
+            C::Barrier => self.barrier,
+            C::Branch => self.branch,
+            C::Call => self.call,
+            C::Ret => self.ret,
+            C::IntDiv => self.int_div,
+            C::IntDiv64 => self.int_div64,
+            C::FloatDiv => self.float_div,
+            C::DoubleDiv => self.double_div,
+        }
+    }
+}
+
+impl Default for DebugBuild {
+    /// Hopper's: 15 cycles an instruction (H200, `calibration/measured/debug-build-h200-2026-11-28.txt`; the rows
+    /// "debug build …" of `calibration/h200.json`); the counts of ptxas 13.5 for sm_90
+    /// (`calibration/analysis/debug_sass.py`; `mul64`, `atomic` and `ret` as docs/timing.md says).
+    fn default() -> DebugBuild {
+        DebugBuild {
+            instruction: 15,
+            sass: DebugSass {
+                alu: 14,
+                alu64: 20,
+                mul64: 203,
+                mov: 20,
+                mov64: 38,
+                mov_special: 22,
+                mov_symbol: 64,
+                cvt: 49,
+                cvt64: 52,
+                cvta: 88,
+                param_entry: 57,
+                param_call: 20,
+                load: 70,
+                store: 70,
+                atomic: 70,
+                warp: 106,
+                barrier: 24,
+                branch: 13,
+                call: 31,
+                ret: 30,
+                int_div: 387,
+                int_div64: 110,
+                float_div: 366,
+                double_div: 742,
+            },
+        }
+    }
 }
 
 /// The extra cycles of the slow paths of the IEEE divisions and square roots: the compiled code tests each lane's
@@ -361,6 +485,7 @@ impl Config {
                 yield_release: Timing::default_yield_release(),
                 yield_diverged: Timing::default_yield_diverged(),
                 slow_paths: SlowPaths::default(),
+                debug_build: DebugBuild::default(),
                 memory: Memory {
                     line_bytes: 128,
                     sector_bytes: 32,
@@ -433,6 +558,7 @@ impl Config {
             t.yield_stall,
             t.yield_release,
             t.yield_diverged,
+            t.debug_build.instruction,
             t.memory.l1_miss_latency,
             t.memory.l2_first_latency,
             t.memory.dram_latency,

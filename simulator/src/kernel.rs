@@ -868,6 +868,9 @@ pub mod sched {
     pub const RELEASE_TAKEN: u16 = 256;
     /// Likewise, for a loop's conditional back edge: the lanes that fall through leave.
     pub const RELEASE_FALLTHROUGH: u16 = 512;
+    /// An instruction of a debug build (`Instruction::debug`): it holds its warp for the SASS ptxas makes of it
+    /// without optimising ([`super::Kernel::debug_hold`], `timing.debug_build`).
+    pub const DEBUG: u16 = 1024;
 
     use super::{DInstr, DOp, Flat, Unit};
 
@@ -1536,9 +1539,31 @@ pub struct Kernel {
     /// Each register's scoreboard slot in an untraced run: registers whose lifetimes never overlap in any lane
     /// share one ([`crate::rows::coalesce`] over [`Kernel::code`]; see `scoreboard.rs`).
     pub exec_slots: Vec<u16>,
+    /// For a debug build (`.target …, debug`), per instruction: the cycles it holds its warp before its last SASS
+    /// instruction, `(n − 1) × timing.debug_build.instruction` for its class's n ([`sched::DEBUG`]); empty
+    /// otherwise.
+    pub debug_hold: Vec<u32>,
     /// The rows of `exec_code` a placed warp must zero ([`crate::rows::read_before_written`]); every lane writes
     /// the others before it reads them. (A traced run zeroes every row of the program's registers.)
     pub zeroed_rows: Vec<u16>,
+}
+
+/// The cycles each instruction of a debug build holds its warp before its last SASS instruction
+/// ([`Kernel::debug_hold`]), marking those instructions [`sched::DEBUG`]. ptxas does not move loads in code it
+/// does not optimise: their `sched` load flags are cleared.
+fn debug_holds(program: &Program, code: &mut [DInstr], d: &crate::config::DebugBuild) -> Vec<u32> {
+    if program.instructions.iter().all(|i| i.debug.is_none()) {
+        return Vec::new();
+    }
+    code.iter_mut()
+        .zip(&program.instructions)
+        .map(|(c, inst)| {
+            c.sched &= !(sched::LOAD_SHARED | sched::LOAD_OTHER);
+            let Some(class) = inst.debug else { return 0 };
+            c.sched |= sched::DEBUG;
+            (d.sass.of(class) * d.instruction / 10).saturating_sub(d.instruction)
+        })
+        .collect()
 }
 
 /// A shared-memory array as laid out in the block's shared memory.
@@ -1955,6 +1980,7 @@ pub fn instantiate_with(
             d.sched |= sched::PARAM;
         }
     }
+    let debug_hold = debug_holds(program, &mut code, &config.timing.debug_build);
     let described = code.iter().map(Described::of).collect();
     // The untraced run's code: registers share rows where their lifetimes allow (`rows::coalesce`).
     // (Past the analyses' size limits: a row per register, every row zeroed.)
@@ -1998,6 +2024,7 @@ pub fn instantiate_with(
     zeroed_rows.sort_unstable();
     zeroed_rows.dedup();
     Ok(Kernel {
+        debug_hold,
         exec_code,
         exec_rows,
         exec_slots,

@@ -65,7 +65,7 @@ pub(crate) mod warp;
 pub(crate) mod warp_scheduler;
 
 pub use check::{Access, AccessKind, Checks, Finding, FindingKind, Hazard, MaskReason, ShuffleReason, UnorderedRead};
-pub use config::{Config, SchedulerPolicy, SlowPaths, Timing};
+pub use config::{Config, DebugBuild, DebugSass, SchedulerPolicy, SlowPaths, Timing};
 pub use fault::{AssertionFailure, Fault, FaultKind};
 pub use gpu::{run, run_with};
 pub use kernel::{Buffer, Contents, Dim3, Kernel, Launch, Limits, LoadError, instantiate, instantiate_with};
@@ -75,6 +75,7 @@ pub use run::{Printed, Progress, ProgressFn, RunOptions, RunOutput, Stats};
 pub use run::{Stalls, WarpStalls};
 pub use trace::{Event, NoTrace, TraceBuffer, TraceSink};
 pub use warp_scheduler::Schedule;
+pub use warpsim_isa::DebugClass;
 pub use warpsim_isa::Scheduling;
 
 /// Why a simulation did not produce output.

@@ -33,7 +33,7 @@ use crate::run::{RunOptions, Stalls, Stats, WARP_STALLS_KEPT, WarpStalls};
 use crate::sanitizers::{self, Site, SmChecks, missing_barrier_hint};
 use crate::scoreboard::Ready;
 use crate::simt_stack::Merge;
-use crate::timing::{MemoryTiming, price};
+use crate::timing::{Cost, MemoryTiming, price};
 use crate::trace::{BarrierResult, EpochTrace, Event, Issue, TraceSink};
 use crate::warp::{Hold, Warp};
 use crate::warp_scheduler::{Schedule, WarpScheduler};
@@ -1087,6 +1087,11 @@ impl<'k> Sm<'k> {
         // division's or square root's slow path) holds it.
         let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath);
         warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold) + yield_stall;
+        if sched & crate::kernel::sched::DEBUG != 0 {
+            warp.next_issue = warp
+                .next_issue
+                .max(cycle + debug_hold(&self.config.timing, kernel, inst, pc, &cost));
+        }
         // The convergence barrier: each path pays `BSYNC` at a join; a divergent branch makes two paths.
         if (sched & crate::kernel::sched::JOIN != 0) || diverged.is_some() {
             warp.next_issue += u64::from(self.config.timing.convergence_barrier);
@@ -1398,6 +1403,17 @@ fn once<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
 #[inline(never)]
 fn param_read(ready: &mut Option<u64>, miss: u32, cycle: u64) -> u64 {
     ready.get_or_insert(cycle + u64::from(miss)).saturating_sub(cycle)
+}
+
+/// The cycles an instruction of a debug build holds its warp (`timing.debug_build`): its SASS instructions but the
+/// last, then the last one's, or its result's latency if that is longer (each waits for the one before it).
+#[cold]
+#[inline(never)]
+fn debug_hold(t: &crate::config::Timing, kernel: &Kernel, inst: &DInstr, pc: u32, cost: &Cost) -> u64 {
+    let last = u64::from(t.debug_build.instruction);
+    let writes = inst.write.is_some() || inst.pred_write.is_some();
+    let wait = if writes { cost.latency.max(last) } else { last };
+    u64::from(kernel.debug_hold[pc as usize]) + wait
 }
 
 /// The cycles a pass through a `YIELD` holds the warp whose running lanes are `active`: `yield_stall`, and

@@ -22,8 +22,11 @@ use warpsim_isa::Value;
 pub struct Row {
     pub name: String,
     /// The microbenchmark in `calibration/programs/`: `NAME.s`, or `NAME.ptx` for one that reads kernel
-    /// parameters (its only entry).
+    /// parameters (its only entry, or `entry`).
     pub program: String,
+    /// For PTX: the entry to run, where the file has several (`None`: its only one).
+    #[serde(default)]
+    pub entry: Option<String>,
     /// `--set` values for it (for PTX: its scalar arguments).
     #[serde(default)]
     pub set: BTreeMap<String, i64>,
@@ -102,7 +105,7 @@ fn cycles_of(row: &Row, set: &BTreeMap<String, i64>, config: &Config) -> Result<
     let fail = |what: String| format!("calibration row `{}` ({}): {what}", row.name, row.program);
     let program = if let Some(text) = programs::calibration_file(&format!("{}.ptx", row.program)) {
         let args = warpsim::ptx::Arguments {
-            entry: None,
+            entry: row.entry.clone(),
             buffers: row.buffers.clone(),
             sets: set.iter().map(|(k, v)| format!("{k}={v}")).collect(),
             syntax: warpsim::ptx::Syntax::Flags,

@@ -108,6 +108,8 @@ struct Lower<'a> {
     calls: u32,
     /// A scratch register that could not be created (past `u16::MAX` registers): the lowering's error.
     too_many: Option<Diagnostic>,
+    /// The module is a debug build (`.target …, debug`): each instruction carries its [`crate::ast::DebugClass`].
+    debug: bool,
 }
 
 /// A device function inlined at a call site.
@@ -172,6 +174,7 @@ pub fn lower(
         frames: Vec::new(),
         calls: 0,
         too_many: None,
+        debug: module.target.iter().any(|t| t.name == "debug"),
     };
     l.module_variables()?;
     let Some(body) = &entry.body else {
@@ -632,6 +635,7 @@ impl Lower<'_> {
                 expanded_from: None,
                 origin: None,
                 param: false,
+                debug: None,
             },
             label: None,
         });
@@ -713,12 +717,25 @@ impl Lower<'_> {
                 expanded_from: None,
                 origin: at.origin.clone(),
                 param: false,
+                debug: None,
             },
             label: None,
         });
     }
 
     fn instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
+        let first = self.code.len();
+        self.lower_instruction(i)?;
+        if self.debug
+            && let Some(p) = self.code.get_mut(first)
+        {
+            let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
+            p.inst.debug = Some(super::debug::class(i, &q, p.inst.param));
+        }
+        Ok(())
+    }
+
+    fn lower_instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
         let guard = match &i.guard {
             None => None,
             Some(g) => Some(Guard {
@@ -785,6 +802,7 @@ impl Lower<'_> {
                         expanded_from: None,
                         origin: at.origin.clone(),
                         param: false,
+                        debug: None,
                     },
                     label: Some((self.label_key(&target.name), target.span)),
                 });
@@ -802,6 +820,7 @@ impl Lower<'_> {
                         expanded_from: None,
                         origin: at.origin.clone(),
                         param: false,
+                        debug: None,
                     },
                     label: Some((label, i.span)),
                 });
@@ -2631,6 +2650,7 @@ impl Lower<'_> {
                     expanded_from: None,
                     origin: at.origin.clone(),
                     param: false,
+                    debug: None,
                 },
                 label: Some((ret_label.clone(), at.i.span)),
             });

@@ -18,6 +18,7 @@
 //! ```
 
 mod ast;
+pub mod debug;
 pub mod entry;
 mod lexer;
 mod lower;
