@@ -216,9 +216,10 @@ fill:
 }
 
 #[test]
-fn local_memory_is_timed_as_global_memory_through_the_l1() {
+fn local_memory_is_timed_through_the_l1_which_keeps_its_stores() {
     // One warp stores a word per lane at local offset 0, then loads it twice: the lanes' words are interleaved
-    // (one 128-byte line for 32 lanes); the store does not allocate, the first load misses, the second hits.
+    // (one 128-byte line for 32 lanes). A local store puts its sectors in L1 (measured on an H200:
+    // calibration/measured/local-store-load-h200-2026-11-28.txt), so both loads hit.
     let text = "
 .block 32
 .local 4
@@ -232,8 +233,8 @@ fn local_memory_is_timed_as_global_memory_through_the_l1() {
 ";
     let out = ok(text, 32);
     assert_eq!(u32s(&out, "out"), (0..32).collect::<Vec<_>>());
-    assert_eq!((out.stats.l1_misses, out.stats.l1_hits), (1, 1));
-    // The same through a global buffer.
+    assert_eq!((out.stats.l1_misses, out.stats.l1_hits), (0, 2));
+    // The same through a global buffer: the store does not allocate, the first load misses, the second hits.
     let global = "
 .block 32
 .buffer scratch u32[32]
@@ -247,7 +248,7 @@ fn local_memory_is_timed_as_global_memory_through_the_l1() {
 ";
     let g = ok(global, 32);
     assert_eq!((g.stats.l1_misses, g.stats.l1_hits), (1, 1));
-    assert_eq!(out.cycles, g.cycles);
+    assert!(out.cycles < g.cycles, "{} against {}", out.cycles, g.cycles);
 }
 
 #[test]

@@ -1300,3 +1300,36 @@ fn a_debug_build_holds_each_warp_for_the_sass_ptxas_makes_of_each_instruction() 
     // The same line optimised is priced as optimised code: not a third of that.
     assert!(3 * optimised < 33 + 21 + 78 + 105, "{optimised}");
 }
+
+/// One warp of PTX that stores `stores` (0 or 1) words to its local memory and then loads the first one back:
+/// the run's L1 hits and misses.
+fn local_reload(stores: u32) -> (u64, u64) {
+    let store = if stores > 0 { "st.local.u32 [%SPL], %r1;\n" } else { "" };
+    let text = format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n\
+         .visible .entry k(.param .u64 out)\n{{\n\
+         .local .align 16 .b8 __local_depot0[16];\n.reg .b64 %SPL;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n\
+         mov.u64 %SPL, __local_depot0;\nld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\n\
+         mov.u32 %r1, %tid.x;\n{store}ld.local.u32 %r2, [%SPL];\nst.global.u32 [%rd2], %r2;\nret;\n}}\n"
+    );
+    let args = warpsim::ptx::Arguments {
+        buffers: vec!["out=u32[1]".into()],
+        ..warpsim::ptx::Arguments::default()
+    };
+    let program = warpsim::ptx::load_text("local.ptx", &text, &args, &[], false).expect("loads");
+    let launch = Launch {
+        block: Some(Dim3 { x: 32, y: 1, z: 1 }),
+        ..Launch::default()
+    };
+    let out = warpsim::simulate(&program, &Config::hopper(), &launch).expect("runs");
+    (out.stats.l1_hits, out.stats.l1_misses)
+}
+
+#[test]
+fn a_store_to_local_memory_stays_in_l1_and_the_load_after_it_hits() {
+    // Measured on an H200 (`calibration/measured/local-store-load-h200-2026-11-28.txt`): a thread's stores to its
+    // local memory are read back from L1. Global stores do not allocate; local ones do.
+    assert_eq!(local_reload(1), (1, 0));
+    // Without the store, the load's line comes from L2.
+    assert_eq!(local_reload(0), (0, 1));
+}

@@ -240,6 +240,39 @@ pub(crate) fn global_lines(
     (distinct, misses, arrival)
 }
 
+/// A store to local memory by the lanes `exec` (`words` from `base`): its sectors are in `l1` from `now` on (the L1
+/// keeps a thread's local data: written, not fetched) and its lines in L2. Returns the lines it reaches.
+#[cold]
+#[inline(never)]
+pub(crate) fn local_store_lines(
+    base: u64,
+    words: &[usize; 64],
+    exec: u64,
+    (line_bytes, sector_bytes): (u32, u32),
+    (l1, now): (&mut L1, u64),
+    l2: &mut L2View<'_>,
+) -> u64 {
+    let line_shift = line_bytes.trailing_zeros();
+    let sector_shift = sector_bytes.clamp(1, line_bytes).trailing_zeros();
+    let per_line = line_shift - sector_shift;
+    // Each line's sectors, in the order the lanes reach them (at most 64 lines).
+    let mut lines: smallvec::SmallVec<[(u64, u64); 8]> = smallvec::SmallVec::new();
+    for_lanes(exec, |lane| {
+        let sector = (base + words[lane as usize] as u64 * 4) >> sector_shift;
+        let line = sector >> per_line;
+        let bit = 1 << (sector & ((1 << per_line) - 1));
+        match lines.iter_mut().find(|(l, _)| *l == line) {
+            Some((_, need)) => *need |= bit,
+            None => lines.push((line, bit)),
+        }
+    });
+    for &(line, need) in &lines {
+        l1.load(line, need, now, || now);
+        l2.touch(line);
+    }
+    lines.len() as u64
+}
+
 /// Drop from `l1` the lines the lanes `exec` of a global atomic reach (`words` from `base`).
 pub(crate) fn invalidate_lines(base: u64, words: &[usize; 64], exec: u64, line_bytes: u32, l1: &mut L1) {
     let shift = line_bytes.trailing_zeros();

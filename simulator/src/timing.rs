@@ -100,9 +100,14 @@ pub(crate) fn price<'m>(
                 Cost::global_load(unit, cycle, (lines, arrival), (degree, conflict), lpc)
             }
             AccessKind::Write => {
-                // Write-through, no allocation: the L1 is not consulted (the lines are then in L2).
+                // Global memory: write-through, no allocation; the L1 is not consulted (the lines are then in
+                // L2). Local memory (a thread's stack and arrays): the L1 keeps what is written.
                 let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
-                let (lines, _, _) = global_lines(base(), m.words, exec, sizes, None, &mut mem.l2);
+                let lines = if m.addr.local {
+                    crate::lsu::local_store_lines(base(), m.words, exec, sizes, (&mut *mem.l1, cycle), &mut mem.l2)
+                } else {
+                    global_lines(base(), m.words, exec, sizes, None, &mut mem.l2).0
+                };
                 Cost::global_store(unit, lines)
             }
             // An atomic no lane executes sends nothing to the memory system: its issue slot only (a block of
@@ -241,7 +246,7 @@ impl Cost {
         }
     }
 
-    /// A global store of `lines` cache lines (write-through, no allocation: the L1 is not consulted).
+    /// A global or local store of `lines` cache lines.
     #[inline(always)]
     pub fn global_store(unit: Unit, lines: u64) -> Cost {
         let c = Cost::of(unit);
