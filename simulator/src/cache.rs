@@ -1,7 +1,7 @@
 //! The L1 data cache of global memory: set-associative, LRU, allocate on load miss and filled a sector at a
 //! time, write-through without allocation for global stores (as Hopper's L1 treats them), while a local-memory store
 //! puts its sectors in L1 (present at once: a thread's stack and arrays are read back from L1, measured by
-//! `calibration/measured/local_store_load.ptx`). A sector being filled is
+//! `calibration/programs/local_store_load.ptx`). A sector being filled is
 //! already present: a second miss to it waits for the same fill (as miss-status holding registers merge
 //! requests). And which lines L2 holds ([`L2View`]): where an L1 miss is served from. Both decide timing only:
 //! values always come from memory.

@@ -69,6 +69,11 @@ pub struct Units {
     /// Global load that hits in L1; a miss costs [`Memory::l1_miss_latency`] instead. The interval is per
     /// 128-byte line the warp touches.
     pub global_load: Unit,
+    /// A load of local memory that hits in L1 (a miss is priced as a global load's). Measured on an H200: a
+    /// thread's local store and dependent load of the same word and an add take 38.75 cycles a pass
+    /// (`calibration/programs/local_store_load.ptx`, eight passes an iteration, iterations 2 to 8).
+    #[serde(default = "Units::default_local_load")]
+    pub local_load: Unit,
     /// Global store (write-through; latency until the warp may reuse the stored register).
     pub global_store: Unit,
     /// Global atomic, performed at L2, lanes on distinct words.
@@ -461,6 +466,7 @@ impl Config {
                     shared_store: Unit::new(4, 1),
                     shared_atomic: Unit::new(30, 4),
                     global_load: Unit::new(39, 1),
+                    local_load: Units::default_local_load(),
                     global_store: Unit::new(4, 2),
                     global_atomic: Unit::new(410, 36),
                     global_atomic_cas: Units::default_global_atomic_cas(),
@@ -653,6 +659,11 @@ impl Units {
         Unit::new(347, 8)
     }
 
+    /// See [`Units::local_load`].
+    pub fn default_local_load() -> Unit {
+        Unit::new(29, 1)
+    }
+
     /// The f32 atomic min/max compare-and-swap loop: 632.8 cycles a call with one lane, 654.9 with 32 lanes on
     /// distinct words, on an H200 (`ubench7.cu`).
     pub fn default_global_atomic_cas() -> Unit {
@@ -674,7 +685,7 @@ impl Units {
     }
 
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 24] {
+    pub fn all(&self) -> [(&'static str, Unit); 25] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
@@ -692,6 +703,7 @@ impl Units {
             ("shared_store", self.shared_store),
             ("shared_atomic", self.shared_atomic),
             ("global_load", self.global_load),
+            ("local_load", self.local_load),
             ("global_store", self.global_store),
             ("global_atomic", self.global_atomic),
             ("global_atomic_cas", self.global_atomic_cas),

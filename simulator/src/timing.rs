@@ -88,7 +88,9 @@ pub(crate) fn price<'m>(
         p.cost = match m.kind {
             AccessKind::Read | AccessKind::Write if m.addr.shared => Cost::shared(shared_unit(), degree, conflict),
             AccessKind::Read => {
-                let l1 = Some((&mut *mem.l1, cycle, p.cost.latency));
+                // Local memory's hits come sooner than global memory's (`units.local_load`).
+                let unit = if m.addr.local { timing.units.local_load } else { unit };
+                let l1 = Some((&mut *mem.l1, cycle, u64::from(unit.latency)));
                 let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
                 let (lines, misses, arrival) = global_lines(base(), m.words, exec, sizes, l1, &mut mem.l2);
                 stats.l1_hits += lines - misses;
