@@ -41,3 +41,26 @@ extern "C" __global__ void debug_exchange(unsigned *cyc, int *out, int n) {
     out[threadIdx.x] = v;
     if (threadIdx.x == 0) cyc[0] = (unsigned)(t1 - t0);
 }
+
+// 64-bit division and remainder: in a debug build each is a call of an unoptimised subroutine.
+extern "C" __global__ void debug_div64(unsigned *cyc, unsigned long long *out, unsigned long long d, int n) {
+    long long t0 = clock64();
+    unsigned long long x = 0xFFFFFFFFFFFFull + threadIdx.x;
+    for (int i = 0; i < n; i++) {
+        x = x / d + 0xFFFFFFFFFFFFull;
+    }
+    long long t1 = clock64();
+    out[threadIdx.x] = x;
+    if (threadIdx.x == 0) cyc[0] = (unsigned)(t1 - t0);
+}
+
+extern "C" __global__ void debug_rem64(unsigned *cyc, long long *out, long long d, int n) {
+    long long t0 = clock64();
+    long long x = 0x7FFFFFFFFFFFll - threadIdx.x;
+    for (int i = 0; i < n; i++) {
+        x = x % d + 0x7FFFFFFFFFFFll;
+    }
+    long long t1 = clock64();
+    out[threadIdx.x] = x;
+    if (threadIdx.x == 0) cyc[0] = (unsigned)(t1 - t0);
+}

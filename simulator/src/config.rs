@@ -268,6 +268,7 @@ pub struct DebugSass {
     pub call: u32,
     pub ret: u32,
     pub int_div: u32,
+    /// With the subroutine it calls, unoptimised too.
     pub int_div64: u32,
     pub float_div: u32,
     pub double_div: u32,
@@ -309,7 +310,8 @@ impl DebugSass {
 impl Default for DebugBuild {
     /// Hopper's: 15 cycles an instruction (H200, `calibration/measured/debug-build-h200-2026-11-28.txt`; the rows
     /// "debug build …" of `calibration/h200.json`); the counts of ptxas 13.5 for sm_90
-    /// (`calibration/analysis/debug_sass.py`; `mul64`, `atomic` and `ret` as docs/timing.md says).
+    /// (`calibration/analysis/debug_sass.py`; `mul64`, `atomic`, `ret` and `int_div64` as docs/timing.md says:
+    /// `int_div64` includes the unoptimised division subroutine, from the rows "debug build … div.u64 / rem.s64").
     fn default() -> DebugBuild {
         DebugBuild {
             instruction: 15,
@@ -335,7 +337,7 @@ impl Default for DebugBuild {
                 call: 31,
                 ret: 30,
                 int_div: 387,
-                int_div64: 110,
+                int_div64: 1940,
                 float_div: 366,
                 double_div: 742,
             },
