@@ -1292,7 +1292,12 @@ fn a_debug_build_holds_each_warp_for_the_sass_ptxas_makes_of_each_instruction() 
         let mut config = hopper.clone();
         config.timing.debug_build.instruction = instruction;
         let s = &config.timing.debug_build.sass;
-        let hold = |tenths: u32| tenths * instruction / 10 - instruction + instruction;
+        // (n - 1) x instruction before the last SASS instruction, then the last one's `instruction` (no result here
+        // takes longer).
+        let hold = |tenths: u32| {
+            let before_last = tenths * instruction / 10 - instruction;
+            before_last + instruction
+        };
         let expected = hold(s.mov_special) + hold(s.alu) + hold(s.cvt64) + hold(s.store);
         let (cycles, _) = debug_line(", debug", &config);
         assert_eq!(cycles, expected, "{instruction} cycles an instruction");

@@ -726,6 +726,7 @@ impl Lower<'_> {
     fn instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
         let first = self.code.len();
         self.lower_instruction(i)?;
+        // (A `call` is inlined: its class replaces that of the callee's first instruction, lowered inside it.)
         if self.debug
             && let Some(p) = self.code.get_mut(first)
         {
