@@ -301,6 +301,26 @@ join:
 }
 
 #[test]
+fn a_loop_with_a_guarded_branch_to_the_end_in_it_reconverges_after_the_loop() {
+    // A branch to the end of the program is an exit: the lanes it takes leave, so the loop's own branch still
+    // reconverges after the loop (ptxas's `EXIT`, where a join at the end would keep the lanes apart to the end).
+    let src = "\
+.reg %v
+.pred %p, %q
+top:
+    @%q bra done
+    add.u32 %v, %v, 1
+    @%p bra top
+    add.u32 %v, %v, 2
+done:
+";
+    assert_eq!(reconvergence(src), vec![(0, Some(1)), (2, Some(3))]);
+    // An unguarded branch to the end, on one path of an if, leaves the paths meeting only at the exit.
+    let src = ".reg %v\n.pred %p\n    @%p bra other\n    bra done\nother:\n    add.u32 %v, %v, 1\ndone:\n";
+    assert_eq!(reconvergence(src), vec![(0, None)]);
+}
+
+#[test]
 fn include_cycles_through_dot_paths_are_cycles() {
     let dir = std::env::temp_dir()
         .join(format!("warpsim-dot-{}", std::process::id()))

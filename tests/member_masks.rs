@@ -180,9 +180,10 @@ fn a_register_mask_in_bar_warp_sync_faults_on_lanes_that_are_elsewhere() {
 .pred %low
         mov.u32         %m, 0xffff
         setp.lt.u32     %low, %laneid, 8
-        @!%low bra      done
+        @!%low bra      skip
         bar.warp.sync   %m
-done:
+skip:
+        mov.u32         %m, 0
 ";
     let fault = run(&kernel(text, 16), Checks::default()).expect_err("lanes 8-15 are on the other path");
     assert_eq!(fault.kind, warpsim::FaultKind::WarpSyncDivergence { missing: 0xff00 });

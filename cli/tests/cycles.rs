@@ -28,7 +28,7 @@ fn json(path: &Path) -> serde_json::Value {
 
 /// `sim crosscheck ARGS --against` the committed GPU run, as JSON.
 fn rescored(args: &[String]) -> serde_json::Value {
-    let gpu = root().join("crosscheck/h200-2026-11-27-runs9.json");
+    let gpu = root().join("crosscheck/h200-2026-11-28-runs9.json");
     let mut all: Vec<&str> = args.iter().map(String::as_str).collect();
     let gpu = gpu.to_string_lossy().into_owned();
     all.extend(["--against", &gpu, "--format", "json"]);
@@ -62,7 +62,7 @@ fn the_committed_cycle_report_of_the_shipped_edge_and_random_programs_is_this_bu
     let mut args: Vec<String> = vec!["crosscheck".into(), "--all".into()];
     args.extend(files("crosscheck/regressions"));
     args.extend(files("crosscheck/edges"));
-    args.extend(["--random", "6000", "--seed", "314159"].map(String::from));
+    args.extend(["--random", "10000", "--seed", "314159"].map(String::from));
     let now = rescored(&args);
     let committed = json(&root().join("crosscheck/report.json"));
     assert_eq!(cycles_of(&now), cycles_of(&committed));

@@ -67,6 +67,9 @@ pub fn analyse(p: &Program) -> Cfg {
         let last = &p.instructions[b.end - 1];
         let conditional = last.guard.is_some();
         b.successors = match last.op {
+            // A branch to the program's end is an exit (for ptxas too: nvcc's early returns are branches to
+            // the kernel's `ret`, and the lanes they take leave, as below).
+            Op::Bra { target } if conditional && target >= n => vec![block_at(b.end)],
             Op::Bra { target } if conditional => vec![block_at(target), block_at(b.end)],
             Op::Bra { target } => vec![block_at(target)],
             // Lanes that exit leave every stack entry on their own; for reconvergence only the lanes that go on

@@ -15,9 +15,9 @@
 //!   stack kept by the host's call stack.
 //! * **Reconvergence points** are computed here, independently of `warpsim_isa::cfg`: post-dominator sets of
 //!   single instructions by the textbook iterative data-flow equations (`pdom(n) = {n} ∪ ⋂ pdom(successors)`),
-//!   with `exit` and the end of the program leading to a virtual exit node. A guarded `exit` keeps only its
-//!   fall-through edge: lanes that exit leave the warp on their own, and for reconvergence only the lanes that
-//!   go on matter (the convention of the assembler's CFG, which ISA.md does not spell out).
+//!   with `exit` and the end of the program leading to a virtual exit node. A guarded `exit`, and a guarded
+//!   branch to the end of the program (an exit too), keeps only its fall-through edge: lanes that exit leave the
+//!   warp on their own, and for reconvergence only the lanes that go on matter (ISA.md section 6).
 //! * **64-bit values** are written from ISA.md and the PTX ISA here too (`wide`, `convert_any`, `f64_nan`): a
 //!   `.reg.b64` register is its row (the low half) and the next (the high half), a 64-bit element two words of
 //!   its buffer, low first; integers wrap modulo 2^64, f64 arithmetic is the host's IEEE-754 binary64 (correctly
@@ -406,6 +406,7 @@ fn successors(p: &Program) -> Vec<Vec<usize>> {
         .map(|(pc, inst)| {
             let guarded = inst.guard.is_some();
             let mut s = match inst.op {
+                Op::Bra { target } if guarded && target >= n => vec![node(pc + 1)],
                 Op::Bra { target } if guarded => vec![node(target), node(pc + 1)],
                 Op::Bra { target } => vec![node(target)],
                 Op::Exit if guarded => vec![node(pc + 1)],

@@ -90,7 +90,20 @@ pub fn prelude(h: Helpers) -> String {
          #define S(x) ((int)(x))\n\
          \n\
          // The cycle comparison's clock: clock64() that no load or store is moved across (a memory clobber).\n\
-         __device__ __forceinline__ long long warpsim_clock() { long long t; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t) :: \"memory\"); return t; }\n",
+         __device__ __forceinline__ long long warpsim_clock() { long long t; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t) :: \"memory\"); return t; }\n\
+         \n\
+         // A thread's exit: its block's first start and last exit cycle (`at[0]`, `at[1]`), for the cycle comparison,\n\
+         // written by the lowest of the lanes here (they read the clock together), not by every thread: a block's\n\
+         // threads all updating one word queue their atomics at one L2 slice and delay its warps still running.\n\
+         __device__ __forceinline__ void warpsim_record(unsigned long long *at, long long start) {\n\
+         \x20   const long long end = warpsim_clock();\n\
+         \x20   const unsigned active = __activemask();\n\
+         \x20   unsigned lower; asm(\"mov.u32 %0, %%lanemask_lt;\" : \"=r\"(lower));\n\
+         \x20   if ((active & lower) == 0) {\n\
+         \x20       atomicMin(&at[0], (unsigned long long)start);\n\
+         \x20       atomicMax(&at[1], (unsigned long long)end);\n\
+         \x20   }\n\
+         }\n",
     );
     if h.f32_ptx {
         s.push_str(
@@ -407,11 +420,18 @@ impl Emitter<'_> {
         }
     }
 
+    /// A thread's exit: it records the block's clocks and returns.
+    fn exit() -> String {
+        "warpsim_record(warpsim_at, warpsim_start); return;".into()
+    }
+
+    /// The C label of branch target `target` (inside the program: a branch to its end is an exit).
     fn label(&self, target: u32) -> String {
-        match self.labels.get(target as usize).and_then(|l| l.first()) {
-            Some(l) => l.clone(),
-            None => "warpsim_exit".into(),
-        }
+        self.labels
+            .get(target as usize)
+            .and_then(|l| l.first())
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The C statement for one instruction (without its guard): which family it is; each has its method.
@@ -549,8 +569,14 @@ impl Emitter<'_> {
                     self.reg(d)
                 )
             }
+            // A branch to the program's end is an exit (below).
+            DOp::Bra { target } if target as usize >= self.labels.len() => Self::exit(),
             DOp::Bra { target } => format!("goto {};", self.label(target)),
-            DOp::Exit => "goto warpsim_exit;".into(),
+            // A real exit, as the program's: a jump to the kernel's end instead would make that end the
+            // reconvergence point of every branch around it, so ptxas would keep the lanes of a loop with an
+            // `exit` in it apart (each group running the rest of the kernel alone) where warpsim, like the GPU
+            // running an `exit`, joins them after the loop.
+            DOp::Exit => Self::exit(),
             DOp::Nop => ";".into(),
         }
     }
@@ -1325,24 +1351,17 @@ pub fn emit(k: &Kernel, name: &str) -> Result<CudaKernel, EmitError> {
     // 0 at launch, but neither NVRTC nor ptxas can know it, and different in every lane as far as they can
     // tell (see `member_mask`).
     s.push_str("    const unsigned warpsim_zero = warpsim_zero_param * (threadIdx.x + 1);\n");
+    // Where each exit records the block's clocks (`warpsim_record`).
+    let _ = writeln!(
+        s,
+        "    unsigned long long *const warpsim_at = &warpsim_clocks[2 * {block_id}];"
+    );
     s.push_str("    const long long warpsim_start = warpsim_clock();\n");
     s.push_str(&body);
     s.push_str(
-        &"warpsim_exit:\n\
-         \x20   // The block's first start and last exit cycle, for the cycle comparison, written by the lowest of\n\
-         \x20   // the lanes here (they read the clock together), not by every thread: a block's threads all\n\
-         \x20   // updating one word queue their atomics at one L2 slice and delay its warps still running.\n\
-         \x20   {\n\
-         \x20       const long long end = warpsim_clock();\n\
-         \x20       const unsigned active = __activemask();\n\
-         \x20       unsigned lower; asm(\"mov.u32 %0, %%lanemask_lt;\" : \"=r\"(lower));\n\
-         \x20       if ((active & lower) == 0) {\n\
-         \x20           atomicMin(&warpsim_clocks[2 * BLOCK], (unsigned long long)warpsim_start);\n\
-         \x20           atomicMax(&warpsim_clocks[2 * BLOCK + 1], (unsigned long long)end);\n\
-         \x20       }\n\
-         \x20   }\n\
-         }\n"
-        .replace("BLOCK", block_id),
+        "    // The end of the program: the threads that reach it exit.\n\
+         \x20   warpsim_record(warpsim_at, warpsim_start);\n\
+         }\n",
     );
     Ok(CudaKernel {
         name: name.to_string(),
