@@ -1341,3 +1341,73 @@ fn a_store_to_local_memory_stays_in_l1_and_the_load_after_it_hits() {
     // Without the store, the load's line comes from L2.
     assert_eq!(local_reload(0), (0, 1));
 }
+
+/// `timing.dead_code` (off by default): what the compiler removes as dead code costs its issue slot only, and
+/// every value stays the program's.
+#[test]
+fn with_dead_code_on_an_unread_result_costs_its_issue_slot_and_no_value_changes() {
+    let mut on = Config::hopper();
+    on.timing.dead_code = true;
+    let off = Config::hopper();
+    let run = |src: &str, config: &Config| {
+        warpsim::simulate(&warpsim_tests::assemble(src), config, &Launch::default()).expect("runs")
+    };
+    // A load whose register the next instruction overwrites: off, the `mov` waits for the load's write (382
+    // cycles, a line's first touch); on, the load is dead and touches no line.
+    let overwritten = "\
+.buffer g u32[64]
+.buffer out u32[32]
+.reg %v
+    ld.global.u32 %v, g[%laneid]
+    mov.u32 %v, 7
+    st.global.u32 out[%laneid], %v
+";
+    let without_load = "\
+.buffer g u32[64]
+.buffer out u32[32]
+.reg %v
+    mov.u32 %v, 7
+    st.global.u32 out[%laneid], %v
+";
+    let (a, b, c) = (run(overwritten, &off), run(overwritten, &on), run(without_load, &on));
+    assert!(a.cycles > b.cycles + 300, "off {} on {}", a.cycles, b.cycles);
+    assert_eq!((a.stats.l1_hits, a.stats.l1_misses), (0, 1));
+    assert_eq!((b.stats.l1_hits, b.stats.l1_misses), (0, 0));
+    // Its issue slot is all that is left of it.
+    assert_eq!(b.cycles, c.cycles + 1);
+    let out = |o: &warpsim::RunOutput| warpsim_tests::u32s(o, "out");
+    assert_eq!(out(&a), out(&b));
+    // A value read later is not dead: the same cycles on and off.
+    let read = "\
+.buffer g u32[64]
+.buffer out u32[32]
+.reg %v
+    ld.global.u32 %v, g[%laneid]
+    st.global.u32 out[%laneid], %v
+";
+    assert_eq!(run(read, &off).cycles, run(read, &on).cycles);
+    // `%laneid < 32` at W = 32 is true in every lane: nvcc folds it, the `exit` is taken by all, and the loads
+    // and the shuffle before it feed nothing that stays; the comparison itself reads nothing either.
+    let exits = "\
+.buffer g u32[128]
+.buffer out u32[64]
+.reg %a, %b, %c
+.pred %q
+    ld.global.u32 %a, g[%laneid]
+    ld.global.u32 %b, g[%laneid + 32]
+    shfl.sync.idx.b32 %c, %a, %b
+    setp.lt.u32 %q, %laneid, 32
+    @%q exit
+    st.global.u32 out[%laneid], %c
+";
+    let (a, b) = (run(exits, &off), run(exits, &on));
+    assert!(a.cycles > 300, "off {}", a.cycles);
+    assert!(b.cycles < 40, "on {}", b.cycles);
+    assert_eq!(out(&a), out(&b));
+    // At W = 64 the same comparison differs between lanes: nothing is folded, and the loads are timed.
+    let mut wide = on.clone();
+    wide.warp_size = 64;
+    let mut wide_off = off.clone();
+    wide_off.warp_size = 64;
+    assert_eq!(run(exits, &wide).cycles, run(exits, &wide_off).cycles);
+}

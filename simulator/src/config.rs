@@ -190,6 +190,12 @@ pub struct Timing {
     /// program puts it. Off: loads are timed where they stand (the program's own order).
     #[serde(default = "Timing::default_hoist_loads")]
     pub hoist_loads: bool,
+    /// Model the compiler's dead-code removal: an instruction with no effect but its results, which no kept
+    /// instruction reads on any path (`rows::dead`, `kernel::sched::DEAD`), costs its issue slot only: it waits
+    /// for no operand, reaches no memory, and its result is ready the next cycle (its values are still computed,
+    /// and traced). Off: every instruction is timed as written.
+    #[serde(default = "Timing::default_dead_code")]
+    pub dead_code: bool,
     /// Cycles a path of a warp pays at the join of a conditional branch (ptxas's convergence barrier: `BSSY`
     /// before the branch, `BSYNC` at the join): once where the lanes agreed, once per path where they diverged.
     #[serde(default = "Timing::default_convergence_barrier")]
@@ -487,6 +493,7 @@ impl Config {
                 warp_sync_partial: Timing::default_warp_sync_partial(),
                 printf_per_lane: Timing::default_printf_per_lane(),
                 hoist_loads: Timing::default_hoist_loads(),
+                dead_code: Timing::default_dead_code(),
                 convergence_barrier: Timing::default_convergence_barrier(),
                 yield_loops: Timing::default_yield_loops(),
                 yield_stall: Timing::default_yield_stall(),
@@ -731,6 +738,13 @@ impl Timing {
     /// (`calibration/measured/ubench5.cu` part A'), 16 and 30 more than the model without it.
     pub fn default_convergence_barrier() -> u32 {
         16
+    }
+
+    /// See [`Timing::dead_code`]: off for now. On, the random programs' error falls (docs/timing.md, "Dead
+    /// code"), but the statistics then leave out the dead instructions' memory accesses, and the tests and
+    /// teaching programs that time instructions whose results they never read would need to read them.
+    pub fn default_dead_code() -> bool {
+        false
     }
 
     /// See [`Timing::yield_loops`]: on.

@@ -871,6 +871,9 @@ pub mod sched {
     /// An instruction of a debug build (`Instruction::debug`): it holds its warp for the SASS ptxas makes of it
     /// without optimising ([`super::Kernel::debug_hold`], `timing.debug_build`).
     pub const DEBUG: u16 = 1024;
+    /// Dead code the compiler removes (`timing.dead_code`, [`crate::rows::dead`]): it waits for no operand and
+    /// is priced as its issue slot only.
+    pub const DEAD: u16 = 2048;
 
     use super::{DInstr, DOp, Flat, Unit};
 
@@ -1125,30 +1128,7 @@ pub mod sched {
     /// register with itself whose result is known (`setp.lt.s32 %q, %r3, %r3` is false; nvcc folds it) goes one
     /// way only. Runs after [`mark`] (a branch that begins a basic block may be reached with another guard).
     fn kept(code: &[DInstr]) -> Vec<bool> {
-        use warpsim_isa::ast::Cmp;
-        let known = |i: &DInstr| -> Option<(u16, bool)> {
-            let DOp::Setp {
-                cmp,
-                class,
-                p,
-                a: super::Src::Reg(a),
-                b: super::Src::Reg(b),
-            } = i.op
-            else {
-                return None;
-            };
-            if a != b || i.guard.is_some() {
-                return None;
-            }
-            let value = match (cmp, class) {
-                (Cmp::Eq | Cmp::Le | Cmp::Ge, super::CmpClass::Signed | super::CmpClass::Unsigned) => true,
-                (Cmp::Ne | Cmp::Lt | Cmp::Gt, super::CmpClass::Signed | super::CmpClass::Unsigned) => false,
-                // NaN makes the others unknown.
-                (Cmp::Lt | Cmp::Gt, super::CmpClass::Float) => false,
-                _ => return None,
-            };
-            Some((p, value))
-        };
+        let known = crate::rows::self_comparison;
         let n = code.len();
         let mut live = vec![false; n];
         let mut work = vec![0];
@@ -1981,6 +1961,15 @@ pub fn instantiate_with(
         }
     }
     let debug_hold = debug_holds(program, &mut code, &config.timing.debug_build);
+    // (A debug build keeps its dead code: ptxas does not optimise it.)
+    if config.timing.dead_code && debug_hold.is_empty() {
+        let dead = crate::rows::dead(program, &code, w);
+        for (c, dead) in code.iter_mut().zip(dead) {
+            if dead {
+                c.sched |= sched::DEAD;
+            }
+        }
+    }
     let described = code.iter().map(Described::of).collect();
     // The untraced run's code: registers share rows where their lifetimes allow (`rows::coalesce`).
     // (Past the analyses' size limits: a row per register, every row zeroed.)

@@ -629,3 +629,184 @@ fn map_op(op: DOp, r: &dyn Fn(u16) -> u16, s: &mut dyn FnMut(Src) -> Src) -> DOp
         },
     }
 }
+
+/// The instructions the compiler removes as dead code (`timing.dead_code`, [`crate::kernel::sched::DEAD`]):
+/// those with no effect but their results (not a store, an atomic, a barrier, a branch, an exit, a `printf` or
+/// a clock read) whose results no instruction that stays reads on any path before they are overwritten or the
+/// lanes exit ("faint" code: an instruction that only feeds dead ones is dead too), and the comparisons the
+/// compiler folds to a constant (below; their predicate is still written). A branch or `exit` whose
+/// guard the instruction before it computed from constants the compiler knows (`%laneid` against an immediate,
+/// at warp size `w`; a register compared with itself) goes one way only, as after nvcc's folding: the random
+/// programs' `setp.lt.u32 %q, %laneid, 32; @%q exit` leaves every value before it unread. Empty (nothing dead)
+/// past the analyses' size limits.
+pub(crate) fn dead(program: &Program, code: &[DInstr], w: u32) -> Vec<bool> {
+    use crate::kernel::Unit;
+    let n = code.len();
+    let units = program.regs.len();
+    let preds = program.preds.len();
+    if units > MAX_COALESCED_REGS || (units + preds) * n > MAX_COALESCED {
+        return Vec::new();
+    }
+    let removable = |i: &DInstr| {
+        !matches!(
+            i.op,
+            DOp::St { .. }
+                | DOp::Atom { .. }
+                | DOp::Bar { .. }
+                | DOp::BarWarp { .. }
+                | DOp::Printf { .. }
+                | DOp::AssertFail { .. }
+                | DOp::Bra { .. }
+                | DOp::Exit
+                | DOp::Nop
+        ) && i.unit != Unit::Clock
+            && (i.write.is_some() || i.write2.is_some() || i.pred_write.is_some())
+    };
+    // Where control goes, with the guards the compiler knows followed one way.
+    let next = |pc: usize| -> SmallVec<[usize; 2]> {
+        let i = &code[pc];
+        let known = match i.guard {
+            Some((p, neg)) if pc > 0 && i.sched & crate::kernel::sched::LEADER == 0 => {
+                known_predicate(&code[pc - 1], p, w).map(|v| v != neg)
+            }
+            _ => None,
+        };
+        match (i.op, known) {
+            (DOp::Exit, Some(true)) => SmallVec::new(),
+            (DOp::Exit | DOp::Bra { .. }, Some(false)) => smallvec::smallvec![pc + 1],
+            (DOp::Bra { target }, Some(true)) => smallvec::smallvec![target as usize],
+            _ => successors(code, pc),
+        }
+    };
+    // A comparison the compiler folds to a constant reads nothing (its predicate is still written).
+    let folded = |i: &DInstr| i.pred_write.is_some_and(|p| known_predicate(i, p, w).is_some());
+    // Rounds of liveness, each counting the reads of the instructions not yet found dead, until a round finds
+    // no more (an instruction whose only readers are dead is dead in the next round).
+    let mut dead = vec![false; n];
+    let mut live_in = vec![(Set::new(units), Set::new(preds)); n + 1];
+    let (mut regs, mut ps) = (Set::new(units), Set::new(preds));
+    loop {
+        for l in &mut live_in {
+            l.0.0.fill(0);
+            l.1.0.fill(0);
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for pc in (0..n).rev() {
+                regs.0.fill(0);
+                ps.0.fill(0);
+                for s in next(pc) {
+                    regs.union(&live_in[s].0);
+                    ps.union(&live_in[s].1);
+                }
+                let i = &code[pc];
+                if !dead[pc] {
+                    for (d, whole) in defs(program, i) {
+                        if whole {
+                            regs.remove(d);
+                        }
+                    }
+                    if let Some(p) = i.pred_write
+                        && i.guard.is_none()
+                    {
+                        ps.remove(p);
+                    }
+                    for r in uses(program, i) {
+                        regs.add(r);
+                    }
+                    for &p in &i.pred_reads {
+                        ps.add(p);
+                    }
+                }
+                if regs.0 != live_in[pc].0.0 || ps.0 != live_in[pc].1.0 {
+                    live_in[pc].0.0.copy_from_slice(&regs.0);
+                    live_in[pc].1.0.copy_from_slice(&ps.0);
+                    changed = true;
+                }
+            }
+        }
+        let mut more = false;
+        for pc in 0..n {
+            let i = &code[pc];
+            if dead[pc] || !removable(i) {
+                continue;
+            }
+            regs.0.fill(0);
+            ps.0.fill(0);
+            for s in next(pc) {
+                regs.union(&live_in[s].0);
+                ps.union(&live_in[s].1);
+            }
+            let read_later =
+                defs(program, i).iter().any(|&(d, _)| regs.has(d)) || i.pred_write.is_some_and(|p| ps.has(p));
+            if !read_later || folded(i) {
+                dead[pc] = true;
+                more = true;
+            }
+        }
+        if !more {
+            return dead;
+        }
+    }
+}
+
+/// The value of predicate `p` after `setter` runs, where the compiler knows it: an unguarded comparison of
+/// `%laneid` with an immediate that comes out the same in every lane of a warp of `w`, or of a register with
+/// itself ([`self_comparison`]).
+fn known_predicate(setter: &DInstr, p: u16, w: u32) -> Option<bool> {
+    use crate::kernel::CmpClass;
+    use warpsim_isa::ast::Cmp;
+    if let Some((q, v)) = self_comparison(setter) {
+        return (q == p).then_some(v);
+    }
+    let DOp::Setp {
+        cmp,
+        class: CmpClass::Unsigned,
+        p: q,
+        a: Src::Special(Special::LaneId),
+        b: Src::Imm(k),
+    } = setter.op
+    else {
+        return None;
+    };
+    if q != p || setter.guard.is_some() {
+        return None;
+    }
+    let holds = |lane: u32| match cmp {
+        Cmp::Eq => lane == k,
+        Cmp::Ne => lane != k,
+        Cmp::Lt => lane < k,
+        Cmp::Le => lane <= k,
+        Cmp::Gt => lane > k,
+        Cmp::Ge => lane >= k,
+    };
+    (0..w).all(|l| holds(l) == holds(0)).then(|| holds(0))
+}
+
+/// The predicate an unguarded comparison of a register with itself writes, and its value, which nvcc folds:
+/// integers compare equal; floats are not less or greater (NaN leaves the other comparisons unknown).
+pub(crate) fn self_comparison(setter: &DInstr) -> Option<(u16, bool)> {
+    use crate::kernel::CmpClass;
+    use warpsim_isa::ast::Cmp;
+    let DOp::Setp {
+        cmp,
+        class,
+        p,
+        a: Src::Reg(a),
+        b: Src::Reg(b),
+    } = setter.op
+    else {
+        return None;
+    };
+    if a != b || setter.guard.is_some() {
+        return None;
+    }
+    let value = match (cmp, class) {
+        (Cmp::Eq | Cmp::Le | Cmp::Ge, CmpClass::Signed | CmpClass::Unsigned) => true,
+        (Cmp::Ne | Cmp::Lt | Cmp::Gt, CmpClass::Signed | CmpClass::Unsigned) => false,
+        (Cmp::Lt | Cmp::Gt, CmpClass::Float) => false,
+        _ => return None,
+    };
+    Some((p, value))
+}

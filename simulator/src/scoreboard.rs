@@ -95,6 +95,10 @@ impl Scoreboard {
     #[inline(always)]
     fn ready_for(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32, slot: &[u16], writes: bool) -> Ready {
         let mut r = Ready::default();
+        // Dead code the compiler removed waits for nothing (`sched::DEAD`).
+        if inst.sched & crate::kernel::sched::DEAD != 0 {
+            return r;
+        }
         let mut take = |p: &Pending, read: bool| {
             // A register never written (ready 0) is no result in flight: nothing to switch pipes.
             let extra = if read && p.ready > 0 && p.pipe != pipe {

@@ -1011,7 +1011,12 @@ impl<'k> Sm<'k> {
                 warp.load_floor[1] = cycle;
             }
         }
-        let mut priced = price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, from, exec);
+        let mut priced = if sched & crate::kernel::sched::DEAD == 0 {
+            price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, from, exec)
+        } else {
+            drop(lsu);
+            dead_price()
+        };
         if from < cycle {
             // Priced from where it could have started: its result is ready that much sooner (never before the
             // cycle after it issues).
@@ -1403,6 +1408,22 @@ fn once<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
 #[inline(never)]
 fn param_read(ready: &mut Option<u64>, miss: u32, cycle: u64) -> u64 {
     ready.get_or_insert(cycle + u64::from(miss)).saturating_sub(cycle)
+}
+
+/// What dead code the compiler removed costs (`sched::DEAD`, `timing.dead_code`): its issue slot, no memory
+/// access, its result the next cycle.
+#[cold]
+#[inline(never)]
+fn dead_price() -> crate::timing::Priced {
+    crate::timing::Priced {
+        cost: Cost {
+            latency: 1,
+            occupancy: 1,
+            replays: 0,
+        },
+        degree: 0,
+        same_address: 0,
+    }
 }
 
 /// The cycles an instruction of a debug build holds its warp (`timing.debug_build`): its SASS instructions but the
