@@ -756,13 +756,12 @@ pub(crate) fn dead(program: &Program, code: &[DInstr], w: u32) -> Vec<bool> {
 /// itself ([`self_comparison`]).
 fn known_predicate(setter: &DInstr, p: u16, w: u32) -> Option<bool> {
     use crate::kernel::CmpClass;
-    use warpsim_isa::ast::Cmp;
     if let Some((q, v)) = self_comparison(setter) {
         return (q == p).then_some(v);
     }
     let DOp::Setp {
         cmp,
-        class: CmpClass::Unsigned,
+        class: class @ (CmpClass::Unsigned | CmpClass::Signed),
         p: q,
         a: Src::Special(Special::LaneId),
         b: Src::Imm(k),
@@ -773,14 +772,7 @@ fn known_predicate(setter: &DInstr, p: u16, w: u32) -> Option<bool> {
     if q != p || setter.guard.is_some() {
         return None;
     }
-    let holds = |lane: u32| match cmp {
-        Cmp::Eq => lane == k,
-        Cmp::Ne => lane != k,
-        Cmp::Lt => lane < k,
-        Cmp::Le => lane <= k,
-        Cmp::Gt => lane > k,
-        Cmp::Ge => lane >= k,
-    };
+    let holds = |lane: u32| crate::alu::compare(cmp, class, lane, k);
     (0..w).all(|l| holds(l) == holds(0)).then(|| holds(0))
 }
 
