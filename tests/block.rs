@@ -153,7 +153,7 @@ fn shared_degree(events: &[Event]) -> u32 {
 fn shared_load_with_stride_s_has_conflict_degree_s() {
     for s in [1u32, 2, 4, 8, 16, 32] {
         let src = format!(
-            ".block 32\n.shared s u32[32 * 32]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, {s}\n    ld.shared.u32 %v, s[%i]\n"
+            ".block 32\n.shared s u32[32 * 32]\n.buffer o u32[32]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, {s}\n    ld.shared.u32 %v, s[%i]\n    st.global.u32 o[%laneid], %v\n"
         );
         let (out, events) = run_text(&src, 32);
         let out = out.expect("runs");
@@ -169,7 +169,7 @@ fn shared_load_with_stride_s_has_conflict_degree_s() {
 
 #[test]
 fn every_lane_reading_one_word_is_a_broadcast() {
-    let src = ".block 32\n.shared s u32[32]\n.reg %v\n    ld.shared.u32 %v, s[5]\n";
+    let src = ".block 32\n.shared s u32[32]\n.buffer o u32[32]\n.reg %v\n    ld.shared.u32 %v, s[5]\n    st.global.u32 o[%laneid], %v\n";
     let (out, events) = run_text(src, 32);
     assert_eq!(shared_degree(&events), 1);
     assert_eq!(out.expect("runs").stats.bank_conflicts, 0);
@@ -193,10 +193,11 @@ fn the_trace_shows_the_bank_of_every_lane() {
 
 #[test]
 fn a_conflicting_access_costs_two_cycles_per_extra_way() {
-    // The same dependent load, conflict-free vs 32-way: the run differs by exactly 31 x 2 cycles.
+    // The same dependent load (its result stored: the compiler keeps it), conflict-free vs 32-way: the run differs
+    // by exactly 31 x 2 cycles.
     let cycles = |stride: u32| {
         let src = format!(
-            ".block 32\n.shared s u32[32 * 32]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, {stride}\n    ld.shared.u32 %v, s[%i]\n    add.u32 %v, %v, 1\n"
+            ".block 32\n.shared s u32[32 * 32]\n.buffer o u32[32]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, {stride}\n    ld.shared.u32 %v, s[%i]\n    add.u32 %v, %v, 1\n    st.global.u32 o[%laneid], %v\n"
         );
         run_text(&src, 32).0.expect("runs").cycles
     };
@@ -314,10 +315,12 @@ done:
 
 #[test]
 fn barrier_release_waits_for_the_last_warp_plus_release_latency() {
-    // Warp 1 arrives much later than warp 0 (a long dependent chain); both resume at the same cycle: the
-    // barrier unit takes the last arrival (2 cycles), then releases (12), the default timing.
+    // Warp 1 arrives much later than warp 0 (a long dependent chain, whose result is stored: the compiler keeps
+    // it); both resume at the same cycle: the barrier unit takes the last arrival (2 cycles), then releases (12),
+    // the default timing.
     let src = "\
 .block 64
+.buffer o u32[64]
 .reg %x
 .pred %w1
     setp.eq.u32 %w1, %warpid, 1
@@ -327,6 +330,7 @@ fn barrier_release_waits_for_the_last_warp_plus_release_latency() {
     add.u32 %x, %x, 1
 wait:
     bar.sync 0
+    st.global.u32 o[%tid.x], %x
 ";
     let (_, events) = run_text(src, 32);
     let arrivals: Vec<u64> = events

@@ -3,6 +3,14 @@
 
 use warpsim::{Config, Dim3, Launch, RunOutput, SchedulerPolicy, programs};
 
+/// The default configuration with every instruction timed as written (`timing.dead_code` off): for the tests of one
+/// mechanism whose small programs leave the results they time unread, which the compiler would remove.
+fn as_written() -> Config {
+    let mut c = Config::hopper();
+    c.timing.dead_code = false;
+    c
+}
+
 fn run_with(name: &str, config: &Config) -> Result<RunOutput, warpsim::SimError> {
     let program = programs::assemble(name).expect("shipped").expect("assembles");
     warpsim::simulate(&program, config, &Launch::default())
@@ -235,7 +243,7 @@ fn bank_conflict_replays_are_their_own_stall() {
     add.u32 %v, %v, 1
 ";
     let program = warpsim_tests::assemble(src);
-    let out = warpsim::simulate(&program, &Config::hopper(), &Launch::default()).expect("runs");
+    let out = warpsim::simulate(&program, &as_written(), &Launch::default()).expect("runs");
     // 32-way conflict: 31 extra ways x 2 cycles, all waited for by the dependent add.
     assert_eq!(out.stats.bank_conflict_cycles, 62);
     assert_eq!(out.stats.stalls.bank_conflict, 62);
@@ -251,7 +259,7 @@ fn global_loads_hit_l1_after_the_first_miss() {
     ld.global.u32 %v, g[%laneid + 32]
 ";
     let program = warpsim_tests::assemble(src);
-    let out = warpsim::simulate(&program, &Config::hopper(), &Launch::default()).expect("runs");
+    let out = warpsim::simulate(&program, &as_written(), &Launch::default()).expect("runs");
     // 32 lanes x 4 bytes = one 128-byte line per access: miss, hit, then the second line misses.
     assert_eq!((out.stats.l1_hits, out.stats.l1_misses), (1, 2));
 }
@@ -274,7 +282,7 @@ fn another_sector_of_a_line_in_l1_misses_and_the_same_sector_hits() {
     ld.global.u32 %v, g[0]
     add.u32 %w, %v, 1
 ";
-    let config = Config::hopper();
+    let config = as_written();
     assert_eq!(config.timing.memory.sector_bytes, 32);
     let program = warpsim_tests::assemble(src);
     let out = warpsim::simulate(&program, &config, &Launch::default()).expect("runs");
@@ -329,7 +337,7 @@ fn a_lines_first_load_comes_from_its_l2_slice_or_dram() {
     add.u32 %w, %v, 1
 ";
     let adds = [1, 3, 6];
-    let warm = Config::hopper();
+    let warm = as_written();
     let m = &warm.timing.memory;
     let (l2, first, dram) = (
         u64::from(m.l1_miss_latency),
@@ -374,7 +382,7 @@ fn a_line_evicted_from_l1_costs_an_l2_hit_the_second_time() {
     ld.global.u32 %v, g[0]
     add.u32 %w, %v, 1
 ";
-    let mut c = Config::hopper();
+    let mut c = as_written();
     c.timing.memory.l1_shared_bytes = 128;
     c.timing.memory.shared_carveouts_kib = vec![0];
     c.timing.memory.l1_ways = 1;
@@ -392,9 +400,11 @@ fn a_second_warp_missing_on_a_line_in_flight_waits_for_the_same_fill() {
     let src = "\
 .block 64
 .buffer g u32[32]
+.buffer o u32[64]
 .reg %v
     ld.global.u32 %v, g[%laneid]
     add.u32 %v, %v, 1
+    st.global.u32 o[%tid.x], %v
 ";
     let (out, events) = warpsim_tests::run_text(src, 32);
     let out = out.expect("runs");
@@ -502,7 +512,7 @@ fn calibration_cycles(name: &str, set: &[(&str, i64)], config: &Config) -> u64 {
 
 #[test]
 fn an_ieee_division_or_square_root_on_slow_path_operands_holds_the_warp_for_its_subroutine() {
-    let hopper = Config::hopper();
+    let hopper = as_written();
     let s = &hopper.timing.slow_paths;
     assert_eq!((s.f32_div, s.f32_sqrt, s.f64_div, s.f64_sqrt), (210, 171, 253, 142));
     // Operand bits: 1.5 and 1.0 (f32), 2^-110 and 2^-120 (f32, below the fast paths' ranges), 1.5 and 2^-1000 (f64).
@@ -711,7 +721,7 @@ fn an_operand_wait_is_given_to_the_waiting_instruction_and_names_its_producer() 
     add.u32 %x, %x, %w
 ";
     let program = warpsim_tests::assemble(src);
-    let config = Config::hopper();
+    let config = as_written();
     let kernel = warpsim::instantiate(&program, &config, &Launch::default()).expect("launches");
     let options = warpsim::RunOptions {
         profile: true,
@@ -753,7 +763,7 @@ fn a_64_bit_division_holds_the_warp_and_a_32_bit_one_does_not() {
             src = if ty.ends_with("64") { "%q" } else { "%r" },
         )
     };
-    let c = Config::hopper();
+    let c = as_written();
     let u = &c.timing.units;
     let gap = |ty: &str| {
         let at = issue_cycles(&src(ty), &c, &[2, 3]);
@@ -926,7 +936,7 @@ fn a_global_atomic_drops_its_line_from_l1_and_a_store_does_not() {
 "
         )
     };
-    let c = Config::hopper();
+    let c = as_written();
     // `between` is one or two instructions (pcs 2, 3): the second load and its add follow.
     let second_load = |between: &str| {
         let n = u32::try_from(between.lines().count()).expect("small");
@@ -1010,7 +1020,7 @@ fn with_hoist_loads_a_load_is_timed_from_where_the_compiler_could_have_issued_it
     ld.global.u32 %v, g[%laneid]
     add.u32 %w, %v, 1
 ";
-    let off = Config::hopper();
+    let off = as_written();
     assert!(!off.timing.hoist_loads, "off by default");
     let mut on = off.clone();
     on.timing.hoist_loads = true;
@@ -1056,7 +1066,7 @@ done:
 "
         )
     };
-    let c = Config::hopper();
+    let c = as_written();
     let gap = |body: &str| {
         let at = issue_cycles(&src(body), &c, &[3, 4]);
         at[1] - at[0]
@@ -1342,13 +1352,13 @@ fn a_store_to_local_memory_stays_in_l1_and_the_load_after_it_hits() {
     assert_eq!(local_reload(0), (0, 1));
 }
 
-/// `timing.dead_code` (off by default): what the compiler removes as dead code costs its issue slot only, and
+/// `timing.dead_code` (on by default): what the compiler removes as dead code costs its issue slot only, and
 /// every value stays the program's.
 #[test]
 fn with_dead_code_on_an_unread_result_costs_its_issue_slot_and_no_value_changes() {
-    let mut on = Config::hopper();
-    on.timing.dead_code = true;
-    let off = Config::hopper();
+    let on = Config::hopper();
+    assert!(on.timing.dead_code);
+    let off = as_written();
     let run = |src: &str, config: &Config| {
         warpsim::simulate(&warpsim_tests::assemble(src), config, &Launch::default()).expect("runs")
     };
@@ -1377,6 +1387,30 @@ fn with_dead_code_on_an_unread_result_costs_its_issue_slot_and_no_value_changes(
     assert_eq!(b.cycles, c.cycles + 1);
     let out = |o: &warpsim::RunOutput| warpsim_tests::u32s(o, "out");
     assert_eq!(out(&a), out(&b));
+    // A dead instruction that overwrites a global atomic's destination still waits for the atomic's old value,
+    // which reaches the register at the commit: the kept `add` after it, and the values stored after two dependent
+    // loads (long past the commit), are the program's.
+    let atomic = "\
+.buffer c u32[1]
+.buffer g u32[32]
+.buffer out u32[32]
+.reg %v, %w
+    atom.global.add.u32 %v, c[0], 1
+    mov.u32 %v, 5
+    add.u32 %v, %laneid, 100
+    ld.global.u32 %w, g[%laneid]
+    ld.global.u32 %w, g[%w]
+    add.u32 %v, %v, %w
+    st.global.u32 out[%laneid], %v
+";
+    let kernel = warpsim::instantiate(&warpsim_tests::assemble(atomic), &on, &Launch::default()).expect("loads");
+    assert_eq!(
+        (1..4).map(|pc| kernel.is_dead(pc)).collect::<Vec<_>>(),
+        [true, false, false]
+    );
+    for config in [&on, &off] {
+        assert_eq!(out(&run(atomic, config)), (100..132).collect::<Vec<u32>>());
+    }
     // A value read later is not dead: the same cycles on and off.
     let read = "\
 .buffer g u32[64]

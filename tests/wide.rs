@@ -300,14 +300,14 @@ fn sixty_four_bit_atomics_in_both_spaces() {
 fn a_64_bit_shared_access_is_served_a_half_warp_at_a_time() {
     for (stride, degree, conflicts) in [(1u32, 2u32, 0u64), (2, 4, 1), (16, 32, 1)] {
         let src = format!(
-            ".block 32\n.shared s f64[32 * 32]\n.reg %i\n.reg.b64 %v\n    mul.lo.u32 %i, %laneid, {stride}\n    ld.shared.f64 %v, s[%i]\n"
+            ".block 32\n.shared s f64[32 * 32]\n.buffer o f64[32]\n.reg %i\n.reg.b64 %v\n    mul.lo.u32 %i, %laneid, {stride}\n    ld.shared.f64 %v, s[%i]\n    st.global.f64 o[%laneid], %v\n"
         );
         let (out, events) = run_text(&src, 32);
         let out = out.expect("runs");
         let degrees: Vec<u32> = events
             .iter()
             .filter_map(|e| match e {
-                Event::Issue(i) => i.memory.as_ref().map(|m| m.degree),
+                Event::Issue(i) => i.memory.as_ref().filter(|m| m.shared).map(|m| m.degree),
                 _ => None,
             })
             .collect();

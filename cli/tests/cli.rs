@@ -598,8 +598,7 @@ fn a_barrier_another_warp_never_reaches_is_a_deadlock_not_a_hang() {
 
 #[test]
 fn stats_count_bank_conflicts() {
-    let src =
-        b".block 32\n.shared s u32[1024]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, 32\n    ld.shared.u32 %v, s[%i]\n";
+    let src = b".block 32\n.shared s u32[1024]\n.buffer o u32[32]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, 32\n    ld.shared.u32 %v, s[%i]\n    st.global.u32 o[%laneid], %v\n";
     let path = temp_file("conflict.s", src);
     let doc = json_run(&["run", path.to_str().expect("utf-8"), "--format", "json"]);
     assert_eq!(doc["stats"]["shared_accesses"], 1);
@@ -613,6 +612,33 @@ fn stats_count_bank_conflicts() {
         "detail",
     ]));
     assert!(text.contains("conflict degree 32 (32-way: 31 replays)"), "{text}");
+    assert!(!text.contains("dead code"), "{text}");
+    // With its result never read, the load (and the address computed only for it) is dead code the compiler
+    // removes: it reaches no bank, and the trace says so.
+    let src =
+        b".block 32\n.shared s u32[1024]\n.reg %i, %v\n    mul.lo.u32 %i, %laneid, 32\n    ld.shared.u32 %v, s[%i]\n";
+    let path = temp_file("conflict_dead.s", src);
+    let p = path.to_str().expect("utf-8");
+    let doc = json_run(&["run", p, "--format", "json"]);
+    assert_eq!(doc["stats"]["shared_accesses"], 0);
+    assert_eq!(doc["stats"]["bank_conflicts"], 0);
+    let text = stdout(&sim(&["run", p, "--trace", "--view", "detail"]));
+    assert_eq!(
+        text.matches("(dead code: the compiler removes it)").count(),
+        2,
+        "{text}"
+    );
+    assert!(!text.contains("conflict degree"), "{text}");
+    let events = stdout(&sim(&["run", p, "--trace", "--format", "json"]));
+    let doc: serde_json::Value = serde_json::from_str(&events).expect("JSON");
+    let dead: Vec<bool> = doc["trace"]
+        .as_array()
+        .expect("trace")
+        .iter()
+        .filter(|e| e["event"] == "issue")
+        .map(|e| e["dead"] == true)
+        .collect();
+    assert_eq!(dead, [true, true]);
 }
 
 #[test]

@@ -1568,6 +1568,12 @@ impl Kernel {
         self.block.div_ceil(self.warp_size)
     }
 
+    /// Whether the instruction at `pc` is dead code the compiler removes (`timing.dead_code`, [`sched::DEAD`]):
+    /// it executes, but is timed as its issue slot, with no memory access.
+    pub fn is_dead(&self, pc: u32) -> bool {
+        self.code.get(pc as usize).is_some_and(|c| c.sched & sched::DEAD != 0)
+    }
+
     /// `4`, or in a 2-D or 3-D grid the block's index too: `4 = (1,1)` (for faults and findings).
     pub fn block_name(&self, block: u32) -> String {
         if self.grid_dim.rank() == 1 {

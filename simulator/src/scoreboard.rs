@@ -79,6 +79,32 @@ impl Scoreboard {
         self.aside.iter().rev().find(|p| p.tag == x).unwrap_or(&IDLE)
     }
 
+    /// When dead code (`sched::DEAD`) may issue: once the global atomics' old values among its operands and
+    /// destinations have arrived.
+    #[cold]
+    #[inline(never)]
+    fn dead_ready(&self, inst: &DInstr, slot: &[u16], writes: bool) -> Ready {
+        let mut at = 0;
+        let mut take = |p: &Pending| {
+            if p.pipe == Pipe::GlobalAtomic {
+                at = at.max(p.ready);
+            }
+        };
+        for &x in &inst.reads {
+            take(self.of(x, slot[x as usize]));
+        }
+        if writes {
+            for d in [inst.write, inst.write2].into_iter().flatten() {
+                take(self.of(d, slot[d as usize]));
+            }
+        }
+        Ready {
+            at,
+            conflict: 0,
+            switch: 0,
+        }
+    }
+
     /// The first cycle at which `inst` (of pipe `pipe`) may read its operands and write its destination;
     /// `slot[r]` is register `r`'s slot.
     #[inline]
@@ -95,9 +121,11 @@ impl Scoreboard {
     #[inline(always)]
     fn ready_for(&self, inst: &DInstr, pipe: Pipe, pipe_switch: u32, slot: &[u16], writes: bool) -> Ready {
         let mut r = Ready::default();
-        // Dead code the compiler removed waits for nothing (`sched::DEAD`).
+        // Dead code the compiler removed waits for nothing (`sched::DEAD`), except a global atomic's old value: it
+        // reaches the register only at the commit (`lsu::Return`), so reading that register, or writing it, any
+        // sooner would change a value.
         if inst.sched & crate::kernel::sched::DEAD != 0 {
-            return r;
+            return self.dead_ready(inst, slot, writes);
         }
         let mut take = |p: &Pending, read: bool| {
             // A register never written (ready 0) is no result in flight: nothing to switch pipes.

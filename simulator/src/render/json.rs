@@ -590,6 +590,9 @@ pub(crate) fn event(kernel: &Kernel, e: &Event) -> Value {
                 m.insert("source".into(), json!(source));
             }
             m.insert("complete".into(), json!(i.complete));
+            if kernel.is_dead(i.pc) {
+                m.insert("dead".into(), json!(true));
+            }
             if !i.waits.is_empty() {
                 m.insert("stalls".into(), stalls(&i.waits));
             }

@@ -438,6 +438,10 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
         l.line(out, "(no lane executes: predicate false everywhere)");
         return mask;
     }
+    let dead = kernel.is_dead(i.pc);
+    if dead {
+        l.line(out, "(dead code: the compiler removes it)");
+    }
     if let Some(s) = &i.shuffle {
         match pairs(&s.sources, i.exec) {
             Some(p) => {
@@ -546,7 +550,10 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
         } else {
             l.lane_rows(out, &format!("{what} {buf}"), &indices, i.exec);
         }
-        if m.shared {
+        if m.shared && dead {
+            // Removed by the compiler: no bank is reached.
+            l.lane_rows(out, "banks ", &per_lane(&|l| m.banks[l].to_string()), i.exec);
+        } else if m.shared {
             let banks = per_lane(&|l| m.banks[l].to_string());
             let one = format!("{pad}banks [{}]: conflict degree ", banks.join(", "));
             let degree_at = if one.chars().count() + 2 > l.width {
