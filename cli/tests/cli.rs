@@ -604,6 +604,7 @@ fn stats_count_bank_conflicts() {
     assert_eq!(doc["stats"]["shared_accesses"], 1);
     assert_eq!(doc["stats"]["bank_conflicts"], 1);
     assert_eq!(doc["stats"]["bank_conflict_cycles"], 62);
+    assert_eq!(doc["stats"]["dead_instructions"], 0);
     let text = stdout(&sim(&[
         "run",
         path.to_str().expect("utf-8"),
@@ -622,6 +623,14 @@ fn stats_count_bank_conflicts() {
     let doc = json_run(&["run", p, "--format", "json"]);
     assert_eq!(doc["stats"]["shared_accesses"], 0);
     assert_eq!(doc["stats"]["bank_conflicts"], 0);
+    assert_eq!(doc["stats"]["dead_instructions"], 2);
+    let stats = stdout(&sim(&["run", p, "--stats"]));
+    assert!(
+        stats.contains(
+            "  dead code 2 warp instructions (results never read: removed by the compiler, timed as issue slots)\n"
+        ),
+        "{stats}"
+    );
     let text = stdout(&sim(&["run", p, "--trace", "--view", "detail"]));
     assert_eq!(
         text.matches("(dead code: the compiler removes it)").count(),

@@ -543,6 +543,7 @@ class Result:
             ("barriers", s["barriers"]),
             ("L1 hits / misses", f"{s['l1_hits']} / {s['l1_misses']}"),
             ("warps", s["warp_count"]),
+            ("dead code (warp instructions)", s["dead_instructions"]),
         ]
         body = "".join(f"<tr><th style='text-align:left'>{k}</th><td>{_html.escape(str(v))}</td></tr>" for k, v in rows)
         return f"<table class='warpsim-stats'>{body}</table>"

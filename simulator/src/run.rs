@@ -160,6 +160,9 @@ pub struct Stats {
     pub shuffles: u64,
     /// Lane reads by shuffles that are undefined on hardware.
     pub undefined_shuffle_reads: u64,
+    /// Warp instructions that are dead code the compiler removes (`timing.dead_code`): they executed, timed as
+    /// their issue slot; their memory accesses are in no other count.
+    pub dead_instructions: u64,
     pub divergent_branches: u64,
     /// Shared-memory loads, stores and atomics (warp instructions).
     pub shared_accesses: u64,
@@ -189,6 +192,7 @@ impl Stats {
         self.lane_instructions += o.lane_instructions;
         self.shuffles += o.shuffles;
         self.undefined_shuffle_reads += o.undefined_shuffle_reads;
+        self.dead_instructions += o.dead_instructions;
         self.divergent_branches += o.divergent_branches;
         self.shared_accesses += o.shared_accesses;
         self.bank_conflicts += o.bank_conflicts;

@@ -1015,7 +1015,7 @@ impl<'k> Sm<'k> {
             price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, from, exec)
         } else {
             drop(lsu);
-            dead_price()
+            dead_price(&mut self.stats)
         };
         if from < cycle {
             // Priced from where it could have started: its result is ready that much sooner (never before the
@@ -1414,7 +1414,8 @@ fn param_read(ready: &mut Option<u64>, miss: u32, cycle: u64) -> u64 {
 /// access, its result the next cycle.
 #[cold]
 #[inline(never)]
-fn dead_price() -> crate::timing::Priced {
+fn dead_price(stats: &mut crate::run::Stats) -> crate::timing::Priced {
+    stats.dead_instructions += 1;
     crate::timing::Priced {
         cost: Cost {
             latency: 1,

@@ -115,6 +115,7 @@ pub fn stats(out: &RunOutput) -> Value {
         "ipc": ipc,
         "shuffles": s.shuffles,
         "undefined_shuffle_reads": s.undefined_shuffle_reads,
+        "dead_instructions": s.dead_instructions,
         "divergent_branches": s.divergent_branches,
         "shared_accesses": s.shared_accesses,
         "bank_conflicts": s.bank_conflicts,

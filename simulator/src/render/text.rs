@@ -787,6 +787,14 @@ pub fn stats(out: &RunOutput) -> String {
         "  shuffles {}   divergent branches {}   bank-conflict extra cycles {}   L1 lines hit {} / missed {}",
         st.shuffles, st.divergent_branches, st.bank_conflict_cycles, st.l1_hits, st.l1_misses
     );
+    if st.dead_instructions > 0 {
+        let _ = writeln!(
+            s,
+            "  dead code {} warp instruction{} (results never read: removed by the compiler, timed as issue slots)",
+            st.dead_instructions,
+            if st.dead_instructions == 1 { "" } else { "s" },
+        );
+    }
     let total = st.stalls.total();
     let _ = writeln!(
         s,
