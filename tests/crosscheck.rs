@@ -302,6 +302,7 @@ fn compare_reports_the_first_differing_element_with_its_bits() {
         name: "Test GPU".into(),
         driver: "1.0".into(),
         arch: "sm_90".into(),
+        ptxas: None,
     });
     info.programs = vec![crosscheck::compare(&case, &same), r];
     assert!(!info.passed());

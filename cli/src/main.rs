@@ -1334,6 +1334,7 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
             name: r.gpu.clone(),
             driver: r.driver.clone(),
             arch: r.arch.clone(),
+            ptxas: r.ptxas.clone(),
         },
         Ok(w) => w.info().map_err(|e| Failure::input(format!("error: {e}")))?,
     };

@@ -35,6 +35,9 @@ pub struct CudaGpu {
     stream: Arc<CudaStream>,
     info: GpuInfo,
     arch: &'static str,
+    /// `WARPSIM_PTXAS`: a ptxas to compile every module's PTX to a cubin with, instead of the driver's JIT (a
+    /// newer one than the driver's: ptxas 13.0 miscompiles a comparison, `crosscheck/open/random_314159_3949_ptxas`).
+    ptxas: Option<std::path::PathBuf>,
     /// Twice the L2's size, written before every launch's buffers are copied: every launch starts with none of
     /// its data in L2, whatever ran before it (its cycles do not depend on what the same worker ran earlier;
     /// docs/timing.md).
@@ -47,6 +50,53 @@ pub enum LaunchError {
     Hung,
     /// CUDA refused or faulted; the context is unusable after it.
     Failed(String),
+}
+
+/// `ptxas --version`'s last line (`Build cuda_13.5.r13.5/compiler.…`), or why `ptxas` cannot be run.
+fn ptxas_version(ptxas: &std::path::Path) -> Result<String, String> {
+    let out = std::process::Command::new(ptxas)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("WARPSIM_PTXAS: cannot run {}: {e}", ptxas.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().rfind(|l| !l.trim().is_empty()) {
+        Some(line) if out.status.success() => Ok(line.trim().to_string()),
+        _ => Err(format!("WARPSIM_PTXAS: {} --version failed", ptxas.display())),
+    }
+}
+
+/// `text` compiled by `ptxas` for `arch` (`sm_90`): the cubin's bytes. The files live in a directory of their own
+/// that is removed afterwards.
+fn assemble(ptxas: &std::path::Path, text: &str, arch: &str) -> Result<Vec<u8>, String> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("warpsim-ptxas-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("ptxas: cannot create {}: {e}", dir.display()))?;
+    let (ptx, cubin) = (dir.join("module.ptx"), dir.join("module.cubin"));
+    let result = std::fs::write(&ptx, text)
+        .map_err(|e| format!("ptxas: cannot write {}: {e}", ptx.display()))
+        .and_then(|()| {
+            std::process::Command::new(ptxas)
+                .arg(format!("-arch={arch}"))
+                .arg("-o")
+                .arg(&cubin)
+                .arg(&ptx)
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}", ptxas.display()))
+        })
+        .and_then(|out| {
+            if out.status.success() {
+                std::fs::read(&cubin).map_err(|e| format!("ptxas: cannot read {}: {e}", cubin.display()))
+            } else {
+                Err(format!(
+                    "{} could not compile the module:\n{}",
+                    ptxas.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                ))
+            }
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }
 
 impl CudaGpu {
@@ -76,6 +126,11 @@ impl CudaGpu {
             })
             .unwrap_or_else(|| "unknown".into());
         let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
+        let ptxas = std::env::var_os("WARPSIM_PTXAS").map(std::path::PathBuf::from);
+        let ptxas_version = match &ptxas {
+            None => None,
+            Some(p) => Some(ptxas_version(p)?),
+        };
         let stream = ctx.default_stream();
         let l2 = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
@@ -91,8 +146,10 @@ impl CudaGpu {
                 name,
                 driver,
                 arch: format!("sm_{major}{minor}"),
+                ptxas: ptxas_version,
             },
             arch,
+            ptxas,
         })
     }
 
@@ -112,6 +169,9 @@ impl CudaGpu {
             }
             other => format!("NVRTC: {other:?}"),
         })?;
+        if self.ptxas.is_some() {
+            return self.load_ptx(&ptx.to_src());
+        }
         self.ctx
             .load_module(ptx)
             .map_err(|e| format!("CUDA could not load the module: {e}"))
@@ -121,6 +181,13 @@ impl CudaGpu {
     /// 13.5 writes `.version 9.5`; a CUDA 13.0 driver reads up to 9.0) is loaded with the newest `.version` the
     /// driver accepts: the instructions are the same, only the header changes.
     pub fn load_ptx(&self, text: &str) -> Result<Arc<CudaModule>, String> {
+        if let Some(ptxas) = &self.ptxas {
+            let cubin = assemble(ptxas, text, &self.info.arch)?;
+            return self
+                .ctx
+                .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
+                .map_err(|e| format!("CUDA could not load the cubin {} made: {e}", ptxas.display()));
+        }
         let load = |t: &str| self.ctx.load_module(cudarc::nvrtc::Ptx::from_src(t));
         let first = match load(text) {
             Ok(m) => return Ok(m),
@@ -401,4 +468,52 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> i32 {
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{assemble, ptxas_version};
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A stand-in for ptxas: a shell script in a directory of its own.
+    fn fake(name: &str, body: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("warpsim-fake-ptxas-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let path = dir.join("ptxas");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("the script");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("executable");
+        path
+    }
+
+    #[test]
+    fn a_chosen_ptxas_compiles_the_module_and_its_errors_are_reported() {
+        // `-arch=sm_90 -o OUT IN`: this one writes the architecture and the PTX it was given.
+        let ok = fake(
+            "ok",
+            "case \"$1\" in --version) echo 'ptxas: NVIDIA (R) Ptx optimizing assembler'; \
+             echo 'Build cuda_13.5.r13.5/compiler.1_0';; *) { echo \"$1\"; cat \"$4\"; } > \"$3\";; esac",
+        );
+        assert_eq!(
+            ptxas_version(&ok).expect("a version"),
+            "Build cuda_13.5.r13.5/compiler.1_0"
+        );
+        let cubin = assemble(&ok, ".version 9.0\n", "sm_90").expect("compiled");
+        assert_eq!(String::from_utf8(cubin).expect("text"), "-arch=sm_90\n.version 9.0\n");
+        let bad = fake("bad", "echo 'ptxas fatal : Unsupported .version 9.9' >&2; exit 1");
+        let e = assemble(&bad, ".version 9.9\n", "sm_90").expect_err("refused");
+        assert!(
+            e.ends_with("could not compile the module:\nptxas fatal : Unsupported .version 9.9\n"),
+            "{e}"
+        );
+        assert!(ptxas_version(&bad).is_err());
+        let missing = std::path::Path::new("/nonexistent/ptxas");
+        assert!(
+            ptxas_version(missing)
+                .expect_err("none")
+                .contains("cannot run /nonexistent/ptxas")
+        );
+        for p in [ok, bad] {
+            let _ = std::fs::remove_dir_all(p.parent().expect("its directory"));
+        }
+    }
 }

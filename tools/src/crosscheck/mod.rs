@@ -314,6 +314,9 @@ pub struct GpuInfo {
     pub driver: String,
     /// `sm_90` and the like.
     pub arch: String,
+    /// The ptxas that compiled the modules when it is not the driver's (`WARPSIM_PTXAS`): its version line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ptxas: Option<String>,
 }
 
 /// A GPU that can compile and run translated programs.
@@ -604,6 +607,9 @@ pub struct Report {
     pub date: String,
     pub warpsim: String,
     pub nvrtc_options: String,
+    /// The ptxas that compiled the modules when it was not the driver's ([`GpuInfo::ptxas`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ptxas: Option<String>,
     pub programs: Vec<ProgramReport>,
     pub random: Option<RandomReport>,
     /// The cycle error of each set of programs (shipped, ptx, file, random).
@@ -628,6 +634,7 @@ impl Report {
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             warpsim: env!("CARGO_PKG_VERSION").to_string(),
             nvrtc_options: NVRTC_OPTIONS.to_string(),
+            ptxas: info.ptxas.clone(),
             programs: Vec::new(),
             random: None,
             cycles: Vec::new(),
@@ -756,6 +763,9 @@ impl Report {
         let _ = writeln!(s, "| date | {} |", self.date);
         let _ = writeln!(s, "| warpsim | {} |", self.warpsim);
         let _ = writeln!(s, "| NVRTC options | `{}` |", self.nvrtc_options);
+        if let Some(p) = &self.ptxas {
+            let _ = writeln!(s, "| ptxas | {p} (`WARPSIM_PTXAS`), not the driver's |");
+        }
         if let Some(a) = &self.against {
             let _ = writeln!(s, "| GPU figures | from {a}; warpsim's cycles from this build |");
         }
@@ -1214,6 +1224,7 @@ mod tests {
             name: "test".into(),
             driver: String::new(),
             arch: "sm_90".into(),
+            ptxas: None,
         });
         r.programs = programs;
         r.summarise();
