@@ -333,7 +333,7 @@ fn gpu_agrees_with_warpsim() {
     }
     #[cfg(feature = "cuda")]
     {
-        let mut gpu = match warpsim_tools::crosscheck::gpu::CudaGpu::open() {
+        let mut gpu = match warpsim_tools::crosscheck::gpu::CudaGpu::open(None) {
             Ok(g) => g,
             Err(e) => {
                 assert!(!required, "WARPSIM_REQUIRE_GPU=1, but: {e}");

@@ -127,7 +127,11 @@ enum Command {
     },
     /// Internal: the GPU side of `sim crosscheck`, one CUDA module per process.
     #[command(hide = true)]
-    CrosscheckWorker,
+    CrosscheckWorker {
+        /// The ptxas to compile the module with (`sim crosscheck --ptxas`).
+        #[arg(long, value_name = "PATH")]
+        ptxas: Option<std::path::PathBuf>,
+    },
     /// Print a random program of `sim crosscheck --random` (the same seed and index always give the same one).
     Random {
         #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
@@ -518,6 +522,11 @@ struct CrosscheckArgs {
     /// GPU worker processes at once (each compiles its own CUDA module; kernels take turns on the GPU).
     #[arg(long, value_name = "N", default_value_t = default_jobs())]
     jobs: usize,
+    /// Compile every module's PTX with this ptxas (to a cubin the driver loads) instead of the driver's own; also
+    /// `WARPSIM_PTXAS`. ptxas 13.0 (CUDA 13.0's driver) miscompiles three programs of `crosscheck/open/`; one of
+    /// CUDA 13.5 or later does not (`pip install nvidia-cuda-nvcc` has one).
+    #[arg(long, value_name = "PATH")]
+    ptxas: Option<std::path::PathBuf>,
     /// Launch flags for the named programs (not `--all`, not the random ones).
     #[command(flatten)]
     shape: ShapeArgs,
@@ -928,7 +937,7 @@ fn main() -> ExitCode {
                 })
             }
         }
-        Command::CrosscheckWorker => return crosscheck_worker(),
+        Command::CrosscheckWorker { ptxas } => return crosscheck_worker(ptxas.as_deref()),
         Command::Puzzle(c) => puzzle::command(&c, color),
         Command::Random { seed, index } => Ok(warpsim_tools::random::generate(seed, index).source),
         Command::Config => Ok(serde_json::to_string_pretty(&Config::hopper()).unwrap_or_default() + "\n"),
@@ -1200,7 +1209,24 @@ fn calibrate(format: Format, config: Option<&str>, policy: Option<Policy>) -> Re
 
 /// The GPU side of `sim crosscheck`: worker processes of this same binary (`sim crosscheck-worker`), so that a
 /// kernel that hangs costs one program, not the batch.
-fn gpu_workers(parallel: usize) -> Result<warpsim_tools::crosscheck::isolated::Workers, Failure> {
+fn gpu_workers(
+    parallel: usize,
+    ptxas: Option<&std::path::Path>,
+) -> Result<warpsim_tools::crosscheck::isolated::Workers, Failure> {
+    // (Checked first: a bad path is the same mistake in any build.)
+    let ptxas = match ptxas {
+        None => None,
+        Some(p) if !p.is_file() => {
+            return Err(Failure::input(format!(
+                "error: --ptxas {}: no such file (the path of a ptxas executable)",
+                p.display()
+            )));
+        }
+        // An absolute path: the workers may resolve it from another directory.
+        Some(p) => {
+            Some(std::fs::canonicalize(p).map_err(|e| Failure::input(format!("error: --ptxas {}: {e}", p.display())))?)
+        }
+    };
     if !cfg!(feature = "cuda") {
         return Err(Failure::input(
             "error: no GPU support in this build of sim: rebuild with `cargo build --release --features cuda` (no CUDA is needed to build)",
@@ -1211,8 +1237,12 @@ fn gpu_workers(parallel: usize) -> Result<warpsim_tools::crosscheck::isolated::W
             "error: cannot find the sim executable to start GPU workers: {e}"
         ))
     })?;
+    let mut command = vec![exe.into_os_string(), "crosscheck-worker".into()];
+    if let Some(p) = ptxas {
+        command.extend(["--ptxas".into(), p.into_os_string()]);
+    }
     Ok(warpsim_tools::crosscheck::isolated::Workers {
-        command: vec![exe.into_os_string(), "crosscheck-worker".into()],
+        command,
         parallel,
         compile_timeout: std::time::Duration::from_secs(600),
         launch_timeout: std::time::Duration::from_secs(30),
@@ -1257,14 +1287,19 @@ fn known_error(kernel: &warpsim::Kernel) -> Option<String> {
 }
 
 /// `sim crosscheck-worker` (internal): one module's launches on the GPU, answers as JSON lines on stdout.
-fn crosscheck_worker() -> ExitCode {
+fn crosscheck_worker(ptxas: Option<&std::path::Path>) -> ExitCode {
     #[cfg(feature = "cuda")]
     {
-        let code = warpsim_tools::crosscheck::gpu::serve(std::io::stdin().lock(), std::io::stdout().lock());
+        let code = warpsim_tools::crosscheck::gpu::serve(
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+            ptxas.map(std::path::Path::to_path_buf),
+        );
         ExitCode::from(u8::try_from(code.clamp(0, 255)).expect("clamped to 0..=255"))
     }
     #[cfg(not(feature = "cuda"))]
     {
+        let _ = ptxas;
         eprintln!("error: no GPU support in this build of sim");
         ExitCode::from(2)
     }
@@ -1312,6 +1347,12 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
             sets.push("shipped");
         }
     }
+    if let (Some(_), Some(p)) = (&args.against, &args.ptxas) {
+        return Err(Failure::input(format!(
+            "error: --ptxas {} with --against: no module is compiled when the GPU figures come from a report\n  help: drop one of the two",
+            p.display()
+        )));
+    }
     let saved: Option<xc::Report> = match &args.against {
         Some(path) => {
             let text =
@@ -1327,7 +1368,7 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
     // The GPU figures: from the GPU, or from a saved report.
     let source = match saved {
         Some(r) => Err(r),
-        None => Ok(gpu_workers(args.jobs)?),
+        None => Ok(gpu_workers(args.jobs, args.ptxas.as_deref())?),
     };
     let info = match &source {
         Err(r) => xc::GpuInfo {

@@ -869,6 +869,24 @@ fn crosscheck_checks_its_input_before_looking_for_a_gpu() {
     let o = sim(&["crosscheck", "butterfly_mx"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("did you mean `butterfly_max`?"), "{}", stderr(&o));
+    // `--ptxas`: a path that is no file, and a ptxas with GPU figures that come from a report.
+    let o = sim(&["crosscheck", "--all", "--ptxas", "/nonexistent/ptxas"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --ptxas /nonexistent/ptxas: no such file (the path of a ptxas executable)\n"
+    );
+    let ptxas = temp_file("ptxas", b"#!/bin/sh\n");
+    let p = ptxas.to_str().expect("utf-8 path");
+    let o = sim(&["crosscheck", "--all", "--ptxas", p, "--against", "report.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "error: --ptxas {p} with --against: no module is compiled when the GPU figures come from a report\n"
+        )),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -35,7 +35,7 @@ pub struct CudaGpu {
     stream: Arc<CudaStream>,
     info: GpuInfo,
     arch: &'static str,
-    /// `WARPSIM_PTXAS`: a ptxas to compile every module's PTX to a cubin with, instead of the driver's JIT (a
+    /// `sim crosscheck --ptxas` or `WARPSIM_PTXAS`: a ptxas to compile every module's PTX to a cubin with, instead of the driver's JIT (a
     /// newer one than the driver's: ptxas 13.0 miscompiles a comparison, `crosscheck/open/random_314159_3949_ptxas`).
     ptxas: Option<std::path::PathBuf>,
     /// Twice the L2's size, written before every launch's buffers are copied: every launch starts with none of
@@ -100,8 +100,9 @@ fn assemble(ptxas: &std::path::Path, text: &str, arch: &str) -> Result<Vec<u8>, 
 }
 
 impl CudaGpu {
-    /// The first CUDA device, or why there is none.
-    pub fn open() -> Result<CudaGpu, String> {
+    /// The first CUDA device, or why there is none. `ptxas` (else `WARPSIM_PTXAS`): a ptxas to compile the modules
+    /// with instead of the driver's.
+    pub fn open(ptxas: Option<std::path::PathBuf>) -> Result<CudaGpu, String> {
         // cudarc panics on a missing library: ask first.
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
             return Err("no CUDA driver: libcuda.so could not be loaded (is the NVIDIA driver installed?)".into());
@@ -126,7 +127,7 @@ impl CudaGpu {
             })
             .unwrap_or_else(|| "unknown".into());
         let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
-        let ptxas = std::env::var_os("WARPSIM_PTXAS").map(std::path::PathBuf::from);
+        let ptxas = ptxas.or_else(|| std::env::var_os("WARPSIM_PTXAS").map(std::path::PathBuf::from));
         let ptxas_version = match &ptxas {
             None => None,
             Some(p) => Some(ptxas_version(p)?),
@@ -417,8 +418,8 @@ impl Gpu for CudaGpu {
 /// none on stderr and return 2); then read one [`Job`] from `input` (none: return 0), compile it and run its
 /// launches, one answer line each. Returns the process's exit status; after a hung kernel it does not
 /// return but exits at once (the wedged context must not be destroyed).
-pub fn serve(input: impl BufRead, mut output: impl Write) -> i32 {
-    let gpu = match CudaGpu::open() {
+pub fn serve(input: impl BufRead, mut output: impl Write, ptxas: Option<std::path::PathBuf>) -> i32 {
+    let gpu = match CudaGpu::open(ptxas) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {e}");
