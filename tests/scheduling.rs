@@ -352,3 +352,50 @@ fn redux_sync_on_two_diverged_paths_reduces_over_both() {
     // Four even lanes bring 1, four odd lanes 100.
     assert_eq!(u32s(&its, "out"), vec![404; 8]);
 }
+
+/// nvcc -G's `atomics_misc` (`programs/ptx/cuda/w23_atomics_misc.cu`): a compare-and-swap loop with a `YIELD`
+/// (ptxas's rule) nested in a branch whose reconvergence pc comes before the loop's join. Under ITS the lanes
+/// leaving the loop once ran on past that pc to the join, apart from the lanes waiting there, and reached
+/// `__syncthreads` alone: a false "barrier divergence". Both schedulings run it, with the same values (the
+/// ring's slots are taken in an order that depends on the scheduling).
+#[test]
+fn a_yield_loop_nested_in_a_branch_reconverges_at_the_branchs_pc_under_its() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../programs/ptx/cuda/w23_atomics_misc.G.ptx"
+    );
+    let args = warpsim::ptx::Arguments {
+        entry: None,
+        buffers: [
+            "fmax=f32[1]",
+            "imax=s32[2]",
+            "flags=u32[4]",
+            "ring=s32[17]",
+            "in=f32[16]=i-5",
+        ]
+        .map(String::from)
+        .to_vec(),
+        sets: vec!["n=16".into()],
+        syntax: warpsim::ptx::Syntax::Flags,
+    };
+    let program = warpsim::ptx::load(path, &args, false).expect("the corpus's kernel loads");
+    let launch = Launch {
+        block: Some(warpsim::Dim3::new(16, 1, 1)),
+        set: vec![("n".to_string(), warpsim_isa::Value::Int(16))],
+        ..Launch::default()
+    };
+    let k = warpsim::instantiate(&program, &Config::hopper(), &launch).expect("launches");
+    for scheduling in [Scheduling::Lockstep, Scheduling::Its] {
+        let out = run(&k, scheduling).unwrap_or_else(|f| panic!("{scheduling:?}: {}", f.message()));
+        // in[i] * coeffs[i & 3] for in = i - 5: the largest is 7 * 0.5 (i = 12).
+        assert_eq!(warpsim_tests::f32s(&out, "fmax"), [3.5], "{scheduling:?}");
+        assert_eq!(warpsim_tests::i32s(&out, "imax"), [3, -2], "{scheduling:?}");
+        assert_eq!(u32s(&out, "flags"), [0xffff, 0, 0, 0], "{scheduling:?}");
+        let ring = warpsim_tests::i32s(&out, "ring");
+        assert_eq!(ring[16], 1000 - 16, "{scheduling:?}: the shared counter");
+        let mut slots = ring[..16].to_vec();
+        slots.sort_unstable();
+        assert_eq!(slots, (0..16).collect::<Vec<i32>>(), "{scheduling:?}");
+        assert_eq!(u32s(&out, "g_counter"), [16], "{scheduling:?}");
+    }
+}

@@ -1131,8 +1131,16 @@ impl<'k> Sm<'k> {
                 }
                 join
             } else {
-                warp.stack.diverge(taken, target, fallthrough, pc + 1, inst.reconverge);
-                inst.reconverge
+                // (Under ITS too, a way out of a `YIELD` loop joins at the decoder's join or at the current entry's
+                // own reconvergence pc if that comes first: a join past it would leave the entry's lanes apart from
+                // its siblings', which wait there.)
+                let reconverge = if release == 0 {
+                    inst.reconverge
+                } else {
+                    inst.reconverge.min(warp.stack.top().map_or(u32::MAX, |t| t.reconverge))
+                };
+                warp.stack.diverge(taken, target, fallthrough, pc + 1, reconverge);
+                reconverge
             };
             if ON {
                 trace.event(Event::Diverge {
