@@ -523,8 +523,9 @@ struct CrosscheckArgs {
     #[arg(long, value_name = "N", default_value_t = default_jobs())]
     jobs: usize,
     /// Compile every module's PTX with this ptxas (to a cubin the driver loads) instead of the driver's own; also
-    /// `WARPSIM_PTXAS`. ptxas 13.0 (CUDA 13.0's driver) miscompiles three programs of `crosscheck/open/`; one of
-    /// CUDA 13.5 or later does not (`pip install nvidia-cuda-nvcc` has one).
+    /// `WARPSIM_PTXAS`. ptxas 13.0 (CUDA 13.0's driver) miscompiles three programs of `crosscheck/open/`, which
+    /// 13.5 gets right (`pip install nvidia-cuda-nvcc` has one); 13.5 miscompiles another
+    /// (`crosscheck/open/seed-20261128/`).
     #[arg(long, value_name = "PATH")]
     ptxas: Option<std::path::PathBuf>,
     /// Launch flags for the named programs (not `--all`, not the random ones).
