@@ -1137,7 +1137,7 @@ impl<'k> Sm<'k> {
                 let reconverge = if release == 0 {
                     inst.reconverge
                 } else {
-                    inst.reconverge.min(warp.stack.top().map_or(u32::MAX, |t| t.reconverge))
+                    capped_join(inst.reconverge, &warp.stack)
                 };
                 warp.stack.diverge(taken, target, fallthrough, pc + 1, reconverge);
                 reconverge
@@ -1416,6 +1416,13 @@ fn once<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
 #[inline(never)]
 fn param_read(ready: &mut Option<u64>, miss: u32, cycle: u64) -> u64 {
     ready.get_or_insert(cycle + u64::from(miss)).saturating_sub(cycle)
+}
+
+/// A `YIELD` loop's way out under ITS: its join, or the current entry's reconvergence pc if that comes first.
+#[cold]
+#[inline(never)]
+fn capped_join(join: u32, stack: &crate::simt_stack::SimtStack) -> u32 {
+    join.min(stack.top().map_or(u32::MAX, |t| t.reconverge))
 }
 
 /// What dead code the compiler removed costs (`sched::DEAD`, `timing.dead_code`): its issue slot, no memory
