@@ -1411,6 +1411,38 @@ fn with_dead_code_on_an_unread_result_costs_its_issue_slot_and_no_value_changes(
     for config in [&on, &off] {
         assert_eq!(out(&run(atomic, config)), (100..132).collect::<Vec<u32>>());
     }
+    // A parameter read the compiler removes (into a register nothing reads) misses no constant cache: the SM's first
+    // kept read pays the miss, even when the removed one came long before it (twenty dependent adds, 80 cycles,
+    // more than the miss).
+    let kernel = |dead_read: bool| {
+        let adds = "\tadd.u32 %r2, %r2, 1;\n".repeat(20);
+        format!(
+            ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u32 k_a, .param .u64 k_out)\n{{\n\
+             .reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n{}\tmov.u32 %r1, 5;\n\tmov.u32 %r2, %tid.x;\n{adds}\
+             \tld.param.u64 %rd1, [k_out];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tst.global.u32 [%rd2], %r1;\n\
+             \tst.global.u32 [%rd2+4], %r2;\n\tret;\n}}\n",
+            if dead_read { "\tld.param.u32 %r0, [k_a];\n" } else { "" }
+        )
+    };
+    let params = |dead_read: bool, config: &Config| {
+        let args = warpsim::ptx::Arguments {
+            buffers: vec!["k_out=u32[2]".into()],
+            sets: vec!["k_a=9".into()],
+            ..warpsim::ptx::Arguments::default()
+        };
+        let program = warpsim::ptx::load_text("params.ptx", &kernel(dead_read), &args, &[], false).expect("loads");
+        let launch = Launch {
+            block: Some(Dim3 { x: 1, y: 1, z: 1 }),
+            ..Launch::default()
+        };
+        let out = warpsim::simulate(&program, config, &launch).expect("runs");
+        assert_eq!(out.buffer("k_out").expect("k_out").data, [5, 20]);
+        out.cycles
+    };
+    assert_eq!(params(true, &on), params(false, &on) + 1, "its issue slot only");
+    // As written, the first read misses, and the kept one, long after it, hits.
+    // Timed as written, the unused read misses first, behind the adds, and the kept read hits: the miss is hidden.
+    assert!(params(false, &off) > params(true, &off) + 60, "as written");
     // A value read later is not dead: the same cycles on and off.
     let read = "\
 .buffer g u32[64]

@@ -1972,7 +1972,8 @@ pub fn instantiate_with(
         let dead = crate::rows::dead(program, &code, w);
         for (c, dead) in code.iter_mut().zip(dead) {
             if dead {
-                c.sched |= sched::DEAD;
+                // (A parameter read the compiler removed misses no constant cache: `sched::PARAM` goes.)
+                c.sched = (c.sched | sched::DEAD) & !sched::PARAM;
             }
         }
     }
