@@ -312,3 +312,46 @@ def test_a_kernels_printf_and_failed_assert(capsys):
         warpsim.run(ptx, grid=1, block=4, inputs={"data": data}, params={"n": 0})
     assert "w26_printf_assert.cu:7: void hello(const int *, int): Assertion `n > 0` failed." in str(e.value)
     assert (e.value.block, e.value.lane, e.value.source_line) == ("0", 0, 7)
+
+
+def test_the_scheduling_check_finds_code_that_relies_on_lockstep_execution():
+    # Lane 0 fills a shared table that the other lanes read on their own path with no bar.warp.sync: lockstep runs
+    # the filling path first, independent thread scheduling interleaves the paths and the readers see zeros.
+    lockstep_bug = """
+.block W
+.buffer out u32[W]
+.shared box u32[W]
+.reg %i, %v
+.pred %producer, %more
+        setp.eq.u32 %producer, %laneid, 0
+        @!%producer bra consume
+        mov.u32 %i, 0
+fill:
+        mad.lo.u32 %v, %i, %i, 1
+        st.shared.u32 box[%i], %v
+        add.u32 %i, %i, 1
+        setp.lt.u32 %more, %i, W
+        @%more bra fill
+        bra done
+consume:
+        ld.shared.u32 %v, box[%laneid]
+        st.global.u32 out[%laneid], %v
+done:
+"""
+    with pytest.raises(warpsim.SchedulingError) as e:
+        warpsim.run(lockstep_bug, warp_size=8, checks="scheduling")
+    assert isinstance(e.value, RuntimeError)
+    assert (
+        "buffer `out` differs between --scheduling lockstep and --scheduling its in 7 elements; the first is "
+        "element 1: 2 under lockstep, 0 under its"
+    ) in str(e.value)
+    # Without the check it runs (lockstep), and a program that does not depend on the scheduling passes it, with
+    # the sanitizers too.
+    assert list(warpsim.run(lockstep_bug, warp_size=8).outputs["out"]) == [0, 2, 5, 10, 17, 26, 37, 50]
+    r = warpsim.run("butterfly_max", warp_size=8, checks="scheduling,race")
+    assert r.findings == []
+    # A program written for independent thread scheduling (`.scheduling its`) is not compared with lockstep.
+    warpsim.run("warp_pipeline", warp_size=8, checks="all")
+    with pytest.raises(ValueError) as e:
+        warpsim.run("butterfly_max", checks="schedule")
+    assert "sync, scheduling (or all)" in str(e.value)

@@ -27,6 +27,7 @@ __all__ = [
     "LaunchError",
     "Program",
     "Result",
+    "SchedulingError",
     "WarpsimError",
     "default_config",
     "load",
@@ -78,11 +79,18 @@ class Fault(WarpsimError, RuntimeError):
     what: Optional[str] = None
 
 
+class SchedulingError(WarpsimError, RuntimeError):
+    """With ``checks="scheduling"``: the kernel's results differ between lockstep and independent thread
+    scheduling (``sim run --check scheduling``), so it relies on how a warp's diverged paths are ordered (a
+    missing ``bar.warp.sync``, a spin on another lane); ``str(e)`` says where the results first differ."""
+
+
 _ERRORS = {
     "assemble": AssembleError,
     "launch": LaunchError,
     "config": ConfigError,
     "fault": Fault,
+    "scheduling": SchedulingError,
     "usage": ValueError,
 }
 
@@ -328,7 +336,8 @@ def run(
     - ``warp_size``: lanes per warp (2 to 64, default 32); ``config``: a configuration dict (see
       :func:`default_config`), JSON text, or a JSON file's path.
     - ``trace``: record every event (the trace, the pictures); ``checks``: sanitizers, as ``sim run --check``
-      (``"race"``, ``"sync"``, ``"all"``...).
+      (``"race"``, ``"sync"``, ``"all"``...), and ``"scheduling"``: the kernel run again under the other warp
+      scheduling and the results compared (:class:`SchedulingError` if they differ).
     """
     inputs = dict(inputs or {})
     outputs_given = outputs is not None
