@@ -14,8 +14,7 @@ fn ok(text: &str, w: u32) -> RunOutput {
 
 /// Run `text` at warp size `w` with every instruction timed as written (`timing.dead_code` off).
 fn as_written(text: &str, w: u32) -> RunOutput {
-    let mut config = Config::hopper().with_warp_size(w);
-    config.timing.dead_code = false;
+    let config = warpsim_tests::as_written().with_warp_size(w);
     warpsim::simulate(&assemble(text), &config, &Launch::default()).unwrap_or_else(|e| panic!("{e:?}"))
 }
 

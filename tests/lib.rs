@@ -7,6 +7,14 @@ use warpsim_isa::Value;
 
 pub mod fuzzing;
 
+/// The default configuration with every instruction timed as written (`timing.dead_code` off): for the tests of one
+/// mechanism whose small programs leave the results they time unread, which the compiler would remove.
+pub fn as_written() -> Config {
+    let mut c = Config::hopper();
+    c.timing.dead_code = false;
+    c
+}
+
 /// Warp sizes a test sweeps.
 pub const WARP_SIZES: [u32; 6] = [2, 4, 8, 16, 32, 64];
 

@@ -2,14 +2,7 @@
 //! change cycles but never values, and the stall breakdown that accounts for every cycle.
 
 use warpsim::{Config, Dim3, Launch, RunOutput, SchedulerPolicy, programs};
-
-/// The default configuration with every instruction timed as written (`timing.dead_code` off): for the tests of one
-/// mechanism whose small programs leave the results they time unread, which the compiler would remove.
-fn as_written() -> Config {
-    let mut c = Config::hopper();
-    c.timing.dead_code = false;
-    c
-}
+use warpsim_tests::as_written;
 
 fn run_with(name: &str, config: &Config) -> Result<RunOutput, warpsim::SimError> {
     let program = programs::assemble(name).expect("shipped").expect("assembles");

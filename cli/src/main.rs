@@ -191,14 +191,7 @@ struct CheckArg {
 }
 
 fn parse_checks(text: &str) -> Result<CheckArg, String> {
-    let words: Vec<&str> = text.split(',').map(str::trim).collect();
-    let scheduling = words.iter().any(|w| *w == "scheduling" || *w == "all");
-    let rest: Vec<&str> = words.into_iter().filter(|w| *w != "scheduling").collect();
-    let checks = if rest.is_empty() {
-        Checks::default()
-    } else {
-        Checks::parse(&rest.join(",")).map_err(|e| e.replace("sync (or all)", "sync, scheduling (or all)"))?
-    };
+    let (checks, scheduling) = Checks::parse_with_scheduling(text)?;
     Ok(CheckArg { checks, scheduling })
 }
 
@@ -2219,13 +2212,11 @@ fn run(args: &RunArgs, color: bool, color_out: bool) -> Result<String, Failure> 
             })
         }
         (Ok(text), Some(initial)) => {
-            let mut kernel = kernel;
-            kernel.buffers = initial;
             let plain = RunOptions {
                 progress: None,
                 ..options.clone()
             };
-            match machine.scheduling_difference(&kernel, &plain) {
+            match machine.scheduling_difference(&kernel, &initial, &plain) {
                 None if args.format == Format::Text => Ok(format!(
                     "{text}scheduling: the same results under --scheduling lockstep and its (--check scheduling)\n"
                 )),

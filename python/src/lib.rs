@@ -462,23 +462,11 @@ fn run(
     };
     drop(launch);
     // `scheduling` (in `all` too): the run again under the other warp scheduling, from the same buffers.
-    let words: Vec<&str> = checks
-        .map(|t| t.split(',').map(str::trim).collect())
-        .unwrap_or_default();
-    let scheduling = words.iter().any(|w| *w == "scheduling" || *w == "all");
-    let rest: Vec<&str> = words.into_iter().filter(|w| *w != "scheduling").collect();
-    let checks = if rest.is_empty() {
-        warpsim::Checks::default()
-    } else {
-        warpsim::Checks::parse(&rest.join(",")).map_err(|e| {
-            error(
-                "usage",
-                format!(
-                    "error: checks: {}",
-                    e.replace("sync (or all)", "sync, scheduling (or all)")
-                ),
-            )
-        })?
+    let (checks, scheduling) = match checks {
+        None => (warpsim::Checks::default(), false),
+        Some(text) => {
+            warpsim::Checks::parse_with_scheduling(text).map_err(|e| error("usage", format!("error: checks: {e}")))?
+        }
     };
     // (A program declaring `.scheduling its` has no lockstep behaviour to compare with.)
     let scheduling = scheduling && kernel.program.scheduling != Some(warpsim::Scheduling::Its);
@@ -503,13 +491,11 @@ fn run(
         (result, buffer)
     });
     if let (Ok(_), Some(initial)) = (&result, initial) {
-        let mut again = (*kernel).clone();
-        again.buffers = initial;
         let plain = RunOptions {
             profile: false,
             ..options.clone()
         };
-        if let Some(d) = py.detach(|| machine.scheduling_difference(&again, &plain)) {
+        if let Some(d) = py.detach(|| machine.scheduling_difference(&kernel, &initial, &plain)) {
             return Err(error("scheduling", format!("error: {}", d.message())));
         }
     }

@@ -354,4 +354,4 @@ done:
     warpsim.run("warp_pipeline", warp_size=8, checks="all")
     with pytest.raises(ValueError) as e:
         warpsim.run("butterfly_max", checks="schedule")
-    assert "sync, scheduling (or all)" in str(e.value)
+    assert "did you mean `scheduling`? the checks are race, init, shfl, sync, scheduling (or all)" in str(e.value)

@@ -58,25 +58,42 @@ impl Checks {
 
     /// `race,init`, `all`: the names of the checks, comma-separated.
     pub fn parse(text: &str) -> Result<Checks, String> {
-        let mut c = Checks::default();
+        Checks::parse_words(text, false).map(|(c, _)| c)
+    }
+
+    /// `sim run --check`'s words: the checks, and `scheduling`, whether to run the kernel under both warp
+    /// schedulings and compare the results ([`crate::Machine::scheduling_difference`]); `all` is every one.
+    pub fn parse_with_scheduling(text: &str) -> Result<(Checks, bool), String> {
+        Checks::parse_words(text, true)
+    }
+
+    fn parse_words(text: &str, with_scheduling: bool) -> Result<(Checks, bool), String> {
+        let (mut c, mut scheduling) = (Checks::default(), false);
         for word in text.split(',').map(str::trim) {
             match word {
                 "race" => c.race = true,
                 "init" => c.init = true,
                 "shfl" => c.shfl = true,
                 "sync" => c.sync = true,
-                "all" => c = Checks::all(),
+                "scheduling" if with_scheduling => scheduling = true,
+                "all" => (c, scheduling) = (Checks::all(), with_scheduling),
                 _ => {
-                    let hint = warpsim_isa::diagnostic::closest(word, Checks::NAMES.iter().copied().chain(["all"]))
+                    let extra: &[&str] = if with_scheduling {
+                        &["scheduling", "all"]
+                    } else {
+                        &["all"]
+                    };
+                    let hint = warpsim_isa::diagnostic::closest(word, Checks::NAMES.iter().chain(extra).copied())
                         .map(|s| format!("did you mean `{s}`? "))
                         .unwrap_or_default();
+                    let names = if with_scheduling { "sync, scheduling" } else { "sync" };
                     return Err(format!(
-                        "unknown check `{word}`: {hint}the checks are race, init, shfl, sync (or all), comma-separated"
+                        "unknown check `{word}`: {hint}the checks are race, init, shfl, {names} (or all), comma-separated"
                     ));
                 }
             }
         }
-        Ok(c)
+        Ok((c, scheduling))
     }
 
     /// The names of the checks that run, comma-separated.
@@ -1059,6 +1076,21 @@ mod tests {
         assert_eq!(Checks::parse("all").unwrap(), Checks::all());
         let e = Checks::parse("rcae").unwrap_err();
         assert!(e.contains("did you mean `race`?"), "{e}");
+        // `scheduling` is a word of `sim run --check` (and of `all` there), not a sanitizer.
+        assert!(Checks::parse("scheduling").is_err());
+        let race = Checks::parse("race").unwrap();
+        assert_eq!(Checks::parse_with_scheduling("race").unwrap(), (race, false));
+        assert_eq!(Checks::parse_with_scheduling("scheduling, race").unwrap(), (race, true));
+        assert_eq!(
+            Checks::parse_with_scheduling("scheduling").unwrap(),
+            (Checks::default(), true)
+        );
+        assert_eq!(Checks::parse_with_scheduling("all").unwrap(), (Checks::all(), true));
+        assert_eq!(
+            Checks::parse_with_scheduling("schedule").unwrap_err(),
+            "unknown check `schedule`: did you mean `scheduling`? the checks are race, init, shfl, sync, scheduling \
+             (or all), comma-separated"
+        );
     }
 
     #[test]

@@ -51,12 +51,18 @@ impl Machine {
         crate::gpu::run(kernel, &self.config, options, sink)
     }
 
-    /// Whether `kernel`'s results depend on how a warp's diverged paths are scheduled: it runs under
+    /// Whether `kernel`'s results depend on how a warp's diverged paths are scheduled: it runs from `memory` (its
+    /// buffers at the launch) under
     /// [`Scheduling::Lockstep`] and [`Scheduling::Its`] (untraced, without the sanitizers, `options`' limits and
     /// threads otherwise) and compares every buffer bit for bit. `None`: the same results (or the same fault)
     /// in both; else the first difference. Code that silently relied on lockstep execution (a missing
     /// `bar.warp.sync`, a spin on another lane of the warp) differs or faults in one of the modes.
-    pub fn scheduling_difference(&self, kernel: &Kernel, options: &RunOptions) -> Option<SchedulingDifference> {
+    pub fn scheduling_difference(
+        &self,
+        kernel: &Kernel,
+        memory: &[Buffer],
+        options: &RunOptions,
+    ) -> Option<SchedulingDifference> {
         let run = |mode: Scheduling| {
             let o = RunOptions {
                 scheduling: Some(mode),
@@ -64,7 +70,7 @@ impl Machine {
                 progress: None,
                 ..options.clone()
             };
-            crate::gpu::run(kernel, &self.config, &o, &mut crate::trace::NoTrace)
+            crate::gpu::run_with(kernel, memory.to_vec(), &self.config, &o, &mut crate::trace::NoTrace)
         };
         match (run(Scheduling::Lockstep), run(Scheduling::Its)) {
             (Ok(a), Ok(b)) => {
