@@ -280,7 +280,8 @@ impl ConstExpr {
         }
         let mut ops = Vec::new();
         emit(self, var, float, &mut ops)?;
-        Some(Compiled { ops, float })
+        let typed = Typed::of(&ops, float);
+        Some(Compiled { ops, float, typed })
     }
 }
 
@@ -341,7 +342,7 @@ fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, String> {
                 BinOp::Sub => x - y,
                 BinOp::Mul => x * y,
                 BinOp::Div => x / y,
-                BinOp::Rem => x % y,
+                BinOp::Rem => rem_f64(x, y),
                 _ => return Err(format!("`{}` needs integers", op.symbol())),
             })
         }
@@ -366,6 +367,47 @@ enum Step {
 pub struct Compiled {
     ops: Vec<Step>,
     float: bool,
+    /// The one type every step's values have, where they have one ([`Compiled::eval_batch`] then works on
+    /// plain columns of it).
+    typed: Typed,
+}
+
+/// The type of every value of a compiled expression's evaluation, where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Typed {
+    /// Integers only: integer arithmetic, every constant an integer.
+    Int,
+    /// Floats only: floating-point arithmetic (`+ - * / %`, negation, `min`, `max`), no comparison or bit operation.
+    Float,
+    /// Anything else (a comparison's integer among floats, a float constant among integers).
+    Mixed,
+}
+
+impl Typed {
+    fn of(ops: &[Step], float: bool) -> Typed {
+        if float {
+            let closed = ops.iter().all(|s| match s {
+                Step::Push(v) => matches!(v, Value::Float(_)),
+                Step::Var | Step::Neg | Step::MinMax(_) => true,
+                Step::Not => false,
+                Step::Binary(op) => matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
+            });
+            if closed { Typed::Float } else { Typed::Mixed }
+        } else if ops.iter().all(|s| !matches!(s, Step::Push(Value::Float(_)))) {
+            Typed::Int
+        } else {
+            Typed::Mixed
+        }
+    }
+}
+
+/// Scratch space for [`Compiled::eval_batch`]: one column per stack depth, of each kind; kept by a caller that
+/// evaluates many batches.
+#[derive(Debug, Default)]
+pub struct Columns {
+    values: Vec<Vec<Value>>,
+    floats: Vec<Vec<f64>>,
+    ints: Vec<Vec<i64>>,
 }
 
 impl Compiled {
@@ -403,7 +445,194 @@ impl Compiled {
     /// time over all of them (one loop per step, not a walk of the steps per element); `false` where any
     /// element's evaluation fails, and then `eval` element by element says which. `columns` is scratch space,
     /// kept by a caller that evaluates many batches.
-    pub fn eval_batch(&self, first: i64, out: &mut [Value], columns: &mut Vec<Vec<Value>>) -> bool {
+    pub fn eval_batch(&self, first: i64, out: &mut [Value], columns: &mut Columns) -> bool {
+        match self.typed {
+            Typed::Float => {
+                let ok = self.batch_floats(first, out.len(), &mut columns.floats);
+                if ok {
+                    for (o, &v) in out.iter_mut().zip(&columns.floats[0]) {
+                        *o = Value::Float(v);
+                    }
+                }
+                ok
+            }
+            Typed::Int => {
+                let ok = self.batch_ints(first, out.len(), &mut columns.ints);
+                if ok {
+                    for (o, &v) in out.iter_mut().zip(&columns.ints[0]) {
+                        *o = Value::Int(v);
+                    }
+                }
+                ok
+            }
+            Typed::Mixed => self.batch_values(first, out, &mut columns.values),
+        }
+    }
+
+    /// [`Compiled::eval_batch`] of a float-only expression ([`Typed::Float`]): the same operations on `f64`s, so
+    /// that each step is a plain loop; the result in `columns[0]`.
+    fn batch_floats(&self, first: i64, n: usize, columns: &mut Vec<Vec<f64>>) -> bool {
+        let mut depth = 0;
+        for step in &self.ops {
+            match *step {
+                Step::Push(_) | Step::Var => {
+                    if columns.len() == depth {
+                        columns.push(Vec::new());
+                    }
+                    let c = &mut columns[depth];
+                    c.clear();
+                    if let Step::Push(v) = *step {
+                        c.resize(n, v.as_f64());
+                    } else {
+                        let mut i = first;
+                        for _ in 0..n {
+                            c.push(Value::Int(i).as_f64());
+                            i = i.wrapping_add(1);
+                        }
+                    }
+                    depth += 1;
+                }
+                Step::Neg => {
+                    let Some(d) = depth.checked_sub(1) else {
+                        return false;
+                    };
+                    for v in &mut columns[d] {
+                        *v = -*v;
+                    }
+                }
+                Step::MinMax(_) | Step::Binary(_) => {
+                    if depth < 2 {
+                        return false;
+                    }
+                    let (below, top) = columns.split_at_mut(depth - 1);
+                    let (a, b) = (&mut below[depth - 2], &top[0]);
+                    macro_rules! each {
+                        (|$x:ident, $y:ident| $e:expr) => {
+                            for (x, &$y) in a.iter_mut().zip(b) {
+                                let $x = *x;
+                                *x = $e;
+                            }
+                        };
+                    }
+                    match *step {
+                        Step::MinMax(true) => each!(|x, y| x.min(y)),
+                        Step::MinMax(false) => each!(|x, y| x.max(y)),
+                        Step::Binary(BinOp::Add) => each!(|x, y| x + y),
+                        Step::Binary(BinOp::Sub) => each!(|x, y| x - y),
+                        Step::Binary(BinOp::Mul) => each!(|x, y| x * y),
+                        Step::Binary(BinOp::Div) => each!(|x, y| x / y),
+                        Step::Binary(BinOp::Rem) => each!(|x, y| rem_f64(x, y)),
+                        _ => return false,
+                    }
+                    depth -= 1;
+                }
+                Step::Not => return false,
+            }
+        }
+        depth == 1
+    }
+
+    /// [`Compiled::eval_batch`] of an integer-only expression ([`Typed::Int`]): the same checked operations on
+    /// `i64`s; `false` where any element's fails. The result in `columns[0]`.
+    fn batch_ints(&self, first: i64, n: usize, columns: &mut Vec<Vec<i64>>) -> bool {
+        let mut depth = 0;
+        for step in &self.ops {
+            match *step {
+                Step::Push(_) | Step::Var => {
+                    if columns.len() == depth {
+                        columns.push(Vec::new());
+                    }
+                    let c = &mut columns[depth];
+                    c.clear();
+                    match *step {
+                        Step::Push(Value::Int(v)) => c.resize(n, v),
+                        Step::Push(Value::Float(_)) => return false,
+                        _ => {
+                            let mut i = first;
+                            for _ in 0..n {
+                                c.push(i);
+                                i = i.wrapping_add(1);
+                            }
+                        }
+                    }
+                    depth += 1;
+                }
+                Step::Neg | Step::Not => {
+                    let Some(d) = depth.checked_sub(1) else {
+                        return false;
+                    };
+                    let column = &mut columns[d];
+                    if matches!(step, Step::Neg) {
+                        if column.contains(&i64::MIN) {
+                            return false;
+                        }
+                        for v in column {
+                            *v = -*v;
+                        }
+                    } else {
+                        for v in column {
+                            *v = !*v;
+                        }
+                    }
+                }
+                Step::MinMax(_) | Step::Binary(_) => {
+                    if depth < 2 {
+                        return false;
+                    }
+                    let (below, top) = columns.split_at_mut(depth - 1);
+                    let (a, b) = (&mut below[depth - 2], &top[0]);
+                    // Wrapping arithmetic with a flag for any overflow, as the checked operations fail on it.
+                    macro_rules! overflowing {
+                        ($f:ident) => {{
+                            let mut over = false;
+                            for (x, &y) in a.iter_mut().zip(b) {
+                                let (r, o) = x.$f(y);
+                                *x = r;
+                                over |= o;
+                            }
+                            if over {
+                                return false;
+                            }
+                        }};
+                    }
+                    macro_rules! each {
+                        ($($v:ident),*) => {
+                            match *step {
+                                Step::MinMax(true) => {
+                                    for (x, &y) in a.iter_mut().zip(b) {
+                                        *x = (*x).min(y);
+                                    }
+                                }
+                                Step::MinMax(false) => {
+                                    for (x, &y) in a.iter_mut().zip(b) {
+                                        *x = (*x).max(y);
+                                    }
+                                }
+                                Step::Binary(BinOp::Add) => overflowing!(overflowing_add),
+                                Step::Binary(BinOp::Sub) => overflowing!(overflowing_sub),
+                                Step::Binary(BinOp::Mul) => overflowing!(overflowing_mul),
+                                $(Step::Binary(BinOp::$v) => {
+                                    for (x, &y) in a.iter_mut().zip(b) {
+                                        match int_op(BinOp::$v, *x, y) {
+                                            Ok(r) => *x = r,
+                                            Err(_) => return false,
+                                        }
+                                    }
+                                })*
+                                _ => return false,
+                            }
+                        };
+                    }
+                    each!(Div, Rem, Shl, Shr, And, Or, Xor, Lt, Le, Gt, Ge, Eq, Ne);
+                    depth -= 1;
+                }
+            }
+        }
+        depth == 1
+    }
+
+    /// [`Compiled::eval_batch`] of an expression whose values mix integers and floats: each value as a [`Value`].
+    fn batch_values(&self, first: i64, out: &mut [Value], columns: &mut Vec<Vec<Value>>) -> bool {
         let n = out.len();
         let mut depth = 0;
         for step in &self.ops {
@@ -470,6 +699,27 @@ impl Compiled {
         out.copy_from_slice(&columns[0]);
         true
     }
+}
+
+/// `x % y` in floating point (C's `fmod`: exact, with the sign of `x`), without the library call where both are
+/// integers below 2^53 (then every conversion is exact and the integer remainder is the same number; a zero
+/// keeps the dividend's sign, as `fmod`'s does).
+#[inline]
+fn rem_f64(x: f64, y: f64) -> f64 {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    #[allow(clippy::cast_possible_truncation, reason = "integers below 2^53 in magnitude: exact")]
+    let (a, b) = (x as i64, y as i64);
+    #[allow(
+        clippy::float_cmp,
+        clippy::cast_precision_loss,
+        reason = "an exact test that `x` and `y` are those integers"
+    )]
+    if x.abs() < EXACT && y.abs() < EXACT && a as f64 == x && b as f64 == y && b != 0 {
+        #[allow(clippy::cast_precision_loss, reason = "below |b| < 2^53 in magnitude: exact")]
+        let r = (a % b) as f64;
+        return if r == 0.0 && x.is_sign_negative() { -0.0 } else { r };
+    }
+    x % y
 }
 
 #[inline(always)]
@@ -661,12 +911,19 @@ mod tests {
     #[test]
     fn batches_evaluate_as_each_element_does() {
         let mut seed = 11u64;
-        let mut columns = Vec::new();
+        let mut columns = Columns::default();
         let (mut whole, mut failed) = (0, 0);
+        // Batches evaluated on plain columns of one type ([`Typed`]), of integers and of floats.
+        let mut typed = [0, 0];
         for _ in 0..2000 {
             let e = random_expr(&mut seed, 4);
             for float in [false, true] {
                 let c = e.compile("i", float).expect("only `i`, shallow");
+                match c.typed {
+                    Typed::Int => typed[0] += 1,
+                    Typed::Float => typed[1] += 1,
+                    Typed::Mixed => {}
+                }
                 for (first, n) in [(0i64, 1usize), (0, 9), (-4, 8), (1000, 33), (i64::MAX - 5, 6)] {
                     let mut out = vec![Value::Int(0); n];
                     let last = first + (i64::try_from(n).expect("small") - 1);
@@ -696,6 +953,60 @@ mod tests {
             whole > 5_000 && failed > 1_000,
             "{whole} whole batches, {failed} failed"
         );
+        assert!(
+            typed[0] > 200 && typed[1] > 200,
+            "typed expressions (int, float): {typed:?}"
+        );
+    }
+
+    /// The remainder's fast path gives `fmod`'s value to the bit: integers of both signs and both zeros, up to and
+    /// past 2^53, fractions, infinities and NaN, and random bit patterns.
+    #[test]
+    fn float_remainder_is_fmod_to_the_bit() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.0,
+            3.0,
+            80.0,
+            -80.0,
+            81.0,
+            -81.0,
+            0.5,
+            -2.5,
+            1e-300,
+            9_007_199_254_740_991.0,
+            9_007_199_254_740_992.0,
+            9_007_199_254_740_994.0,
+            -9_007_199_254_740_991.0,
+            1e18,
+            9.223_372_036_854_776e18,
+            -9.223_372_036_854_776e18,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+        ];
+        let mut seed = 5u64;
+        for k in 0..400 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            #[allow(clippy::cast_precision_loss, reason = "test values")]
+            values.push(if k % 2 == 0 {
+                f64::from_bits(seed)
+            } else {
+                ((seed >> 11).cast_signed() >> (seed % 50)) as f64
+            });
+        }
+        for &x in &values {
+            for &y in &values {
+                assert_eq!(rem_f64(x, y).to_bits(), (x % y).to_bits(), "{x:e} % {y:e}");
+            }
+        }
     }
 
     #[test]

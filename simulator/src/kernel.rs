@@ -2465,7 +2465,7 @@ fn initialise(
     data.resize(len * words, 0);
     let fill = |(c, chunk): (usize, &mut [u32])| -> Result<(), LoadError> {
         let mut stack = Vec::new();
-        let (mut columns, mut values) = (Vec::new(), vec![Value::Int(0); INIT_BATCH]);
+        let (mut columns, mut values) = (warpsim_isa::expr::Columns::default(), vec![Value::Int(0); INIT_BATCH]);
         for (s, batch) in chunk.chunks_mut(INIT_BATCH * words).enumerate() {
             let first = (c * INIT_CHUNK + s * INIT_BATCH) as i64;
             // The batch a step at a time; where an element fails, element by element (the first failure gets
