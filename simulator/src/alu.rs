@@ -90,19 +90,16 @@ fn canon(x: f32) -> u32 {
 /// code calls (nvcc 13, `sm_90`; measured on an H100 and an H200 by `calibration/measured/ubench20.cu` and
 /// `ubench21.cu`; docs/timing.md, "Slow paths of the IEEE divisions and square roots").
 pub mod slow_path {
-    /// The unbiased exponent of a normal f32 (`None`: zero, subnormal, infinite or NaN).
-    fn exponent(x: u32) -> Option<i32> {
-        let e = ((x >> 23) & 0xff).cast_signed();
-        (e != 0 && e != 0xff).then_some(e - 127)
-    }
-
     /// `div.rn.f32 a / b`: `FCHK` fails, unless both operands are normal, a's exponent is at least -102, b's lies
-    /// in -125..=124 and a's less b's in -124..=126 (the scans of ubench21: every boundary was on its line).
+    /// in -125..=124 and a's less b's in -124..=126 (the scans of ubench21: every boundary was on its line). On
+    /// the biased exponents, without a branch (the execute stage tests a whole row): a's below 25 or 255, b's
+    /// outside 2..=251, or their difference outside -124..=126 (zero, subnormal, infinite and NaN included; the
+    /// unit test checks every pair of exponents against the rule as stated).
+    #[inline(always)]
     pub fn f32_div(a: u32, b: u32) -> bool {
-        match (exponent(a), exponent(b)) {
-            (Some(ea), Some(eb)) => ea < -102 || !(-125..=124).contains(&eb) || !(-124..=126).contains(&(ea - eb)),
-            _ => true,
-        }
+        let (ea, eb) = (((a >> 23) & 0xff).cast_signed(), ((b >> 23) & 0xff).cast_signed());
+        let d = ea - eb;
+        (ea < 25) | (ea == 0xff) | (eb < 2) | (eb > 251) | (d < -124) | (d > 126)
     }
 
     /// `sqrt.rn.f32 a`: the code's test, `a - 0x0d000000 > 0x727fffff` unsigned: a negative, zero, below 2^-101,
@@ -843,6 +840,29 @@ pub fn convert_rows(op: Conv, a: &Row, out: &mut Row, n: usize) {
 
 #[cfg(test)]
 mod tests {
+    /// The f32 division's slow-path test answers as the rule measured on the GPU is stated (both operands normal,
+    /// a's exponent at least -102, b's in -125..=124, a's less b's in -124..=126), for every pair of exponents
+    /// (with mantissas that make no difference to it).
+    #[test]
+    fn the_f32_division_slow_path_test_is_the_rule() {
+        let exponent = |x: u32| {
+            let e = ((x >> 23) & 0xff).cast_signed();
+            (e != 0 && e != 0xff).then_some(e - 127)
+        };
+        let rule = |a: u32, b: u32| match (exponent(a), exponent(b)) {
+            (Some(ea), Some(eb)) => ea < -102 || !(-125..=124).contains(&eb) || !(-124..=126).contains(&(ea - eb)),
+            _ => true,
+        };
+        for ea in 0u32..256 {
+            for eb in 0u32..256 {
+                for (ma, mb) in [(0, 0), (1, 0x7f_ffff), (0x40_0000, 1)] {
+                    let (a, b) = (ea << 23 | ma, 1 << 31 | eb << 23 | mb);
+                    assert_eq!(super::slow_path::f32_div(a, b), rule(a, b), "exponents {ea} and {eb}");
+                }
+            }
+        }
+    }
+
     use super::*;
     use crate::kernel::Bin;
 
@@ -1104,7 +1124,7 @@ pub(crate) mod execute {
         let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
         rf.fetch(a, ctx, &mut x);
         rf.fetch(b, ctx, &mut y);
-        lanes(exec, |l| super::slow_path::f32_div(x[l], y[l]))
+        lanes(exec, ctx.w as usize, |l| super::slow_path::f32_div(x[l], y[l]))
     }
 
     /// The `exec` lanes whose f64 division or f32/f64 square root (`f`) the GPU computes on its slow path
@@ -1118,24 +1138,29 @@ pub(crate) mod execute {
         match f {
             Wide::DivF => {
                 rf.fetch64(b, widths[1], ctx, &mut y);
-                lanes(exec, |l| super::slow_path::f64_div(x[l], y[l]))
+                lanes(exec, ctx.w as usize, |l| super::slow_path::f64_div(x[l], y[l]))
             }
-            Wide::SqrtF => lanes(exec, |l| super::slow_path::f64_sqrt(x[l])),
+            Wide::SqrtF => lanes(exec, ctx.w as usize, |l| super::slow_path::f64_sqrt(x[l])),
             #[allow(clippy::cast_possible_truncation, reason = "an f32 operand is the low 32 bits")]
-            Wide::Sqrt32 => lanes(exec, |l| super::slow_path::f32_sqrt(x[l] as u32)),
+            Wide::Sqrt32 => lanes(exec, ctx.w as usize, |l| super::slow_path::f32_sqrt(x[l] as u32)),
             _ => 0,
         }
     }
 
-    /// The lanes of `exec` for which `test` holds.
-    fn lanes(exec: u64, test: impl Fn(usize) -> bool) -> u64 {
-        let mut out = 0;
-        crate::register_file::for_lanes(exec, |lane| {
-            if test(lane as usize) {
-                out |= 1 << lane;
+    /// The lanes of `exec` for which `test` holds: every lane of the warp tested (a pure test of its operands,
+    /// without a branch per lane), the others' results dropped.
+    fn lanes(exec: u64, w: usize, test: impl Fn(usize) -> bool) -> u64 {
+        // Thirty-two lanes at a time into a mask, a fixed count the compiler can make vector compares of (as
+        // `compare_rows`).
+        let mut out = 0u64;
+        for c in 0..w.div_ceil(32) {
+            let mut m = 0u32;
+            for j in 0..32 {
+                m |= u32::from(test(32 * c + j)) << j;
             }
-        });
-        out
+            out |= u64::from(m) << (32 * c);
+        }
+        out & exec
     }
 
     /// A binary arithmetic or logic instruction; `Err` with the first lane that divides by zero, before anything

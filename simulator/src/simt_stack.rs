@@ -158,6 +158,15 @@ impl SimtStack {
         }
     }
 
+    /// Whether [`SimtStack::settle`] would leave the stack as it is: its top has lanes, lies before `end` and
+    /// short of its reconvergence pc.
+    #[inline(always)]
+    pub fn on_its_way(&self, end: u32) -> bool {
+        self.entries
+            .last()
+            .is_some_and(|t| t.mask != 0 && t.pc < end && t.pc != t.reconverge)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

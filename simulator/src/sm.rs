@@ -1288,7 +1288,32 @@ impl<'k> Sm<'k> {
     /// Settle the SIMT stack; retire the warp (and its block) when no lanes are left. Returns whether a block
     /// finished.
     /// `finished_from`: the first cycle the warp, if it exits now, counts as finished.
+    #[inline(always)]
     fn after_issue<const ON: bool>(
+        &mut self,
+        slot: usize,
+        cycle: u64,
+        finished_from: u64,
+        trace: &mut EpochTrace<ON>,
+    ) -> bool {
+        // Most instructions leave the stack's top on its way (lanes, inside the program, short of its
+        // reconvergence pc): nothing to settle, nobody exits.
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "a program has at most 2^16 instructions (the assembler's limit)"
+        )]
+        let n = self.kernel.code.len() as u32;
+        if let Some(warp) = self.warps[slot].as_ref()
+            && warp.stack.on_its_way(n)
+        {
+            return false;
+        }
+        self.settle_after_issue(slot, cycle, finished_from, trace)
+    }
+
+    /// [`Sm::after_issue`] where the stack's top may have to settle.
+    #[inline(never)]
+    fn settle_after_issue<const ON: bool>(
         &mut self,
         slot: usize,
         cycle: u64,
