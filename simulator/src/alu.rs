@@ -721,11 +721,15 @@ pub fn compare64(cmp: Cmp, class: CmpClass, a: u64, b: u64) -> bool {
 /// Lanes of a warp as one row of values (lane `l` at index `l`; only the first `W` are meaningful).
 pub type Row = [u32; 64];
 
+/// Rows an executor fills with operands that are not registers (a register is read in place) and with its
+/// result: the SM's, reused by every instruction (`execute::LaneScratch`), so that none is zeroed per issue.
+pub type Rows = [Row; 4];
+
 /// `binary` on the first `n` lanes of two rows at once. The operation is chosen once per row, not per lane, so
 /// each arm is a plain loop the compiler can vectorise. Integer division by zero gives 0 here: the caller checks
 /// the executing lanes first ([`divides_by_zero`]).
 #[inline]
-pub fn binary_rows(op: Bin, a: &Row, b: &Row, out: &mut Row, n: usize) {
+pub fn binary_rows(op: Bin, a: &[u32], b: &[u32], out: &mut Row, n: usize) {
     macro_rules! each {
         ($($v:ident),*) => {
             match op {
@@ -745,7 +749,7 @@ pub fn binary_rows(op: Bin, a: &Row, b: &Row, out: &mut Row, n: usize) {
 
 /// The first lane of `exec` whose divisor is 0, for an integer division or remainder.
 #[inline]
-pub fn divides_by_zero(op: Bin, b: &Row, exec: u64) -> Option<u32> {
+pub fn divides_by_zero(op: Bin, b: &[u32], exec: u64) -> Option<u32> {
     if !matches!(op, Bin::DivS | Bin::DivU | Bin::RemS | Bin::RemU) {
         return None;
     }
@@ -762,7 +766,7 @@ pub fn divides_by_zero(op: Bin, b: &Row, exec: u64) -> Option<u32> {
 
 /// `unary` on the first `n` lanes of a row.
 #[inline]
-pub fn unary_rows(op: Un, a: &Row, out: &mut Row, n: usize) {
+pub fn unary_rows(op: Un, a: &[u32], out: &mut Row, n: usize) {
     macro_rules! each {
         ($($v:ident),*) => {
             match op {
@@ -779,7 +783,7 @@ pub fn unary_rows(op: Un, a: &Row, out: &mut Row, n: usize) {
 
 /// `ternary` on the first `n` lanes of three rows.
 #[inline]
-pub fn ternary_rows(op: Tern, a: &Row, b: &Row, c: &Row, out: &mut Row, n: usize) {
+pub fn ternary_rows(op: Tern, a: &[u32], b: &[u32], c: &[u32], out: &mut Row, n: usize) {
     macro_rules! each {
         ($($v:ident),*) => {
             match op {
@@ -796,9 +800,9 @@ pub fn ternary_rows(op: Tern, a: &Row, b: &Row, c: &Row, out: &mut Row, n: usize
 
 /// `compare` on the first `n` lanes of two rows: bit `l` of the result is lane `l`'s outcome.
 #[inline]
-pub fn compare_rows(cmp: Cmp, class: CmpClass, a: &Row, b: &Row, n: usize) -> u64 {
+pub fn compare_rows(cmp: Cmp, class: CmpClass, a: &[u32], b: &[u32], n: usize) -> u64 {
     #[inline(always)]
-    fn bits(a: &Row, b: &Row, n: usize, test: impl Fn(u32, u32) -> bool) -> u64 {
+    fn bits(a: &[u32], b: &[u32], n: usize, test: impl Fn(u32, u32) -> bool) -> u64 {
         // Thirty-two lanes at a time, a fixed count the compiler turns into vector compares and a mask; lanes
         // past `n` (a row always holds 64) are compared too and their bits dropped.
         let mut out = 0u64;
@@ -1091,8 +1095,8 @@ mod tests {
 /// rows, computes with the row functions above, and writes the `exec` lanes of its destination.
 pub(crate) mod execute {
     use super::{
-        Bin, Cmp, CmpClass, Conv, Tern, Un, binary_rows, compare_rows, convert_rows, divides_by_zero, ternary_rows,
-        unary_rows,
+        Bin, Cmp, CmpClass, Conv, Rows, Tern, Un, binary_rows, compare_rows, convert_rows, divides_by_zero,
+        ternary_rows, unary_rows,
     };
     use crate::kernel::{Src, Wide};
     use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
@@ -1100,20 +1104,20 @@ pub(crate) mod execute {
 
     /// `mov d, a`.
     #[inline(always)]
-    pub(crate) fn mov(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, d: u16, a: Src) {
-        let mut x = [0u32; 64];
-        rf.fetch(a, ctx, &mut x);
-        rf.write_row(d, ctx.w as usize, exec, &x);
+    pub(crate) fn mov(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, d: u16, a: Src, rows: &mut Rows) {
+        let x = &mut rows[0];
+        rf.fetch(a, ctx, x);
+        rf.write_row(d, ctx.w as usize, exec, x);
     }
 
     /// A unary arithmetic instruction.
     #[inline(always)]
-    pub(crate) fn unary(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, f: Un, d: u16, a: Src) {
+    pub(crate) fn unary(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, f: Un, d: u16, a: Src, rows: &mut Rows) {
         let w = ctx.w as usize;
-        let (mut x, mut r) = ([0u32; 64], [0u32; 64]);
-        rf.fetch(a, ctx, &mut x);
-        unary_rows(f, &x, &mut r, w);
-        rf.write_row(d, w, exec, &r);
+        let [bx, r, ..] = rows;
+        let x = rf.operand(a, ctx, bx);
+        unary_rows(f, x, r, w);
+        rf.write_row(d, w, exec, r);
     }
 
     /// The `exec` lanes whose `div.rn.f32 a / b` the GPU computes on its slow path ([`super::slow_path`]); read
@@ -1166,6 +1170,7 @@ pub(crate) mod execute {
     /// A binary arithmetic or logic instruction; `Err` with the first lane that divides by zero, before anything
     /// is written.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn binary(
         rf: &mut RegisterFile,
         ctx: &LaneCtx,
@@ -1174,30 +1179,39 @@ pub(crate) mod execute {
         d: u16,
         a: Src,
         b: Src,
+        rows: &mut Rows,
     ) -> Result<(), u32> {
         let w = ctx.w as usize;
-        let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
-        rf.fetch(a, ctx, &mut x);
-        rf.fetch(b, ctx, &mut y);
-        if let Some(lane) = divides_by_zero(f, &y, exec) {
+        let [bx, by, r, _] = rows;
+        let x = rf.operand(a, ctx, bx);
+        let y = rf.operand(b, ctx, by);
+        if let Some(lane) = divides_by_zero(f, y, exec) {
             return Err(lane);
         }
-        binary_rows(f, &x, &y, &mut r, w);
-        rf.write_row(d, w, exec, &r);
+        binary_rows(f, x, y, r, w);
+        rf.write_row(d, w, exec, r);
         Ok(())
     }
 
     /// A ternary instruction (`mad`, `fma`, …).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn ternary(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, f: Tern, d: u16, a: Src, b: Src, c: Src) {
+    pub(crate) fn ternary(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        f: Tern,
+        d: u16,
+        (a, b, c): (Src, Src, Src),
+        rows: &mut Rows,
+    ) {
         let w = ctx.w as usize;
-        let (mut x, mut y, mut z, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
-        rf.fetch(a, ctx, &mut x);
-        rf.fetch(b, ctx, &mut y);
-        rf.fetch(c, ctx, &mut z);
-        ternary_rows(f, &x, &y, &z, &mut r, w);
-        rf.write_row(d, w, exec, &r);
+        let [bx, by, bz, r] = rows;
+        let x = rf.operand(a, ctx, bx);
+        let y = rf.operand(b, ctx, by);
+        let z = rf.operand(c, ctx, bz);
+        ternary_rows(f, x, y, z, r, w);
+        rf.write_row(d, w, exec, r);
     }
 
     /// `setp.CMP.TYPE p, a, b`.
@@ -1210,13 +1224,13 @@ pub(crate) mod execute {
         cmp: Cmp,
         class: CmpClass,
         p: u16,
-        a: Src,
-        b: Src,
+        (a, b): (Src, Src),
+        rows: &mut Rows,
     ) {
-        let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
-        rf.fetch(a, ctx, &mut x);
-        rf.fetch(b, ctx, &mut y);
-        let bits = compare_rows(cmp, class, &x, &y, ctx.w as usize) & exec;
+        let [bx, by, ..] = rows;
+        let x = rf.operand(a, ctx, bx);
+        let y = rf.operand(b, ctx, by);
+        let bits = compare_rows(cmp, class, x, y, ctx.w as usize) & exec;
         rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | bits;
     }
 
@@ -1249,18 +1263,28 @@ pub(crate) mod execute {
     /// `selp d, a, b, p`: `a` where `p` holds, else `b`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn selp(rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, d: u16, a: Src, b: Src, p: u16) {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn selp(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        d: u16,
+        a: Src,
+        b: Src,
+        p: u16,
+        rows: &mut Rows,
+    ) {
         let w = ctx.w as usize;
-        let (mut x, mut y) = ([0u32; 64], [0u32; 64]);
-        rf.fetch(a, ctx, &mut x);
-        rf.fetch(b, ctx, &mut y);
+        let [x, by, ..] = rows;
+        rf.fetch(a, ctx, x);
+        let y = rf.operand(b, ctx, by);
         let pv = rf.preds[p as usize];
         for (lane, (t, &e)) in x[..w].iter_mut().zip(&y[..w]).enumerate() {
             if pv >> lane & 1 == 0 {
                 *t = e;
             }
         }
-        rf.write_row(d, w, exec, &x);
+        rf.write_row(d, w, exec, x);
     }
 
     /// The rows of a 64-bit operation: its operands `a`, `b`, `c` and its result (the SM's scratch, reused by

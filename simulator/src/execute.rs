@@ -76,6 +76,8 @@ pub(crate) struct LaneScratch {
     pub sources: [u32; 64],
     /// A 64-bit operation's operand and result rows (reused: an instruction writes the lanes it reads).
     pub wide: alu::execute::WideRows,
+    /// An executor's operand and result rows (`alu::Rows`).
+    pub rows: alu::Rows,
 }
 
 impl Default for LaneScratch {
@@ -84,6 +86,7 @@ impl Default for LaneScratch {
             words: [0; 64],
             sources: [0; 64],
             wide: [[0; 64]; 4],
+            rows: [[0; 64]; 4],
         }
     }
 }
@@ -121,7 +124,12 @@ pub(crate) fn execute<'a, const ON: bool>(
     ctx: &LaneCtx,
     exec: u64,
 ) -> Result<Outcome<'a>, (FaultKind, Option<u32>)> {
-    let LaneScratch { words, sources, wide } = scratch;
+    let LaneScratch {
+        words,
+        sources,
+        wide,
+        rows,
+    } = scratch;
     let global = mem.global;
     let mut access = |rf: &RegisterFile, addr: DAddr, kind: AccessKind| {
         let store = kind != AccessKind::Read;
@@ -132,29 +140,30 @@ pub(crate) fn execute<'a, const ON: bool>(
     };
     Ok(match inst.op {
         DOp::Mov { d, a } => {
-            alu::execute::mov(rf, ctx, exec, d, a);
+            alu::execute::mov(rf, ctx, exec, d, a, rows);
             Outcome::Lanes
         }
         DOp::Un { f, d, a } => {
-            alu::execute::unary(rf, ctx, exec, f, d, a);
+            alu::execute::unary(rf, ctx, exec, f, d, a, rows);
             Outcome::Lanes
         }
         DOp::Bin { f: Bin::DivF, d, a, b } => {
             let slow = alu::execute::slow_f32_div(rf, ctx, exec, a, b);
-            alu::execute::binary(rf, ctx, exec, Bin::DivF, d, a, b)
+            alu::execute::binary(rf, ctx, exec, Bin::DivF, d, a, b, rows)
                 .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
             slow_path(slow)
         }
         DOp::Bin { f, d, a, b } => {
-            alu::execute::binary(rf, ctx, exec, f, d, a, b).map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
+            alu::execute::binary(rf, ctx, exec, f, d, a, b, rows)
+                .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
             Outcome::Lanes
         }
         DOp::Tern { f, d, a, b, c } => {
-            alu::execute::ternary(rf, ctx, exec, f, d, a, b, c);
+            alu::execute::ternary(rf, ctx, exec, f, d, (a, b, c), rows);
             Outcome::Lanes
         }
         DOp::Setp { cmp, class, p, a, b } => {
-            alu::execute::setp(rf, ctx, exec, cmp, class, p, a, b);
+            alu::execute::setp(rf, ctx, exec, cmp, class, p, (a, b), rows);
             Outcome::Lanes
         }
         DOp::PredLogic { op, d, a, b } => {
@@ -162,7 +171,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Lanes
         }
         DOp::Selp { d, a, b, p } => {
-            alu::execute::selp(rf, ctx, exec, d, a, b, p);
+            alu::execute::selp(rf, ctx, exec, d, a, b, p, rows);
             Outcome::Lanes
         }
         DOp::Cvt { f, d, a } => {
@@ -299,7 +308,7 @@ pub(crate) fn execute<'a, const ON: bool>(
             (mode, d, p, a, b),
             (clamp, segmask, from, member.lanes(rf, ctx, exec)),
             exec,
-            sources,
+            (sources, rows),
         )),
         DOp::Bra { target } => Outcome::Branch { taken: exec, target },
         DOp::Exit => Outcome::Exit { lanes: exec },

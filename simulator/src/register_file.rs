@@ -112,6 +112,19 @@ impl RegisterFile {
         }
     }
 
+    /// Operand `s` of every lane of the warp as a row (lane `l` at `l`): a register's own row, read in place, or
+    /// `buf` filled ([`RegisterFile::fetch`]).
+    #[inline(always)]
+    pub fn operand<'a>(&'a self, s: Src, ctx: &LaneCtx, buf: &'a mut Row) -> &'a [u32] {
+        if let Src::Reg(r) = s {
+            let st = self.stride;
+            &self.regs[r as usize * st..(r as usize + 1) * st]
+        } else {
+            self.fetch(s, ctx, buf);
+            buf
+        }
+    }
+
     /// Operand `s` of every lane of the warp, into `out` (lane `l` at `l`).
     #[inline(always)]
     pub fn fetch(&self, s: Src, ctx: &LaneCtx, out: &mut Row) {

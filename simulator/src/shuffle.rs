@@ -209,24 +209,24 @@ pub(crate) fn execute<'a>(
     (mode, d, p, a, b): (ShflMode, u16, Option<u16>, Src, Src),
     (clamp, segmask, from, member): (u8, u8, Option<Src>, u64),
     exec: u64,
-    sources: &'a mut [u32; 64],
+    (sources, rows): (&'a mut [u32; 64], &mut crate::alu::Rows),
 ) -> Exchange<'a> {
     let w = ctx.w as usize;
-    let (mut x, mut y, mut r) = ([0u32; 64], [0u32; 64], [0u32; 64]);
-    rf.fetch(a, ctx, &mut x);
-    rf.fetch(b, ctx, &mut y);
+    // (The SM's rows, reused: none zeroed per shuffle.)
+    let [x, y, r, cs] = rows;
+    rf.fetch(a, ctx, x);
+    rf.fetch(b, ctx, y);
     let in_range = match from {
-        None => source_rows(mode, &y, clamp.into(), segmask.into(), ctx.w, sources),
+        None => source_rows(mode, y, clamp.into(), segmask.into(), ctx.w, sources),
         Some(c) => {
-            let mut cs = [0u32; 64];
-            rf.fetch(c, ctx, &mut cs);
-            source_rows_each(mode, &y, &cs, ctx.w, sources)
+            rf.fetch(c, ctx, cs);
+            source_rows_each(mode, y, cs, ctx.w, sources)
         }
     };
     for (v, &s) in r[..w].iter_mut().zip(&sources[..w]) {
         *v = x[s as usize & 63];
     }
-    rf.write_row(d, w, exec, &r);
+    rf.write_row(d, w, exec, r);
     let everyone = ctx.full & exec == ctx.full && ctx.full & member == ctx.full;
     let mut undefined = 0u64;
     if !everyone {
