@@ -473,3 +473,50 @@ fn atomics_still_in_flight_at_a_fault_return_nothing() {
     );
     assert!(!events.iter().any(|e| e["event"] == "atomic_return"));
 }
+
+/// Generated programs at every warp size the generator draws, untraced and traced: the same values, cycles and
+/// statistics, or the same fault. An untraced run keeps registers in shared rows and issues an instruction that
+/// only computes lane values by a shorter way (`Shared::plain` in `sm.rs`); a traced run does neither. With a
+/// check on, the untraced run takes the longer way too, and must again give the same run.
+#[test]
+fn generated_programs_run_the_same_traced_or_not() {
+    use warpsim_tools::random::{Target, seeded};
+    let mut compared = std::collections::BTreeMap::new();
+    for index in 0..300 {
+        let case = seeded(Target::Reference, 31, index);
+        let src = case.source();
+        let program = warpsim_isa::parse("case.s", &src, &programs::Resolver).expect("assembles");
+        let config = Config::hopper().with_warp_size(case.w);
+        let k = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+        let options = RunOptions::default();
+        let quiet = warpsim::run(&k, &config, &options, &mut warpsim::NoTrace);
+        let mut events: Vec<Event> = Vec::new();
+        let traced = warpsim::run(&k, &config, &options, &mut events);
+        let checked_options = RunOptions {
+            checks: warpsim::Checks::parse("init").expect("a check"),
+            ..RunOptions::default()
+        };
+        let checked = warpsim::run(&k, &config, &checked_options, &mut warpsim::NoTrace);
+        match (&quiet, &traced, &checked) {
+            (Ok(a), Ok(b), Ok(c)) => {
+                assert_eq!(a, b, "case {index} at W = {}: tracing changed the run\n{src}", case.w);
+                assert_eq!(
+                    (&a.buffers, a.cycles, &a.stats),
+                    (&c.buffers, c.cycles, &c.stats),
+                    "case {index} at W = {}: a check changed the run\n{src}",
+                    case.w
+                );
+            }
+            (Err(a), Err(b), _) => assert_eq!(a, b, "case {index}: tracing changed the fault\n{src}"),
+            _ => panic!(
+                "case {index} at W = {}: the runs end differently: {:?} {:?} {:?}\n{src}",
+                case.w,
+                quiet.as_ref().map(|o| o.cycles),
+                traced.as_ref().map(|o| o.cycles),
+                checked.as_ref().map(|o| o.cycles)
+            ),
+        }
+        *compared.entry(case.w).or_insert(0) += 1;
+    }
+    assert_eq!(compared.keys().copied().collect::<Vec<_>>(), vec![2, 4, 8, 16, 32, 64]);
+}

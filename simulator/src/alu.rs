@@ -99,7 +99,12 @@ pub mod slow_path {
     pub fn f32_div(a: u32, b: u32) -> bool {
         let (ea, eb) = (((a >> 23) & 0xff).cast_signed(), ((b >> 23) & 0xff).cast_signed());
         let d = ea - eb;
-        (ea < 25) | (ea == 0xff) | (eb < 2) | (eb > 251) | (d < -124) | (d > 126)
+        #[allow(
+            clippy::needless_bitwise_bool,
+            reason = "no branch per lane: the execute stage tests a whole row"
+        )]
+        let slow = (ea < 25) | (ea == 0xff) | !(2..=251).contains(&eb) | !(-124..=126).contains(&d);
+        slow
     }
 
     /// `sqrt.rn.f32 a`: the code's test, `a - 0x0d000000 > 0x727fffff` unsigned: a negative, zero, below 2^-101,
@@ -1263,7 +1268,6 @@ pub(crate) mod execute {
     /// `selp d, a, b, p`: `a` where `p` holds, else `b`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn selp(
         rf: &mut RegisterFile,
         ctx: &LaneCtx,

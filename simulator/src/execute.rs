@@ -109,6 +109,45 @@ pub(crate) struct Memory<'a> {
     pub returns: (u32, u64, u32),
 }
 
+/// Whether `op` only computes lane values, without a fault, a slow path or anything else the SM has to know
+/// about: a move, an arithmetic, logic, compare, select or conversion instruction other than a division or
+/// remainder ([`plain`] executes it; the SM's issue takes a shorter way for such an instruction,
+/// `Shared::plain`).
+#[inline(always)]
+pub(crate) fn is_plain(op: DOp) -> bool {
+    match op {
+        DOp::Mov { .. }
+        | DOp::Un { .. }
+        | DOp::Tern { .. }
+        | DOp::Setp { .. }
+        | DOp::PredLogic { .. }
+        | DOp::Selp { .. }
+        | DOp::Cvt { .. } => true,
+        DOp::Bin { f, .. } => !matches!(f, Bin::DivF | Bin::DivS | Bin::DivU | Bin::RemS | Bin::RemU),
+        _ => false,
+    }
+}
+
+/// Execute a plain instruction ([`is_plain`]) in the `exec` lanes: its results into the registers or predicates.
+#[inline(always)]
+pub(crate) fn plain(op: DOp, rf: &mut RegisterFile, ctx: &LaneCtx, exec: u64, rows: &mut alu::Rows) {
+    match op {
+        DOp::Mov { d, a } => alu::execute::mov(rf, ctx, exec, d, a, rows),
+        DOp::Un { f, d, a } => alu::execute::unary(rf, ctx, exec, f, d, a, rows),
+        DOp::Bin { f, d, a, b } => {
+            // (No division: nothing to fault.)
+            let divided = alu::execute::binary(rf, ctx, exec, f, d, a, b, rows);
+            debug_assert!(divided.is_ok(), "a plain instruction divides by nothing");
+        }
+        DOp::Tern { f, d, a, b, c } => alu::execute::ternary(rf, ctx, exec, f, d, (a, b, c), rows),
+        DOp::Setp { cmp, class, p, a, b } => alu::execute::setp(rf, ctx, exec, cmp, class, p, (a, b), rows),
+        DOp::PredLogic { op, d, a, b } => alu::execute::pred_logic(rf, exec, op, d, a, b),
+        DOp::Selp { d, a, b, p } => alu::execute::selp(rf, ctx, exec, d, a, b, p, rows),
+        DOp::Cvt { f, d, a } => alu::execute::convert(rf, ctx, exec, f, d, a),
+        _ => unreachable!("not a plain instruction"),
+    }
+}
+
 /// Execute `inst` in the `exec` lanes of a warp: write their registers, predicates and
 /// memory, and say what else happened. A fault names its kind and, where one is to blame, the first lane; it
 /// changes nothing.
@@ -139,12 +178,18 @@ pub(crate) fn execute<'a, const ON: bool>(
         }
     };
     Ok(match inst.op {
-        DOp::Mov { d, a } => {
-            alu::execute::mov(rf, ctx, exec, d, a, rows);
+        op @ (DOp::Mov { .. }
+        | DOp::Un { .. }
+        | DOp::Tern { .. }
+        | DOp::Setp { .. }
+        | DOp::PredLogic { .. }
+        | DOp::Selp { .. }
+        | DOp::Cvt { .. }) => {
+            plain(op, rf, ctx, exec, rows);
             Outcome::Lanes
         }
-        DOp::Un { f, d, a } => {
-            alu::execute::unary(rf, ctx, exec, f, d, a, rows);
+        op @ DOp::Bin { .. } if is_plain(op) => {
+            plain(op, rf, ctx, exec, rows);
             Outcome::Lanes
         }
         DOp::Bin { f: Bin::DivF, d, a, b } => {
@@ -153,29 +198,10 @@ pub(crate) fn execute<'a, const ON: bool>(
                 .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
             slow_path(slow)
         }
+        // (An integer division or remainder: a lane's zero divisor is a fault.)
         DOp::Bin { f, d, a, b } => {
             alu::execute::binary(rf, ctx, exec, f, d, a, b, rows)
                 .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
-            Outcome::Lanes
-        }
-        DOp::Tern { f, d, a, b, c } => {
-            alu::execute::ternary(rf, ctx, exec, f, d, (a, b, c), rows);
-            Outcome::Lanes
-        }
-        DOp::Setp { cmp, class, p, a, b } => {
-            alu::execute::setp(rf, ctx, exec, cmp, class, p, (a, b), rows);
-            Outcome::Lanes
-        }
-        DOp::PredLogic { op, d, a, b } => {
-            alu::execute::pred_logic(rf, exec, op, d, a, b);
-            Outcome::Lanes
-        }
-        DOp::Selp { d, a, b, p } => {
-            alu::execute::selp(rf, ctx, exec, d, a, b, p, rows);
-            Outcome::Lanes
-        }
-        DOp::Cvt { f, d, a } => {
-            alu::execute::convert(rf, ctx, exec, f, d, a);
             Outcome::Lanes
         }
         DOp::Wide { f, d, a, b, c } => {

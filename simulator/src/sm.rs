@@ -75,6 +75,11 @@ pub(crate) struct Shared<'k> {
     /// the hardware leaves undefined): the value read is that lane's register, which shared rows do not keep,
     /// so the run is repeated with the program's own registers ([`crate::gpu::run_with`]).
     pub undefined_read: std::sync::atomic::AtomicBool,
+    /// Per instruction of `code`: it only computes lane values ([`crate::execute::is_plain`]), with nothing for the
+    /// compiler's model, a check or independent thread scheduling to do at its issue (no scheduling flag but those
+    /// the load model alone reads, with that model off; no check; lockstep): [`Sm::issue`] runs and prices it
+    /// without the rest. All false with either.
+    plain: Vec<bool>,
 }
 
 impl<'k> Shared<'k> {
@@ -131,6 +136,23 @@ impl<'k> Shared<'k> {
                 _ => {}
             }
         }
+        let its = options.scheduling.or(kernel.program.scheduling) == Some(crate::Scheduling::Its);
+        let code = if own_rows { &kernel.code } else { &kernel.exec_code };
+        // (Block boundaries and memory fences matter only to the load model.)
+        let ignored = if config.timing.hoist_loads {
+            0
+        } else {
+            crate::kernel::sched::LEADER | crate::kernel::sched::FENCE_SHARED | crate::kernel::sched::FENCE_OTHER
+        };
+        let plain = code
+            .iter()
+            .map(|inst| {
+                !its && !options.checks.any()
+                    && crate::execute::is_plain(inst.op)
+                    && !inst.unit.holds_warp()
+                    && inst.sched & !ignored == 0
+            })
+            .collect();
         Shared {
             kernel,
             config,
@@ -147,9 +169,9 @@ impl<'k> Shared<'k> {
             checks: options.checks,
             sanitize: options.checks.any(),
             schedule: options.schedule,
-            its: options.scheduling.or(kernel.program.scheduling) == Some(crate::Scheduling::Its),
+            its,
             // (The sanitizers name the program's registers too.)
-            code: if own_rows { &kernel.code } else { &kernel.exec_code },
+            code,
             rows: if own_rows {
                 kernel.program.regs.len()
             } else {
@@ -163,6 +185,7 @@ impl<'k> Shared<'k> {
                 kernel.exec_slots.clone()
             },
             undefined_read: std::sync::atomic::AtomicBool::new(false),
+            plain,
         }
     }
 }
@@ -793,6 +816,32 @@ impl<'k> Sm<'k> {
             cycle,
             sm: self.id,
         };
+        if !ON && self.shared.plain[pc as usize] {
+            // Lane values only, and nothing else to do (`Shared::plain`): executed and priced as below, without
+            // the rest.
+            self.stats.warp_instructions += 1;
+            self.stats.lane_instructions += u64::from(exec.count_ones());
+            crate::execute::plain(inst.op, &mut warp.rf, &ctx, exec, &mut self.scratch.rows);
+            let cost = crate::timing::unit_cost(inst, &self.config.timing);
+            let done = cycle + cost.latency;
+            warp.scoreboard.reserve(
+                inst,
+                (inst.unit.pipe(), self.config.timing.pipe_switch),
+                (cycle, done),
+                0,
+                &self.shared.slot,
+            );
+            if inst.write.is_some() || inst.pred_write.is_some() {
+                self.end = self.end.max(done);
+            }
+            self.pipe_free[pipe_index] = cycle + cost.occupancy;
+            warp.next_issue = cycle + cost.next_issue(false, false);
+            warp.hold = Hold::Control;
+            if let Some(top) = warp.stack.top_mut() {
+                top.pc = pc + 1;
+            }
+            return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
+        }
         // Whether this instruction completes a meeting of diverged paths at a warp-synchronous instruction, and
         // whether it runs on one path of a diverged warp (the GPU's slow path either way).
         let mut diverged_sync = false;

@@ -60,7 +60,7 @@ pub(crate) fn price<'m>(
 ) -> Priced {
     let unit = inst.unit.timing(&timing.units);
     let mut p = Priced {
-        cost: Cost::of(unit),
+        cost: unit_cost(inst, timing),
         degree: 0,
         same_address: 0,
     };
@@ -166,6 +166,13 @@ pub(crate) fn price<'m>(
         p.cost.latency += u64::from(timing.printf_per_lane) * u64::from(exec.count_ones().saturating_sub(1));
     }
     p
+}
+
+/// What an instruction that only computes lane values costs: its unit's latency and interval (all [`price`]
+/// charges a [`crate::execute::is_plain`] instruction).
+#[inline(always)]
+pub(crate) fn unit_cost(inst: &DInstr, timing: &Timing) -> Cost {
+    Cost::of(inst.unit.timing(&timing.units))
 }
 
 /// The shared-memory class of a generic access's global class (it reached shared memory).
