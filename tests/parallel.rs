@@ -476,8 +476,9 @@ fn atomics_still_in_flight_at_a_fault_return_nothing() {
 
 /// Generated programs at every warp size the generator draws, untraced and traced: the same values, cycles and
 /// statistics, or the same fault. An untraced run keeps registers in shared rows and issues an instruction that
-/// only computes lane values by a shorter way (`Shared::plain` in `sm.rs`); a traced run does neither. With a
-/// check on, the untraced run takes the longer way too, and must again give the same run.
+/// only computes lane values, a shuffle of a converged warp and a branch that does not split by shorter ways
+/// (`Shared::quick` in `sm.rs`); a traced run does neither. With a check on, the untraced run takes the whole way
+/// too, and must again give the same run.
 #[test]
 fn generated_programs_run_the_same_traced_or_not() {
     use warpsim_tools::random::{Target, seeded};

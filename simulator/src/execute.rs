@@ -112,7 +112,7 @@ pub(crate) struct Memory<'a> {
 /// Whether `op` only computes lane values, without a fault, a slow path or anything else the SM has to know
 /// about: a move, an arithmetic, logic, compare, select or conversion instruction other than a division or
 /// remainder ([`plain`] executes it; the SM's issue takes a shorter way for such an instruction,
-/// `Shared::plain`).
+/// `Shared::quick`).
 #[inline(always)]
 pub(crate) fn is_plain(op: DOp) -> bool {
     match op {

@@ -75,11 +75,36 @@ pub(crate) struct Shared<'k> {
     /// the hardware leaves undefined): the value read is that lane's register, which shared rows do not keep,
     /// so the run is repeated with the program's own registers ([`crate::gpu::run_with`]).
     pub undefined_read: std::sync::atomic::AtomicBool,
-    /// Per instruction of `code`: it only computes lane values ([`crate::execute::is_plain`]), with nothing for the
-    /// compiler's model, a check or independent thread scheduling to do at its issue (no scheduling flag but those
-    /// the load model alone reads, with that model off; no check; lockstep): [`Sm::issue`] runs and prices it
-    /// without the rest. All false with either.
-    plain: Vec<bool>,
+    /// Per instruction of `code`: whether [`Sm::issue`] may run and price it by a shorter way ([`Quick`]). Only
+    /// where nothing for the compiler's model, a check or independent thread scheduling is to be done at its
+    /// issue (no scheduling flag but those the load model alone reads, with that model off; no check; lockstep):
+    /// all [`Quick::No`] otherwise.
+    quick: Vec<Quick>,
+}
+
+/// How [`Sm::issue`] may take an instruction, untraced: each shorter way does what the whole way does for such an
+/// instruction (`tests/parallel.rs` compares runs traced, which take the whole way, and untraced).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quick {
+    /// The whole way.
+    No,
+    /// It only computes lane values ([`crate::execute::is_plain`]).
+    Plain,
+    /// A shuffle, when the warp has no lanes on other paths (else the GPU's slow path for a diverged warp).
+    Shuffle,
+    /// A branch, when its lanes do not split (all or none of the active lanes take it).
+    Branch { target: u32 },
+}
+
+impl Quick {
+    fn of(inst: &DInstr) -> Quick {
+        match inst.op {
+            DOp::Shfl { .. } => Quick::Shuffle,
+            DOp::Bra { target } => Quick::Branch { target },
+            op if crate::execute::is_plain(op) && !inst.unit.holds_warp() => Quick::Plain,
+            _ => Quick::No,
+        }
+    }
 }
 
 impl<'k> Shared<'k> {
@@ -144,13 +169,14 @@ impl<'k> Shared<'k> {
         } else {
             crate::kernel::sched::LEADER | crate::kernel::sched::FENCE_SHARED | crate::kernel::sched::FENCE_OTHER
         };
-        let plain = code
+        let quick = code
             .iter()
             .map(|inst| {
-                !its && !options.checks.any()
-                    && crate::execute::is_plain(inst.op)
-                    && !inst.unit.holds_warp()
-                    && inst.sched & !ignored == 0
+                if its || options.checks.any() || inst.sched & !ignored != 0 {
+                    Quick::No
+                } else {
+                    Quick::of(inst)
+                }
             })
             .collect();
         Shared {
@@ -185,7 +211,7 @@ impl<'k> Shared<'k> {
                 kernel.exec_slots.clone()
             },
             undefined_read: std::sync::atomic::AtomicBool::new(false),
-            plain,
+            quick,
         }
     }
 }
@@ -816,12 +842,58 @@ impl<'k> Sm<'k> {
             cycle,
             sm: self.id,
         };
-        if !ON && self.shared.plain[pc as usize] {
-            // Lane values only, and nothing else to do (`Shared::plain`): executed and priced as below, without
-            // the rest.
+        // The shorter ways (`Shared::quick`): executed and priced as below, without the rest.
+        let quick = if ON {
+            None
+        } else {
+            match self.shared.quick[pc as usize] {
+                Quick::Plain => {
+                    crate::execute::plain(inst.op, &mut warp.rf, &ctx, exec, &mut self.scratch.rows);
+                    Some(pc + 1)
+                }
+                Quick::Branch { target } if exec == 0 || exec == active => {
+                    Some(if exec == 0 { pc + 1 } else { target })
+                }
+                Quick::Shuffle if warp.stack.live() & !active == 0 => {
+                    let DOp::Shfl {
+                        mode,
+                        d,
+                        p,
+                        a,
+                        b,
+                        clamp,
+                        segmask,
+                        from,
+                        member,
+                    } = inst.op
+                    else {
+                        unreachable!("a shuffle")
+                    };
+                    let scratch = &mut self.scratch;
+                    let member = member.lanes(&warp.rf, &ctx, exec);
+                    let x = crate::shuffle::execute(
+                        &mut warp.rf,
+                        &ctx,
+                        (mode, d, p, a, b),
+                        (clamp, segmask, from, member),
+                        exec,
+                        (&mut scratch.sources, &mut scratch.rows),
+                    );
+                    self.stats.shuffles += 1;
+                    self.stats.undefined_shuffle_reads += u64::from(x.undefined.count_ones());
+                    if x.undefined != 0 && self.shared.shares_rows() {
+                        self.shared
+                            .undefined_read
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    Some(pc + 1)
+                }
+                _ => None,
+            }
+        };
+        if let Some(next_pc) = quick {
             self.stats.warp_instructions += 1;
             self.stats.lane_instructions += u64::from(exec.count_ones());
-            crate::execute::plain(inst.op, &mut warp.rf, &ctx, exec, &mut self.scratch.rows);
             let cost = crate::timing::unit_cost(inst, &self.config.timing);
             let done = cycle + cost.latency;
             warp.scoreboard.reserve(
@@ -835,10 +907,10 @@ impl<'k> Sm<'k> {
                 self.end = self.end.max(done);
             }
             self.pipe_free[pipe_index] = cycle + cost.occupancy;
-            warp.next_issue = cycle + cost.next_issue(false, false);
+            warp.next_issue = cycle + cost.next_issue(next_pc != pc + 1, false);
             warp.hold = Hold::Control;
             if let Some(top) = warp.stack.top_mut() {
-                top.pc = pc + 1;
+                top.pc = next_pc;
             }
             return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
         }
