@@ -465,13 +465,31 @@ impl Compiled {
                 }
                 ok
             }
-            Typed::Mixed => self.batch_values(first, out, &mut columns.values),
+            Typed::Mixed => {
+                let ok = self.batch_values(first, out.len(), &mut columns.values);
+                if ok {
+                    out.copy_from_slice(&columns.values[0]);
+                }
+                ok
+            }
         }
     }
 
-    /// [`Compiled::eval_batch`] of a float-only expression ([`Typed::Float`]): the same operations on `f64`s, so
-    /// that each step is a plain loop; the result in `columns[0]`.
-    fn batch_floats(&self, first: i64, n: usize, columns: &mut Vec<Vec<f64>>) -> bool {
+    /// The stack machine of [`Compiled::eval_batch`] over columns of `T`, one column per stack depth: `var` gives
+    /// the variable's value at an index, `push` a constant's (`None`: not of this type), `unary` and `binary`
+    /// apply a step to whole columns (`false`: some element's evaluation fails, or the step is not of this type).
+    /// The result in `columns[0]`.
+    #[allow(clippy::too_many_arguments)]
+    fn columns<T: Copy>(
+        &self,
+        first: i64,
+        n: usize,
+        columns: &mut Vec<Vec<T>>,
+        var: impl Fn(i64) -> T,
+        push: impl Fn(Value) -> Option<T>,
+        unary: impl Fn(Step, &mut [T]) -> bool,
+        binary: impl Fn(Step, &mut [T], &[T]) -> bool,
+    ) -> bool {
         let mut depth = 0;
         for step in &self.ops {
             match *step {
@@ -482,174 +500,15 @@ impl Compiled {
                     let c = &mut columns[depth];
                     c.clear();
                     if let Step::Push(v) = *step {
-                        c.resize(n, v.as_f64());
-                    } else {
-                        let mut i = first;
-                        for _ in 0..n {
-                            c.push(Value::Int(i).as_f64());
-                            i = i.wrapping_add(1);
-                        }
-                    }
-                    depth += 1;
-                }
-                Step::Neg => {
-                    let Some(d) = depth.checked_sub(1) else {
-                        return false;
-                    };
-                    for v in &mut columns[d] {
-                        *v = -*v;
-                    }
-                }
-                Step::MinMax(_) | Step::Binary(_) => {
-                    if depth < 2 {
-                        return false;
-                    }
-                    let (below, top) = columns.split_at_mut(depth - 1);
-                    let (a, b) = (&mut below[depth - 2], &top[0]);
-                    macro_rules! each {
-                        (|$x:ident, $y:ident| $e:expr) => {
-                            for (x, &$y) in a.iter_mut().zip(b) {
-                                let $x = *x;
-                                *x = $e;
-                            }
-                        };
-                    }
-                    match *step {
-                        Step::MinMax(true) => each!(|x, y| x.min(y)),
-                        Step::MinMax(false) => each!(|x, y| x.max(y)),
-                        Step::Binary(BinOp::Add) => each!(|x, y| x + y),
-                        Step::Binary(BinOp::Sub) => each!(|x, y| x - y),
-                        Step::Binary(BinOp::Mul) => each!(|x, y| x * y),
-                        Step::Binary(BinOp::Div) => each!(|x, y| x / y),
-                        Step::Binary(BinOp::Rem) => each!(|x, y| rem_f64(x, y)),
-                        _ => return false,
-                    }
-                    depth -= 1;
-                }
-                Step::Not => return false,
-            }
-        }
-        depth == 1
-    }
-
-    /// [`Compiled::eval_batch`] of an integer-only expression ([`Typed::Int`]): the same checked operations on
-    /// `i64`s; `false` where any element's fails. The result in `columns[0]`.
-    fn batch_ints(&self, first: i64, n: usize, columns: &mut Vec<Vec<i64>>) -> bool {
-        let mut depth = 0;
-        for step in &self.ops {
-            match *step {
-                Step::Push(_) | Step::Var => {
-                    if columns.len() == depth {
-                        columns.push(Vec::new());
-                    }
-                    let c = &mut columns[depth];
-                    c.clear();
-                    match *step {
-                        Step::Push(Value::Int(v)) => c.resize(n, v),
-                        Step::Push(Value::Float(_)) => return false,
-                        _ => {
-                            let mut i = first;
-                            for _ in 0..n {
-                                c.push(i);
-                                i = i.wrapping_add(1);
-                            }
-                        }
-                    }
-                    depth += 1;
-                }
-                Step::Neg | Step::Not => {
-                    let Some(d) = depth.checked_sub(1) else {
-                        return false;
-                    };
-                    let column = &mut columns[d];
-                    if matches!(step, Step::Neg) {
-                        if column.contains(&i64::MIN) {
+                        let Some(v) = push(v) else {
                             return false;
-                        }
-                        for v in column {
-                            *v = -*v;
-                        }
-                    } else {
-                        for v in column {
-                            *v = !*v;
-                        }
-                    }
-                }
-                Step::MinMax(_) | Step::Binary(_) => {
-                    if depth < 2 {
-                        return false;
-                    }
-                    let (below, top) = columns.split_at_mut(depth - 1);
-                    let (a, b) = (&mut below[depth - 2], &top[0]);
-                    // Wrapping arithmetic with a flag for any overflow, as the checked operations fail on it.
-                    macro_rules! overflowing {
-                        ($f:ident) => {{
-                            let mut over = false;
-                            for (x, &y) in a.iter_mut().zip(b) {
-                                let (r, o) = x.$f(y);
-                                *x = r;
-                                over |= o;
-                            }
-                            if over {
-                                return false;
-                            }
-                        }};
-                    }
-                    macro_rules! each {
-                        ($($v:ident),*) => {
-                            match *step {
-                                Step::MinMax(true) => {
-                                    for (x, &y) in a.iter_mut().zip(b) {
-                                        *x = (*x).min(y);
-                                    }
-                                }
-                                Step::MinMax(false) => {
-                                    for (x, &y) in a.iter_mut().zip(b) {
-                                        *x = (*x).max(y);
-                                    }
-                                }
-                                Step::Binary(BinOp::Add) => overflowing!(overflowing_add),
-                                Step::Binary(BinOp::Sub) => overflowing!(overflowing_sub),
-                                Step::Binary(BinOp::Mul) => overflowing!(overflowing_mul),
-                                $(Step::Binary(BinOp::$v) => {
-                                    for (x, &y) in a.iter_mut().zip(b) {
-                                        match int_op(BinOp::$v, *x, y) {
-                                            Ok(r) => *x = r,
-                                            Err(_) => return false,
-                                        }
-                                    }
-                                })*
-                                _ => return false,
-                            }
                         };
-                    }
-                    each!(Div, Rem, Shl, Shr, And, Or, Xor, Lt, Le, Gt, Ge, Eq, Ne);
-                    depth -= 1;
-                }
-            }
-        }
-        depth == 1
-    }
-
-    /// [`Compiled::eval_batch`] of an expression whose values mix integers and floats: each value as a [`Value`].
-    fn batch_values(&self, first: i64, out: &mut [Value], columns: &mut Vec<Vec<Value>>) -> bool {
-        let n = out.len();
-        let mut depth = 0;
-        for step in &self.ops {
-            match *step {
-                Step::Push(_) | Step::Var => {
-                    if columns.len() == depth {
-                        columns.push(Vec::new());
-                    }
-                    let c = &mut columns[depth];
-                    c.clear();
-                    if let Step::Push(v) = *step {
                         c.resize(n, v);
                     } else {
                         // (Stepped with wrapping: the element after the last would overflow at i64::MAX.)
                         let mut i = first;
                         for _ in 0..n {
-                            c.push(lift(Value::Int(i), self.float));
+                            c.push(var(i));
                             i = i.wrapping_add(1);
                         }
                     }
@@ -659,12 +518,8 @@ impl Compiled {
                     let Some(d) = depth.checked_sub(1) else {
                         return false;
                     };
-                    let f = if matches!(step, Step::Neg) { neg } else { not };
-                    for v in &mut columns[d] {
-                        match f(*v) {
-                            Ok(r) => *v = r,
-                            Err(_) => return false,
-                        }
+                    if !unary(*step, &mut columns[d]) {
+                        return false;
                     }
                 }
                 Step::MinMax(_) | Step::Binary(_) => {
@@ -672,32 +527,167 @@ impl Compiled {
                         return false;
                     }
                     let (below, top) = columns.split_at_mut(depth - 1);
-                    let (a, b) = (&mut below[depth - 2], &top[0]);
-                    match *step {
-                        Step::MinMax(pick_min) => {
-                            for (x, &y) in a.iter_mut().zip(b) {
-                                *x = min_max(pick_min, *x, y);
-                            }
-                        }
-                        Step::Binary(op) => {
-                            for (x, &y) in a.iter_mut().zip(b) {
-                                match binary(op, *x, y) {
-                                    Ok(r) => *x = r,
-                                    Err(_) => return false,
-                                }
-                            }
-                        }
-                        _ => unreachable!("a step of two operands"),
+                    if !binary(*step, &mut below[depth - 2], &top[0]) {
+                        return false;
                     }
                     depth -= 1;
                 }
             }
         }
-        if depth != 1 {
-            return false;
-        }
-        out.copy_from_slice(&columns[0]);
-        true
+        depth == 1
+    }
+
+    /// [`Compiled::eval_batch`] of a float-only expression ([`Typed::Float`]): the same operations on `f64`s, so
+    /// that each step is a plain loop.
+    fn batch_floats(&self, first: i64, n: usize, columns: &mut Vec<Vec<f64>>) -> bool {
+        let push = |v: Value| match v {
+            Value::Float(f) => Some(f),
+            Value::Int(_) => None,
+        };
+        let unary = |step: Step, column: &mut [f64]| {
+            if !matches!(step, Step::Neg) {
+                return false;
+            }
+            for v in column {
+                *v = -*v;
+            }
+            true
+        };
+        let binary = |step: Step, a: &mut [f64], b: &[f64]| {
+            macro_rules! each {
+                (|$x:ident, $y:ident| $e:expr) => {
+                    for (x, &$y) in a.iter_mut().zip(b) {
+                        let $x = *x;
+                        *x = $e;
+                    }
+                };
+            }
+            match step {
+                Step::MinMax(true) => each!(|x, y| x.min(y)),
+                Step::MinMax(false) => each!(|x, y| x.max(y)),
+                Step::Binary(BinOp::Add) => each!(|x, y| x + y),
+                Step::Binary(BinOp::Sub) => each!(|x, y| x - y),
+                Step::Binary(BinOp::Mul) => each!(|x, y| x * y),
+                Step::Binary(BinOp::Div) => each!(|x, y| x / y),
+                Step::Binary(BinOp::Rem) => each!(|x, y| rem_f64(x, y)),
+                _ => return false,
+            }
+            true
+        };
+        self.columns(first, n, columns, |i| Value::Int(i).as_f64(), push, unary, binary)
+    }
+
+    /// [`Compiled::eval_batch`] of an integer-only expression ([`Typed::Int`]): the same checked operations on
+    /// `i64`s.
+    fn batch_ints(&self, first: i64, n: usize, columns: &mut Vec<Vec<i64>>) -> bool {
+        let push = |v: Value| match v {
+            Value::Int(i) => Some(i),
+            Value::Float(_) => None,
+        };
+        let unary = |step: Step, column: &mut [i64]| {
+            if matches!(step, Step::Neg) {
+                if column.contains(&i64::MIN) {
+                    return false;
+                }
+                for v in column {
+                    *v = -*v;
+                }
+            } else {
+                for v in column {
+                    *v = !*v;
+                }
+            }
+            true
+        };
+        let binary = |step: Step, a: &mut [i64], b: &[i64]| {
+            // Wrapping arithmetic with a flag for any overflow, as the checked operations fail on it.
+            macro_rules! overflowing {
+                ($f:ident) => {{
+                    let mut over = false;
+                    for (x, &y) in a.iter_mut().zip(b) {
+                        let (r, o) = x.$f(y);
+                        *x = r;
+                        over |= o;
+                    }
+                    !over
+                }};
+            }
+            macro_rules! each {
+                ($($v:ident),*) => {
+                    match step {
+                        Step::MinMax(true) => {
+                            for (x, &y) in a.iter_mut().zip(b) {
+                                *x = (*x).min(y);
+                            }
+                            true
+                        }
+                        Step::MinMax(false) => {
+                            for (x, &y) in a.iter_mut().zip(b) {
+                                *x = (*x).max(y);
+                            }
+                            true
+                        }
+                        Step::Binary(BinOp::Add) => overflowing!(overflowing_add),
+                        Step::Binary(BinOp::Sub) => overflowing!(overflowing_sub),
+                        Step::Binary(BinOp::Mul) => overflowing!(overflowing_mul),
+                        $(Step::Binary(BinOp::$v) => {
+                            for (x, &y) in a.iter_mut().zip(b) {
+                                match int_op(BinOp::$v, *x, y) {
+                                    Ok(r) => *x = r,
+                                    Err(_) => return false,
+                                }
+                            }
+                            true
+                        })*
+                        _ => false,
+                    }
+                };
+            }
+            each!(Div, Rem, Shl, Shr, And, Or, Xor, Lt, Le, Gt, Ge, Eq, Ne)
+        };
+        self.columns(first, n, columns, |i| i, push, unary, binary)
+    }
+
+    /// [`Compiled::eval_batch`] of an expression whose values mix integers and floats: each value as a [`Value`].
+    fn batch_values(&self, first: i64, n: usize, columns: &mut Vec<Vec<Value>>) -> bool {
+        let unary = |step: Step, column: &mut [Value]| {
+            let f = if matches!(step, Step::Neg) { neg } else { not };
+            for v in column {
+                match f(*v) {
+                    Ok(r) => *v = r,
+                    Err(_) => return false,
+                }
+            }
+            true
+        };
+        let binary = |step: Step, a: &mut [Value], b: &[Value]| {
+            match step {
+                Step::MinMax(pick_min) => {
+                    for (x, &y) in a.iter_mut().zip(b) {
+                        *x = min_max(pick_min, *x, y);
+                    }
+                }
+                Step::Binary(op) => {
+                    for (x, &y) in a.iter_mut().zip(b) {
+                        match binary(op, *x, y) {
+                            Ok(r) => *x = r,
+                            Err(_) => return false,
+                        }
+                    }
+                }
+                _ => return false,
+            }
+            true
+        };
+        self.columns(
+            first,
+            n,
+            columns,
+            |i| lift(Value::Int(i), self.float),
+            Some,
+            unary,
+            binary,
+        )
     }
 }
 

@@ -879,13 +879,7 @@ impl<'k> Sm<'k> {
                         exec,
                         (&mut scratch.sources, &mut scratch.rows),
                     );
-                    self.stats.shuffles += 1;
-                    self.stats.undefined_shuffle_reads += u64::from(x.undefined.count_ones());
-                    if x.undefined != 0 && self.shared.shares_rows() {
-                        self.shared
-                            .undefined_read
-                            .store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
+                    exchanged(&mut self.stats, self.shared, x.undefined);
                     Some(pc + 1)
                 }
                 _ => None,
@@ -1070,15 +1064,7 @@ impl<'k> Sm<'k> {
                         text: text.clone(),
                     }));
             }
-            Outcome::Exchange(x) => {
-                self.stats.shuffles += 1;
-                self.stats.undefined_shuffle_reads += u64::from(x.undefined.count_ones());
-                if x.undefined != 0 && self.shared.shares_rows() {
-                    self.shared
-                        .undefined_read
-                        .store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-            }
+            Outcome::Exchange(x) => exchanged(&mut self.stats, self.shared, x.undefined),
             _ => {}
         }
         // Price it.
@@ -1545,6 +1531,17 @@ pub(crate) fn reconverged<const ON: bool>(
                 mask,
             });
         }
+    }
+}
+
+/// A shuffle's statistics, its `undefined` reads among them. Such a read of a register in shared rows makes the
+/// run start again with the program's own registers (`Shared::undefined_read`).
+#[inline(always)]
+fn exchanged(stats: &mut crate::run::Stats, shared: &Shared, undefined: u64) {
+    stats.shuffles += 1;
+    stats.undefined_shuffle_reads += u64::from(undefined.count_ones());
+    if undefined != 0 && shared.shares_rows() {
+        shared.undefined_read.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
