@@ -185,9 +185,56 @@ impl WarpScheduler {
 
     /// The warp slot of scheduler `s` that the policy picks to issue at `cycle`, if any; lowers `earliest` to
     /// when the others could.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn pick(
+        &self,
+        s: usize,
+        cycle: u64,
+        pipe_free: &[u64],
+        policy: SchedulerPolicy,
+        schedule: Schedule,
+        sm: u32,
+        earliest: &mut u64,
+    ) -> Option<usize> {
+        if schedule == Schedule::Policy && policy == SchedulerPolicy::LooseRoundRobin {
+            self.round_robin(s, cycle, pipe_free, earliest)
+        } else {
+            self.pick_other(s, cycle, pipe_free, policy, schedule, sm, earliest)
+        }
+    }
+
+    /// Loose round robin: the first warp that can issue, from the one after the warp that issued last.
+    #[inline(always)]
+    fn round_robin(&self, s: usize, cycle: u64, pipe_free: &[u64], earliest: &mut u64) -> Option<usize> {
+        let schedulers = self.by_age.len();
+        let ready = &self.ready[s * self.owned..s * self.owned + self.upto[s]];
+        let first = self.rr_start[s].min(ready.len());
+        // (`earliest` is only read when no warp can issue: the scan takes the minimum as it goes.)
+        let mut soonest = u64::MAX;
+        for (base, part) in [(first, &ready[first..]), (0, &ready[..first])] {
+            for (k, &r) in part.iter().enumerate() {
+                let t = if r > cycle {
+                    r
+                } else {
+                    let slot = s + schedulers * (base + k);
+                    let at = pipe_free[self.pipe_of[slot] as usize];
+                    if at <= cycle {
+                        return Some(slot);
+                    }
+                    at
+                };
+                soonest = soonest.min(t);
+            }
+        }
+        *earliest = (*earliest).min(soonest);
+        None
+    }
+
+    /// The other policy, and the test schedules.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn pick_other(
         &self,
         s: usize,
         cycle: u64,
@@ -250,31 +297,19 @@ impl WarpScheduler {
             }
         }
         match policy {
-            SchedulerPolicy::LooseRoundRobin => {
-                let first = self.rr_start[s].min(owned);
-                // The scheduler's warps' readiness lies contiguously: a tight scan in round-robin order.
-                for range in [first..owned, 0..first] {
-                    for (k, &r) in ready[range.clone()].iter().enumerate() {
-                        let slot = s + schedulers * (range.start + k);
-                        if can(slot, r, earliest) {
-                            return Some(slot);
-                        }
-                    }
-                }
-            }
+            // (`pick` goes there itself; this is for completeness.)
+            SchedulerPolicy::LooseRoundRobin => self.round_robin(s, cycle, pipe_free, earliest),
             SchedulerPolicy::GreedyThenOldest => {
                 let last = self.last_issued[s];
                 if last < self.pipe_of.len() && can(last, self.ready[self.ready_index(last)], earliest) {
                     return Some(last);
                 }
-                for &slot in &self.by_age[s] {
-                    if slot != last && can(slot, self.ready[self.ready_index(slot)], earliest) {
-                        return Some(slot);
-                    }
-                }
+                self.by_age[s]
+                    .iter()
+                    .copied()
+                    .find(|&slot| slot != last && can(slot, self.ready[self.ready_index(slot)], earliest))
             }
         }
-        None
     }
 }
 
