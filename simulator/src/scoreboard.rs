@@ -195,9 +195,24 @@ impl Scoreboard {
         best.map(|(_, pred, x)| (pred, x))
     }
 
+    /// A write to register `d`, issued at `now`, replaces `old`, another register's write: `old` is kept while it
+    /// can still delay an instruction (the next issue of this warp is after `now`; a reader in another pipe waits
+    /// `pipe_switch` cycles more).
+    #[cold]
+    #[inline(never)]
+    fn put_aside(&mut self, old: Pending, d: u16, now: u64, pipe_switch: u32) {
+        let keep = |x: &Pending| x.ready + u64::from(pipe_switch) > now;
+        if !self.aside.is_empty() || keep(&old) {
+            self.aside.retain(|x| x.tag != old.tag && x.tag != d && keep(x));
+            if keep(&old) {
+                self.aside.push(old);
+            }
+        }
+    }
+
     /// Mark `inst`'s destinations busy until `done` (it issues at `now`); `conflict` of those cycles are
     /// bank-conflict replays.
-    #[inline]
+    #[inline(always)]
     pub fn reserve(
         &mut self,
         inst: &DInstr,
@@ -216,15 +231,7 @@ impl Scoreboard {
             let s = slot[d as usize] as usize;
             let old = self.regs[s];
             if old.tag != d && old.tag != IDLE.tag {
-                // Another register's write: kept while it can still delay an instruction (the next issue of
-                // this warp is after `now`; a reader in another pipe waits `pipe_switch` cycles more).
-                let keep = |x: &Pending| x.ready + u64::from(pipe_switch) > now;
-                if !self.aside.is_empty() || keep(&old) {
-                    self.aside.retain(|x| x.tag != old.tag && x.tag != d && keep(x));
-                    if keep(&old) {
-                        self.aside.push(old);
-                    }
-                }
+                self.put_aside(old, d, now, pipe_switch);
             }
             self.regs[s] = p(d);
         }

@@ -506,8 +506,14 @@ impl<'k> Sm<'k> {
 
     /// Recompute the scheduler's view of the warp in `slot` after it changed (issued, arrived at or was
     /// released from a barrier, was placed or retired).
-    #[inline]
+    #[inline(never)]
     fn refresh(&mut self, slot: usize) {
+        self.refresh_inline(slot);
+    }
+
+    /// [`Sm::refresh`], inlined into the issue loop.
+    #[inline(always)]
+    fn refresh_inline(&mut self, slot: usize) {
         let s = self.scheduler.of(slot);
         let (ready, pipe, ops) = match self.warps[slot].as_ref() {
             None => (u64::MAX, 0, Ready::default()),
@@ -683,7 +689,7 @@ impl<'k> Sm<'k> {
                             self.profile_issue(slot);
                         }
                         let done = self.issue(slot, s, cycle, (mem, l2), trace);
-                        self.refresh(slot);
+                        self.refresh_inline(slot);
                         if done? {
                             finished_block = true;
                         }

@@ -166,7 +166,7 @@ impl WarpScheduler {
     }
 
     /// The slot's new view: ready at `ready`, needing pipe entry `pipe`, with operands `ops`.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, slot: usize, ready: u64, pipe: u32, ops: Ready) {
         let s = self.of(slot);
         let at = self.ready_index(slot);
