@@ -23,6 +23,15 @@ pub struct StackEntry {
     pub reconverge: u32,
 }
 
+impl StackEntry {
+    /// Whether the entry, as the stack's top, needs no settling: it has lanes, lies before `end` and short of its
+    /// reconvergence pc.
+    #[inline(always)]
+    pub fn on_its_way(&self, end: u32) -> bool {
+        self.mask != 0 && self.pc < end && self.pc != self.reconverge
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct SimtStack {
     /// (A `Vec`, reused by the warp slot's next warp: reading its top is one load, where a small vector tests
@@ -162,9 +171,7 @@ impl SimtStack {
     /// short of its reconvergence pc.
     #[inline(always)]
     pub fn on_its_way(&self, end: u32) -> bool {
-        self.entries
-            .last()
-            .is_some_and(|t| t.mask != 0 && t.pc < end && t.pc != t.reconverge)
+        self.entries.last().is_some_and(|t| t.on_its_way(end))
     }
 
     pub fn is_empty(&self) -> bool {

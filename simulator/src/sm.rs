@@ -618,6 +618,7 @@ impl<'k> Sm<'k> {
         }
         self.launch_blocks(cycle, trace);
         let schedulers = self.scheduler.count();
+        let (policy, schedule) = (self.config.scheduler_policy, self.shared.schedule);
         while cycle < limit && self.resident > 0 {
             // (Checked when the cycle is reached, not when a jump aims past it: a jump may cross an epoch.)
             if cycle > options.max_cycles
@@ -642,7 +643,7 @@ impl<'k> Sm<'k> {
             let mut finished_block = false;
             // The scheduler that looks first (and so gets the SM-wide pipes first) rotates every cycle (in
             // reverse, or in a random rotation, under those schedules).
-            let (first, step) = self.shared.schedule.turns(self.id, cycle, schedulers);
+            let (first, step) = schedule.turns(self.id, cycle, schedulers);
             let mut s = first % schedulers;
             for k in 0..schedulers {
                 if k > 0 {
@@ -657,7 +658,6 @@ impl<'k> Sm<'k> {
                 }
                 let mut next = u64::MAX;
                 let chosen = loop {
-                    let (policy, schedule) = (self.config.scheduler_policy, self.shared.schedule);
                     match self
                         .scheduler
                         .pick(s, cycle, &self.pipe_free, policy, schedule, self.id, &mut next)
@@ -674,7 +674,7 @@ impl<'k> Sm<'k> {
                 match chosen {
                     // A random schedule holds a scheduler back now and then, so that warps meet in other orders.
                     Some(_)
-                        if matches!(self.shared.schedule, Schedule::Random { seed }
+                        if matches!(schedule, Schedule::Random { seed }
                             if Schedule::hold(seed, self.id, cycle, s)) =>
                     {
                         earliest = earliest.min(cycle + 1);
@@ -909,10 +909,12 @@ impl<'k> Sm<'k> {
             self.pipe_free[pipe_index] = cycle + cost.occupancy;
             warp.next_issue = cycle + cost.next_issue(next_pc != pc + 1, false);
             warp.hold = Hold::Control;
-            if let Some(top) = warp.stack.top_mut() {
+            // (`after_issue`, with the stack's top at hand.)
+            let on_its_way = warp.stack.top_mut().is_some_and(|top| {
                 top.pc = next_pc;
-            }
-            return Ok(self.after_issue(slot, cycle, cycle + 1, trace));
+                top.on_its_way(kernel_len(kernel))
+            });
+            return Ok(!on_its_way && self.settle_after_issue(slot, cycle, cycle + 1, trace));
         }
         // Whether this instruction completes a meeting of diverged paths at a warp-synchronous instruction, and
         // whether it runs on one path of a diverged warp (the GPU's slow path either way).
