@@ -816,10 +816,10 @@ pub struct DInstr {
     pub guard: Option<(u16, bool)>,
     pub op: DOp,
     pub unit: Unit,
-    /// Registers read (scoreboard).
-    pub reads: smallvec::SmallVec<[u16; 4]>,
+    /// Registers read (scoreboard). (Boxed slices: the issue loop walks them with no test of where they live.)
+    pub reads: Box<[u16]>,
     /// Predicates read (including the guard).
-    pub pred_reads: smallvec::SmallVec<[u16; 2]>,
+    pub pred_reads: Box<[u16]>,
     /// Register written (a 64-bit register: its first row).
     pub write: Option<u16>,
     /// A second register written (`mov.b64 {lo, hi}, a` writes two).
@@ -1444,7 +1444,7 @@ impl Described {
         Described {
             operands,
             wide,
-            reads: d.reads.clone(),
+            reads: d.reads.iter().copied().collect(),
             write: d.write,
             role,
         }
@@ -2753,8 +2753,8 @@ fn decode(
         guard: inst.guard.map(|g| (g.pred.0, g.negated)),
         op,
         unit,
-        reads,
-        pred_reads,
+        reads: reads.into_iter().collect(),
+        pred_reads: pred_reads.into_iter().collect(),
         write: inst.op.reg_written().map(|r| r.0),
         write2: match inst.op {
             Op::Unpack { hi, .. } => Some(hi.0),
