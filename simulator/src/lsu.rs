@@ -556,17 +556,42 @@ pub(crate) fn store(
     words: &[usize; 64],
     exec: u64,
 ) {
-    let halves = if addr.wide { 2 } else { 1 };
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a buffer holds at most MAX_BUFFER_ELEMENTS (2^28) words"
+    )]
+    if !addr.wide {
+        // (The value's row read once: a register's in place.)
+        let mut buf = [0u32; 64];
+        let row = rf.operand(a, ctx, &mut buf);
+        if addr.shared {
+            for_lanes(exec, |lane| shared[words[lane as usize]] = row[lane as usize]);
+        } else {
+            // Global memory sees the store when the epoch is committed; this SM's own loads see it now (through
+            // the overlay, which takes it from the log when they need it).
+            if overlay && exec != 0 {
+                own.wrote(addr.buffer);
+            }
+            effects.reserve(exec.count_ones() as usize);
+            for_lanes(exec, |lane| {
+                effects.push(Effect::Store {
+                    buffer: addr.buffer,
+                    word: words[lane as usize] as u32,
+                    value: row[lane as usize],
+                });
+            });
+        }
+        return;
+    }
+    // A 64-bit store: each lane's two words.
     for_lanes(exec, |lane| {
-        let bits = rf.read_at(a, addr.wide, lane, ctx);
-        for k in 0..halves {
+        let bits = rf.read_at(a, true, lane, ctx);
+        for k in 0..2 {
             let v = crate::kernel::low32(bits >> (32 * k));
             let word = words[lane as usize] + k;
             if addr.shared {
                 shared[word] = v;
             } else {
-                // Global memory sees the store when the epoch is committed; this SM's own loads see it now (through
-                // the overlay, which takes it from the log when they need it).
                 if overlay {
                     own.wrote(addr.buffer);
                 }
