@@ -752,6 +752,27 @@ pub fn binary_rows(op: Bin, a: &[u32], b: &[u32], out: &mut Row, n: usize) {
     );
 }
 
+/// `binary` on the first `n` lanes of a row and one value for every lane (an immediate): a shift by it is one
+/// count for the whole row, which the compiler makes a vector shift of.
+#[inline]
+pub fn binary_rows_by(op: Bin, a: &[u32], b: u32, out: &mut Row, n: usize) {
+    macro_rules! each {
+        ($($v:ident),*) => {
+            match op {
+                $(Bin::$v => {
+                    for (o, &x) in out[..n].iter_mut().zip(&a[..n]) {
+                        *o = binary(Bin::$v, x, b).unwrap_or(0);
+                    }
+                })*
+            }
+        };
+    }
+    each!(
+        AddI, SubI, MulI, DivS, DivU, RemS, RemU, MinS, MinU, MaxS, MaxU, AddF, SubF, MulF, DivF, MinF, MaxF, And, Or,
+        Xor, Shl, ShrU, ShrS
+    );
+}
+
 /// The first lane of `exec` whose divisor is 0, for an integer division or remainder.
 #[inline]
 pub fn divides_by_zero(op: Bin, b: &[u32], exec: u64) -> Option<u32> {
@@ -1100,8 +1121,8 @@ mod tests {
 /// rows, computes with the row functions above, and writes the `exec` lanes of its destination.
 pub(crate) mod execute {
     use super::{
-        Bin, Cmp, CmpClass, Conv, Rows, Tern, Un, binary_rows, compare_rows, convert_rows, divides_by_zero,
-        ternary_rows, unary_rows,
+        Bin, Cmp, CmpClass, Conv, Rows, Tern, Un, binary_rows, binary_rows_by, compare_rows, convert_rows,
+        divides_by_zero, ternary_rows, unary_rows,
     };
     use crate::kernel::{Src, Wide};
     use crate::register_file::{LaneCtx, RegisterFile, for_lanes};
@@ -1193,7 +1214,10 @@ pub(crate) mod execute {
         if let Some(lane) = divides_by_zero(f, y, exec) {
             return Err(lane);
         }
-        binary_rows(f, x, y, r, w);
+        match b {
+            Src::Imm(v) => binary_rows_by(f, x, v, r, w),
+            _ => binary_rows(f, x, y, r, w),
+        }
         rf.write_row(d, w, exec, r);
         Ok(())
     }
