@@ -896,6 +896,75 @@ mod tests {
     use super::*;
     use crate::kernel::Bin;
 
+    /// A row against an immediate (`binary_rows_by`) gives what the per-lane rule gives, for every operation and
+    /// values around the edges (shift counts past 31, zero divisors, signs, NaN and infinities).
+    #[test]
+    fn a_row_against_one_value_is_the_lane_rule() {
+        let ops = [
+            Bin::AddI,
+            Bin::SubI,
+            Bin::MulI,
+            Bin::DivS,
+            Bin::DivU,
+            Bin::RemS,
+            Bin::RemU,
+            Bin::MinS,
+            Bin::MinU,
+            Bin::MaxS,
+            Bin::MaxU,
+            Bin::AddF,
+            Bin::SubF,
+            Bin::MulF,
+            Bin::DivF,
+            Bin::MinF,
+            Bin::MaxF,
+            Bin::And,
+            Bin::Or,
+            Bin::Xor,
+            Bin::Shl,
+            Bin::ShrU,
+            Bin::ShrS,
+        ];
+        let values = [
+            0,
+            1,
+            2,
+            31,
+            32,
+            33,
+            63,
+            0x7fff_ffff,
+            0x8000_0000,
+            u32::MAX,
+            1.5f32.to_bits(),
+            (-0.0f32).to_bits(),
+            f32::INFINITY.to_bits(),
+            f32::NAN.to_bits(),
+            0x0000_0001,
+        ];
+        let mut a = [0u32; 64];
+        for ((k, x), turn) in a.iter_mut().enumerate().zip(0u32..) {
+            *x = values[k % values.len()].rotate_left(turn / 15);
+        }
+        for op in ops {
+            for &b in &values {
+                for n in [1, 31, 32, 64] {
+                    let mut out = [0u32; 64];
+                    binary_rows_by(op, &a, b, &mut out, n);
+                    for lane in 0..n {
+                        assert_eq!(
+                            out[lane],
+                            binary(op, a[lane], b).unwrap_or(0),
+                            "{op:?} {:#x} {b:#x}",
+                            a[lane]
+                        );
+                    }
+                    assert!(out[n..].iter().all(|&x| x == 0), "{op:?}: lanes past {n} written");
+                }
+            }
+        }
+    }
+
     /// The operand classes of `calibration/measured/ubench20.cu` and the exponent scans of `ubench21.cu`, each with
     /// the path an H100 took (slow: 180 cycles or more, fast: 46 to 63).
     #[test]

@@ -286,6 +286,10 @@ pub(crate) struct Sm<'k> {
     /// The lanes' words and shuffle sources an instruction's outcome points into.
     scratch: LaneScratch,
     /// Storage of retired warps and blocks, reused by the next ones (no allocation per block).
+    #[allow(
+        clippy::vec_box,
+        reason = "a warp moves between its slot and here: boxed, that is a pointer, not 704 bytes"
+    )]
     spare_warps: Vec<Box<Warp>>,
     spare_blocks: Vec<Block>,
     released: Vec<Waiter>,
