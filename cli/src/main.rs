@@ -18,11 +18,6 @@ use warpsim::{
 };
 use warpsim_isa::{AssembleError, Program};
 
-/// mimalloc: warps and blocks allocate their storage as they are placed, and glibc's allocator cost about 180
-/// instructions a call there (ARCHITECTURE.md, Performance).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const EXAMPLES: &str = "\
 Examples:
   sim run butterfly_max --warp 8 --trace             the 8-lane butterfly, step by step
