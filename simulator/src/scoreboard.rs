@@ -33,9 +33,10 @@ const IDLE: Pending = Pending {
 
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
-    /// By slot ([`Scoreboard::ready_at`]'s `slot`).
+    /// The registers' entries by slot ([`Scoreboard::ready_at`]'s `slot`), then the predicates' from `preds` on
+    /// (one allocation per warp).
     regs: Vec<Pending>,
-    preds: Vec<Pending>,
+    preds: usize,
     /// Entries a write to their slot replaced while they could still delay an instruction.
     aside: Vec<Pending>,
 }
@@ -53,8 +54,8 @@ pub struct Ready {
 impl Scoreboard {
     pub fn new(regs: usize, preds: usize) -> Scoreboard {
         Scoreboard {
-            regs: vec![IDLE; regs],
-            preds: vec![IDLE; preds],
+            regs: vec![IDLE; regs + preds],
+            preds: regs,
             aside: Vec::new(),
         }
     }
@@ -62,7 +63,6 @@ impl Scoreboard {
     /// Nothing pending (a new warp reuses this scoreboard).
     pub fn clear(&mut self) {
         self.regs.fill(IDLE);
-        self.preds.fill(IDLE);
         self.aside.clear();
     }
 
@@ -147,7 +147,7 @@ impl Scoreboard {
             take(self.of(x, slot[x as usize]), true);
         }
         for &x in &inst.pred_reads {
-            take(&self.preds[x as usize], true);
+            take(&self.regs[self.preds + x as usize], true);
         }
         if !writes {
             return r;
@@ -159,7 +159,7 @@ impl Scoreboard {
             take(self.of(d, slot[d as usize]), false);
         }
         if let Some(p) = inst.pred_write {
-            take(&self.preds[p as usize], false);
+            take(&self.regs[self.preds + p as usize], false);
         }
         r
     }
@@ -184,13 +184,13 @@ impl Scoreboard {
             take(self.of(x, slot[x as usize]), true, false, x);
         }
         for &x in &inst.pred_reads {
-            take(&self.preds[x as usize], true, true, x);
+            take(&self.regs[self.preds + x as usize], true, true, x);
         }
         for d in [inst.write, inst.write2].into_iter().flatten() {
             take(self.of(d, slot[d as usize]), false, false, d);
         }
         if let Some(p) = inst.pred_write {
-            take(&self.preds[p as usize], false, true, p);
+            take(&self.regs[self.preds + p as usize], false, true, p);
         }
         best.map(|(_, pred, x)| (pred, x))
     }
@@ -236,7 +236,7 @@ impl Scoreboard {
             self.regs[s] = p(d);
         }
         if let Some(x) = inst.pred_write {
-            self.preds[x as usize] = p(x);
+            self.regs[self.preds + x as usize] = p(x);
         }
     }
 }
