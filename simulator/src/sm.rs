@@ -242,7 +242,7 @@ pub(crate) struct Sm<'k> {
     nwarps: u32,
     l1: L1,
     /// Warp slots; slot `i` belongs to scheduler `i % schedulers`.
-    warps: Vec<Option<Box<Warp>>>,
+    warps: Vec<Option<Warp>>,
     /// Per warp slot: its warp's `stalls.issued` at the start of the previous epoch and of this one (moved on at
     /// each commit): what it issued lately, for naming the warp a limit stops ([`Sm::busiest_warp`]).
     issued_marks: Vec<[u64; 2]>,
@@ -286,11 +286,7 @@ pub(crate) struct Sm<'k> {
     /// The lanes' words and shuffle sources an instruction's outcome points into.
     scratch: LaneScratch,
     /// Storage of retired warps and blocks, reused by the next ones (no allocation per block).
-    #[allow(
-        clippy::vec_box,
-        reason = "a warp moves between its slot and here: boxed, that is a pointer, not 704 bytes"
-    )]
-    spare_warps: Vec<Box<Warp>>,
+    spare_warps: Vec<Warp>,
     spare_blocks: Vec<Block>,
     released: Vec<Waiter>,
     /// What the sanitizers found on this SM.
@@ -452,7 +448,7 @@ impl<'k> Sm<'k> {
                 let mut warp = self
                     .spare_warps
                     .pop()
-                    .unwrap_or_else(|| Box::new(Warp::new(self.shared.slots(), npreds)));
+                    .unwrap_or_else(|| Warp::new(self.shared.slots(), npreds));
                 #[allow(
                     clippy::cast_possible_truncation,
                     reason = "a warp of the block, fewer than its threads (a u32)"
