@@ -1484,13 +1484,20 @@ impl<'k> Sm<'k> {
         }
         let schedulers = self.scheduler.count();
         self.scheduler.by_age[slot % schedulers].retain(|&x| x != slot);
-        if let Some(warp) = self.warps[slot].take() {
+        // The storage is kept for the next block's warps while blocks wait for this SM; when none does, it is
+        // dropped (keeping it would grow the spares, moving every warp kept so far, for nothing).
+        let reuse = !self.queue.is_empty();
+        if let Some(warp) = self.warps[slot].take()
+            && reuse
+        {
             self.spare_warps.push(warp);
         }
         let block = self.blocks[block_slot].as_mut().expect("block of a live warp");
         block.warps_left -= 1;
         if block.warps_left == 0 {
-            if let Some(block) = self.blocks[block_slot].take() {
+            if let Some(block) = self.blocks[block_slot].take()
+                && reuse
+            {
                 // (Its barrier unit is reset when the storage is next placed.)
                 self.spare_blocks.push(block);
             }
