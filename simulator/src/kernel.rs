@@ -2348,6 +2348,7 @@ fn nearest_f32(v: f64) -> f32 {
 
 /// The bits of `v` as an element of type `elem`, a 32-bit element in the low half (an initialiser's value; a
 /// JSON data file's number, [`crate::data`]).
+#[inline]
 pub(crate) fn to_elem(v: Value, elem: ElemTy) -> Option<u64> {
     match (elem, v) {
         (ElemTy::F32, v) => Some(u64::from(nearest_f32(v.as_f64()).to_bits())),
@@ -2357,6 +2358,31 @@ pub(crate) fn to_elem(v: Value, elem: ElemTy) -> Option<u64> {
         (ElemTy::S64, Value::Int(i)) => Some(i.cast_unsigned()),
         (ElemTy::U64, Value::Int(i)) => u64::try_from(i).ok(),
         (_, Value::Float(_)) => None,
+    }
+}
+
+/// `values` as elements of type `elem` into `out` (low word first), [`to_elem`] with the type matched once for
+/// the whole batch; the index of the first value that does not fit.
+fn convert(values: &[Value], out: &mut [u32], elem: ElemTy) -> Result<(), usize> {
+    #[inline(always)]
+    fn each(values: &[Value], out: &mut [u32], elem: ElemTy) -> Result<(), usize> {
+        let words = elem.words();
+        for (k, (&v, o)) in values.iter().zip(out.chunks_exact_mut(words)).enumerate() {
+            let bits = to_elem(v, elem).ok_or(k)?;
+            o[0] = low32(bits);
+            if words == 2 {
+                o[1] = high32(bits);
+            }
+        }
+        Ok(())
+    }
+    match elem {
+        ElemTy::F32 => each(values, out, ElemTy::F32),
+        ElemTy::S32 => each(values, out, ElemTy::S32),
+        ElemTy::U32 => each(values, out, ElemTy::U32),
+        ElemTy::F64 => each(values, out, ElemTy::F64),
+        ElemTy::S64 => each(values, out, ElemTy::S64),
+        ElemTy::U64 => each(values, out, ElemTy::U64),
     }
 }
 
@@ -2474,6 +2500,11 @@ fn initialise(
             let whole = compiled
                 .as_ref()
                 .is_some_and(|c| c.eval_batch(first, values, &mut columns));
+            // (A batch evaluated whole is converted with its element type chosen once; an element that does not
+            // fit is left to the loop below, which names it.)
+            if whole && convert(values, batch, b.elem).is_ok() {
+                continue;
+            }
             for (k, out) in batch.chunks_exact_mut(words).enumerate() {
                 let i = first + k as i64;
                 let v = if whole {
