@@ -730,47 +730,44 @@ pub type Row = [u32; 64];
 /// result: the SM's, reused by every instruction (`execute::LaneScratch`), so that none is zeroed per issue.
 pub type Rows = [Row; 4];
 
+/// `$body` with `$op` (a [`Bin`]) as the constant `$v`, one arm per operation: the loop in `$body` is compiled
+/// for each operation on its own, so that the compiler can vectorise it.
+macro_rules! per_binary {
+    ($op:expr, $v:ident => $body:expr) => {
+        per_binary!(@arms $op, $v, $body; AddI, SubI, MulI, DivS, DivU, RemS, RemU, MinS, MinU, MaxS, MaxU, AddF,
+            SubF, MulF, DivF, MinF, MaxF, And, Or, Xor, Shl, ShrU, ShrS)
+    };
+    (@arms $op:expr, $v:ident, $body:expr; $($name:ident),*) => {
+        match $op {
+            $(Bin::$name => {
+                const $v: Bin = Bin::$name;
+                $body
+            })*
+        }
+    };
+}
+
 /// `binary` on the first `n` lanes of two rows at once. The operation is chosen once per row, not per lane, so
 /// each arm is a plain loop the compiler can vectorise. Integer division by zero gives 0 here: the caller checks
 /// the executing lanes first ([`divides_by_zero`]).
 #[inline]
 pub fn binary_rows(op: Bin, a: &[u32], b: &[u32], out: &mut Row, n: usize) {
-    macro_rules! each {
-        ($($v:ident),*) => {
-            match op {
-                $(Bin::$v => {
-                    for ((o, &x), &y) in out[..n].iter_mut().zip(&a[..n]).zip(&b[..n]) {
-                        *o = binary(Bin::$v, x, y).unwrap_or(0);
-                    }
-                })*
-            }
-        };
-    }
-    each!(
-        AddI, SubI, MulI, DivS, DivU, RemS, RemU, MinS, MinU, MaxS, MaxU, AddF, SubF, MulF, DivF, MinF, MaxF, And, Or,
-        Xor, Shl, ShrU, ShrS
-    );
+    per_binary!(op, OP => {
+        for ((o, &x), &y) in out[..n].iter_mut().zip(&a[..n]).zip(&b[..n]) {
+            *o = binary(OP, x, y).unwrap_or(0);
+        }
+    });
 }
 
 /// `binary` on the first `n` lanes of a row and one value for every lane (an immediate): a shift by it is one
 /// count for the whole row, which the compiler makes a vector shift of.
 #[inline]
 pub fn binary_rows_by(op: Bin, a: &[u32], b: u32, out: &mut Row, n: usize) {
-    macro_rules! each {
-        ($($v:ident),*) => {
-            match op {
-                $(Bin::$v => {
-                    for (o, &x) in out[..n].iter_mut().zip(&a[..n]) {
-                        *o = binary(Bin::$v, x, b).unwrap_or(0);
-                    }
-                })*
-            }
-        };
-    }
-    each!(
-        AddI, SubI, MulI, DivS, DivU, RemS, RemU, MinS, MinU, MaxS, MaxU, AddF, SubF, MulF, DivF, MinF, MaxF, And, Or,
-        Xor, Shl, ShrU, ShrS
-    );
+    per_binary!(op, OP => {
+        for (o, &x) in out[..n].iter_mut().zip(&a[..n]) {
+            *o = binary(OP, x, b).unwrap_or(0);
+        }
+    });
 }
 
 /// The first lane of `exec` whose divisor is 0, for an integer division or remainder.
