@@ -33,10 +33,10 @@ const IDLE: Pending = Pending {
 
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
-    /// The registers' entries by slot ([`Scoreboard::ready_at`]'s `slot`), then the predicates' from `preds` on
-    /// (one allocation per warp).
+    /// The registers' entries by slot ([`Scoreboard::ready_at`]'s `slot`), then the predicates' from
+    /// `first_pred` on (one allocation per warp).
     regs: Vec<Pending>,
-    preds: usize,
+    first_pred: usize,
     /// Entries a write to their slot replaced while they could still delay an instruction.
     aside: Vec<Pending>,
 }
@@ -55,7 +55,7 @@ impl Scoreboard {
     pub fn new(regs: usize, preds: usize) -> Scoreboard {
         Scoreboard {
             regs: vec![IDLE; regs + preds],
-            preds: regs,
+            first_pred: regs,
             aside: Vec::new(),
         }
     }
@@ -64,6 +64,12 @@ impl Scoreboard {
     pub fn clear(&mut self) {
         self.regs.fill(IDLE);
         self.aside.clear();
+    }
+
+    /// Predicate `x`'s last write.
+    #[inline(always)]
+    fn pred(&self, x: u16) -> &Pending {
+        &self.regs[self.first_pred + x as usize]
     }
 
     /// Register `x`'s last write (in slot `s`, or set aside), or none.
@@ -147,7 +153,7 @@ impl Scoreboard {
             take(self.of(x, slot[x as usize]), true);
         }
         for &x in &inst.pred_reads {
-            take(&self.regs[self.preds + x as usize], true);
+            take(self.pred(x), true);
         }
         if !writes {
             return r;
@@ -159,7 +165,7 @@ impl Scoreboard {
             take(self.of(d, slot[d as usize]), false);
         }
         if let Some(p) = inst.pred_write {
-            take(&self.regs[self.preds + p as usize], false);
+            take(self.pred(p), false);
         }
         r
     }
@@ -184,13 +190,13 @@ impl Scoreboard {
             take(self.of(x, slot[x as usize]), true, false, x);
         }
         for &x in &inst.pred_reads {
-            take(&self.regs[self.preds + x as usize], true, true, x);
+            take(self.pred(x), true, true, x);
         }
         for d in [inst.write, inst.write2].into_iter().flatten() {
             take(self.of(d, slot[d as usize]), false, false, d);
         }
         if let Some(p) = inst.pred_write {
-            take(&self.regs[self.preds + p as usize], false, true, p);
+            take(self.pred(p), false, true, p);
         }
         best.map(|(_, pred, x)| (pred, x))
     }
@@ -236,7 +242,7 @@ impl Scoreboard {
             self.regs[s] = p(d);
         }
         if let Some(x) = inst.pred_write {
-            self.regs[self.preds + x as usize] = p(x);
+            self.regs[self.first_pred + x as usize] = p(x);
         }
     }
 }
