@@ -658,11 +658,11 @@ fn the_cycle_limit_names_the_spinning_warp_not_the_one_at_the_barrier() {
         (0, 1, Some(0), setp),
         "{fault:?}"
     );
-    assert_eq!(fault.cycle, 100_001);
+    assert_eq!(fault.cycle, 100_030);
     let text = fault.render(&k, false);
     assert!(
         text.contains("the run passed the cycle limit (100000 cycles)")
-            && text.contains("in block 0, warp 1, lane 0 (thread 32), pc 7, cycle 100001: `setp.eq.u32 %unset, %v, 0`")
+            && text.contains("in block 0, warp 1, lane 0 (thread 32), pc 7, cycle 100030: `setp.eq.u32 %unset, %v, 0`")
             && text.contains("this warp issued the most instructions lately"),
         "{text}"
     );

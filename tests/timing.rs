@@ -337,7 +337,7 @@ fn a_lines_first_load_comes_from_its_l2_slice_or_dram() {
         u64::from(m.l2_first_latency),
         u64::from(m.dram_latency),
     );
-    assert_eq!((l2, first, dram), (287, 382, 477));
+    assert_eq!((l2, first, dram), (287, 382, 463));
     // Buffers in L2 (as the cross-check runs kernels): a line's first load comes from its L2 slice; the stored
     // line, touched before, is a plain L2 hit.
     let a = issue_cycles(src, &warm, &adds);
@@ -436,8 +436,8 @@ fn param_reads(config: &Config, threads: u32, grid: u32) -> (Vec<u32>, u64) {
 #[test]
 fn an_sms_first_read_of_the_kernels_parameters_misses_once_and_the_reads_in_flight_wait_for_it() {
     let hopper = Config::hopper();
-    assert_eq!(hopper.timing.memory.param_miss, 68);
-    for miss in [68, 200] {
+    assert_eq!(hopper.timing.memory.param_miss, 70);
+    for miss in [70, 200] {
         let mut config = hopper.clone();
         config.timing.memory.param_miss = miss;
         let mut free = hopper.clone();
@@ -459,8 +459,9 @@ fn an_sms_first_read_of_the_kernels_parameters_misses_once_and_the_reads_in_flig
                 first(&with) > first(&without) + m - 4,
                 "warp {w}: {with:?} against {without:?}"
             );
+            // (Within the few cycles by which the warps' issue order shifts.)
             assert!(
-                first(&with) <= first(&without) + m,
+                first(&with) <= first(&without) + m + 4,
                 "warp {w}: {with:?} against {without:?}"
             );
             assert_eq!(with[2 + 2 * w], without[2 + 2 * w], "warp {w}");
@@ -485,6 +486,118 @@ fn an_sms_first_read_of_the_kernels_parameters_misses_once_and_the_reads_in_flig
         let b = run_with(name, &dear).expect("runs");
         assert_eq!(a.cycles, b.cycles, "{name}");
     }
+}
+
+/// `calibration/programs/NAME.ptx` (`param_line` or `param_hit`: sixteen pointer parameters, `cyc` and p1..p15,
+/// read one at a time between clock reads) on `config`: `cyc`, the figure and each read's cycles.
+fn param_line_reads(name: &str, config: &Config) -> Vec<u32> {
+    let file = format!("{name}.ptx");
+    let text = programs::calibration_file(&file).expect("a calibration program");
+    let mut buffers = vec!["cyc=u32[16]".to_string()];
+    buffers.extend((1..=15).map(|i| format!("p{i}=u32[1]")));
+    let args = warpsim::ptx::Arguments {
+        buffers,
+        ..warpsim::ptx::Arguments::default()
+    };
+    let program = warpsim::ptx::load_text(&file, text, &args, &[], false).expect("loads");
+    let out = warpsim::simulate(&program, config, &Launch::default()).expect("runs");
+    out.buffer("cyc").expect("cyc").data.clone()
+}
+
+#[test]
+fn each_64_byte_line_of_the_parameters_misses_once_and_every_read_takes_a_constant_banks_time() {
+    let hopper = Config::hopper();
+    let m = &hopper.timing.memory;
+    assert_eq!(
+        (m.param_miss, m.param_hit, m.param_line_bytes, m.param_bank_offset),
+        (70, 30, 64, 0x210)
+    );
+    // p_i lies at c[0x0][0x218 + 8(i - 1)]: p1 opens line 0x200, p6 line 0x240, p14 line 0x280. A read's cycles,
+    // clock to clock with its shared store: 7, plus the hit, plus the miss on a line's first read.
+    let (hit, miss) = (7 + 30, 7 + 30 + 70);
+    let expected =
+        |misses: &[usize]| -> Vec<u32> { (1..=15).map(|i| if misses.contains(&i) { miss } else { hit }).collect() };
+    let line = param_line_reads("param_line", &hopper);
+    assert_eq!(line[1..], expected(&[1, 6, 14])[..]);
+    assert_eq!(line[0], 2 * miss, "the figure: p6's read and p14's");
+    let hits = param_line_reads("param_hit", &hopper);
+    assert_eq!(hits[1..], line[1..]);
+    assert_eq!(hits[0], 12 * hit, "the figure: the twelve reads that hit");
+    // 128-byte lines: p1-p13 share line 0x200, p14 opens 0x280.
+    let mut wide = hopper.clone();
+    wide.timing.memory.param_line_bytes = 128;
+    assert_eq!(param_line_reads("param_line", &wide)[1..], expected(&[1, 14])[..]);
+    // The parameters starting at 0x240 instead: p1 opens line 0x240, p9 line 0x280.
+    let mut moved = hopper.clone();
+    moved.timing.memory.param_bank_offset = 0x240 - 8;
+    assert_eq!(param_line_reads("param_line", &moved)[1..], expected(&[1, 9])[..]);
+    // No hit time and no miss: every read is the mov's.
+    let mut free = hopper.clone();
+    free.timing.memory.param_miss = 0;
+    free.timing.memory.param_hit = 0;
+    assert!(param_line_reads("param_line", &free)[1..].iter().all(|&c| c == 7));
+}
+
+#[test]
+fn a_buffers_partly_copied_last_sector_costs_its_first_load_and_first_atomic_a_fill() {
+    let hopper = Config::hopper();
+    let m = &hopper.timing.memory;
+    assert_eq!((m.partial_sector_load, m.partial_sector_atomic), (161, 272));
+    let load = |words: i64, config: &Config| calibration_cycles("partial_load", &[("words", words)], config);
+    let atomic = |words: i64, config: &Config| calibration_cycles("partial_atomic", &[("words", words)], config);
+    // A buffer of 6 or 1 words ends inside its only sector; 8 and 16 words fill whole sectors.
+    for partial in [1, 6, 7] {
+        assert_eq!(load(partial, &hopper), load(8, &hopper) + 161, "{partial} words");
+        assert_eq!(atomic(partial, &hopper), atomic(8, &hopper) + 272, "{partial} words");
+    }
+    assert_eq!(load(16, &hopper), load(8, &hopper));
+    assert_eq!(atomic(16, &hopper), atomic(8, &hopper));
+    // Word 0 of a 9-word buffer lies in its first sector, which is whole: the partial second sector is not read.
+    assert_eq!(load(9, &hopper), load(8, &hopper));
+    // Buffers that do not start in L2 come from DRAM whole: nothing partial.
+    let mut cold = hopper.clone();
+    cold.timing.memory.buffers_in_l2 = false;
+    assert_eq!(load(6, &cold), load(8, &cold));
+    assert_eq!(atomic(1, &cold), atomic(8, &cold));
+    // Only the first access waits for the fill: a second load of the line, or a second atomic, does not.
+    let src = "
+.block 1
+.buffer g u32[6] = i
+.buffer h u32[1]
+.buffer o u32[8]
+.reg %v, %s
+    ld.global.u32 %v, g[0]
+    add.u32 %s, %v, 1
+    ld.global.u32 %v, g[5]
+    add.u32 %s, %s, %v
+    atom.global.add.u32 %v, h[0], 1
+    add.u32 %s, %s, %v
+    atom.global.add.u32 %v, h[0], 1
+    add.u32 %s, %s, %v
+    st.global.u32 o[0], %s
+";
+    let single = |config: &Config| issue_cycles(src, config, &[1, 3, 5, 7]);
+    let with = single(&hopper);
+    let mut free = hopper.clone();
+    free.timing.memory.partial_sector_load = 0;
+    free.timing.memory.partial_sector_atomic = 0;
+    let without = single(&free);
+    assert_eq!(with[0], without[0] + 161, "{with:?} against {without:?}");
+    assert_eq!(
+        with[1] - with[0],
+        without[1] - without[0],
+        "the second load: {with:?} against {without:?}"
+    );
+    assert_eq!(
+        with[2] - with[1],
+        without[2] - without[1] + 272,
+        "{with:?} against {without:?}"
+    );
+    assert_eq!(
+        with[3] - with[2],
+        without[3] - without[2],
+        "the second atomic: {with:?} against {without:?}"
+    );
 }
 
 /// `cyc[0]` of calibration microbenchmark `name` (warpsim's ISA) with `set`, on `config`.
@@ -1238,13 +1351,14 @@ end:
 }
 
 /// A straight line timed by two clock reads, in PTX of `.target sm_90` plus `target` (`", debug"` for a debug
-/// build): `cyc[0]` is the second read less the first; returns it and the program.
+/// build): `cyc[0]` is the second read less the first; returns it and the program. (A store through the buffer's
+/// pointer before the first clock read: the parameters' reads are done before it.)
 fn debug_line(target: &str, config: &Config) -> (u32, warpsim_isa::Program) {
     let text = format!(
         ".version 8.0\n.target sm_90{target}\n.address_size 64\n\
          .visible .entry k(.param .u64 cyc, .param .u64 buf)\n{{\n\
          .reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n\
-         ld.param.u64 %rd1, [cyc];\nld.param.u64 %rd2, [buf];\nmov.u32 %r1, %tid.x;\n\
+         ld.param.u64 %rd1, [cyc];\nld.param.u64 %rd2, [buf];\nmov.u32 %r1, %tid.x;\nst.u32 [%rd2], %r1;\n\
          mov.u64 %rd3, %clock64;\nadd.s32 %r2, %r1, 1;\ncvt.u64.u32 %rd4, %r2;\nst.u32 [%rd2+4], %r2;\n\
          mov.u64 %rd5, %clock64;\nsub.s64 %rd6, %rd5, %rd3;\ncvt.u32.u64 %r4, %rd6;\nst.u32 [%rd1], %r4;\nret;\n}}\n"
     );
@@ -1275,6 +1389,7 @@ fn a_debug_build_holds_each_warp_for_the_sass_ptxas_makes_of_each_instruction() 
             Some(C::ParamEntry),
             Some(C::ParamEntry),
             Some(C::MovSpecial),
+            Some(C::Store),
             Some(C::MovSpecial),
             Some(C::Alu),
             Some(C::Cvt64),

@@ -944,9 +944,10 @@ pub struct Instruction {
     /// For an instruction lowered from PTX: the CUDA or Python line it was compiled from (PTX's `.loc`).
     pub origin: Option<Origin>,
     /// It reads a kernel parameter (PTX `ld.param` of an entry's parameter, lowered to its value at the launch):
-    /// on the GPU, a read of the parameters' constant-bank line, which an SM's first read of a launch misses.
-    /// warpsim's own programs read none: their parameters are constants.
-    pub param: bool,
+    /// the parameter's byte offset in the entry's parameter space. On the GPU, a read of the constant bank that
+    /// holds the parameters, whose lines an SM's first read of a launch misses. warpsim's own programs read none:
+    /// their parameters are constants.
+    pub param: Option<u32>,
     /// For the first instruction a PTX instruction of a debug build (`.target sm_XX, debug`, `nvcc -G`) lowers
     /// to: what kind of PTX instruction it was, by which the timing model estimates the code ptxas makes of it
     /// without optimising (`timing.debug_build`). `None` for optimised code and warpsim's own programs.

@@ -865,7 +865,7 @@ impl Assembler<'_> {
                     text,
                     expanded_from: s.expanded_from,
                     origin: None,
-                    param: false,
+                    param: None,
                     debug: None,
                 }),
                 Err(mut d) => {

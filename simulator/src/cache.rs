@@ -22,16 +22,48 @@ pub struct L2View<'a> {
     /// An L1 miss's latency on a line touched before, and on one not yet touched (`None`: the same).
     pub hit: u64,
     pub first: Option<u64>,
+    /// The sectors the host's copy left partly written, and what their first touch costs.
+    pub partial: &'a Partial,
+}
+
+/// The sectors the host's copy of the buffers leaves partly written in L2: the last sector of a buffer whose bytes
+/// end inside it. L2 must fill the rest of such a sector from DRAM before it serves it, so the first access to its
+/// line that needs it costs more: a load `load` cycles more than another line's first touch, an atomic `atomic`
+/// more than its latency (`memory.partial_sector_load`, `memory.partial_sector_atomic`).
+#[derive(Clone, Debug, Default)]
+pub struct Partial {
+    /// Line → the bits of its partly written sectors.
+    pub sectors: FxHashMap<u64, u64>,
+    pub load: u64,
+    pub atomic: u64,
+}
+
+impl Partial {
+    /// The bits of `line`'s partly written sectors among `need`.
+    #[inline]
+    fn of(&self, line: u64, need: u64) -> u64 {
+        if self.sectors.is_empty() {
+            0
+        } else {
+            self.sectors.get(&line).map_or(0, |s| s & need)
+        }
+    }
 }
 
 impl L2View<'_> {
-    /// The latency of an L1 miss at cycle `now` on `line`, which L2 then holds. A line whose first fetch is
-    /// still in flight is not near yet: another sector of it costs the first touch's latency too.
+    /// The latency of an L1 miss at cycle `now` on sectors `need` of `line`, which L2 then holds. A line whose
+    /// first fetch is still in flight is not near yet: another sector of it costs the first touch's latency too.
+    /// A first touch that needs a partly written sector waits for L2 to fill it ([`Partial`]).
     #[inline]
-    pub fn miss(&mut self, line: u64, now: u64) -> u64 {
+    pub fn miss(&mut self, line: u64, need: u64, now: u64) -> u64 {
         match self.first {
             Some(first) if !self.committed.contains(line) => match self.own.entry(line) {
                 std::collections::hash_map::Entry::Vacant(v) => {
+                    let first = if self.partial.of(line, need) != 0 {
+                        first + self.partial.load
+                    } else {
+                        first
+                    };
                     v.insert(now + first);
                     first
                 }
@@ -48,6 +80,13 @@ impl L2View<'_> {
         if self.tracks() && !self.committed.contains(line) {
             self.own.entry(line).or_insert(0);
         }
+    }
+
+    /// Whether an atomic on sectors `need` of `line` is the first access of the launch to a partly written
+    /// sector of it ([`Partial`]).
+    #[inline]
+    pub fn partial_first(&self, line: u64, need: u64) -> bool {
+        self.partial.of(line, need) != 0 && !self.committed.contains(line) && !self.own.contains_key(&line)
     }
 
     /// Whether lines are tracked at all.

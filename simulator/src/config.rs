@@ -138,15 +138,42 @@ pub struct Memory {
     /// the buffers copied to the device, which leaves them in L2. When false, each line's first load in the
     /// launch costs `dram_latency` (measured with buffers copied after other work: `docs/timing.md`).
     pub buffers_in_l2: bool,
-    /// Extra cycles of an SM's first read of the kernel's parameters in a launch (PTX `ld.param` of an entry's
-    /// parameter): the parameters' constant-bank line misses the SM's constant cache; the SM's reads of it until
-    /// the line arrives wait for it, later ones hit. warpsim's own programs read no parameters (their values are
-    /// constants), as the CUDA translation reads the line before its start clock. Measured on an H200: the
-    /// first load of a chase takes 61–67 cycles longer when its pointer is read after the start clock than
-    /// when it was read before (`calibration/measured/ubench18.cu`); read directly in PTX, a warp's first `ld.param`
-    /// takes 68–69 cycles longer than its next, on an H100 and an H200 (`calibration/measured/ubench19.cu`).
+    /// Extra cycles of an SM's first read of a line of the kernel's parameters in a launch (PTX `ld.param` of an
+    /// entry's parameter): the constant-bank line misses the SM's constant cache; the SM's reads of it until the
+    /// line arrives wait for it, later ones hit. Each line misses on its own, and misses of different lines
+    /// overlap. warpsim's own programs read no parameters (their values are constants), as the CUDA translation
+    /// reads the line before its start clock. Measured on an H200: the first load of a chase takes 61–67 cycles
+    /// longer when its pointer is read after the start clock than when it was read before
+    /// (`calibration/measured/ubench18.cu`); read directly in PTX, a warp's first `ld.param` takes 68–69 cycles
+    /// longer than its next, on an H100 and an H200 (`calibration/measured/ubench19.cu`), and the first read of
+    /// each further 64-byte line 67–68 longer than a read of a line already read (`ubench25.cu`).
     #[serde(default = "Memory::default_param_miss")]
     pub param_miss: u32,
+    /// Extra cycles of every read of a kernel parameter over a `mov`'s: ptxas reads it from the constant bank
+    /// with an `LDC` (or `ULDC`), whose result takes about 35 cycles when the line is in the constant cache
+    /// (H200: 36 from the clock to the clock after a shared store of the value, where a `mov` gives warpsim's 7;
+    /// `calibration/measured/ubench25.cu`).
+    #[serde(default = "Memory::default_param_hit")]
+    pub param_hit: u32,
+    /// Extra cycles of a load's first touch of a line when it needs a sector the host's copy of the buffers left
+    /// partly written (a buffer's last sector, when its bytes end inside it; with `buffers_in_l2`): L2 fills
+    /// the rest of the sector from DRAM first. Measured on an H200 as the cross-check prepares a kernel (L2
+    /// flushed, the buffer zeroed, then copied): a load of a 6-word buffer took 161 cycles more than of an 8-word
+    /// one, on average over the L2's slices (`calibration/measured/ubench27.cu`).
+    #[serde(default = "Memory::default_partial_sector_load")]
+    pub partial_sector_load: u32,
+    /// Likewise for an atomic, the first access to such a sector: 272 cycles more on a 1-word buffer than on an
+    /// 8-word one (`ubench27.cu`).
+    #[serde(default = "Memory::default_partial_sector_atomic")]
+    pub partial_sector_atomic: u32,
+    /// The constant cache's line in bytes (a power of two), for the parameters' misses: Hopper's 64 (a read at
+    /// every 64th byte of the bank misses, `calibration/measured/ubench25.cu`).
+    #[serde(default = "Memory::default_param_line_bytes")]
+    pub param_line_bytes: u32,
+    /// Where the kernel's parameters start in their constant bank (bytes): `c[0x0][0x210]` on sm_90, after the
+    /// driver's own words (which share the first line with the first parameters).
+    #[serde(default = "Memory::default_param_bank_offset")]
+    pub param_bank_offset: u32,
     /// Cache lines the L1 resolves per cycle beyond a load's first: a load of n lines is ready (n - 1) / this
     /// cycles later (its bank conflicts come on top, `bank_conflict` per extra way, as in shared memory).
     pub l1_lines_per_cycle: u32,
@@ -509,9 +536,14 @@ impl Config {
                     l1_ways: 4,
                     l1_miss_latency: 287,
                     l2_first_latency: Memory::default_l2_first_latency(),
-                    dram_latency: 477,
+                    dram_latency: 463,
                     buffers_in_l2: true,
                     param_miss: Memory::default_param_miss(),
+                    param_hit: Memory::default_param_hit(),
+                    partial_sector_load: Memory::default_partial_sector_load(),
+                    partial_sector_atomic: Memory::default_partial_sector_atomic(),
+                    param_line_bytes: Memory::default_param_line_bytes(),
+                    param_bank_offset: Memory::default_param_bank_offset(),
                     l1_lines_per_cycle: 5,
                 },
             },
@@ -578,6 +610,9 @@ impl Config {
             t.memory.l2_first_latency,
             t.memory.dram_latency,
             t.memory.param_miss,
+            t.memory.param_hit,
+            t.memory.partial_sector_load,
+            t.memory.partial_sector_atomic,
         ]
         .iter()
         .any(|&v| v > LIMIT)
@@ -585,6 +620,12 @@ impl Config {
             return bad("timing figures must be at most 1000000 cycles");
         }
         let m = &t.memory;
+        if !m.param_line_bytes.is_power_of_two() || !(4..=4096).contains(&m.param_line_bytes) {
+            return bad("`timing.memory.param_line_bytes` must be a power of two from 4 to 4096");
+        }
+        if m.param_bank_offset > 0x10000 {
+            return bad("`timing.memory.param_bank_offset` must be at most 65536 (a constant bank's size)");
+        }
         if !m.line_bytes.is_power_of_two() || !(4..=4096).contains(&m.line_bytes) {
             return bad("`timing.memory.line_bytes` must be a power of two from 4 to 4096");
         }
@@ -806,7 +847,32 @@ impl Memory {
 
     /// See [`Memory::param_miss`].
     pub fn default_param_miss() -> u32 {
-        68
+        70
+    }
+
+    /// See [`Memory::partial_sector_load`].
+    pub fn default_partial_sector_load() -> u32 {
+        161
+    }
+
+    /// See [`Memory::partial_sector_atomic`].
+    pub fn default_partial_sector_atomic() -> u32 {
+        272
+    }
+
+    /// See [`Memory::param_hit`].
+    pub fn default_param_hit() -> u32 {
+        30
+    }
+
+    /// See [`Memory::param_line_bytes`]: 64.
+    pub fn default_param_line_bytes() -> u32 {
+        64
+    }
+
+    /// See [`Memory::param_bank_offset`]: 0x210.
+    pub fn default_param_bank_offset() -> u32 {
+        0x210
     }
 
     /// See [`Memory::sector_bytes`]: Hopper's 32 bytes.

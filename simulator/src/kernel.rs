@@ -1523,6 +1523,10 @@ pub struct Kernel {
     /// instruction, `(n − 1) × timing.debug_build.instruction` for its class's n ([`sched::DEBUG`]); empty
     /// otherwise.
     pub debug_hold: Vec<u32>,
+    /// Per instruction that reads a kernel parameter ([`sched::PARAM`]): the constant-bank line it reads
+    /// (`timing.memory.param_line_bytes` each, the parameters starting at `timing.memory.param_bank_offset`);
+    /// 0 for the others.
+    pub param_line: Vec<u32>,
     /// The rows of `exec_code` a placed warp must zero ([`crate::rows::read_before_written`]); every lane writes
     /// the others before it reads them. (A traced run zeroes every row of the program's registers.)
     pub zeroed_rows: Vec<u16>,
@@ -1961,9 +1965,12 @@ pub fn instantiate_with(
     if config.timing.yield_loops {
         sched::yields(&mut code, &graph);
     }
-    for (d, inst) in code.iter_mut().zip(&program.instructions) {
-        if inst.param {
+    let memory = &config.timing.memory;
+    let mut param_line = vec![0; code.len()];
+    for ((d, inst), line) in code.iter_mut().zip(&program.instructions).zip(&mut param_line) {
+        if let Some(offset) = inst.param {
             d.sched |= sched::PARAM;
+            *line = memory.param_bank_offset.saturating_add(offset) / memory.param_line_bytes;
         }
     }
     let debug_hold = debug_holds(program, &mut code, &config.timing.debug_build);
@@ -2021,6 +2028,7 @@ pub fn instantiate_with(
     zeroed_rows.dedup();
     Ok(Kernel {
         debug_hold,
+        param_line,
         exec_code,
         exec_rows,
         exec_slots,

@@ -230,7 +230,7 @@ pub(crate) fn global_lines(
         }
         distinct += 1;
         if let Some((c, now, hit)) = l1.as_mut() {
-            let (was_hit, at) = c.load(line, need, *now, || *now + l2.miss(line, *now));
+            let (was_hit, at) = c.load(line, need, *now, || *now + l2.miss(line, need, *now));
             misses += u64::from(!was_hit);
             arrival = arrival.max(at.max(*now + *hit));
         } else {
@@ -238,6 +238,28 @@ pub(crate) fn global_lines(
         }
     }
     (distinct, misses, arrival)
+}
+
+/// Whether an atomic by the lanes `exec` (`words` from `base`) is the first access of the launch to a sector the
+/// host's copy left partly written ([`crate::cache::Partial`]): it then waits for L2 to fill it.
+#[cold]
+#[inline(never)]
+pub(crate) fn atomic_partial_first(
+    base: u64,
+    words: &[usize; 64],
+    exec: u64,
+    (line_bytes, sector_bytes): (u32, u32),
+    l2: &L2View<'_>,
+) -> bool {
+    let line_shift = line_bytes.trailing_zeros();
+    let sector_shift = sector_bytes.clamp(1, line_bytes).trailing_zeros();
+    let per_line = line_shift - sector_shift;
+    let mut first = false;
+    for_lanes(exec, |lane| {
+        let sector = (base + words[lane as usize] as u64 * 4) >> sector_shift;
+        first |= l2.partial_first(sector >> per_line, 1 << (sector & ((1 << per_line) - 1)));
+    });
+    first
 }
 
 /// A store to local memory by the lanes `exec` (`words` from `base`): its sectors are in `l1` from `now` on (the L1

@@ -45,6 +45,9 @@ pub(crate) struct Shared<'k> {
     pub config: &'k Config,
     /// Byte address of each global buffer (for cache lines): laid out in order, 256-byte aligned.
     global_base: Vec<u64>,
+    /// The sectors the host's copy of the buffers leaves partly written in L2 (`memory.buffers_in_l2`): the last
+    /// sector of each buffer whose bytes end inside it, and what their first access costs.
+    partial: crate::cache::Partial,
     /// Where the threads' local memory lies (for cache lines), after the buffers: its base, bytes per warp
     /// (`local_words · W · 4`) and warps per block; warp `g` of the grid (block · warps per block + warp) at
     /// `base + g · bytes per warp`.
@@ -133,6 +136,7 @@ impl<'k> Shared<'k> {
             global_base.push(next);
             next += (b.data.len() as u64 * 4).div_ceil(align) * align;
         }
+        let partial = partial_sectors(memory, &global_base, &config.timing.memory);
         let mut reads = vec![false; kernel.buffers.len()];
         let mut writes = vec![false; kernel.buffers.len()];
         for inst in &kernel.code {
@@ -183,6 +187,7 @@ impl<'k> Shared<'k> {
             kernel,
             config,
             global_base,
+            partial,
             local: [
                 next,
                 kernel.local_words() as u64 * u64::from(kernel.warp_size) * 4,
@@ -248,6 +253,9 @@ pub(crate) struct Sm<'k> {
     issued_marks: Vec<[u64; 2]>,
     /// The last epoch's writes are committed and [`Sm::begin_epoch`] has not run since.
     epoch_ended: bool,
+    /// The cycle the SM's last `run_until` would have gone on at, had its limit not stopped it: past `cycle`
+    /// when it stopped at a limit with nothing to do there.
+    wake: u64,
     /// The warp schedulers: which ready warp of each issues next ([`WarpScheduler`]).
     scheduler: WarpScheduler,
     blocks: Vec<Option<Block>>,
@@ -275,9 +283,9 @@ pub(crate) struct Sm<'k> {
     overlay: crate::lsu::Overlay,
     /// The global lines this SM brought into L2 this epoch (the engine merges them at the commit).
     pub l2_own: FxHashMap<u64, u64>,
-    /// When the kernel parameters' constant-bank line is in this SM's constant cache (`None`: not read yet in
-    /// the launch; `Memory::param_miss`).
-    param_ready: Option<u64>,
+    /// The lines of the kernel parameters' constant bank this SM has read in the launch, and when each is in its
+    /// constant cache (`Memory::param_miss`).
+    param_ready: Vec<(u32, u64)>,
     /// With `RunOptions::profile`: the cycles of this SM's warps per instruction.
     pub profile: Option<crate::profile::Profile>,
     /// With tracing: this epoch's global atomics that return old values, as the events their values arrive in
@@ -324,6 +332,7 @@ impl<'k> Sm<'k> {
             warps: (0..slots).map(|_| None).collect(),
             issued_marks: vec![[0; 2]; slots],
             epoch_ended: false,
+            wake: 0,
             scheduler: WarpScheduler::new(slots, schedulers),
             blocks: Vec::new(),
             queue: BlockQueue::default(),
@@ -341,7 +350,7 @@ impl<'k> Sm<'k> {
             effects: Vec::new(),
             overlay: crate::lsu::Overlay::default(),
             l2_own: FxHashMap::default(),
-            param_ready: None,
+            param_ready: Vec::new(),
             profile: None,
             returning: Vec::new(),
             scratch: LaneScratch::default(),
@@ -621,20 +630,15 @@ impl<'k> Sm<'k> {
         let (policy, schedule) = (self.config.scheduler_policy, self.shared.schedule);
         while cycle < limit && self.resident > 0 {
             // (Checked when the cycle is reached, not when a jump aims past it: a jump may cross an epoch.)
-            if cycle > options.max_cycles
-                && let Some(warp) = self.warps.iter().flatten().next()
-            {
-                return Err(Fault {
-                    kind: FaultKind::CycleLimit {
-                        limit: options.max_cycles,
-                    },
-                    cycle,
-                    block: warp.block_id,
-                    warp: warp.warp_in_block,
-                    lane: None,
-                    pc: warp.stack.top().map(|t| t.pc).unwrap_or(0),
-                    findings: Vec::new(),
-                });
+            if cycle > options.max_cycles {
+                match self.past_limit(cycle, options.max_cycles) {
+                    Ok(Some(wake)) => {
+                        cycle = wake;
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(fault) => return Err(fault),
+                }
             }
             let mut issued = false;
             // A warp retired without issuing: others may now be able to go (a barrier completed).
@@ -713,11 +717,36 @@ impl<'k> Sm<'k> {
             };
         }
         // (A jump past the epoch resumes at its end: the next epoch may bring blocks.)
+        self.wake = cycle;
         self.cycle = cycle.min(limit).max(self.cycle);
         if self.resident == 0 {
             self.cycle = limit;
         }
         Ok(())
+    }
+
+    /// The run is at `cycle`, past the cycle limit `max`: the fault, naming this SM's first warp (none: `Ok(None)`,
+    /// go on). A traced run's short step may have stopped the SM here with nothing to do: an untraced run, whose
+    /// steps are epochs, goes on to the SM's next cycle or the epoch's end, and so does this one
+    /// (`Ok(Some(next))`).
+    #[cold]
+    #[inline(never)]
+    fn past_limit(&self, cycle: u64, max: u64) -> Result<Option<u64>, Fault> {
+        let Some(warp) = self.warps.iter().flatten().next() else {
+            return Ok(None);
+        };
+        if cycle < self.wake && !cycle.is_multiple_of(self.config.epoch_cycles()) {
+            return Ok(Some(self.wake));
+        }
+        Err(Fault {
+            kind: FaultKind::CycleLimit { limit: max },
+            cycle,
+            block: warp.block_id,
+            warp: warp.warp_in_block,
+            lane: None,
+            pc: warp.stack.top().map(|t| t.pc).unwrap_or(0),
+            findings: Vec::new(),
+        })
     }
 
     /// Commit-time delivery of an atomic's old value to its lane, if the warp is still there; with tracing, the
@@ -1079,6 +1108,7 @@ impl<'k> Sm<'k> {
         let banks = self.config.shared_banks;
         let (l1, own, config) = (&mut self.l1, &mut self.l2_own, self.config);
         let (global_base, local_base) = (&self.shared.global_base, warp.local_base);
+        let partial = &self.shared.partial;
         let lsu = once(move || MemoryTiming {
             banks,
             w: kernel.warp_size,
@@ -1088,6 +1118,7 @@ impl<'k> Sm<'k> {
                 own,
                 hit: u64::from(config.timing.memory.l1_miss_latency),
                 first: config.timing.memory.first_miss(),
+                partial,
             },
             global_base,
             local_base,
@@ -1098,7 +1129,10 @@ impl<'k> Sm<'k> {
         // A read of the kernel's parameters: the SM's first of the launch misses the constant cache.
         let mut param_wait = 0;
         if sched & crate::kernel::sched::PARAM != 0 {
-            param_wait = param_read(&mut self.param_ready, self.config.timing.memory.param_miss, cycle);
+            let memory = &self.config.timing.memory;
+            let line = self.shared.kernel.param_line[pc as usize];
+            param_wait =
+                param_read(&mut self.param_ready, line, memory.param_miss, cycle) + u64::from(memory.param_hit);
         }
         if sched != 0 && self.config.timing.hoist_loads {
             if sched & crate::kernel::sched::LEADER != 0 {
@@ -1566,14 +1600,45 @@ fn once<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
     f
 }
 
-/// How much longer than its own latency a read of the kernel's parameters issued at `cycle` takes, on an SM whose
-/// parameters' line arrives at `ready` (`None`: not read yet in the launch): the SM's first read of the launch
-/// misses the constant cache, and its line arrives `miss` cycles later (`memory.param_miss`); a read before then
-/// waits for it.
+/// The sectors the host's copy of `memory` (at `base`) leaves partly written in L2 while the buffers start there
+/// (`memory.buffers_in_l2`): a buffer whose bytes end inside a sector (of `memory.sector_bytes`, at most a line)
+/// has its last sector so. With what the first access to one costs.
+fn partial_sectors(memory: &[Buffer], base: &[u64], m: &crate::config::Memory) -> crate::cache::Partial {
+    let mut out = crate::cache::Partial {
+        load: u64::from(m.partial_sector_load),
+        atomic: u64::from(m.partial_sector_atomic),
+        ..crate::cache::Partial::default()
+    };
+    if !m.buffers_in_l2 {
+        return out;
+    }
+    let sector = u64::from(m.sector_bytes.clamp(1, m.line_bytes));
+    let per_line = u64::from(m.line_bytes) / sector;
+    for (b, &at) in memory.iter().zip(base) {
+        let bytes = b.data.len() as u64 * 4;
+        if !bytes.is_multiple_of(sector) {
+            let s = (at + bytes) / sector;
+            *out.sectors.entry(s / per_line).or_insert(0) |= 1 << (s % per_line);
+        }
+    }
+    out
+}
+
+/// How much longer than a hit a read of the kernel's parameters in constant-bank line `line`, issued at `cycle`,
+/// takes on an SM whose lines read so far arrive when `ready` says: the SM's first read of a line in the launch
+/// misses the constant cache, and the line arrives `miss` cycles later (`memory.param_miss`); a read of it before
+/// then waits for it. Lines miss independently.
 #[cold]
 #[inline(never)]
-fn param_read(ready: &mut Option<u64>, miss: u32, cycle: u64) -> u64 {
-    ready.get_or_insert(cycle + u64::from(miss)).saturating_sub(cycle)
+fn param_read(ready: &mut Vec<(u32, u64)>, line: u32, miss: u32, cycle: u64) -> u64 {
+    let at = match ready.iter().find(|(l, _)| *l == line) {
+        Some(&(_, at)) => at,
+        None => {
+            ready.push((line, cycle + u64::from(miss)));
+            cycle + u64::from(miss)
+        }
+    };
+    at.saturating_sub(cycle)
 }
 
 /// A `YIELD` loop's way out under ITS: its join, or the current entry's reconvergence pc if that comes first.

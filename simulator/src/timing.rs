@@ -116,10 +116,17 @@ pub(crate) fn price<'m>(
             // 1024 threads whose 31 other warps skip thread 0's `red` pays nothing for them; docs/timing.md).
             AccessKind::Atomic if exec == 0 => Cost::empty(),
             AccessKind::Atomic => {
+                let mut fill = 0;
                 if !m.addr.shared {
                     // Performed at L2, which then holds the lines; the SM's L1 copies of them are stale.
                     if mem.l2.tracks() {
                         let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
+                        // The first access to a sector the host's copy left partly written waits for its fill.
+                        if !mem.l2.partial.sectors.is_empty()
+                            && crate::lsu::atomic_partial_first(base(), m.words, exec, sizes, &mem.l2)
+                        {
+                            fill = mem.l2.partial.atomic;
+                        }
                         global_lines(base(), m.words, exec, sizes, None, &mut mem.l2);
                     }
                     crate::lsu::invalidate_lines(base(), m.words, exec, timing.memory.line_bytes, mem.l1);
@@ -135,7 +142,9 @@ pub(crate) fn price<'m>(
                     timing.global_atomic_serialize
                 };
                 let unit = if m.addr.shared { shared_unit() } else { unit };
-                Cost::atomic(unit, p.same_address, per_lane, conflict)
+                let mut cost = Cost::atomic(unit, p.same_address, per_lane, conflict);
+                cost.latency += fill;
+                cost
             }
         };
     }

@@ -550,6 +550,23 @@ fn ptx_arguments(f: &Function) -> Vec<Argument> {
         .collect()
 }
 
+/// The byte offset of each `.param` of entry `f` in its parameter space, as the ABI lays them out: in order,
+/// each aligned to its `.align` or else its element's size. (Past an unsized array: the offsets so far.)
+pub fn param_offsets(f: &Function) -> Vec<u32> {
+    let mut out = Vec::with_capacity(f.params.len());
+    let mut next = 0u64;
+    for p in &f.params {
+        let Some(bytes) = param_bytes(p) else { break };
+        let elem = u64::from(p.ty.scalar.bits() / 8) * u64::from(p.ty.vector.unwrap_or(1));
+        let align = p.align.map_or(elem, u64::from).max(1);
+        next = next.div_ceil(align) * align;
+        let Ok(at) = u32::try_from(next) else { break };
+        out.push(at);
+        next += bytes;
+    }
+    out
+}
+
 /// The size in bytes of a `.param` (its type times its array dimensions).
 fn param_bytes(p: &super::ast::Param) -> Option<u64> {
     let mut n = u64::from(p.ty.scalar.bits() / 8) * u64::from(p.ty.vector.unwrap_or(1));
@@ -1401,6 +1418,20 @@ mod tests {
             let _ = write!(text, ".visible .entry {name}({params})\n{{\nret;\n}}\n");
         }
         ptx::parse("m.ptx", &text).expect("parses").0
+    }
+
+    #[test]
+    fn parameter_offsets_follow_the_abi_each_aligned_to_its_align_or_size() {
+        let m = module(&[(
+            "k",
+            ".param .u32 a, .param .u64 b, .param .u8 c, .param .align 16 .b8 s[20], .param .u16 d, .param .f64 e, \
+             .param .u8 f, .param .u32 g",
+        )]);
+        let f = m.entries().next().expect("an entry");
+        // a 0..4, b 8..16, c 16, s 32..52 (aligned to 16), d 52..54, e 56..64, f 64, g 68..72.
+        assert_eq!(param_offsets(f), [0, 8, 16, 32, 52, 56, 64, 68]);
+        let none = module(&[("k", "")]);
+        assert!(param_offsets(none.entries().next().expect("an entry")).is_empty());
     }
 
     fn params(types: &[&str]) -> String {

@@ -634,7 +634,7 @@ impl Lower<'_> {
                 text,
                 expanded_from: None,
                 origin: None,
-                param: false,
+                param: None,
                 debug: None,
             },
             label: None,
@@ -716,7 +716,7 @@ impl Lower<'_> {
                 text: at.text.clone(),
                 expanded_from: None,
                 origin: at.origin.clone(),
-                param: false,
+                param: None,
                 debug: None,
             },
             label: None,
@@ -731,7 +731,7 @@ impl Lower<'_> {
             && let Some(p) = self.code.get_mut(first)
         {
             let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
-            p.inst.debug = Some(super::debug::class(i, &q, p.inst.param));
+            p.inst.debug = Some(super::debug::class(i, &q, p.inst.param.is_some()));
         }
         Ok(())
     }
@@ -802,7 +802,7 @@ impl Lower<'_> {
                         text: at.text.clone(),
                         expanded_from: None,
                         origin: at.origin.clone(),
-                        param: false,
+                        param: None,
                         debug: None,
                     },
                     label: Some((self.label_key(&target.name), target.span)),
@@ -820,7 +820,7 @@ impl Lower<'_> {
                         text: at.text.clone(),
                         expanded_from: None,
                         origin: at.origin.clone(),
-                        param: false,
+                        param: None,
                         debug: None,
                     },
                     label: Some((label, i.span)),
@@ -2141,16 +2141,17 @@ impl Lower<'_> {
         Ok(())
     }
 
-    /// The instruction just emitted reads a kernel parameter (`Instruction::param`) if `kernel`.
-    fn mark_param(&mut self, kernel: bool) {
+    /// The instruction just emitted reads the kernel parameter at byte `offset` of the parameter space
+    /// (`Instruction::param`), if any.
+    fn mark_param(&mut self, offset: Option<u32>) {
         if let Some(last) = self.code.last_mut() {
-            last.inst.param = kernel;
+            last.inst.param = offset;
         }
     }
 
     /// What `ld.param.TYPE d, [name+offset]` reads: a call's argument (its register), or a kernel parameter's
     /// value at this launch; and whether it is a kernel parameter.
-    fn param_source(&mut self, at: &At, ty: Ty) -> Result<(Operand, bool), Diagnostic> {
+    fn param_source(&mut self, at: &At, ty: Ty) -> Result<(Operand, Option<u32>), Diagnostic> {
         let o = self.operand(at, 1)?;
         let OperandKind::Address(a) = &o.kind else {
             return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
@@ -2159,7 +2160,7 @@ impl Lower<'_> {
             return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
         };
         if let Some(id) = self.param_var(&name.name) {
-            return Ok((self.param_slot(id, a.offset, ty, name.span)?, false));
+            return Ok((self.param_slot(id, a.offset, ty, name.span)?, None));
         }
         let Some(k) = self.entry.params.iter().position(|p| p.name.name == name.name) else {
             return Err(Diagnostic::error(
@@ -2178,7 +2179,7 @@ impl Lower<'_> {
             Some(ParamValue::Expr(e)) => {
                 let mut e = e.clone();
                 e.span = name.span;
-                Ok((Operand::Imm(e), true))
+                Ok((Operand::Imm(e), super::entry::param_offsets(self.entry).get(k).copied()))
             }
             _ => Err(
                 Diagnostic::error(name.span, format!("parameter {k} (`{}`) is not bound", name.name))
@@ -2650,7 +2651,7 @@ impl Lower<'_> {
                     text: at.text.clone(),
                     expanded_from: None,
                     origin: at.origin.clone(),
-                    param: false,
+                    param: None,
                     debug: None,
                 },
                 label: Some((ret_label.clone(), at.i.span)),
