@@ -1,7 +1,7 @@
 //! The timing model: calibration against the measured Hopper table, scheduling policies and configurations that
 //! change cycles but never values, and the stall breakdown that accounts for every cycle.
 
-use warpsim::{Config, Dim3, Launch, RunOutput, SchedulerPolicy, programs};
+use warpsim::{Config, Dim3, Kernel, Launch, RunOutput, SchedulerPolicy, programs};
 use warpsim_tests::as_written;
 
 fn run_with(name: &str, config: &Config) -> Result<RunOutput, warpsim::SimError> {
@@ -536,6 +536,91 @@ fn each_64_byte_line_of_the_parameters_misses_once_and_every_read_takes_a_consta
     free.timing.memory.param_miss = 0;
     free.timing.memory.param_hit = 0;
     assert!(param_line_reads("param_line", &free)[1..].iter().all(|&c| c == 7));
+}
+
+/// A PTX kernel whose parameter `b` (line 0x200 of the constant bank, which nothing else reads) the PTX reads at
+/// the top and uses only after a guard's branch, or inside a loop when `in_loop`: the kernel, and when the
+/// `cvta` of `b` and the store through it issue.
+fn guarded_param(config: &Config, in_loop: bool) -> (Kernel, Vec<u64>) {
+    let body = if in_loop {
+        "mov.u32 %r2, 0;\n$loop:\ncvta.to.global.u64 %rd3, %rd2;\nst.global.u32 [%rd3], %r1;\n\
+         add.u32 %r2, %r2, 1;\nsetp.lt.u32 %q, %r2, 2;\n@%q bra $loop;\n"
+    } else {
+        "cvta.to.global.u64 %rd3, %rd2;\nst.global.u32 [%rd3], %r1;\n"
+    };
+    let text = format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n\
+         .visible .entry k(.param .u64 a, .param .u64 b)\n{{\n\
+         .reg .b64 %rd<4>;\n.reg .b32 %r<4>;\n.reg .pred %p, %q;\n\
+         ld.param.u64 %rd2, [b];\nmov.u32 %r1, %tid.x;\nsetp.ge.u32 %p, %r1, 64;\n@%p bra $done;\n{body}\
+         $done:\nret;\n}}\n"
+    );
+    let args = warpsim::ptx::Arguments {
+        buffers: vec!["a=u32[1]".into(), "b=u32[8]".into()],
+        ..warpsim::ptx::Arguments::default()
+    };
+    let program = warpsim::ptx::load_text("guard.ptx", &text, &args, &[], false).expect("loads");
+    let kernel = warpsim::instantiate(&program, config, &Launch::default()).expect("launches");
+    let mut events: Vec<warpsim::Event> = Vec::new();
+    warpsim::run(&kernel, config, &warpsim::RunOptions::default(), &mut events).expect("runs");
+    let at = |text: &str| {
+        let pc = kernel
+            .program
+            .instructions
+            .iter()
+            .position(|i| i.text.starts_with(text))
+            .expect(text);
+        events
+            .iter()
+            .find_map(|e| match e {
+                warpsim::Event::Issue(i) if i.pc as usize == pc => Some(i.cycle),
+                _ => None,
+            })
+            .expect("issues")
+    };
+    let cycles = vec![at("cvta"), at("st.global")];
+    (kernel, cycles)
+}
+
+#[test]
+fn a_parameter_is_read_at_the_top_of_the_block_that_uses_it() {
+    use warpsim::kernel::sched;
+    let hopper = Config::hopper();
+    assert!(hopper.timing.memory.param_at_use);
+    let (k, at) = guarded_param(&hopper, false);
+    let pc = |text: &str| {
+        k.program
+            .instructions
+            .iter()
+            .position(|i| i.text.starts_with(text))
+            .expect(text)
+    };
+    let (read, cvta) = (pc("ld.param"), pc("cvta"));
+    // The read moves from the top to the guarded block's start, the cvta (its first instruction and `b`'s use).
+    assert_eq!(k.code[read].sched & sched::PARAM, 0);
+    assert_eq!(
+        k.code[cvta].sched & (sched::PARAM_BLOCK | sched::PARAM_USE),
+        sched::PARAM_BLOCK | sched::PARAM_USE
+    );
+    assert_eq!(k.param_line[cvta], [0x210 / 64, u32::MAX]);
+    // Read where the PTX has it, the read is over before the branch is, and the store follows the cvta as it
+    // follows any mov; read at the block's start, the warp waits there for the line's first read, a miss (70) and
+    // the read (30), before the store.
+    let mut in_place = hopper.clone();
+    in_place.timing.memory.param_at_use = false;
+    let (k, before) = guarded_param(&in_place, false);
+    assert_ne!(k.code[read].sched & sched::PARAM, 0);
+    assert_eq!(k.code[cvta].sched & (sched::PARAM_BLOCK | sched::PARAM_USE), 0);
+    assert_eq!(before[1] - before[0], 5, "{before:?}");
+    assert_eq!(at[1] - at[0], 5 + 70 + 30, "{at:?} against {before:?}");
+    // A use inside a loop the read is not in: ptxas keeps the loop's invariant read out of it.
+    let (k, _) = guarded_param(&hopper, true);
+    assert_ne!(k.code[read].sched & sched::PARAM, 0);
+    assert!(
+        k.code
+            .iter()
+            .all(|c| c.sched & (sched::PARAM_BLOCK | sched::PARAM_USE) == 0)
+    );
 }
 
 #[test]

@@ -166,6 +166,11 @@ pub struct Memory {
     /// 8-word one (`ubench27.cu`).
     #[serde(default = "Memory::default_partial_sector_atomic")]
     pub partial_sector_atomic: u32,
+    /// Whether a kernel parameter is read where it is first used rather than where the PTX's `ld.param` stands, as
+    /// ptxas places its `LDC`s (`kernel::sched::params_at_use`): the use waits for the read. On: the misses of
+    /// lines first read after a branch follow the branch, as on the GPU (Numba's `p03_guard`).
+    #[serde(default = "Memory::default_param_at_use")]
+    pub param_at_use: bool,
     /// The constant cache's line in bytes (a power of two), for the parameters' misses: Hopper's 64 (a read at
     /// every 64th byte of the bank misses, `calibration/measured/ubench25.cu`).
     #[serde(default = "Memory::default_param_line_bytes")]
@@ -540,6 +545,7 @@ impl Config {
                     buffers_in_l2: true,
                     param_miss: Memory::default_param_miss(),
                     param_hit: Memory::default_param_hit(),
+                    param_at_use: Memory::default_param_at_use(),
                     partial_sector_load: Memory::default_partial_sector_load(),
                     partial_sector_atomic: Memory::default_partial_sector_atomic(),
                     param_line_bytes: Memory::default_param_line_bytes(),
@@ -858,6 +864,11 @@ impl Memory {
     /// See [`Memory::partial_sector_atomic`].
     pub fn default_partial_sector_atomic() -> u32 {
         272
+    }
+
+    /// See [`Memory::param_at_use`]: on.
+    pub fn default_param_at_use() -> bool {
+        true
     }
 
     /// See [`Memory::param_hit`].

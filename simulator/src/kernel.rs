@@ -859,6 +859,60 @@ pub mod sched {
     /// It reads a kernel parameter (`Instruction::param`): an SM's first such read of a launch misses the
     /// constant cache (`timing.memory.param_miss`).
     pub const PARAM: u16 = 64;
+    /// ptxas reads a kernel parameter in the basic block that uses it (an `LDC` at the top of that block, or a
+    /// constant-bank operand), not where the PTX's `ld.param` stands: a [`PARAM`] read whose first use (the first
+    /// later instruction that reads its register, before the register is written again) lies in another block
+    /// moves to that block's start ([`PARAM_BLOCK`], with the read's line) and the use waits for it
+    /// ([`PARAM_USE`]). It stays where it is when the use lies in a loop the read does not (ptxas keeps a
+    /// loop's invariant reads out of it), or when the block's start already reads two other lines.
+    pub fn params_at_use(code: &mut [DInstr], lines: &mut [[u32; 2]], blocks: &[warpsim_isa::cfg::BasicBlock]) {
+        let loops: Vec<(usize, usize)> = code
+            .iter()
+            .enumerate()
+            .filter_map(|(pc, i)| match i.op {
+                DOp::Bra { target } if (target as usize) <= pc => Some((target as usize, pc)),
+                _ => None,
+            })
+            .collect();
+        let in_loop_without = |c: usize, p: usize| {
+            loops
+                .iter()
+                .any(|&(h, b)| (h..=b).contains(&c) && !(h..=b).contains(&p))
+        };
+        let block_start = |pc: usize| blocks.iter().find(|b| (b.start..b.end).contains(&pc)).map(|b| b.start);
+        for p in 0..code.len() {
+            if code[p].sched & PARAM == 0 || code[p].write2.is_some() {
+                continue;
+            }
+            let Some(reg) = code[p].write else { continue };
+            let Some(c) = (p + 1..code.len())
+                .take_while(|&c| c == p + 1 || code[c - 1].write != Some(reg))
+                .find(|&c| code[c].reads.contains(&reg))
+            else {
+                continue;
+            };
+            let (Some(here), Some(start)) = (block_start(p), block_start(c)) else {
+                continue;
+            };
+            if here == start || in_loop_without(c, p) || code[start].sched & PARAM != 0 {
+                continue;
+            }
+            let line = lines[p][0];
+            let slot = if lines[start][0] == u32::MAX || lines[start][0] == line {
+                0
+            } else if lines[start][1] == u32::MAX || lines[start][1] == line {
+                1
+            } else {
+                continue;
+            };
+            lines[start][slot] = line;
+            lines[p] = [u32::MAX; 2];
+            code[p].sched &= !PARAM;
+            code[start].sched |= PARAM_BLOCK;
+            code[c].sched |= PARAM_USE;
+        }
+    }
+
     /// The `YIELD` ptxas puts in a loop with an atomic ([`yields`]), on the loop's first atomic: each pass holds
     /// the warp `timing.yield_stall` more.
     pub const YIELD: u16 = 128;
@@ -874,6 +928,13 @@ pub mod sched {
     /// Dead code the compiler removes (`timing.dead_code`, [`crate::rows::dead`]): it waits for no operand and
     /// is priced as its issue slot only.
     pub const DEAD: u16 = 2048;
+    /// It starts a basic block whose instructions use kernel parameters the PTX read in an earlier block
+    /// (`timing.memory.param_at_use`): ptxas reads them here, at the top of the block that uses them
+    /// ([`super::Kernel::param_line`]'s lines: `param_hit`, and a line's miss).
+    pub const PARAM_BLOCK: u16 = 4096;
+    /// It is the first use of such a parameter: it waits for the reads its block's start made
+    /// ([`PARAM_BLOCK`]), and its result comes that much later.
+    pub const PARAM_USE: u16 = 8192;
 
     use super::{DInstr, DOp, Flat, Unit};
 
@@ -1523,10 +1584,10 @@ pub struct Kernel {
     /// instruction, `(n − 1) × timing.debug_build.instruction` for its class's n ([`sched::DEBUG`]); empty
     /// otherwise.
     pub debug_hold: Vec<u32>,
-    /// Per instruction that reads a kernel parameter ([`sched::PARAM`]): the constant-bank line it reads
-    /// (`timing.memory.param_line_bytes` each, the parameters starting at `timing.memory.param_bank_offset`);
-    /// 0 for the others.
-    pub param_line: Vec<u32>,
+    /// Per instruction that reads kernel parameters ([`sched::PARAM`], [`sched::PARAM_USE`]): the constant-bank
+    /// lines it reads (`timing.memory.param_line_bytes` each, the parameters starting at
+    /// `timing.memory.param_bank_offset`), at most two (`u32::MAX`: none).
+    pub param_line: Vec<[u32; 2]>,
     /// The rows of `exec_code` a placed warp must zero ([`crate::rows::read_before_written`]); every lane writes
     /// the others before it reads them. (A traced run zeroes every row of the program's registers.)
     pub zeroed_rows: Vec<u16>,
@@ -1966,12 +2027,16 @@ pub fn instantiate_with(
         sched::yields(&mut code, &graph);
     }
     let memory = &config.timing.memory;
-    let mut param_line = vec![0; code.len()];
+    let mut param_line = vec![[u32::MAX; 2]; code.len()];
     for ((d, inst), line) in code.iter_mut().zip(&program.instructions).zip(&mut param_line) {
         if let Some(offset) = inst.param {
             d.sched |= sched::PARAM;
-            *line = memory.param_bank_offset.saturating_add(offset) / memory.param_line_bytes;
+            line[0] = memory.param_bank_offset.saturating_add(offset) / memory.param_line_bytes;
         }
+    }
+    // (ptxas does not move code of a debug build.)
+    if memory.param_at_use && program.instructions.iter().all(|i| i.debug.is_none()) {
+        sched::params_at_use(&mut code, &mut param_line, &graph.blocks);
     }
     let debug_hold = debug_holds(program, &mut code, &config.timing.debug_build);
     // (A debug build keeps its dead code: ptxas does not optimise it.)
@@ -1979,8 +2044,8 @@ pub fn instantiate_with(
         let dead = crate::rows::dead(program, &code, w);
         for (c, dead) in code.iter_mut().zip(dead) {
             if dead {
-                // (A parameter read the compiler removed misses no constant cache: `sched::PARAM` goes.)
-                c.sched = (c.sched | sched::DEAD) & !sched::PARAM;
+                // (A parameter read the compiler removed misses no constant cache: `sched::PARAM` and `PARAM_USE` go.)
+                c.sched = (c.sched | sched::DEAD) & !(sched::PARAM | sched::PARAM_USE);
             }
         }
     }

@@ -1127,12 +1127,14 @@ impl<'k> Sm<'k> {
         let sched = inst.sched;
         let mut from = cycle;
         // A read of the kernel's parameters: the SM's first of the launch misses the constant cache.
-        let mut param_wait = 0;
-        if sched & crate::kernel::sched::PARAM != 0 {
-            let memory = &self.config.timing.memory;
-            let line = self.shared.kernel.param_line[pc as usize];
-            param_wait =
-                param_read(&mut self.param_ready, line, memory.param_miss, cycle) + u64::from(memory.param_hit);
+        // (And the cycles the warp waits for them: those ptxas reads right before a use.)
+        let (mut param_wait, mut param_hold) = (0, 0);
+        {
+            use crate::kernel::sched::{PARAM, PARAM_BLOCK, PARAM_USE};
+            if sched & (PARAM | PARAM_BLOCK | PARAM_USE) != 0 {
+                let lines = &self.shared.kernel.param_line;
+                (param_wait, param_hold) = params(&mut self.param_ready, warp, lines, (sched, pc), self.config, cycle);
+            }
         }
         if sched != 0 && self.config.timing.hoist_loads {
             if sched & crate::kernel::sched::LEADER != 0 {
@@ -1240,7 +1242,8 @@ impl<'k> Sm<'k> {
         // A subroutine of the warp's own (a 64-bit division, a compare-and-swap loop, `printf`, or an IEEE
         // division's or square root's slow path) holds it.
         let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath);
-        warp.next_issue = cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold) + yield_stall;
+        warp.next_issue =
+            cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold) + yield_stall + param_hold;
         if sched & crate::kernel::sched::DEBUG != 0 {
             warp.next_issue = warp
                 .next_issue
@@ -1624,12 +1627,55 @@ fn partial_sectors(memory: &[Buffer], base: &[u64], m: &crate::config::Memory) -
     out
 }
 
+/// What the kernel-parameter reads of instruction `pc` (scheduling flags `sched`) issued by `warp` at `cycle` add to
+/// its latency: its own reads' ([`sched::PARAM`](crate::kernel::sched::PARAM)); for the first use of parameters
+/// its block's start read ([`sched::PARAM_USE`](crate::kernel::sched::PARAM_USE)), what is left of those, which
+/// the warp also waits for (the second figure); a block's start
+/// ([`sched::PARAM_BLOCK`](crate::kernel::sched::PARAM_BLOCK)) makes the reads and adds nothing.
+#[cold]
+#[inline(never)]
+fn params(
+    ready: &mut Vec<(u32, u64)>,
+    warp: &mut Warp,
+    lines: &[[u32; 2]],
+    (sched, pc): (u16, u32),
+    config: &Config,
+    cycle: u64,
+) -> (u64, u64) {
+    use crate::kernel::sched::{PARAM, PARAM_BLOCK, PARAM_USE};
+    let memory = &config.timing.memory;
+    let lines = lines[pc as usize];
+    if sched & PARAM_BLOCK != 0 {
+        warp.param_at = cycle + param_reads(ready, lines, memory, cycle);
+    }
+    let mut wait = 0;
+    if sched & PARAM != 0 {
+        wait = param_reads(ready, lines, memory, cycle);
+    }
+    if sched & PARAM_USE != 0 {
+        let left = warp.param_at.saturating_sub(cycle);
+        return (wait.max(left), left);
+    }
+    (wait, 0)
+}
+
+/// How much longer than a `mov` the reads of the kernel's parameters in constant-bank `lines` (`u32::MAX`: none)
+/// issued together at `cycle` take ([`param_read`] each, and `memory.param_hit`).
+fn param_reads(ready: &mut Vec<(u32, u64)>, lines: [u32; 2], memory: &crate::config::Memory, cycle: u64) -> u64 {
+    lines
+        .iter()
+        .filter(|&&l| l != u32::MAX)
+        .map(|&l| param_read(ready, l, memory.param_miss, cycle))
+        .max()
+        .unwrap_or(0)
+        + u64::from(memory.param_hit)
+}
+
 /// How much longer than a hit a read of the kernel's parameters in constant-bank line `line`, issued at `cycle`,
 /// takes on an SM whose lines read so far arrive when `ready` says: the SM's first read of a line in the launch
 /// misses the constant cache, and the line arrives `miss` cycles later (`memory.param_miss`); a read of it before
 /// then waits for it. Lines miss independently.
-#[cold]
-#[inline(never)]
+#[inline]
 fn param_read(ready: &mut Vec<(u32, u64)>, line: u32, miss: u32, cycle: u64) -> u64 {
     let at = match ready.iter().find(|(l, _)| *l == line) {
         Some(&(_, at)) => at,

@@ -42,6 +42,9 @@ pub(crate) struct Warp {
     /// The compiler's load scheduling (`timing.hoist_loads`): the cycle after which a shared load, and a global
     /// or local one, may have started (the latest basic-block start or fence of that space this warp issued).
     pub load_floor: [u64; 2],
+    /// When the kernel parameters its current basic block's start read are there (`sched::PARAM_BLOCK`; a
+    /// `sched::PARAM_USE` waits for it).
+    pub param_at: u64,
     /// The barrier it waits at, and the pc of the barrier instruction.
     pub waiting: Option<(u32, u32)>,
     /// First cycle not yet accounted for in `stalls`.
@@ -74,6 +77,7 @@ impl Warp {
             next_issue: 0,
             hold: Hold::Control,
             load_floor: [0; 2],
+            param_at: 0,
             waiting: None,
             accounted: 0,
             stalls: Stalls::default(),
