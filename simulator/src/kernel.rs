@@ -859,60 +859,6 @@ pub mod sched {
     /// It reads a kernel parameter (`Instruction::param`): an SM's first such read of a launch misses the
     /// constant cache (`timing.memory.param_miss`).
     pub const PARAM: u16 = 64;
-    /// ptxas reads a kernel parameter in the basic block that uses it (an `LDC` at the top of that block, or a
-    /// constant-bank operand), not where the PTX's `ld.param` stands: a [`PARAM`] read whose first use (the first
-    /// later instruction that reads its register, before the register is written again) lies in another block
-    /// moves to that block's start ([`PARAM_BLOCK`], with the read's line) and the use waits for it
-    /// ([`PARAM_USE`]). It stays where it is when the use lies in a loop the read does not (ptxas keeps a
-    /// loop's invariant reads out of it), or when the block's start already reads two other lines.
-    pub fn params_at_use(code: &mut [DInstr], lines: &mut [[u32; 2]], blocks: &[warpsim_isa::cfg::BasicBlock]) {
-        let loops: Vec<(usize, usize)> = code
-            .iter()
-            .enumerate()
-            .filter_map(|(pc, i)| match i.op {
-                DOp::Bra { target } if (target as usize) <= pc => Some((target as usize, pc)),
-                _ => None,
-            })
-            .collect();
-        let in_loop_without = |c: usize, p: usize| {
-            loops
-                .iter()
-                .any(|&(h, b)| (h..=b).contains(&c) && !(h..=b).contains(&p))
-        };
-        let block_start = |pc: usize| blocks.iter().find(|b| (b.start..b.end).contains(&pc)).map(|b| b.start);
-        for p in 0..code.len() {
-            if code[p].sched & PARAM == 0 || code[p].write2.is_some() {
-                continue;
-            }
-            let Some(reg) = code[p].write else { continue };
-            let Some(c) = (p + 1..code.len())
-                .take_while(|&c| c == p + 1 || code[c - 1].write != Some(reg))
-                .find(|&c| code[c].reads.contains(&reg))
-            else {
-                continue;
-            };
-            let (Some(here), Some(start)) = (block_start(p), block_start(c)) else {
-                continue;
-            };
-            if here == start || in_loop_without(c, p) || code[start].sched & PARAM != 0 {
-                continue;
-            }
-            let line = lines[p][0];
-            let slot = if lines[start][0] == u32::MAX || lines[start][0] == line {
-                0
-            } else if lines[start][1] == u32::MAX || lines[start][1] == line {
-                1
-            } else {
-                continue;
-            };
-            lines[start][slot] = line;
-            lines[p] = [u32::MAX; 2];
-            code[p].sched &= !PARAM;
-            code[start].sched |= PARAM_BLOCK;
-            code[c].sched |= PARAM_USE;
-        }
-    }
-
     /// The `YIELD` ptxas puts in a loop with an atomic ([`yields`]), on the loop's first atomic: each pass holds
     /// the warp `timing.yield_stall` more.
     pub const YIELD: u16 = 128;
@@ -1124,6 +1070,60 @@ pub mod sched {
                 f |= JOIN;
             }
             i.sched = f;
+        }
+    }
+
+    /// ptxas reads a kernel parameter in the basic block that uses it (an `LDC` at the top of that block, or a
+    /// constant-bank operand), not where the PTX's `ld.param` stands: a [`PARAM`] read whose first use (the first
+    /// later instruction that reads its register, before the register is written again) lies in another block
+    /// moves to that block's start ([`PARAM_BLOCK`], with the read's line) and the use waits for it
+    /// ([`PARAM_USE`]). It stays where it is when the use lies in a loop the read does not (ptxas keeps a
+    /// loop's invariant reads out of it), or when the block's start already reads two other lines.
+    pub fn params_at_use(code: &mut [DInstr], lines: &mut [[u32; 2]], blocks: &[warpsim_isa::cfg::BasicBlock]) {
+        let loops: Vec<(usize, usize)> = code
+            .iter()
+            .enumerate()
+            .filter_map(|(pc, i)| match i.op {
+                DOp::Bra { target } if (target as usize) <= pc => Some((target as usize, pc)),
+                _ => None,
+            })
+            .collect();
+        let in_loop_without = |c: usize, p: usize| {
+            loops
+                .iter()
+                .any(|&(h, b)| (h..=b).contains(&c) && !(h..=b).contains(&p))
+        };
+        let block_start = |pc: usize| blocks.iter().find(|b| (b.start..b.end).contains(&pc)).map(|b| b.start);
+        for p in 0..code.len() {
+            if code[p].sched & PARAM == 0 || code[p].write2.is_some() {
+                continue;
+            }
+            let Some(reg) = code[p].write else { continue };
+            let Some(c) = (p + 1..code.len())
+                .take_while(|&c| c == p + 1 || code[c - 1].write != Some(reg))
+                .find(|&c| code[c].reads.contains(&reg))
+            else {
+                continue;
+            };
+            let (Some(here), Some(start)) = (block_start(p), block_start(c)) else {
+                continue;
+            };
+            if here == start || in_loop_without(c, p) || code[start].sched & PARAM != 0 {
+                continue;
+            }
+            let line = lines[p][0];
+            let slot = if lines[start][0] == u32::MAX || lines[start][0] == line {
+                0
+            } else if lines[start][1] == u32::MAX || lines[start][1] == line {
+                1
+            } else {
+                continue;
+            };
+            lines[start][slot] = line;
+            lines[p] = [u32::MAX; 2];
+            code[p].sched &= !PARAM;
+            code[start].sched |= PARAM_BLOCK;
+            code[c].sched |= PARAM_USE;
         }
     }
 
