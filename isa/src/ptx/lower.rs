@@ -102,6 +102,9 @@ struct Lower<'a> {
     /// The registers holding each call-sequence `.param` variable's bytes: (id, byte offset) → register.
     param_slots: HashMap<(u32, i64), Slot>,
     next_param: u32,
+    /// Each entry parameter's byte offset in the parameter space (`entry::param_offsets`), for the constant-bank
+    /// line its reads touch (`Instruction::param`).
+    param_offsets: Vec<u32>,
     /// The device functions being inlined (outermost first): each with its parameters' and return values'
     /// call-site variables, the label its `ret` jumps to and the prefix of its labels.
     frames: Vec<Frame>,
@@ -171,6 +174,7 @@ pub fn lower(
         param_scopes: vec![HashMap::new()],
         param_slots: HashMap::new(),
         next_param: 0,
+        param_offsets: super::entry::param_offsets(entry),
         frames: Vec::new(),
         calls: 0,
         too_many: None,
@@ -2179,7 +2183,7 @@ impl Lower<'_> {
             Some(ParamValue::Expr(e)) => {
                 let mut e = e.clone();
                 e.span = name.span;
-                Ok((Operand::Imm(e), super::entry::param_offsets(self.entry).get(k).copied()))
+                Ok((Operand::Imm(e), self.param_offsets.get(k).copied()))
             }
             _ => Err(
                 Diagnostic::error(name.span, format!("parameter {k} (`{}`) is not bound", name.name))
