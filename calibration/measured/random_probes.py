@@ -18,7 +18,9 @@ writes into OUT_DIR, one folder per probe:
              apart (S = 0: lane 0 alone) (`cyc[0]`: the 64 steps' cycles);
   exits/     program 6985 with its load, remainder or first exit removed, and a warp whose lanes 0-15 exit with a
              load in flight before (`ex_load`) or after (`ex_loadb`) lanes 16-31 run; `exit_drain0`/`1`: the same
-             with lanes 16-31 reading the clock first.
+             with lanes 16-31 reading the clock first;
+  warpsync/  an atomic (a load, a store, nothing) whose value is not used, then a warp-synchronous instruction
+             (`cyc[0]`: clock to clock).
 
 Run on the GPU with `sim crosscheck DIR/*.s --jobs 1 --save-buffers BUF --format json` (several times); the results
 are in random-probes-h200-2026-11-28.txt.
@@ -236,6 +238,34 @@ def exit_clock(out):
         write(os.path.join(out, "exits"), f"exit_drain{load}", text.rstrip("\n").split("\n"))
 
 
+def warp_sync(out):
+    """A warp-synchronous instruction right after an atomic (or a load, a store, nothing) whose value is not used."""
+    def prog(name, mid):
+        lines = [f".kernel {name}", ".block 32", ".buffer in u32[64] = 2 * i + 1", ".buffer cnt u32[512] = i",
+                 ".buffer out u32[W]", ".buffer out2 u32[W]", ".buffer cyc u32[1]", ".reg %a, %x, %r1, %r2, %t0, %t1, %m",
+                 ".pred %p, %z", "", "        ld.global.u32 %x, in[%tid.x]", "        mul.lo.u32 %a, %tid.x, 4",
+                 "        mov.u32 %r1, 0", "        mov.u32 %r2, 0", "        st.global.u32 out2[%tid.x], %x",
+                 "        mov.u32 %t0, %clock"]
+        lines += ["        " + m for m in mid]
+        lines += ["        st.global.u32 out2[%tid.x], %r2", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
+                  "        add.u32 %r1, %r1, %r2", "        st.global.u32 out[%tid.x], %r1", "        setp.eq.u32 %z, %tid.x, 0",
+                  "        @%z st.global.u32 cyc[0], %t1"]
+        write(os.path.join(out, "warpsync"), name, lines)
+
+    atom, shfl = "atom.global.add.u32 %r1, cnt[%a], 1", "shfl.sync.bfly.b32 %r2, %x, 1, 0x1f, 0xffffffff"
+    split = ["and.b32 %m, %tid.x, 2", "setp.ne.u32 %p, %m, 0", "@%p bra skip"]
+    prog("w_atom_add", [atom, "add.u32 %r2, %x, 1"])
+    prog("w_atom_shfl", [atom, shfl])
+    prog("w_atom_vote", [atom, "setp.ne.u32 %p, %x, 3", "vote.sync.ballot.b32 %r2, %p, 0xffffffff"])
+    prog("w_atom_warpsync", [atom, "bar.warp.sync 0xffffffff", "add.u32 %r2, %x, 1"])
+    prog("w_store_shfl", ["st.global.u32 cnt[%a], %x", shfl])
+    prog("w_load_shfl", ["ld.global.u32 %r1, cnt[%a]", shfl])
+    prog("w_none_shfl", [shfl])
+    prog("w_atom_shflm", [atom, "mov.u32 %m, 0xffffffff", "shfl.sync.bfly.b32 %r2, %x, 1, 0x1f, %m"])
+    prog("w_atomdiv_shfl", split + [atom, "shfl.sync.idx.b32 %r2, %x, 0, 0x1f, 0x33333333", "skip:"])
+    prog("w_div_shfl", split + ["add.u32 %r1, %x, 7", "shfl.sync.idx.b32 %r2, %x, 0, 0x1f, 0x33333333", "skip:"])
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("out")
@@ -248,6 +278,7 @@ def main():
     atomics(args.out)
     exits(args.sim, args.out)
     exit_clock(args.out)
+    warp_sync(args.out)
 
 
 if __name__ == "__main__":
