@@ -19,6 +19,8 @@ writes into OUT_DIR, one folder per probe:
   exits/     program 6985 with its load, remainder or first exit removed, and a warp whose lanes 0-15 exit with a
              load in flight before (`ex_load`) or after (`ex_loadb`) lanes 16-31 run; `exit_drain0`/`1`: the same
              with lanes 16-31 reading the clock first;
+  sample/    90 random programs with clock points at the start, after the opening loads, before the closing stores
+             and at the end;
   warpsync/  an atomic (a load, a store, nothing) whose value is not used, then a warp-synchronous instruction
              (`cyc[0]`: clock to clock).
 
@@ -266,6 +268,41 @@ def warp_sync(out):
     prog("w_div_shfl", split + ["add.u32 %r1, %x, 7", "shfl.sync.idx.b32 %r2, %x, 0, 0x1f, 0x33333333", "skip:"])
 
 
+def sample(sim, out, reference="crosscheck/h200-2026-11-28-runs9.json"):
+    """90 random programs the GPU ran in 1,024-8,192 cycles (drawn with seed 7 from the reference), each with four
+    clock points: the start, after the opening loads, before the closing stores, at the end (`cyc`, index
+    ((block * 4 + point) * 8 + warp) * 32 + lane)."""
+    import json
+    import random
+    each = [e for e in json.load(open(reference))["random"]["each"] if 1024 <= e[1] < 8192]
+    random.seed(7)
+
+    def clock(p):
+        return ["        mov.u32 %ck, %clock", "        mad.lo.u32 %ci, %ctaid.y, %nctaid.x, %ctaid.x",
+                f"        mad.lo.u32 %ci, %ci, 4, {p}", "        mad.lo.u32 %ci, %ci, 8, %warpid",
+                "        mad.lo.u32 %ci, %ci, 32, %laneid", "        st.global.u32 cyc[%ci], %ck"]
+
+    for index, _, _ in random.sample(each, 90):
+        src = random_program(sim, index)
+        if "        setp.ne.u32 %p2, %r4, %laneid" not in src or EPILOGUE not in src:
+            continue
+        lines, body = [], False
+        for line in src:
+            line = renamed(line, f"m{index}")
+            if line.startswith(".pred"):
+                lines += [line, ".reg %ck, %ci", ".buffer cyc u32[32768]"]
+                continue
+            if not body and line.startswith("        "):
+                body = True
+                lines += clock(0)
+            if line == EPILOGUE:
+                lines += clock(2)
+            lines.append(line)
+            if line == "        setp.ne.u32 %p2, %r4, %laneid":
+                lines += clock(1)
+        write(os.path.join(out, "sample"), f"m{index}", lines + clock(3))
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("out")
@@ -279,6 +316,7 @@ def main():
     exits(args.sim, args.out)
     exit_clock(args.out)
     warp_sync(args.out)
+    sample(args.sim, args.out)
 
 
 if __name__ == "__main__":
