@@ -21,6 +21,7 @@ writes into OUT_DIR, one folder per probe:
              with lanes 16-31 reading the clock first;
   sample/    90 random programs with clock points at the start, after the opening loads, before the closing stores
              and at the end;
+  stores/    loops of stores spread over lines, repeating lines, and of loads and atomics together;
   warpsync/  an atomic (a load, a store, nothing) whose value is not used, then a warp-synchronous instruction
              (`cyc[0]`: clock to clock).
 
@@ -303,6 +304,53 @@ def sample(sim, out, reference="crosscheck/h200-2026-11-28-runs9.json"):
         write(os.path.join(out, "sample"), f"m{index}", lines + clock(3))
 
 
+def stores_and_atomics(out):
+    """32 loop iterations, each on fresh lines: six global stores with the lanes S words apart to six distinct line
+    groups (`sb_sS`; S 0: no store, a loop nvcc removes); six loads, an atomic, six stores (repeating one group of
+    six lines: lanes 6 words apart, word offsets 0-5), or combinations (`aq_*`). `cyc[0]`: the 32 iterations."""
+    n = 32
+    for s in (0, 1, 6, 32):
+        st = max(s, 1)
+        step = 32 * st * 6 if s else 64
+        lines = [f".kernel sb_s{s}", ".block 32", f".buffer C u32[{n * step + 32 * st * 6 + 64}]", ".buffer out u32[W]",
+                 ".buffer cyc u32[1]", ".reg %a, %base, %i, %t0, %t1", ".pred %more, %z", "", "        mov.u32 %base, 0",
+                 "        mov.u32 %i, 0", "        mov.u32 %t0, %clock", "loop:", f"        mad.lo.u32 %a, %tid.x, {st}, %base"]
+        if s:
+            lines += [f"        st.global.u32 C[%a + {k * 32 * st}], %i" for k in range(6)]
+        lines += [f"        add.u32 %base, %base, {step}", "        add.u32 %i, %i, 1", f"        setp.lt.u32 %more, %i, {n}",
+                  "        @%more bra loop", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
+                  "        st.global.u32 out[%tid.x], %a", "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
+        write(os.path.join(out, "stores"), f"sb_s{s}", lines)
+
+    def aq(name, loads, atomic, stores):
+        step = 32 * 6 + 32 * 4
+        lines = [f".kernel {name}", ".block 32", f".buffer B u32[{n * step + 512}] = i", f".buffer C u32[{n * step + 512}] = i",
+                 ".buffer out u32[W]", ".buffer cyc u32[1]", ".reg %a, %b, %base, %r1, %d, %i, %t0, %t1, %s, %v0, %v1, %v2, %v3, %v4, %v5",
+                 ".pred %more, %z", "", "        mov.u32 %base, 0", "        mov.u32 %i, 0", "        mov.u32 %r1, 0",
+                 "        mov.u32 %s, 0", "        mov.u32 %t0, %clock", "loop:", "        mad.lo.u32 %a, %tid.x, 6, %base",
+                 "        add.u32 %b, %base, 192", "        mad.lo.u32 %b, %tid.x, 4, %b"]
+        if loads:
+            lines += [f"        ld.global.u32 %v{k}, B[%a + {k}]" for k in range(6)]
+        if stores:
+            lines += [f"        st.global.u32 C[%a + {k}], %i" for k in range(6)]
+        lines += (["        atom.global.add.u32 %r1, B[%b], 1", "        shr.u32 %d, %r1, 30"] if atomic
+                  else ["        mov.u32 %d, 0"])
+        if loads:
+            lines += [f"        add.u32 %s, %s, %v{k}" for k in range(6)]
+            lines += ["        shr.u32 %v0, %s, 31", "        add.u32 %d, %d, %v0"]
+        lines += [f"        add.u32 %base, %base, {step}", "        add.u32 %base, %base, %d", "        add.u32 %i, %i, 1",
+                  f"        setp.lt.u32 %more, %i, {n}", "        @%more bra loop", "        mov.u32 %t1, %clock",
+                  "        sub.u32 %t1, %t1, %t0", "        add.u32 %s, %s, %r1", "        st.global.u32 out[%tid.x], %s",
+                  "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
+        write(os.path.join(out, "stores"), name, lines)
+
+    aq("aq_atom", False, True, False)
+    aq("aq_loads", True, False, False)
+    aq("aq_loads_atom", True, True, False)
+    aq("aq_stores_atom", False, True, True)
+    aq("aq_stores", False, False, True)
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("out")
@@ -317,6 +365,7 @@ def main():
     exit_clock(args.out)
     warp_sync(args.out)
     sample(args.sim, args.out)
+    stores_and_atomics(args.out)
 
 
 if __name__ == "__main__":
