@@ -351,6 +351,27 @@ def stores_and_atomics(out):
     aq("aq_stores", False, False, True)
 
 
+def store_bursts(out):
+    """Straight-line bursts: a clock, `count` stores with the lanes `spread` words apart (each to new lines, or
+    `rep`: repeating the first store's lines), one more one-line store, a clock (`cyc[0]`)."""
+    def prog(name, spread, repeat, count=6):
+        lines = [f".kernel {name}", ".block 32", ".buffer C u32[8192]", ".buffer D u32[64]", ".buffer out u32[W]",
+                 ".buffer cyc u32[1]", ".reg %a, %t0, %t1, %v", ".pred %z", "", f"        mul.lo.u32 %a, %tid.x, {spread}",
+                 "        mov.u32 %v, %tid.x", "        st.global.u32 out[%tid.x], %a", "        mov.u32 %t0, %clock"]
+        lines += [f"        st.global.u32 C[%a + {k if repeat else k * 32 * spread}], %v" for k in range(count)]
+        lines += ["        st.global.u32 D[%tid.x], %v", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
+                  "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
+        write(os.path.join(out, "stores"), name, lines)
+
+    prog("sl_s1_n0", 1, False, 0)
+    prog("sl_s1_n6", 1, False)
+    prog("sl_s1_n12", 1, False, 12)
+    for spread in (2, 4, 6, 32):
+        prog(f"sl_s{spread}_new", spread, False)
+    for spread in (4, 6, 32):
+        prog(f"sl_s{spread}_rep", spread, True)
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("out")
@@ -366,6 +387,7 @@ def main():
     warp_sync(args.out)
     sample(args.sim, args.out)
     stores_and_atomics(args.out)
+    store_bursts(args.out)
 
 
 if __name__ == "__main__":
