@@ -2,7 +2,7 @@
 """Issue 22: the probes behind "Where the random programs' cycles go" (docs/timing.md), written as warpsim programs
 so that `sim crosscheck` runs them on the GPU through the same CUDA translation as the random programs.
 
-    python3 calibration/measured/random_probes.py OUT_DIR [--sim target/release/sim]
+    python3 calibration/measured/random_probes.py OUT_DIR [--sim target/release/sim]   (from the repository's root)
 
 writes into OUT_DIR, one folder per probe:
   regions/   random programs 1911, 1977, 2536, 4029, 6080, 6985 and 8490 of seed 314159 with clock points (`cyc`,
@@ -21,7 +21,8 @@ writes into OUT_DIR, one folder per probe:
              with lanes 16-31 reading the clock first;
   sample/    90 random programs with clock points at the start, after the opening loads, before the closing stores
              and at the end;
-  stores/    loops of stores spread over lines, repeating lines, and of loads and atomics together;
+  stores/    loops of stores spread over lines or repeating lines, and of loads and atomics together (`sb_*`,
+             `aq_*`); straight-line bursts of stores between two clock reads (`sl_*`);
   warpsync/  an atomic (a load, a store, nothing) whose value is not used, then a warp-synchronous instruction
              (`cyc[0]`: clock to clock).
 
