@@ -22,7 +22,8 @@ writes into OUT_DIR, one folder per probe:
   sample/    90 random programs with clock points at the start, after the opening loads, before the closing stores
              and at the end;
   stores/    loops of stores spread over lines or repeating lines, and of loads and atomics together (`sb_*`,
-             `aq_*`); straight-line bursts of stores between two clock reads (`sl_*`);
+             `aq_*`); straight-line bursts of stores between two clock reads (`sl_*`, `bu_*`); loops of one or six stores
+             an iteration over 1 to 32 lines each (`sl1_*`, `sl6_*`);
   warpsync/  an atomic (a load, a store, nothing) whose value is not used, then a warp-synchronous instruction
              (`cyc[0]`: clock to clock).
 
@@ -373,6 +374,40 @@ def store_bursts(out):
         prog(f"sl_s{spread}_rep", spread, True)
 
 
+def store_rates(out):
+    """Loops of 32 iterations with one or six stores an iteration, the lanes S words apart, each store on new lines
+    (`sl1_sS`, `sl6_sS`; `cyc[0]`: the 32 iterations); straight-line bursts of K such stores and one more one-line
+    store between two clock reads (`bu_sS_kK`; `cyc[0]`)."""
+    n = 32
+
+    def loop(name, spread, k):
+        step = 32 * spread * k
+        lines = [f".kernel {name}", ".block 32", f".buffer C u32[{n * step + 32 * spread * k + 64}]", ".buffer out u32[W]",
+                 ".buffer cyc u32[1]", ".reg %a, %base, %i, %t0, %t1", ".pred %more, %z", "", "        mov.u32 %base, 0",
+                 "        mov.u32 %i, 0", "        mov.u32 %t0, %clock", "loop:", f"        mad.lo.u32 %a, %tid.x, {spread}, %base"]
+        lines += [f"        st.global.u32 C[%a + {j * 32 * spread}], %i" for j in range(k)]
+        lines += [f"        add.u32 %base, %base, {step}", "        add.u32 %i, %i, 1", f"        setp.lt.u32 %more, %i, {n}",
+                  "        @%more bra loop", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
+                  "        st.global.u32 out[%tid.x], %a", "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
+        write(os.path.join(out, "stores"), name, lines)
+
+    def burst(name, spread, k):
+        lines = [f".kernel {name}", ".block 32", ".buffer C u32[65536]", ".buffer D u32[64]", ".buffer out u32[W]",
+                 ".buffer cyc u32[1]", ".reg %a, %t0, %t1, %v", ".pred %z", "", f"        mul.lo.u32 %a, %tid.x, {spread}",
+                 "        mov.u32 %v, %tid.x", "        st.global.u32 out[%tid.x], %a", "        mov.u32 %t0, %clock"]
+        lines += [f"        st.global.u32 C[%a + {j * 32 * spread}], %v" for j in range(k)]
+        lines += ["        st.global.u32 D[%tid.x], %v", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
+                  "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
+        write(os.path.join(out, "stores"), name, lines)
+
+    for s in (1, 2, 4, 8, 16, 32):
+        loop(f"sl1_s{s}", s, 1)
+        loop(f"sl6_s{s}", s, 6)
+    for k in (1, 2, 4, 8, 16, 32):
+        burst(f"bu_s1_k{k}", 1, k)
+        burst(f"bu_s32_k{k}", 32, k)
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("out")
@@ -389,6 +424,7 @@ def main():
     sample(args.sim, args.out)
     stores_and_atomics(args.out)
     store_bursts(args.out)
+    store_rates(args.out)
 
 
 if __name__ == "__main__":
