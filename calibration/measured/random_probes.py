@@ -306,23 +306,45 @@ def sample(sim, out, reference="crosscheck/h200-2026-11-28-runs9.json"):
         write(os.path.join(out, "sample"), f"m{index}", lines + clock(3))
 
 
+LOOP_STEPS = 32
+
+
+def store_loop(out, name, spread, stores, step=None):
+    """`LOOP_STEPS` iterations, each with `stores` stores with the lanes `spread` words apart, each store on lines no
+    earlier store touched (`step` words an iteration: by default just past them). `cyc[0]`: the iterations."""
+    n = LOOP_STEPS
+    step = step or 32 * spread * stores
+    # (The loop without stores, which nvcc removes, keeps the six-store loop's buffer.)
+    words = n * step + 32 * spread * (stores or 6) + 64
+    lines = [f".kernel {name}", ".block 32", f".buffer C u32[{words}]", ".buffer out u32[W]", ".buffer cyc u32[1]",
+             ".reg %a, %base, %i, %t0, %t1", ".pred %more, %z", "", "        mov.u32 %base, 0", "        mov.u32 %i, 0",
+             "        mov.u32 %t0, %clock", "loop:", f"        mad.lo.u32 %a, %tid.x, {spread}, %base"]
+    lines += [f"        st.global.u32 C[%a + {j * 32 * spread}], %i" for j in range(stores)]
+    lines += [f"        add.u32 %base, %base, {step}", "        add.u32 %i, %i, 1", f"        setp.lt.u32 %more, %i, {n}",
+              "        @%more bra loop", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
+              "        st.global.u32 out[%tid.x], %a", "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
+    write(os.path.join(out, "stores"), name, lines)
+
+
+def store_burst(out, name, spread, count, repeat=False, words=8192):
+    """A clock, `count` stores with the lanes `spread` words apart (each to new lines, or with `repeat` to the first
+    store's lines), one more one-line store, a clock (`cyc[0]`)."""
+    lines = [f".kernel {name}", ".block 32", f".buffer C u32[{words}]", ".buffer D u32[64]", ".buffer out u32[W]",
+             ".buffer cyc u32[1]", ".reg %a, %t0, %t1, %v", ".pred %z", "", f"        mul.lo.u32 %a, %tid.x, {spread}",
+             "        mov.u32 %v, %tid.x", "        st.global.u32 out[%tid.x], %a", "        mov.u32 %t0, %clock"]
+    lines += [f"        st.global.u32 C[%a + {k if repeat else k * 32 * spread}], %v" for k in range(count)]
+    lines += ["        st.global.u32 D[%tid.x], %v", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
+              "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
+    write(os.path.join(out, "stores"), name, lines)
+
+
 def stores_and_atomics(out):
     """32 loop iterations, each on fresh lines: six global stores with the lanes S words apart to six distinct line
     groups (`sb_sS`; S 0: no store, a loop nvcc removes); six loads, an atomic, six stores (repeating one group of
     six lines: lanes 6 words apart, word offsets 0-5), or combinations (`aq_*`). `cyc[0]`: the 32 iterations."""
-    n = 32
+    n = LOOP_STEPS
     for s in (0, 1, 6, 32):
-        st = max(s, 1)
-        step = 32 * st * 6 if s else 64
-        lines = [f".kernel sb_s{s}", ".block 32", f".buffer C u32[{n * step + 32 * st * 6 + 64}]", ".buffer out u32[W]",
-                 ".buffer cyc u32[1]", ".reg %a, %base, %i, %t0, %t1", ".pred %more, %z", "", "        mov.u32 %base, 0",
-                 "        mov.u32 %i, 0", "        mov.u32 %t0, %clock", "loop:", f"        mad.lo.u32 %a, %tid.x, {st}, %base"]
-        if s:
-            lines += [f"        st.global.u32 C[%a + {k * 32 * st}], %i" for k in range(6)]
-        lines += [f"        add.u32 %base, %base, {step}", "        add.u32 %i, %i, 1", f"        setp.lt.u32 %more, %i, {n}",
-                  "        @%more bra loop", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
-                  "        st.global.u32 out[%tid.x], %a", "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
-        write(os.path.join(out, "stores"), f"sb_s{s}", lines)
+        store_loop(out, f"sb_s{s}", max(s, 1), 6 if s else 0, None if s else 64)
 
     def aq(name, loads, atomic, stores):
         step = 32 * 6 + 32 * 4
@@ -354,58 +376,25 @@ def stores_and_atomics(out):
 
 
 def store_bursts(out):
-    """Straight-line bursts: a clock, `count` stores with the lanes `spread` words apart (each to new lines, or
-    `rep`: repeating the first store's lines), one more one-line store, a clock (`cyc[0]`)."""
-    def prog(name, spread, repeat, count=6):
-        lines = [f".kernel {name}", ".block 32", ".buffer C u32[8192]", ".buffer D u32[64]", ".buffer out u32[W]",
-                 ".buffer cyc u32[1]", ".reg %a, %t0, %t1, %v", ".pred %z", "", f"        mul.lo.u32 %a, %tid.x, {spread}",
-                 "        mov.u32 %v, %tid.x", "        st.global.u32 out[%tid.x], %a", "        mov.u32 %t0, %clock"]
-        lines += [f"        st.global.u32 C[%a + {k if repeat else k * 32 * spread}], %v" for k in range(count)]
-        lines += ["        st.global.u32 D[%tid.x], %v", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
-                  "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
-        write(os.path.join(out, "stores"), name, lines)
-
-    prog("sl_s1_n0", 1, False, 0)
-    prog("sl_s1_n6", 1, False)
-    prog("sl_s1_n12", 1, False, 12)
+    """Straight-line bursts of six (twelve, none) stores, to new lines or (`rep`) repeating the first's."""
+    store_burst(out, "sl_s1_n0", 1, 0)
+    store_burst(out, "sl_s1_n6", 1, 6)
+    store_burst(out, "sl_s1_n12", 1, 12)
     for spread in (2, 4, 6, 32):
-        prog(f"sl_s{spread}_new", spread, False)
+        store_burst(out, f"sl_s{spread}_new", spread, 6)
     for spread in (4, 6, 32):
-        prog(f"sl_s{spread}_rep", spread, True)
+        store_burst(out, f"sl_s{spread}_rep", spread, 6, repeat=True)
 
 
 def store_rates(out):
-    """Loops of 32 iterations with one or six stores an iteration, the lanes S words apart, each store on new lines
-    (`sl1_sS`, `sl6_sS`; `cyc[0]`: the 32 iterations); straight-line bursts of K such stores and one more one-line
-    store between two clock reads (`bu_sS_kK`; `cyc[0]`)."""
-    n = 32
-
-    def loop(name, spread, k):
-        step = 32 * spread * k
-        lines = [f".kernel {name}", ".block 32", f".buffer C u32[{n * step + 32 * spread * k + 64}]", ".buffer out u32[W]",
-                 ".buffer cyc u32[1]", ".reg %a, %base, %i, %t0, %t1", ".pred %more, %z", "", "        mov.u32 %base, 0",
-                 "        mov.u32 %i, 0", "        mov.u32 %t0, %clock", "loop:", f"        mad.lo.u32 %a, %tid.x, {spread}, %base"]
-        lines += [f"        st.global.u32 C[%a + {j * 32 * spread}], %i" for j in range(k)]
-        lines += [f"        add.u32 %base, %base, {step}", "        add.u32 %i, %i, 1", f"        setp.lt.u32 %more, %i, {n}",
-                  "        @%more bra loop", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
-                  "        st.global.u32 out[%tid.x], %a", "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
-        write(os.path.join(out, "stores"), name, lines)
-
-    def burst(name, spread, k):
-        lines = [f".kernel {name}", ".block 32", ".buffer C u32[65536]", ".buffer D u32[64]", ".buffer out u32[W]",
-                 ".buffer cyc u32[1]", ".reg %a, %t0, %t1, %v", ".pred %z", "", f"        mul.lo.u32 %a, %tid.x, {spread}",
-                 "        mov.u32 %v, %tid.x", "        st.global.u32 out[%tid.x], %a", "        mov.u32 %t0, %clock"]
-        lines += [f"        st.global.u32 C[%a + {j * 32 * spread}], %v" for j in range(k)]
-        lines += ["        st.global.u32 D[%tid.x], %v", "        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0",
-                  "        setp.eq.u32 %z, %tid.x, 0", "        @%z st.global.u32 cyc[0], %t1"]
-        write(os.path.join(out, "stores"), name, lines)
-
+    """Loops of one or six stores an iteration with the lanes S words apart, each store on new lines (`sl1_sS`,
+    `sl6_sS`); straight-line bursts of K such stores (`bu_sS_kK`)."""
     for s in (1, 2, 4, 8, 16, 32):
-        loop(f"sl1_s{s}", s, 1)
-        loop(f"sl6_s{s}", s, 6)
+        store_loop(out, f"sl1_s{s}", s, 1)
+        store_loop(out, f"sl6_s{s}", s, 6)
     for k in (1, 2, 4, 8, 16, 32):
-        burst(f"bu_s1_k{k}", 1, k)
-        burst(f"bu_s32_k{k}", 32, k)
+        store_burst(out, f"bu_s1_k{k}", 1, k, words=65536)
+        store_burst(out, f"bu_s32_k{k}", 32, k, words=65536)
 
 
 def main():
