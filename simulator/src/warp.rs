@@ -106,6 +106,7 @@ impl Warp {
         self.next_issue = cycle;
         self.hold = Hold::Control;
         self.load_floor = [cycle; 2];
+        self.param_at = cycle;
         self.waiting = None;
         self.accounted = cycle;
         self.stalls = Stalls {
