@@ -66,6 +66,20 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "local store, then dependent ld.local of the same word and an add (L1 hit), a pass",
         "debug build (nvcc -G): div.u64 loop (a call of the unoptimised subroutine), cycles a pass",
         "debug build (nvcc -G): rem.s64 loop (a call of the unoptimised subroutine), cycles a pass",
+        "global store burst, one line a store (lanes 1 word apart), 1 warp, per store",
+        "global store burst, 2 lines a store (lanes 2 words apart), 1 warp, per store",
+        "global store burst, 4 lines a store (lanes 4 words apart), 1 warp, per store",
+        "global store burst, 8 lines a store (lanes 8 words apart), 1 warp, per store",
+        "global store burst, 16 lines a store (lanes 16 words apart), 1 warp, per store",
+        "global store burst, 32 lines a store (lanes 32 words apart), 1 warp, per store",
+        "global store burst, 32 lines a store, 2 warps, per store of a warp",
+        "global store burst, 32 lines a store, 4 warps, per store of a warp",
+        "global store burst, 8 lines a store, 4 warps, per store of a warp",
+        "global store burst, 4 lines a store, 8 warps, per store of a warp",
+        "global store burst, one line a store, 8 warps, per store of a warp",
+        "global store burst, one line a store, 16 warps, per store of a warp",
+        "global store burst, each store on the 4 lines of the one before (merged), 1 warp, per store",
+        "global store burst, each store on the 32 lines of the one before (not merged), 1 warp, per store",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(

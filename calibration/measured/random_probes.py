@@ -397,6 +397,43 @@ def store_rates(out):
         store_burst(out, f"bu_s32_k{k}", 32, k, words=65536)
 
 
+def store_queue(out):
+    """Bursts of N stores between two clock reads, the lanes S words apart, each store 32 * S words past the one before
+    (`nb_N`: S = 32, lane 0 storing to the buffer before the first clock; `nx_N`: without that store; `n1_N`, `n4_N`,
+    `n8_N`: S = 1, 4, 8), and `bu_s32_k32` without its store to `out`, with only lane 0's, without its store to `D`."""
+    def burst(name, spread, n, pre=True):
+        step = 32 * spread
+        words = n * step + 32 * spread + 64
+        lines = [f".kernel {name}", ".block 32", f".buffer C u32[{words}]", ".buffer cyc u32[1]", ".reg %a, %t0, %t1",
+                 ".pred %first", "", f"        mul.lo.u32 %a, %tid.x, {spread}", "        setp.eq.u32 %first, %laneid, 0"]
+        if pre:
+            lines.append(f"        @%first st.global.u32 C[{words - 1}], %a")
+        lines.append("        mov.u32 %t0, %clock")
+        lines += [f"        st.global.u32 C[%a + {k * step}], %tid.x" for k in range(n)]
+        lines += ["        mov.u32 %t1, %clock", "        sub.u32 %t1, %t1, %t0", "        @%first st.global.u32 cyc[0], %t1"]
+        write(os.path.join(out, "stores2"), name, lines)
+    for n in (16, 24, 32, 33, 34, 36, 40, 48, 64, 96):
+        burst(f"nb_{n}", 32, n)
+        burst(f"nx_{n}", 32, n, pre=False)
+    for n in (32, 64, 128, 256):
+        burst(f"n1_{n}", 1, n)
+    for n in (32, 64, 128):
+        burst(f"n8_{n}", 8, n)
+        burst(f"n4_{n}", 4, n)
+    store_burst(out, "bu_ref", 32, 32, words=65536)
+    with open(os.path.join(out, "stores", "bu_ref.s")) as f:
+        ref = f.read()
+    os.remove(os.path.join(out, "stores", "bu_ref.s"))
+    variants = {"bu_ref": ("", ""),
+                "bu_noout": ("        st.global.u32 out[%tid.x], %a\n", ""),
+                "bu_nod": ("        st.global.u32 D[%tid.x], %v\n", ""),
+                "bu_outlane0": ("        st.global.u32 out[%tid.x], %a\n",
+                                "        setp.eq.u32 %z, %tid.x, 0\n        @%z st.global.u32 out[%tid.x], %a\n")}
+    for name, (old, new) in variants.items():
+        with open(os.path.join(out, "stores2", f"{name}.s"), "w") as f:
+            f.write(ref.replace(old, new).replace(".kernel bu_ref", f".kernel {name}"))
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("out")
@@ -414,6 +451,7 @@ def main():
     stores_and_atomics(args.out)
     store_bursts(args.out)
     store_rates(args.out)
+    store_queue(args.out)
 
 
 if __name__ == "__main__":

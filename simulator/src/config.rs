@@ -182,6 +182,51 @@ pub struct Memory {
     /// Cache lines the L1 resolves per cycle beyond a load's first: a load of n lines is ready (n - 1) / this
     /// cycles later (its bank conflicts come on top, `bank_conflict` per extra way, as in shared memory).
     pub l1_lines_per_cycle: u32,
+    /// How the SM drains global stores: see [`StoreDrain`].
+    #[serde(default)]
+    pub store_drain: StoreDrain,
+}
+
+/// How global stores leave the SM. A warp's next store issues `issue` cycles after a global store, whatever its
+/// lines. The store queues its work in the SM's queue to L2, which does a cycle of work each cycle: `sector`
+/// hundredths of a cycle per 32-byte sector it writes and `line` per cache line beyond its first. The queue holds
+/// `queue` cycles of work and `entries` stores the size of the one arriving, `part_entries` more for each other
+/// sub-partition with stores in it; a store that finds no room waits, and the SM's load/store pipe with it (which
+/// otherwise takes a store in `units.global_store`'s interval, as it takes a local store's each line). A store of at
+/// most `merge_lines` lines, all within the lines of the SM's previous store, merges into that store and queues
+/// nothing. Fitted on an H200 to one to sixteen warps' bursts of 128 stores, with the lanes 1 to 32 words apart, on
+/// new lines or on the previous store's (`calibration/programs/store_burst.s`; docs/timing.md, "Stores").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StoreDrain {
+    /// Cycles after a global store before its warp's next store.
+    pub issue: u32,
+    /// Hundredths of a cycle of work per sector written.
+    pub sector: u32,
+    /// Hundredths of a cycle of work per cache line written beyond the first.
+    pub line: u32,
+    /// Cycles of work the queue holds besides its `entries`.
+    pub queue: u32,
+    /// Stores (of the arriving store's size) the queue holds, with one sub-partition storing.
+    pub entries: u32,
+    /// Stores more the queue holds for each other sub-partition with stores in it.
+    pub part_entries: u32,
+    /// The most lines a store merging into the previous one may cover (0: no store merges).
+    pub merge_lines: u32,
+}
+
+impl Default for StoreDrain {
+    fn default() -> Self {
+        StoreDrain {
+            issue: 6,
+            sector: 100,
+            line: 100,
+            queue: 86,
+            entries: 28,
+            part_entries: 7,
+            merge_lines: 8,
+        }
+    }
 }
 
 /// Every timing parameter of the model.
@@ -551,6 +596,7 @@ impl Config {
                     param_line_bytes: Memory::default_param_line_bytes(),
                     param_bank_offset: Memory::default_param_bank_offset(),
                     l1_lines_per_cycle: 5,
+                    store_drain: StoreDrain::default(),
                 },
             },
         }
@@ -634,6 +680,12 @@ impl Config {
         }
         if !m.line_bytes.is_power_of_two() || !(4..=4096).contains(&m.line_bytes) {
             return bad("`timing.memory.line_bytes` must be a power of two from 4 to 4096");
+        }
+        let d = &m.store_drain;
+        if d.sector.max(d.line) > 100_000 || d.queue.max(d.issue) > LIMIT || d.entries.max(d.part_entries) > 4096 {
+            return bad(
+                "`timing.memory.store_drain`'s `sector` and `line` must be at most 100000 (hundredths of a cycle), `issue` and `queue` at most 1000000 cycles, `entries` and `part_entries` at most 4096",
+            );
         }
         if !(1..=64).contains(&m.l1_lines_per_cycle) {
             return bad("`timing.memory.l1_lines_per_cycle` must be 1 to 64");

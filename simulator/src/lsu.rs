@@ -189,10 +189,46 @@ pub(crate) fn global_word(overlay: &Overlay, use_overlay: bool, mem: &[Buffer], 
     mem[buffer as usize].data[word]
 }
 
-/// The distinct cache lines the lanes `exec` reach (`words` from byte address `base`): their count; with the
-/// L1 (and the cycle and the hit latency), also how many of them missed (a line missed when a sector the lanes
-/// need was not in L1: the L1 fills sectors of `sector_bytes`) and when the last line's data arrives. Each line
-/// the access reaches is in L2 from then on (`l2`).
+/// An SM's global stores on their way to L2 (`Memory::store_drain`, priced by `timing::store_wait`): when the work
+/// queued is done, when each sub-partition's last store in it is, and the lines of the SM's last store (a store
+/// within them merges into it). In hundredths of a cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stores {
+    pub done: u64,
+    pub parts: Vec<u64>,
+    /// The lowest and highest line of the SM's last global store ([`Lines::span`]).
+    pub last: (u64, u64),
+}
+
+impl Stores {
+    pub fn new(schedulers: usize) -> Stores {
+        Stores {
+            done: 0,
+            parts: vec![0; schedulers],
+            last: (u64::MAX, 0),
+        }
+    }
+}
+
+/// What a global access's lanes reached ([`global_lines`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lines {
+    /// Distinct cache lines.
+    pub count: u64,
+    /// Of them, the lines that missed L1 (with the L1 given).
+    pub misses: u64,
+    /// When the last line's data arrives (with the L1 given).
+    pub arrival: u64,
+    /// Distinct sectors.
+    pub sectors: u64,
+    /// The lowest and highest line (line numbers: byte address / line size; `count` 0: `u64::MAX` and 0).
+    pub span: (u64, u64),
+}
+
+/// The distinct cache lines the lanes `exec` reach (`words` from byte address `base`): their count and sectors;
+/// with the L1 (and the cycle and the hit latency), also how many of them missed (a line missed when a sector the
+/// lanes need was not in L1: the L1 fills sectors of `sector_bytes`) and when the last line's data arrives. Each
+/// line the access reaches is in L2 from then on (`l2`).
 pub(crate) fn global_lines(
     base: u64,
     words: &[usize; 64],
@@ -200,7 +236,7 @@ pub(crate) fn global_lines(
     (line_bytes, sector_bytes): (u32, u32),
     l1: Option<(&mut L1, u64, u64)>,
     l2: &mut L2View<'_>,
-) -> (u64, u64, u64) {
+) -> Lines {
     let line_shift = line_bytes.trailing_zeros();
     let sector_shift = sector_bytes.clamp(1, line_bytes).trailing_zeros();
     let per_line = line_shift - sector_shift;
@@ -219,6 +255,7 @@ pub(crate) fn global_lines(
     let mut distinct = 0u64;
     let mut misses = 0u64;
     let mut arrival = 0u64;
+    let mut touched = 0u64;
     let mut l1 = l1;
     let mut k = 0;
     while k < count {
@@ -229,6 +266,7 @@ pub(crate) fn global_lines(
             k += 1;
         }
         distinct += 1;
+        touched += u64::from(need.count_ones());
         if let Some((c, now, hit)) = l1.as_mut() {
             let (was_hit, at) = c.load(line, need, *now, || *now + l2.miss(line, need, *now));
             misses += u64::from(!was_hit);
@@ -237,7 +275,18 @@ pub(crate) fn global_lines(
             l2.touch(line);
         }
     }
-    (distinct, misses, arrival)
+    let span = match &*sectors {
+        [first, .., last] => (first >> per_line, last >> per_line),
+        [only] => (only >> per_line, only >> per_line),
+        [] => (u64::MAX, 0),
+    };
+    Lines {
+        count: distinct,
+        misses,
+        arrival,
+        sectors: touched,
+        span,
+    }
 }
 
 /// Whether an atomic by the lanes `exec` (`words` from `base`) is the first access of the launch to a sector the

@@ -286,6 +286,8 @@ pub(crate) struct Sm<'k> {
     /// The lines of the kernel parameters' constant bank this SM has read in the launch, and when each is in its
     /// constant cache (`Memory::param_miss`).
     param_ready: Vec<(u32, u64)>,
+    /// The SM's queue of global stores on their way to L2 (`Memory::store_drain`).
+    stores: crate::lsu::Stores,
     /// With `RunOptions::profile`: the cycles of this SM's warps per instruction.
     pub profile: Option<crate::profile::Profile>,
     /// With tracing: this epoch's global atomics that return old values, as the events their values arrive in
@@ -351,6 +353,7 @@ impl<'k> Sm<'k> {
             overlay: crate::lsu::Overlay::default(),
             l2_own: FxHashMap::default(),
             param_ready: Vec::new(),
+            stores: crate::lsu::Stores::new(config.schedulers as usize),
             profile: None,
             returning: Vec::new(),
             scratch: LaneScratch::default(),
@@ -536,15 +539,16 @@ impl<'k> Sm<'k> {
                         let operands =
                             warp.scoreboard
                                 .ready_at(inst, pipe, self.config.timing.pipe_switch, &self.shared.slot);
+                        // A store waits for its warp's previous store's issue (`memory.store_drain.issue`).
+                        let mut at = warp.next_issue.max(operands.at);
+                        if inst.unit == crate::kernel::Unit::GlobalStore {
+                            at = at.max(warp.store_free);
+                        }
                         #[allow(
                             clippy::cast_possible_truncation,
                             reason = "Pipe::COUNT pipes per scheduler and per SM, at most 64 schedulers"
                         )]
-                        (
-                            warp.next_issue.max(operands.at),
-                            self.pipe_index(s, pipe) as u32,
-                            operands,
-                        )
+                        (at, self.pipe_index(s, pipe) as u32, operands)
                     }
                 }
             }
@@ -1105,24 +1109,6 @@ impl<'k> Sm<'k> {
             _ => {}
         }
         // Price it.
-        let banks = self.config.shared_banks;
-        let (l1, own, config) = (&mut self.l1, &mut self.l2_own, self.config);
-        let (global_base, local_base) = (&self.shared.global_base, warp.local_base);
-        let partial = &self.shared.partial;
-        let lsu = once(move || MemoryTiming {
-            banks,
-            w: kernel.warp_size,
-            l1,
-            l2: L2View {
-                committed: l2,
-                own,
-                hit: u64::from(config.timing.memory.l1_miss_latency),
-                first: config.timing.memory.first_miss(),
-                partial,
-            },
-            global_base,
-            local_base,
-        });
         // The compiler's load scheduling: where a load could have started in its basic block.
         let sched = inst.sched;
         let mut from = cycle;
@@ -1162,6 +1148,26 @@ impl<'k> Sm<'k> {
                 warp.load_floor[1] = cycle;
             }
         }
+        let banks = self.config.shared_banks;
+        let (l1, own, config) = (&mut self.l1, &mut self.l2_own, self.config);
+        let (global_base, local_base) = (&self.shared.global_base, warp.local_base);
+        let stores = (&mut self.stores, scheduler);
+        let partial = &self.shared.partial;
+        let lsu = once(move || MemoryTiming {
+            banks,
+            w: kernel.warp_size,
+            l1,
+            l2: L2View {
+                committed: l2,
+                own,
+                hit: u64::from(config.timing.memory.l1_miss_latency),
+                first: config.timing.memory.first_miss(),
+                partial,
+            },
+            global_base,
+            local_base,
+            stores,
+        });
         let mut priced = if sched & crate::kernel::sched::DEAD == 0 {
             price(&outcome, inst, &self.config.timing, lsu, &mut self.stats, from, exec)
         } else {
@@ -1244,6 +1250,9 @@ impl<'k> Sm<'k> {
         let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath);
         warp.next_issue =
             cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold) + yield_stall + param_hold;
+        if priced.hold != 0 {
+            warp.store_free = cycle + priced.hold;
+        }
         if sched & crate::kernel::sched::DEBUG != 0 {
             warp.next_issue = warp
                 .next_issue
@@ -1708,6 +1717,7 @@ fn dead_price(stats: &mut crate::run::Stats) -> crate::timing::Priced {
         },
         degree: 0,
         same_address: 0,
+        hold: 0,
     }
 }
 

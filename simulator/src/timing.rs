@@ -16,7 +16,7 @@
 
 use crate::cache::{L1, L2View};
 use crate::check::AccessKind;
-use crate::config::{Timing, Unit};
+use crate::config::{StoreDrain, Timing, Unit};
 use crate::execute::Outcome;
 use crate::kernel::{DInstr, Flat, Pipe};
 use crate::lsu::{compact_words, global_lines, shared_cost};
@@ -29,6 +29,8 @@ pub(crate) struct Priced {
     pub cost: Cost,
     pub degree: u32,
     pub same_address: u32,
+    /// Cycles the warp waits before its next store (a global store's issue, `memory.store_drain.issue`).
+    pub hold: u64,
 }
 
 /// The SM's memory system as timing sees it: the shared-memory banks, the L1 (its state moves on with every
@@ -42,6 +44,42 @@ pub(crate) struct MemoryTiming<'a> {
     pub global_base: &'a [u64],
     /// Where the issuing warp's local memory lies (for cache lines: [`crate::warp::Warp::local_base`]).
     pub local_base: u64,
+    /// The SM's queues of global stores, and the issuing warp's sub-partition.
+    pub stores: (&'a mut crate::lsu::Stores, usize),
+}
+
+/// A global store issued at `cycle` by a warp of sub-partition `part`, that reached `lines`: unless it merges into
+/// the SM's previous store (it covers at most `drain.merge_lines` lines, all within that store's), it queues its
+/// work, its sectors' and its lines' beyond the first, in the SM's queue, which does a cycle of it each cycle.
+/// Returns the cycles it waits for room: the queue holds `drain.queue` cycles of work and `drain.entries` stores
+/// of this one's size, `drain.part_entries` more for each other sub-partition with stores in it.
+#[inline(always)]
+pub(crate) fn store_wait(
+    drain: &StoreDrain,
+    (stores, part): (&mut crate::lsu::Stores, usize),
+    lines: &crate::lsu::Lines,
+    cycle: u64,
+) -> u64 {
+    if lines.count == 0 {
+        return 0;
+    }
+    if lines.count <= u64::from(drain.merge_lines) && lines.span.0 >= stores.last.0 && lines.span.1 <= stores.last.1 {
+        return 0;
+    }
+    stores.last = lines.span;
+    let work = lines.sectors * u64::from(drain.sector) + (lines.count - 1) * u64::from(drain.line);
+    let now = cycle * 100;
+    let others = stores
+        .parts
+        .iter()
+        .enumerate()
+        .filter(|&(p, &done)| p != part && done > now)
+        .count() as u64;
+    let entries = u64::from(drain.entries) + others * u64::from(drain.part_entries);
+    stores.done = stores.done.max(now) + work;
+    stores.parts[part] = stores.done;
+    let room = u64::from(drain.queue) * 100 + work * entries;
+    (stores.done - now).saturating_sub(room).div_ceil(100)
 }
 
 /// Price what `inst` did (`outcome`) in its `exec` lanes, issued at `cycle`: by its unit class, unless its memory
@@ -63,6 +101,7 @@ pub(crate) fn price<'m>(
         cost: unit_cost(inst, timing),
         degree: 0,
         same_address: 0,
+        hold: 0,
     };
     if let Outcome::Access(m) = outcome {
         // (The memory system's state only for an access: built per instruction it cost every issue.)
@@ -92,7 +131,12 @@ pub(crate) fn price<'m>(
                 let unit = if m.addr.local { timing.units.local_load } else { unit };
                 let l1 = Some((&mut *mem.l1, cycle, u64::from(unit.latency)));
                 let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
-                let (lines, misses, arrival) = global_lines(base(), m.words, exec, sizes, l1, &mut mem.l2);
+                let crate::lsu::Lines {
+                    count: lines,
+                    misses,
+                    arrival,
+                    ..
+                } = global_lines(base(), m.words, exec, sizes, l1, &mut mem.l2);
                 stats.l1_hits += lines - misses;
                 stats.l1_misses += misses;
                 // The L1's data array has the shared memory's banks: lanes on distinct words of one bank replay.
@@ -105,12 +149,20 @@ pub(crate) fn price<'m>(
                 // Global memory: write-through, no allocation; the L1 is not consulted (the lines are then in
                 // L2). Local memory (a thread's stack and arrays): the L1 keeps what is written.
                 let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
-                let lines = if m.addr.local {
-                    crate::lsu::local_store_lines(base(), m.words, exec, sizes, (&mut *mem.l1, cycle), &mut mem.l2)
+                if m.addr.local {
+                    // An interval of the unit a line.
+                    let lines =
+                        crate::lsu::local_store_lines(base(), m.words, exec, sizes, (&mut *mem.l1, cycle), &mut mem.l2);
+                    Cost::store(unit, u64::from(unit.interval) * lines.max(1))
                 } else {
-                    global_lines(base(), m.words, exec, sizes, None, &mut mem.l2).0
-                };
-                Cost::global_store(unit, lines)
+                    // The pipe takes it in an interval, or waits for room in the SM's store queue; the warp's next
+                    // store waits for its issue.
+                    let lines = global_lines(base(), m.words, exec, sizes, None, &mut mem.l2);
+                    let drain = &timing.memory.store_drain;
+                    p.hold = u64::from(drain.issue);
+                    let wait = store_wait(drain, mem.stores, &lines, cycle);
+                    Cost::store(unit, wait.max(u64::from(unit.interval)))
+                }
             }
             // An atomic no lane executes sends nothing to the memory system: its issue slot only (a block of
             // 1024 threads whose 31 other warps skip thread 0's `red` pays nothing for them; docs/timing.md).
@@ -264,13 +316,13 @@ impl Cost {
         }
     }
 
-    /// A global or local store of `lines` cache lines.
+    /// A global or local store that keeps the pipe `busy` cycles: a local store an interval a line, a global store
+    /// an interval or its wait for room in the SM's store queue ([`store_wait`]).
     #[inline(always)]
-    pub fn global_store(unit: Unit, lines: u64) -> Cost {
-        let c = Cost::of(unit);
+    pub fn store(unit: Unit, busy: u64) -> Cost {
         Cost {
-            occupancy: c.occupancy * lines.max(1),
-            ..c
+            occupancy: busy,
+            ..Cost::of(unit)
         }
     }
 
@@ -353,8 +405,8 @@ mod tests {
         assert_eq!(Cost::global_load(LSU, 100, (1, 140), (32, 62), 5).occupancy, 64);
         // No lane executed: nothing was fetched.
         assert_eq!(Cost::global_load(LSU, 100, (0, 0), (0, 0), 5), Cost::of(LSU));
-        assert_eq!(Cost::global_store(LSU, 3).occupancy, 6);
-        assert_eq!(Cost::global_store(LSU, 3).latency, 23);
+        assert_eq!(Cost::store(LSU, 6).occupancy, 6);
+        assert_eq!(Cost::store(LSU, 6).latency, 23);
     }
 
     #[test]
@@ -379,5 +431,55 @@ mod tests {
         assert_eq!((bra.next_issue(true, false), bra.next_issue(false, false)), (9, 1));
         assert_eq!(Cost::of(LSU).next_issue(false, true), 23);
         assert_eq!(Cost::of(LSU).barrier().occupancy, 1);
+    }
+
+    #[test]
+    fn a_store_queues_its_sectors_and_lines_waits_for_room_and_merges_into_the_last_stores_few_lines() {
+        use crate::lsu::{Lines, Stores};
+        let drain = StoreDrain {
+            issue: 6,
+            sector: 100,
+            line: 100,
+            queue: 10,
+            entries: 2,
+            part_entries: 1,
+            merge_lines: 8,
+        };
+        let lines = |first: u64, count: u64, sectors: u64| Lines {
+            count,
+            misses: 0,
+            arrival: 0,
+            sectors,
+            span: (first, first + count - 1),
+        };
+        let mut stores = Stores::new(2);
+        // 32 lines of one sector each: 32 + 31 = 63 cycles of work; the queue holds 10 + 2 x 63 = 136.
+        assert_eq!(store_wait(&drain, (&mut stores, 0), &lines(0, 32, 32), 0), 0);
+        assert_eq!(store_wait(&drain, (&mut stores, 0), &lines(32, 32, 32), 0), 0);
+        assert_eq!(store_wait(&drain, (&mut stores, 0), &lines(64, 32, 32), 0), 189 - 136);
+        assert_eq!(stores.done, 18_900);
+        // 32 lines within the last store's are more than `merge_lines`: queued, not merged.
+        assert_eq!(store_wait(&drain, (&mut stores, 0), &lines(64, 32, 32), 189), 0);
+        assert_eq!(stores.done, 25_200);
+        // Another sub-partition at cycle 100: one line of 4 sectors (4 cycles of work), with part 0's stores still
+        // in the queue the room is 10 + (2 + 1) x 4 = 22, and the work ahead of it ends at 256.
+        assert_eq!(
+            store_wait(&drain, (&mut stores, 1), &lines(500, 1, 4), 100),
+            256 - 100 - 22
+        );
+        // Within that store's one line: merged, nothing queued; an empty store queues nothing either.
+        assert_eq!(store_wait(&drain, (&mut stores, 1), &lines(500, 1, 2), 101), 0);
+        let empty = Lines {
+            count: 0,
+            misses: 0,
+            arrival: 0,
+            sectors: 0,
+            span: (u64::MAX, 0),
+        };
+        assert_eq!(store_wait(&drain, (&mut stores, 0), &empty, 102), 0);
+        assert_eq!(stores.done, 25_600);
+        // Once the queue has drained, a store waits for nothing.
+        assert_eq!(store_wait(&drain, (&mut stores, 0), &lines(600, 32, 32), 1_000), 0);
+        assert_eq!(stores.done, 106_300);
     }
 }

@@ -45,6 +45,8 @@ pub(crate) struct Warp {
     /// When the kernel parameters its current basic block's start read are there (`sched::PARAM_BLOCK`; a
     /// `sched::PARAM_USE` waits for it).
     pub param_at: u64,
+    /// The first cycle it may issue another store (`memory.store_drain.issue` after its last global store).
+    pub store_free: u64,
     /// The barrier it waits at, and the pc of the barrier instruction.
     pub waiting: Option<(u32, u32)>,
     /// First cycle not yet accounted for in `stalls`.
@@ -78,6 +80,7 @@ impl Warp {
             hold: Hold::Control,
             load_floor: [0; 2],
             param_at: 0,
+            store_free: 0,
             waiting: None,
             accounted: 0,
             stalls: Stalls::default(),
@@ -107,6 +110,7 @@ impl Warp {
         self.hold = Hold::Control;
         self.load_floor = [cycle; 2];
         self.param_at = cycle;
+        self.store_free = 0;
         self.waiting = None;
         self.accounted = cycle;
         self.stalls = Stalls {
