@@ -378,13 +378,6 @@ impl<'k> Sm<'k> {
         (self.pipe_free.len() - 1) as u32
     }
 
-    /// Index of `pipe`'s entry in `pipe_free` for scheduler `s`.
-    #[inline]
-    fn pipe_index(&self, s: usize, pipe: Pipe) -> usize {
-        let s = if pipe.per_sm() { self.scheduler.count() } else { s };
-        s * Pipe::COUNT + pipe as usize
-    }
-
     /// The live warp that issued the most instructions lately (since the start of the previous epoch), then the
     /// most in all, the first in slot order among equals: the likeliest to be in an endless loop. A warp that
     /// waits (at a barrier, or for a flag another warp sets) issues nothing meanwhile.
@@ -527,28 +520,31 @@ impl<'k> Sm<'k> {
     #[inline(always)]
     fn refresh_inline(&mut self, slot: usize) {
         let s = self.scheduler.of(slot);
-        let (ready, pipe, ops) = match self.warps[slot].as_ref() {
+        let (no_pipe, per_sm) = (self.no_pipe(), self.scheduler.count());
+        let (shared, switch) = (self.shared, self.config.timing.pipe_switch);
+        let (ready, pipe, ops) = match self.warps[slot].as_mut() {
             None => (u64::MAX, 0, Ready::default()),
             Some(warp) => {
                 let pc = warp.stack.top().map(|t| t.pc).unwrap_or(0) as usize;
-                match self.shared.code.get(pc) {
+                match shared.code.get(pc) {
                     // Past the last instruction the warp only has to exit.
-                    None => (warp.next_issue, self.no_pipe(), Ready::default()),
+                    None => (warp.next_issue, no_pipe, Ready::default()),
                     Some(inst) => {
                         let pipe = inst.unit.pipe();
-                        let operands =
-                            warp.scoreboard
-                                .ready_at(inst, pipe, self.config.timing.pipe_switch, &self.shared.slot);
-                        // A store waits for its warp's previous store's issue (`memory.store_drain.issue`).
+                        let operands = warp.scoreboard.ready_at(inst, pipe, switch, &shared.slot);
                         let mut at = warp.next_issue.max(operands.at);
                         if inst.unit == crate::kernel::Unit::GlobalStore {
+                            // A store waits for its warp's previous store's issue (`memory.store_drain.issue`): the
+                            // stall breakdown's `unit_busy`.
                             at = at.max(warp.store_free);
+                            warp.store_gate = warp.store_free;
                         }
+                        let index = pipe_index(per_sm, s, pipe);
                         #[allow(
                             clippy::cast_possible_truncation,
                             reason = "Pipe::COUNT pipes per scheduler and per SM, at most 64 schedulers"
                         )]
-                        (at, self.pipe_index(s, pipe) as u32, operands)
+                        (at, index as u32, operands)
                     }
                 }
             }
@@ -849,7 +845,7 @@ impl<'k> Sm<'k> {
         let w = self.w;
         self.end = self.end.max(cycle + 1);
         let per_sm = self.scheduler.count();
-        let pipe_index = |pipe: Pipe| if pipe.per_sm() { per_sm } else { scheduler } * Pipe::COUNT + pipe as usize;
+        let pipe_index = |pipe: Pipe| pipe_index(per_sm, scheduler, pipe);
         let warp = self.warps[slot].as_mut().expect("live warp");
         let top = *warp.stack.top().expect("a warp with lanes has a stack entry");
         let pc = top.pc;
@@ -1604,6 +1600,14 @@ fn exchanged(stats: &mut crate::run::Stats, shared: &Shared, undefined: u64) {
     if undefined != 0 && shared.shares_rows() {
         shared.undefined_read.store(true, std::sync::atomic::Ordering::Relaxed);
     }
+}
+
+/// Index of `pipe`'s entry in an SM's `pipe_free` for scheduler `s`, with `per_sm` schedulers (the SM-wide pipes
+/// after theirs).
+#[inline(always)]
+fn pipe_index(per_sm: usize, s: usize, pipe: Pipe) -> usize {
+    let s = if pipe.per_sm() { per_sm } else { s };
+    s * Pipe::COUNT + pipe as usize
 }
 
 /// `f`, typed as called once (a closure that hands out the references it holds is inferred `FnMut` otherwise).

@@ -47,6 +47,9 @@ pub(crate) struct Warp {
     pub param_at: u64,
     /// The first cycle it may issue another store (`memory.store_drain.issue` after its last global store).
     pub store_free: u64,
+    /// When its next instruction, a store, may issue, if it is held by `store_free` (for the stall breakdown: those
+    /// cycles are `unit_busy`); taken by the next [`Warp::account`].
+    pub store_gate: u64,
     /// The barrier it waits at, and the pc of the barrier instruction.
     pub waiting: Option<(u32, u32)>,
     /// First cycle not yet accounted for in `stalls`.
@@ -81,6 +84,7 @@ impl Warp {
             load_floor: [0; 2],
             param_at: 0,
             store_free: 0,
+            store_gate: 0,
             waiting: None,
             accounted: 0,
             stalls: Stalls::default(),
@@ -111,6 +115,7 @@ impl Warp {
         self.load_floor = [cycle; 2];
         self.param_at = cycle;
         self.store_free = 0;
+        self.store_gate = 0;
         self.waiting = None;
         self.accounted = cycle;
         self.stalls = Stalls {
@@ -157,7 +162,11 @@ impl Warp {
         );
         part(replays_end, &mut st.bank_conflict, StallReason::BankConflict);
         part(operands.at, &mut st.operands, StallReason::Operands);
-        part(unit, &mut st.unit_busy, StallReason::UnitBusy);
+        part(
+            unit.max(std::mem::take(&mut self.store_gate)),
+            &mut st.unit_busy,
+            StallReason::UnitBusy,
+        );
         part(cycle, &mut st.not_selected, StallReason::NotSelected);
         st.issued += u64::from(issues);
         self.accounted = cycle + u64::from(issues);
