@@ -701,6 +701,12 @@ fn a_buffers_partly_copied_last_sector_costs_its_first_load_and_first_atomic_a_f
 
 /// `cyc[0]` of calibration microbenchmark `name` (warpsim's ISA) with `set`, on `config`.
 fn calibration_cycles(name: &str, set: &[(&str, i64)], config: &Config) -> u64 {
+    let out = calibration_run(name, set, config);
+    u64::from(out.buffer("cyc").expect("cyc").data[0])
+}
+
+/// The run of calibration microbenchmark `name` (warpsim's ISA) with `set`, on `config`.
+fn calibration_run(name: &str, set: &[(&str, i64)], config: &Config) -> RunOutput {
     let program = programs::assemble_calibration(name)
         .expect("a calibration program")
         .expect("assembles");
@@ -711,8 +717,7 @@ fn calibration_cycles(name: &str, set: &[(&str, i64)], config: &Config) -> u64 {
             .collect(),
         ..Launch::default()
     };
-    let out = warpsim::simulate(&program, config, &launch).expect("runs");
-    u64::from(out.buffer("cyc").expect("cyc").data[0])
+    warpsim::simulate(&program, config, &launch).expect("runs")
 }
 
 #[test]
@@ -1683,4 +1688,45 @@ fn with_dead_code_on_an_unread_result_costs_its_issue_slot_and_no_value_changes(
     let mut wide_off = off.clone();
     wide_off.warp_size = 64;
     assert_eq!(run(exits, &wide).cycles, run(exits, &wide_off).cycles);
+}
+
+#[test]
+fn a_warps_stores_issue_apart_and_wait_for_room_in_the_sms_queue_as_unit_busy() {
+    let hopper = Config::hopper();
+    let d = &hopper.timing.memory.store_drain;
+    assert_eq!(
+        (d.issue, d.sector, d.line, d.queue, d.entries, d.part_entries),
+        (6, 100, 100, 86, 28, 7)
+    );
+    let run = |set: &[(&str, i64)], config: &Config| calibration_run("store_burst", set, config);
+    // One warp, 128 one-line stores: 4 cycles of work each, less than the 6 between them, so the queue never
+    // fills. Lane 0's store right before the first clock read holds the first store 6 cycles from it; the clock
+    // region is then 128 gaps of 6 cycles.
+    let one = run(&[("spread", 1), ("step", 32)], &hopper);
+    assert_eq!(one.buffer("cyc").expect("cyc").data[0], 128 * 6);
+    // Each store after the first waits 5 cycles for the one before (and the first 4 for lane 0's store before the
+    // clock read): unit busy, not a lost turn to another warp (there is none).
+    let s = &one.stats.stalls;
+    assert_eq!((s.unit_busy, s.not_selected), (127 * 5 + 4, 0), "{s:?}");
+    // 32 lines a store: 63 cycles of work. The queue holds 86 + 28 x 63 = 1850, so once it is full the pipe takes
+    // a store as 63 cycles of work drain: the last of 128 issues when the 127 before it, less 1850, are done.
+    let wide = run(&[("spread", 32), ("step", 1024)], &hopper);
+    let cycles = wide.buffer("cyc").expect("cyc").data[0];
+    assert!((127 * 63 - 1850..127 * 63 - 1850 + 63).contains(&cycles), "{cycles}");
+    // With no room limit the stores go at the issue rate, as one-line stores do.
+    let mut roomy = hopper.clone();
+    roomy.timing.memory.store_drain.queue = 1_000_000;
+    let free = run(&[("spread", 32), ("step", 1024)], &roomy);
+    assert_eq!(free.buffer("cyc").expect("cyc").data[0], 128 * 6);
+    // Merging: the same 4 lines again and again queue nothing after the first; with merging off, each queues 19.
+    let merged = run(&[("spread", 4), ("step", 1)], &hopper);
+    assert_eq!(merged.buffer("cyc").expect("cyc").data[0], 128 * 6);
+    let mut apart = hopper.clone();
+    apart.timing.memory.store_drain.merge_lines = 0;
+    let unmerged = run(&[("spread", 4), ("step", 1)], &apart);
+    assert!(
+        unmerged.buffer("cyc").expect("cyc").data[0] > 128 * 19 - (86 + 28 * 19),
+        "{:?}",
+        unmerged.stats
+    );
 }
