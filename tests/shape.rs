@@ -424,3 +424,33 @@ fn the_lane_grid_of_a_2d_block_names_each_warps_threads() {
         "{grid}"
     );
 }
+
+#[test]
+fn a_whole_warps_access_names_its_first_faulting_lane_traced_or_not() {
+    // Lanes 0-31 of one warp (the row-at-a-time locate of `lsu::locate_lanes`): the first lane past the end, below
+    // the start or misaligned is the fault, as lane by lane (a traced run) finds it.
+    for (address, lane) in [
+        // Lanes 16 and up past the end of `b` (32 words).
+        ("mad.lo.u32 %x, %tid.x, 2, 0\n    ld.global.u32 %y, b[%x]", 16),
+        // A byte offset: lane 9's is misaligned (4 × 9 + 2).
+        (
+            "mad.lo.u32 %x, %tid.x, 4, 0\n    setp.eq.u32 %p, %tid.x, 9\n    @%p add.u32 %x, %x, 2\n    ld.global.u32 %y, [b + %x]",
+            9,
+        ),
+        // Below the start for lanes 2 and up (1 - lane).
+        ("sub.u32 %x, 1, %tid.x\n    st.global.u32 b[%x], 7", 2),
+        // Shared memory: lane 31 alone past the end.
+        ("add.u32 %x, %tid.x, 1\n    ld.shared.u32 %y, s[%x]", 31),
+    ] {
+        let text = format!(
+            ".grid 1\n.block 32\n.buffer b u32[32]\n.shared s u32[32]\n.reg %x, %y\n.pred %p\n    {address}\n    st.global.u32 b[0], %y\n"
+        );
+        let (kernel, config) = kernel_of(&text, 32);
+        let untraced =
+            warpsim::run(&kernel, &config, &RunOptions::default(), &mut warpsim::NoTrace).expect_err("faults");
+        let mut events = Vec::new();
+        let traced = warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect_err("faults");
+        assert_eq!(untraced.lane, Some(lane), "{address}: {:?}", untraced.kind);
+        assert_eq!((traced.lane, traced.kind), (untraced.lane, untraced.kind), "{address}");
+    }
+}

@@ -403,6 +403,30 @@ pub(crate) fn locate_lanes<const ON: bool>(
     // division, as div_euclid by a power of two).
     let misaligned = if addr.byte { (4i64 << wide) - 1 } else { 0 };
     let shift = if addr.byte { 2 + wide } else { 0 };
+    // Lanes 0 to n − 1 (the usual mask), all in bounds and aligned: a row at a time. Otherwise (or when one
+    // faults) lane by lane, which finds the first faulting lane.
+    if !ON && exec != 0 && exec & exec.wrapping_add(1) == 0 {
+        let n = exec.count_ones() as usize;
+        let (mut low, mut high, mut odd) = (i64::MAX, i64::MIN, 0);
+        for &b in &base[..n] {
+            let at = i64::from(b.cast_signed()) + addr.disp;
+            low = low.min(at);
+            high = high.max(at);
+            odd |= at;
+        }
+        if odd & misaligned == 0 && low >= 0 && usize::try_from(high >> shift).is_ok_and(|i| i < len) {
+            for (w, &b) in words[..n].iter_mut().zip(&base[..n]) {
+                #[allow(
+                    clippy::cast_sign_loss,
+                    clippy::cast_possible_truncation,
+                    reason = "checked above: 0 ≤ at, at >> shift < len"
+                )]
+                let i = ((i64::from(b.cast_signed()) + addr.disp) >> shift) as usize;
+                *w = offset + (i << wide);
+            }
+            return Ok(index);
+        }
+    }
     let mut m = exec;
     while m != 0 {
         let lane = m.trailing_zeros();
@@ -597,6 +621,18 @@ pub(crate) fn load(
     }
     let s = rf.stride;
     let row = &mut rf.regs[d as usize * s..(d as usize + 1) * s];
+    // Lanes 0..n on consecutive words, the usual access: one copy.
+    if let Some((first, n)) = consecutive(words, exec)
+        && (addr.shared || !overlay)
+    {
+        let from = if addr.shared {
+            shared
+        } else {
+            &global[addr.buffer as usize].data
+        };
+        row[..n].copy_from_slice(&from[first..first + n]);
+        return;
+    }
     if addr.shared {
         for_lanes(exec, |lane| row[lane as usize] = shared[words[lane as usize]]);
     } else {
@@ -610,6 +646,21 @@ pub(crate) fn load(
             };
         });
     }
+}
+
+/// When the lanes `exec` are lanes 0 to n − 1 and their `words` consecutive: the first word and n.
+#[inline(always)]
+fn consecutive(words: &[usize; 64], exec: u64) -> Option<(usize, usize)> {
+    if exec == 0 || exec & exec.wrapping_add(1) != 0 {
+        return None;
+    }
+    let n = exec.count_ones() as usize;
+    let first = words[0];
+    let mut apart = 0;
+    for (k, &w) in words[..n].iter().enumerate() {
+        apart |= w ^ (first + k);
+    }
+    (apart == 0).then_some((first, n))
 }
 
 /// `st addr, a` for the `exec` lanes: into shared memory at once; into global memory through the epoch's log
