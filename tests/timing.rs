@@ -80,6 +80,12 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "global store burst, one line a store, 16 warps, per store of a warp",
         "global store burst, each store on the 4 lines of the one before (merged), 1 warp, per store",
         "global store burst, each store on the 32 lines of the one before (not merged), 1 warp, per store",
+        "global atomicAdd (32-bit) dependent chain on fresh lines, lanes 1 element apart (1 line a step)",
+        "global atomicAdd (32-bit) dependent chain on fresh lines, lanes 4 elements apart (4 lines a step)",
+        "global atomicAdd (32-bit) dependent chain on fresh lines, lanes 32 elements apart (32 lines a step)",
+        "global atomicAdd (64-bit) dependent chain on fresh lines, lanes 1 element apart (2 lines a step)",
+        "global atomicAdd (64-bit) dependent chain on fresh lines, lanes 4 elements apart (8 lines a step)",
+        "global atomicAdd (64-bit) dependent chain on fresh lines, lanes 32 elements apart (32 lines a step)",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(

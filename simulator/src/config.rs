@@ -166,6 +166,17 @@ pub struct Memory {
     /// 8-word one (`ubench27.cu`).
     #[serde(default = "Memory::default_partial_sector_atomic")]
     pub partial_sector_atomic: u32,
+    /// Hundredths of a cycle a 32-bit global atomic's result takes for each cache line its lanes reach beyond the
+    /// first (`atomic_line_wide` for a 64-bit one): the lanes' lines are performed at their L2 slices and the
+    /// result waits for the last. Fitted on an H200 to one warp's chains of dependent `atomicAdd`s on fresh lines
+    /// with the lanes 1, 4 and 32 words apart: 434.5, 470.8 and 521.5 cycles a step for 32-bit ones (1, 4 and 32
+    /// lines), 452.3, 504.0 and 627.6 for 64-bit ones (2, 8 and 32 lines), where loads spread the same way cost
+    /// what `l1_lines_per_cycle` gives (`calibration/programs/global_atomic_spread.s`, `global_atomic64_spread.s`).
+    #[serde(default = "Memory::default_atomic_line")]
+    pub atomic_line: u32,
+    /// See [`Memory::atomic_line`]: a 64-bit atomic's figure.
+    #[serde(default = "Memory::default_atomic_line_wide")]
+    pub atomic_line_wide: u32,
     /// Whether a kernel parameter is read where it is first used rather than where the PTX's `ld.param` stands, as
     /// ptxas places its `LDC`s (`kernel::sched::params_at_use`): the use waits for the read. On: the misses of
     /// lines first read after a branch follow the branch, as on the GPU (Numba's `p03_guard`).
@@ -593,6 +604,8 @@ impl Config {
                     param_at_use: Memory::default_param_at_use(),
                     partial_sector_load: Memory::default_partial_sector_load(),
                     partial_sector_atomic: Memory::default_partial_sector_atomic(),
+                    atomic_line: Memory::default_atomic_line(),
+                    atomic_line_wide: Memory::default_atomic_line_wide(),
                     param_line_bytes: Memory::default_param_line_bytes(),
                     param_bank_offset: Memory::default_param_bank_offset(),
                     l1_lines_per_cycle: 5,
@@ -680,6 +693,11 @@ impl Config {
         }
         if !m.line_bytes.is_power_of_two() || !(4..=4096).contains(&m.line_bytes) {
             return bad("`timing.memory.line_bytes` must be a power of two from 4 to 4096");
+        }
+        if m.atomic_line.max(m.atomic_line_wide) > 100_000 {
+            return bad(
+                "`timing.memory.atomic_line` and `atomic_line_wide` must be at most 100000 (hundredths of a cycle)",
+            );
         }
         let d = &m.store_drain;
         if d.sector.max(d.line) > 100_000 || d.queue.max(d.issue) > LIMIT || d.entries.max(d.part_entries) > 4096 {
@@ -916,6 +934,16 @@ impl Memory {
     /// See [`Memory::partial_sector_atomic`].
     pub fn default_partial_sector_atomic() -> u32 {
         272
+    }
+
+    /// See [`Memory::atomic_line`]: 2.5 cycles a line beyond the first.
+    pub fn default_atomic_line() -> u32 {
+        250
+    }
+
+    /// See [`Memory::atomic_line_wide`]: 5.5 cycles a line beyond the first.
+    pub fn default_atomic_line_wide() -> u32 {
+        550
     }
 
     /// See [`Memory::param_at_use`]: on.

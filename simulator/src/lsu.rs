@@ -344,6 +344,22 @@ pub(crate) fn local_store_lines(
     lines.len() as u64
 }
 
+/// How many cache lines the lanes `exec` (at least one; `words` from `base`) reach.
+pub(crate) fn distinct_lines(base: u64, words: &[usize; 64], exec: u64, line_bytes: u32) -> u64 {
+    let shift = line_bytes.trailing_zeros();
+    let mut lines = [0u64; 64];
+    let mut n = 0;
+    for_lanes(exec, |lane| {
+        lines[n] = (base + words[lane as usize] as u64 * 4) >> shift;
+        n += 1;
+    });
+    let lines = &mut lines[..n];
+    if !lines.is_sorted() {
+        lines.sort_unstable();
+    }
+    1 + lines.windows(2).filter(|p| p[0] != p[1]).count() as u64
+}
+
 /// Drop from `l1` the lines the lanes `exec` of a global atomic reach (`words` from `base`).
 pub(crate) fn invalidate_lines(base: u64, words: &[usize; 64], exec: u64, line_bytes: u32, l1: &mut L1) {
     let shift = line_bytes.trailing_zeros();

@@ -196,6 +196,17 @@ pub(crate) fn price<'m>(
                 let unit = if m.addr.shared { shared_unit() } else { unit };
                 let mut cost = Cost::atomic(unit, p.same_address, per_lane, conflict);
                 cost.latency += fill;
+                if !m.addr.shared && inst.unit == crate::kernel::Unit::GlobalAtomic {
+                    // The result waits for the last of the lanes' lines (`memory.atomic_line`).
+                    let mem_t = &timing.memory;
+                    let per = if m.addr.wide {
+                        mem_t.atomic_line_wide
+                    } else {
+                        mem_t.atomic_line
+                    };
+                    let lines = crate::lsu::distinct_lines(base(), m.words, exec, mem_t.line_bytes);
+                    cost.latency += (lines - 1) * u64::from(per) / 100;
+                }
                 cost
             }
         };
