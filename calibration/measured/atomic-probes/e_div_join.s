@@ -1,0 +1,26 @@
+.kernel e_div_join
+.block 32
+.buffer in u32[4096] = i * 7 + 3
+.buffer fcnt f32[4096] = i + 0.5
+.buffer cnt u32[4096] = i
+.buffer scr u32[4096]
+.buffer usev u32[256]
+.buffer cyc u32[256]
+.reg %a, %b, %v, %r0, %r1, %r2, %r3, %r4, %r5, %ci, %ck, %ck2, %t0, %gid
+.pred %p, %q
+
+        mov.u32 %gid, %tid.x
+        mul.lo.u32 %a, %gid, 4
+        add.u32 %a, %a, 64
+        mov.u32 %v, %tid.x
+        mov.u32 %r0, 0
+        setp.lt.u32 %q, %tid.x, 16
+        mov.u32 %ck, %clock
+        @!%q bra skip
+        atom.global.exch.b32 %r0, cnt[%a], %v
+skip:
+        add.u32 %ci, %r0, 1
+        st.global.u32 usev[%gid], %ci
+        mov.u32 %ck2, %clock
+        sub.u32 %ck2, %ck2, %ck
+        st.global.u32 cyc[%gid], %ck2
