@@ -76,7 +76,9 @@ pub struct Units {
     pub local_load: Unit,
     /// Global store (write-through; latency until the warp may reuse the stored register).
     pub global_store: Unit,
-    /// Global atomic, performed at L2, lanes on distinct words.
+    /// Global atomic, performed at L2, lanes on distinct words: its latency, and as its interval the cycles a
+    /// cache line at L2 takes one warp's atomic in (a burst on one line: 35.1 a warp's atomic, `global_atomic.s`).
+    /// The SM's pipe takes an atomic in `memory.atomic_issue` cycles.
     pub global_atomic: Unit,
     /// Global `atom`/`red` `.min`/`.max` on `.f32`: no GPU instruction does it, so CUDA code (and `sim
     /// crosscheck`) runs a compare-and-swap loop: a load, then `atomicCAS` until it takes. The warp runs the loop to
@@ -177,6 +179,21 @@ pub struct Memory {
     /// See [`Memory::atomic_line`]: a 64-bit atomic's figure.
     #[serde(default = "Memory::default_atomic_line_wide")]
     pub atomic_line_wide: u32,
+    /// Cycles the SM's atomic pipe takes a global atomic (`atom` or `red`) in, whatever its lines: its work is done at
+    /// L2, where each line takes one warp's atomic every `units.global_atomic.interval` cycles (and
+    /// `global_atomic_serialize` more a lane on one word beyond the first), and an atomic waits for the lines it
+    /// reaches to be done with this SM's earlier ones. Measured on an H200: a burst of 64 `red`s on fresh lines
+    /// issues one every 6.0 cycles (7.2–7.4 a `red` with the clock reads), the lanes on one line or one word alike,
+    /// where the unit's interval (35.1 on one line, `global_atomic.s`) had held every atomic
+    /// (`calibration/programs/global_red_burst.s`).
+    #[serde(default = "Memory::default_atomic_issue")]
+    pub atomic_issue: u32,
+    /// Extra cycles a global atomic's result takes for each lane on one word beyond the first (on top of
+    /// `global_atomic_serialize`, which they also take at L2): a warp's dependent `atomicAdd`s with 2, 8 and 32
+    /// lanes on one word of a fresh line take 9, 24 and 62 cycles a step more than one lane's on an H200
+    /// (`calibration/programs/global_atomic_word.s`).
+    #[serde(default = "Memory::default_atomic_word_lane")]
+    pub atomic_word_lane: u32,
     /// Whether a kernel parameter is read where it is first used rather than where the PTX's `ld.param` stands, as
     /// ptxas places its `LDC`s (`kernel::sched::params_at_use`): the use waits for the read. On: the misses of
     /// lines first read after a branch follow the branch, as on the GPU (Numba's `p03_guard`).
@@ -252,7 +269,7 @@ pub struct Timing {
     pub bank_conflict: u32,
     /// Extra cycles per additional lane hitting the same shared word (atomics serialise).
     pub shared_atomic_serialize: u32,
-    /// Extra cycles per additional lane hitting the same global word.
+    /// Extra cycles per additional lane hitting the same global word: of latency, and of the line's time at L2.
     pub global_atomic_serialize: u32,
     /// Extra cycles per additional lane on one word of a shared 64-bit compare-and-swap loop
     /// ([`Units::shared_atomic_cas`]): each round, one of the lanes on a word takes it and the others go round
@@ -606,6 +623,8 @@ impl Config {
                     partial_sector_atomic: Memory::default_partial_sector_atomic(),
                     atomic_line: Memory::default_atomic_line(),
                     atomic_line_wide: Memory::default_atomic_line_wide(),
+                    atomic_issue: Memory::default_atomic_issue(),
+                    atomic_word_lane: Memory::default_atomic_word_lane(),
                     param_line_bytes: Memory::default_param_line_bytes(),
                     param_bank_offset: Memory::default_param_bank_offset(),
                     l1_lines_per_cycle: 5,
@@ -678,6 +697,8 @@ impl Config {
             t.memory.param_hit,
             t.memory.partial_sector_load,
             t.memory.partial_sector_atomic,
+            t.memory.atomic_issue,
+            t.memory.atomic_word_lane,
         ]
         .iter()
         .any(|&v| v > LIMIT)
@@ -944,6 +965,16 @@ impl Memory {
     /// See [`Memory::atomic_line_wide`]: 5.5 cycles a line beyond the first.
     pub fn default_atomic_line_wide() -> u32 {
         550
+    }
+
+    /// See [`Memory::atomic_issue`].
+    pub fn default_atomic_issue() -> u32 {
+        6
+    }
+
+    /// See [`Memory::atomic_word_lane`].
+    pub fn default_atomic_word_lane() -> u32 {
+        1
     }
 
     /// See [`Memory::param_at_use`]: on.

@@ -198,6 +198,9 @@ pub(crate) struct Stores {
     pub parts: Vec<u64>,
     /// The lowest and highest line of the SM's last global store ([`Lines::span`]).
     pub last: (u64, u64),
+    /// Per cache line this SM's global atomics reached: the cycle L2's atomic unit is done with the last of them
+    /// (`units.global_atomic.interval` a warp's atomic, `memory.atomic_issue`).
+    pub atomic_lines: rustc_hash::FxHashMap<u64, u64>,
 }
 
 impl Stores {
@@ -206,6 +209,7 @@ impl Stores {
             done: 0,
             parts: vec![0; schedulers],
             last: (u64::MAX, 0),
+            atomic_lines: rustc_hash::FxHashMap::default(),
         }
     }
 }
@@ -344,20 +348,27 @@ pub(crate) fn local_store_lines(
     lines.len() as u64
 }
 
-/// How many cache lines the lanes `exec` (at least one; `words` from `base`) reach.
-pub(crate) fn distinct_lines(base: u64, words: &[usize; 64], exec: u64, line_bytes: u32) -> u64 {
+/// The cache lines the lanes `exec` (at least one; `words` from `base`) reach, in ascending order, in `out`;
+/// returns how many.
+pub(crate) fn distinct_lines(base: u64, words: &[usize; 64], exec: u64, line_bytes: u32, out: &mut [u64; 64]) -> usize {
     let shift = line_bytes.trailing_zeros();
-    let mut lines = [0u64; 64];
     let mut n = 0;
     for_lanes(exec, |lane| {
-        lines[n] = (base + words[lane as usize] as u64 * 4) >> shift;
+        out[n] = (base + words[lane as usize] as u64 * 4) >> shift;
         n += 1;
     });
-    let lines = &mut lines[..n];
+    let lines = &mut out[..n];
     if !lines.is_sorted() {
         lines.sort_unstable();
     }
-    1 + lines.windows(2).filter(|p| p[0] != p[1]).count() as u64
+    let mut k = 0;
+    for i in 0..n {
+        if i == 0 || out[i] != out[k - 1] {
+            out[k] = out[i];
+            k += 1;
+        }
+    }
+    k
 }
 
 /// Drop from `l1` the lines the lanes `exec` of a global atomic reach (`words` from `base`).

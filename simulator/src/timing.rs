@@ -168,45 +168,11 @@ pub(crate) fn price<'m>(
             // 1024 threads whose 31 other warps skip thread 0's `red` pays nothing for them; docs/timing.md).
             AccessKind::Atomic if exec == 0 => Cost::empty(),
             AccessKind::Atomic => {
-                let mut fill = 0;
-                if !m.addr.shared {
-                    // Performed at L2, which then holds the lines; the SM's L1 copies of them are stale.
-                    if mem.l2.tracks() {
-                        let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
-                        // The first access to a sector the host's copy left partly written waits for its fill.
-                        if !mem.l2.partial.sectors.is_empty()
-                            && crate::lsu::atomic_partial_first(base(), m.words, exec, sizes, &mem.l2)
-                        {
-                            fill = mem.l2.partial.atomic;
-                        }
-                        global_lines(base(), m.words, exec, sizes, None, &mut mem.l2);
-                    }
-                    crate::lsu::invalidate_lines(base(), m.words, exec, timing.memory.line_bytes, mem.l1);
-                }
-                // Lanes on one word serialise; distinct words in one bank also replay.
-                let (compact, count) = compact_words(m.words, exec);
-                p.same_address = shared_memory::max_same_address(&compact[..count]);
-                let per_lane = if inst.unit == crate::kernel::Unit::SharedAtomicCas {
-                    timing.shared_cas_retry
-                } else if m.addr.shared {
-                    timing.shared_atomic_serialize
-                } else {
-                    timing.global_atomic_serialize
-                };
                 let unit = if m.addr.shared { shared_unit() } else { unit };
-                let mut cost = Cost::atomic(unit, p.same_address, per_lane, conflict);
-                cost.latency += fill;
-                if !m.addr.shared && inst.unit == crate::kernel::Unit::GlobalAtomic {
-                    // The result waits for the last of the lanes' lines (`memory.atomic_line`).
-                    let mem_t = &timing.memory;
-                    let per = if m.addr.wide {
-                        mem_t.atomic_line_wide
-                    } else {
-                        mem_t.atomic_line
-                    };
-                    let lines = crate::lsu::distinct_lines(base(), m.words, exec, mem_t.line_bytes);
-                    cost.latency += (lines - 1) * u64::from(per) / 100;
-                }
+                // (A shared atomic's words are the block's shared memory's: no buffer's base.)
+                let base = if m.addr.shared { 0 } else { base() };
+                let (cost, same) = atomic(m, inst, timing, &mut mem, (base, exec, cycle), (unit, conflict));
+                p.same_address = same;
                 cost
             }
         };
@@ -238,6 +204,95 @@ pub(crate) fn price<'m>(
         p.cost.latency += u64::from(timing.printf_per_lane) * u64::from(exec.count_ones().saturating_sub(1));
     }
     p
+}
+
+/// What an atomic with executing lanes costs (`unit`: its class's, or shared memory's for a generic access that
+/// reached it; `conflict`: its bank conflicts' cycles), and the most lanes on one word. Out of the issue path's
+/// inlined pricing: an atomic is rare, and its code there made the rest slower.
+#[inline(never)]
+fn atomic(
+    m: &crate::execute::MemoryAccess<'_>,
+    inst: &DInstr,
+    timing: &Timing,
+    mem: &mut MemoryTiming<'_>,
+    (base, exec, cycle): (u64, u64, u64),
+    (unit, conflict): (crate::config::Unit, u64),
+) -> (Cost, u32) {
+    let mut fill = 0;
+    if !m.addr.shared {
+        // Performed at L2, which then holds the lines; the SM's L1 copies of them are stale.
+        if mem.l2.tracks() {
+            let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
+            // The first access to a sector the host's copy left partly written waits for its fill.
+            if !mem.l2.partial.sectors.is_empty()
+                && crate::lsu::atomic_partial_first(base, m.words, exec, sizes, &mem.l2)
+            {
+                fill = mem.l2.partial.atomic;
+            }
+            global_lines(base, m.words, exec, sizes, None, &mut mem.l2);
+        }
+        crate::lsu::invalidate_lines(base, m.words, exec, timing.memory.line_bytes, mem.l1);
+    }
+    // Lanes on one word serialise; distinct words in one bank also replay.
+    let (compact, count) = compact_words(m.words, exec);
+    let same = shared_memory::max_same_address(&compact[..count]);
+    let per_lane = if inst.unit == crate::kernel::Unit::SharedAtomicCas {
+        timing.shared_cas_retry
+    } else if m.addr.shared {
+        timing.shared_atomic_serialize
+    } else {
+        timing.global_atomic_serialize
+    };
+    let mut cost = Cost::atomic(unit, same, per_lane, conflict);
+    cost.latency += fill;
+    if !m.addr.shared && inst.unit == crate::kernel::Unit::GlobalAtomic {
+        cost = global_atomic(
+            &timing.memory,
+            (cost, same),
+            m.addr.wide,
+            base,
+            (m.words, exec),
+            &mut *mem.stores.0,
+            cycle,
+        );
+    }
+    (cost, same)
+}
+
+/// A global atomic (`cost` as one line's, the lanes on one word serialised) issued at `cycle`: the SM's pipe takes
+/// it in `memory.atomic_issue` cycles; at L2 it waits until each of its lines is done with this SM's earlier
+/// atomics, occupies them for what `cost` gave the pipe (the unit's interval and the same word's lanes), and its
+/// result waits for the last of its lines (`memory.atomic_line`, `atomic_line_wide` for 64 bits, a line beyond the
+/// first) and `memory.atomic_word_lane` more a lane on one word beyond the first.
+#[inline(never)]
+fn global_atomic(
+    memory: &crate::config::Memory,
+    (mut cost, same): (Cost, u32),
+    wide: bool,
+    base: u64,
+    (words, exec): (&[usize; 64], u64),
+    stores: &mut crate::lsu::Stores,
+    cycle: u64,
+) -> Cost {
+    let mut lines = [0u64; 64];
+    let n = crate::lsu::distinct_lines(base, words, exec, memory.line_bytes, &mut lines);
+    let start = lines[..n]
+        .iter()
+        .map(|l| stores.atomic_lines.get(l).copied().unwrap_or(0))
+        .fold(cycle, u64::max);
+    for &l in &lines[..n] {
+        stores.atomic_lines.insert(l, start + cost.occupancy);
+    }
+    let per = if wide {
+        memory.atomic_line_wide
+    } else {
+        memory.atomic_line
+    };
+    cost.latency += (start - cycle)
+        + (n as u64 - 1) * u64::from(per) / 100
+        + u64::from(same.saturating_sub(1)) * u64::from(memory.atomic_word_lane);
+    cost.occupancy = u64::from(memory.atomic_issue).max(cost.replays);
+    cost
 }
 
 /// What an instruction that only computes lane values costs: its unit's latency and interval (all [`price`]
@@ -442,6 +497,42 @@ mod tests {
         assert_eq!((bra.next_issue(true, false), bra.next_issue(false, false)), (9, 1));
         assert_eq!(Cost::of(LSU).next_issue(false, true), 23);
         assert_eq!(Cost::of(LSU).barrier().occupancy, 1);
+    }
+
+    #[test]
+    fn a_global_atomic_takes_the_pipe_briefly_and_waits_for_its_lines_at_l2() {
+        let memory = crate::config::Config::hopper().timing.memory;
+        let mut stores = crate::lsu::Stores::new(4);
+        // One line's cost: 410 cycles of latency, the line busy 36 (`units.global_atomic`), no lane on one word.
+        let one = Cost {
+            latency: 410,
+            occupancy: 36,
+            replays: 0,
+        };
+        // Lanes 0-31 on consecutive words of buffer 0: one line.
+        let mut words = [0usize; 64];
+        for (k, w) in words.iter_mut().enumerate() {
+            *w = k;
+        }
+        let full = u64::from(u32::MAX);
+        let first = global_atomic(&memory, (one, 1), false, 0, (&words, full), &mut stores, 100);
+        assert_eq!((first.latency, first.occupancy), (410, 6));
+        // The same line 6 cycles later waits until the line is done with the first (136): 30 cycles more.
+        let second = global_atomic(&memory, (one, 1), false, 0, (&words, full), &mut stores, 106);
+        assert_eq!((second.latency, second.occupancy), (440, 6));
+        // Another line does not wait; lanes 4 words apart reach 4 lines: 3 × 2.5 cycles more (7), and the line
+        // after the first is taken from 112 to 148.
+        for (k, w) in words.iter_mut().enumerate() {
+            *w = 1024 + 4 * k;
+        }
+        let spread = global_atomic(&memory, (one, 1), false, 0, (&words, full), &mut stores, 112);
+        assert_eq!(spread.latency, 417);
+        assert_eq!(stores.atomic_lines.get(&(1024 * 4 / 128 + 1)), Some(&148));
+        // All 32 lanes on one word of a fresh line: 31 × `atomic_word_lane` (1) more on top of the one line's cost
+        // (which `Cost::atomic` gave the serialised lanes already).
+        let words = [4096usize; 64];
+        let word = global_atomic(&memory, (one, 32), false, 0, (&words, full), &mut stores, 200);
+        assert_eq!(word.latency, 410 + 31);
     }
 
     #[test]

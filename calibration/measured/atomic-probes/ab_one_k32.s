@@ -1,0 +1,82 @@
+.kernel ab_one_k32
+.block 32
+.buffer B u32[65536] = i
+.buffer out u32[W]
+.buffer cyc u32[1]
+.reg %a, %k, %t0, %t1, %s, %r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23, %r24, %r25, %r26, %r27, %r28, %r29, %r30, %r31, %r32, %r33, %r34, %r35, %r36, %r37, %r38, %r39, %r40, %r41, %r42, %r43, %r44, %r45, %r46, %r47, %r48, %r49, %r50, %r51, %r52, %r53, %r54, %r55, %r56, %r57, %r58, %r59, %r60, %r61, %r62, %r63, %r64, %r65, %r66, %r67, %r68, %r69
+.pred %p, %z
+
+        mov.u32 %k, %tid.x
+        mul.lo.u32 %a, %tid.x, 0
+        setp.lt.u32 %p, %tid.x, 32
+        mov.u32 %s, 0
+        mov.u32 %t0, %clock
+        @%p atom.global.add.u32 %r0, B[%a + 0], 1
+        @%p atom.global.add.u32 %r1, B[%a + 64], 1
+        @%p atom.global.add.u32 %r2, B[%a + 128], 1
+        @%p atom.global.add.u32 %r3, B[%a + 192], 1
+        @%p atom.global.add.u32 %r4, B[%a + 256], 1
+        @%p atom.global.add.u32 %r5, B[%a + 320], 1
+        @%p atom.global.add.u32 %r6, B[%a + 384], 1
+        @%p atom.global.add.u32 %r7, B[%a + 448], 1
+        @%p atom.global.add.u32 %r8, B[%a + 512], 1
+        @%p atom.global.add.u32 %r9, B[%a + 576], 1
+        @%p atom.global.add.u32 %r10, B[%a + 640], 1
+        @%p atom.global.add.u32 %r11, B[%a + 704], 1
+        @%p atom.global.add.u32 %r12, B[%a + 768], 1
+        @%p atom.global.add.u32 %r13, B[%a + 832], 1
+        @%p atom.global.add.u32 %r14, B[%a + 896], 1
+        @%p atom.global.add.u32 %r15, B[%a + 960], 1
+        @%p atom.global.add.u32 %r16, B[%a + 1024], 1
+        @%p atom.global.add.u32 %r17, B[%a + 1088], 1
+        @%p atom.global.add.u32 %r18, B[%a + 1152], 1
+        @%p atom.global.add.u32 %r19, B[%a + 1216], 1
+        @%p atom.global.add.u32 %r20, B[%a + 1280], 1
+        @%p atom.global.add.u32 %r21, B[%a + 1344], 1
+        @%p atom.global.add.u32 %r22, B[%a + 1408], 1
+        @%p atom.global.add.u32 %r23, B[%a + 1472], 1
+        @%p atom.global.add.u32 %r24, B[%a + 1536], 1
+        @%p atom.global.add.u32 %r25, B[%a + 1600], 1
+        @%p atom.global.add.u32 %r26, B[%a + 1664], 1
+        @%p atom.global.add.u32 %r27, B[%a + 1728], 1
+        @%p atom.global.add.u32 %r28, B[%a + 1792], 1
+        @%p atom.global.add.u32 %r29, B[%a + 1856], 1
+        @%p atom.global.add.u32 %r30, B[%a + 1920], 1
+        @%p atom.global.add.u32 %r31, B[%a + 1984], 1
+        add.u32 %s, %s, %r0
+        add.u32 %s, %s, %r1
+        add.u32 %s, %s, %r2
+        add.u32 %s, %s, %r3
+        add.u32 %s, %s, %r4
+        add.u32 %s, %s, %r5
+        add.u32 %s, %s, %r6
+        add.u32 %s, %s, %r7
+        add.u32 %s, %s, %r8
+        add.u32 %s, %s, %r9
+        add.u32 %s, %s, %r10
+        add.u32 %s, %s, %r11
+        add.u32 %s, %s, %r12
+        add.u32 %s, %s, %r13
+        add.u32 %s, %s, %r14
+        add.u32 %s, %s, %r15
+        add.u32 %s, %s, %r16
+        add.u32 %s, %s, %r17
+        add.u32 %s, %s, %r18
+        add.u32 %s, %s, %r19
+        add.u32 %s, %s, %r20
+        add.u32 %s, %s, %r21
+        add.u32 %s, %s, %r22
+        add.u32 %s, %s, %r23
+        add.u32 %s, %s, %r24
+        add.u32 %s, %s, %r25
+        add.u32 %s, %s, %r26
+        add.u32 %s, %s, %r27
+        add.u32 %s, %s, %r28
+        add.u32 %s, %s, %r29
+        add.u32 %s, %s, %r30
+        add.u32 %s, %s, %r31
+        mov.u32 %t1, %clock
+        sub.u32 %t1, %t1, %t0
+        st.global.u32 out[%tid.x], %s
+        setp.eq.u32 %z, %tid.x, 0
+        @%z st.global.u32 cyc[0], %t1

@@ -1,0 +1,33 @@
+.kernel w_add64_l8
+.block 32
+.buffer B u64[2112] = i
+.buffer out u32[W]
+.buffer cyc u32[1]
+.reg %a, %base, %r1, %d, %k, %i, %t0, %t1
+.reg.b64 %w0, %w1
+.pred %p, %z, %more
+
+        mov.u32 %a, 0
+        mov.u32 %base, 0
+        mov.u32 %k, %tid.x
+        cvt.u64.u32 %w0, %tid.x
+        mov.u32 %i, 0
+        mov.u32 %r1, 0
+        setp.lt.u32 %p, %tid.x, 8
+        mov.u32 %t0, %clock
+loop:
+        add.u32 %a, %a, %base
+        @%p atom.global.add.u64 %w1, B[%a], %w0
+        cvt.u32.u64 %r1, %w1
+        shr.u32 %d, %r1, 30
+        sub.u32 %a, %a, %base
+        add.u32 %base, %base, 32
+        add.u32 %base, %base, %d
+        add.u32 %i, %i, 1
+        setp.lt.u32 %more, %i, 64
+        @%more bra loop
+        mov.u32 %t1, %clock
+        sub.u32 %t1, %t1, %t0
+        st.global.u32 out[%tid.x], %r1
+        setp.eq.u32 %z, %tid.x, 0
+        @%z st.global.u32 cyc[0], %t1
