@@ -1,4 +1,4 @@
-// Calibration microbenchmark (the probe `w_add_l*` of calibration/measured/atomic-probes/, the same CUDA): one warp's
+// Calibration microbenchmark (`calibration/measured/atomic_probes.py`'s `w_add_l*`, the same CUDA): one warp's
 // chain of 64 dependent `atom.global.add.u32`, each step on a fresh line, its first `lanes` lanes all on one word.
 // Each step's address waits for the previous result (`%d`, always 0), so a step is one atomic's latency: the lanes
 // on one word serialise at L2 (`global_atomic_serialize`) and the result waits for them (`memory.atomic_word_lane`).

@@ -1,4 +1,4 @@
-// Calibration microbenchmark (the probe `rw_*_k128` of calibration/measured/atomic-probes/, the same CUDA): a burst of
+// Calibration microbenchmark (`calibration/measured/atomic_probes.py`'s `rw_*_k128`, the same CUDA): a burst of
 // 128 `red.global.add.u32`, each on fresh lines, by the first `lanes` lanes `spread` words apart, between two clock
 // reads. A load and a store first read the buffer's pointer and wait for it. A `red` returns nothing: the SM's
 // atomic pipe takes one every `memory.atomic_issue` cycles, whatever its lines.
