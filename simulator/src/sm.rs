@@ -793,6 +793,11 @@ impl<'k> Sm<'k> {
             }
         }
         self.overlay.clear();
+        // Lines L2 is done with by now can delay no later atomic: forgotten, so the map holds only busy lines.
+        if !self.stores.atomic_lines.is_empty() {
+            let now = self.cycle;
+            self.stores.atomic_lines.retain(|_, free| *free > now);
+        }
     }
 
     /// Every live warp waits at a barrier that can no longer complete.
