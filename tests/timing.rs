@@ -54,6 +54,10 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "if/else of 16 dependent mads a path in a loop, every lane branches",
         "if/else of 16 dependent mads a path in a loop, every lane falls through",
         "shfl.idx + add dependent chain, even lanes inside an if (diverged warp)",
+        "shfl.idx + add dependent chain, whole warp",
+        "shfl.bfly + fadd dependent pair",
+        "shfl.bfly + fadd dependent pair, the offset an immediate",
+        "f64 fma, 8 independent chains, 1 warp (per fma)",
         "global load, another 32-byte sector of a line in L1, dependent",
         "global load, the same 32-byte sector of a line in L1, dependent",
         "YIELD loop (atom.shared.add.u32 leaving on its result), every lane 64 passes",
@@ -1742,4 +1746,72 @@ fn a_warps_stores_issue_apart_and_wait_for_room_in_the_sms_queue_as_unit_busy() 
         "{:?}",
         unmerged.stats
     );
+}
+
+/// How many cycles after the first `shfl.sync.bfly` of `setup` (a program's body, whose result is stored) the first
+/// `add.u32` that reads the shuffle's result issues.
+fn shuffle_to_use(setup: &str, config: &Config) -> u64 {
+    use warpsim_isa::ast::{BinaryOp, Op, Operand};
+    let src = format!(
+        ".buffer g u32[32] = 1\n.reg %v, %t, %o\n.pred %p\n    mov.u32 %v, %laneid\n{setup}\n    st.global.u32 g[%laneid], %v\n"
+    );
+    let program = warpsim_tests::assemble(&src);
+    let kernel = warpsim::instantiate(&program, config, &Launch::default()).expect("launches");
+    let mut events: Vec<warpsim::Event> = Vec::new();
+    warpsim::run(&kernel, config, &warpsim::RunOptions::default(), &mut events).expect("runs");
+    let is_shfl = |op: &Op| matches!(op, Op::Shfl { .. });
+    // The `add` that reads the shuffle's result (`%t`, register 1), not the counter's.
+    let is_use = |op: &Op| matches!(op, Op::Binary { op: BinaryOp::Add, b: Operand::Reg(r), .. } if r.0 == 1);
+    let issue = |pick: &dyn Fn(&Op) -> bool| {
+        events
+            .iter()
+            .find_map(|e| match e {
+                warpsim::Event::Issue(i) if pick(&program.instructions[i.pc as usize].op) => Some(i.cycle),
+                _ => None,
+            })
+            .expect("issued")
+    };
+    issue(&is_use) - issue(&is_shfl)
+}
+
+/// A shuffle whose offset is a register the `SHFL` reads takes 2 cycles more than one with an immediate
+/// (`units.shuffle_reg`, `ubench28.cu`): a register that only holds one constant, or the counter of a loop nvcc
+/// unrolls completely (`timing.unroll`), is an immediate in the `SHFL`.
+#[test]
+fn a_shuffles_register_offset_costs_two_cycles_unless_the_compiler_makes_it_an_immediate() {
+    let hopper = Config::hopper();
+    // The shuffle's latency, then the switch to the ALU's pipe.
+    let imm = u64::from(hopper.timing.units.shuffle.latency + hopper.timing.pipe_switch);
+    assert_eq!(imm, 25);
+    let reg = u64::from(hopper.timing.units.shuffle_reg.latency + hopper.timing.pipe_switch);
+    assert_eq!(reg, 27);
+    let immediate = "    shfl.sync.bfly.b32 %t, %v, 1\n    add.u32 %v, %v, %t";
+    assert_eq!(shuffle_to_use(immediate, &hopper), imm);
+    let loaded = "    ld.global.u32 %o, g[0]\n    shfl.sync.bfly.b32 %t, %v, %o\n    add.u32 %v, %v, %t";
+    assert_eq!(shuffle_to_use(loaded, &hopper), reg);
+    let constant = "    mov.u32 %o, 1\n    shfl.sync.bfly.b32 %t, %v, %o\n    add.u32 %v, %v, %t";
+    assert_eq!(shuffle_to_use(constant, &hopper), imm);
+    // The warp-level macros' loop: five passes, unrolled.
+    let counted = "    mov.u32 %o, 16\nstep:\n    shfl.sync.bfly.b32 %t, %v, %o\n    add.u32 %v, %v, %t\n    \
+                   shr.u32 %o, %o, 1\n    setp.ne.u32 %p, %o, 0\n    @%p bra step";
+    assert_eq!(shuffle_to_use(counted, &hopper), imm);
+    let mut kept = hopper.clone();
+    kept.timing.unroll = 0;
+    assert_eq!(shuffle_to_use(counted, &kept), reg);
+    // 32 passes of a 5-instruction body is past the threshold of 150 instructions: not unrolled.
+    let mut small = hopper.clone();
+    small.timing.unroll = 150;
+    let long = "    mov.u32 %o, 0\nstep:\n    shfl.sync.bfly.b32 %t, %v, %o\n    add.u32 %v, %v, %t\n    \
+                add.u32 %o, %o, 1\n    setp.lt.u32 %p, %o, 32\n    @%p bra step";
+    assert_eq!(shuffle_to_use(long, &small), reg);
+    assert_eq!(shuffle_to_use(long, &hopper), imm);
+    // A counter that does not start at a constant (read from memory) makes no counted loop.
+    let loaded_start = "    ld.global.u32 %o, g[0]\n    add.u32 %o, %o, 15\nstep:\n    shfl.sync.bfly.b32 %t, %v, %o\n    \
+                        add.u32 %v, %v, %t\n    shr.u32 %o, %o, 1\n    setp.ne.u32 %p, %o, 0\n    @%p bra step";
+    assert_eq!(shuffle_to_use(loaded_start, &hopper), reg);
+    // Nor does a loop entered past its head.
+    let entered = "    mov.u32 %o, 16\n    setp.eq.u32 %p, %laneid, 40\n    @%p bra inside\nstep:\n    \
+                   shfl.sync.bfly.b32 %t, %v, %o\ninside:\n    add.u32 %v, %v, %t\n    shr.u32 %o, %o, 1\n    \
+                   setp.ne.u32 %p, %o, 0\n    @%p bra step";
+    assert_eq!(shuffle_to_use(entered, &hopper), reg);
 }

@@ -55,10 +55,14 @@ pub struct Units {
     /// Square root, `sqrt.rn.f64` and `sqrt.rn.f32` (sequences on hardware).
     #[serde(default = "Units::default_sqrt")]
     pub sqrt: Unit,
-    /// `shfl.sync` up, down, bfly.
+    /// `shfl.sync` (any mode) whose lane or offset operand is an immediate, or a register that only ever holds
+    /// one constant (ptxas encodes it in the `SHFL`).
     pub shuffle: Unit,
-    /// `shfl.sync.idx` (same pipe as the other shuffles).
-    pub shuffle_idx: Unit,
+    /// `shfl.sync` whose lane or offset operand is a register (the `SHFL` reads it: 2 cycles more, measured by
+    /// `ubench.cu`'s chains and `ubench28.cu`'s pairs). Same pipe as [`Units::shuffle`]. (`shuffle_idx` before:
+    /// the measurement behind it was an `idx` chain with its lane in a register.)
+    #[serde(alias = "shuffle_idx")]
+    pub shuffle_reg: Unit,
     /// Shared-memory load without bank conflict. The interval is per wavefront: a conflict of degree d
     /// occupies the SM's shared-memory pipe d times as long.
     pub shared_load: Unit,
@@ -301,6 +305,12 @@ pub struct Timing {
     /// and traced; a dead access counts in no statistic). Off: every instruction is timed as written.
     #[serde(default = "Timing::default_dead_code")]
     pub dead_code: bool,
+    /// Model nvcc's complete unrolling of counted loops (`unroll::counted`: a counter from a constant, stepped by a
+    /// constant, compared with a constant) whose unrolled code is at most this many instructions (trip count ×
+    /// body): in such a loop a shuffle's offset read from the counter is an immediate, as in the unrolled `SHFL`s.
+    /// 0: no loop is unrolled.
+    #[serde(default = "Timing::default_unroll")]
+    pub unroll: u32,
     /// Cycles a path of a warp pays at the join of a conditional branch (ptxas's convergence barrier: `BSSY`
     /// before the branch, `BSYNC` at the join): once where the lanes agreed, once per path where they diverged.
     #[serde(default = "Timing::default_convergence_barrier")]
@@ -574,7 +584,7 @@ impl Config {
                     fp64_div: Units::default_fp64_div(),
                     sqrt: Units::default_sqrt(),
                     shuffle: Unit::new(24, 4),
-                    shuffle_idx: Unit::new(26, 4),
+                    shuffle_reg: Unit::new(26, 4),
                     shared_load: Unit::new(29, 1),
                     shared_store: Unit::new(4, 1),
                     shared_atomic: Unit::new(30, 4),
@@ -599,6 +609,7 @@ impl Config {
                 printf_per_lane: Timing::default_printf_per_lane(),
                 hoist_loads: Timing::default_hoist_loads(),
                 dead_code: Timing::default_dead_code(),
+                unroll: Timing::default_unroll(),
                 convergence_barrier: Timing::default_convergence_barrier(),
                 yield_loops: Timing::default_yield_loops(),
                 yield_stall: Timing::default_yield_stall(),
@@ -845,7 +856,7 @@ impl Units {
             ("fp64_div", self.fp64_div),
             ("sqrt", self.sqrt),
             ("shuffle", self.shuffle),
-            ("shuffle_idx", self.shuffle_idx),
+            ("shuffle_reg", self.shuffle_reg),
             ("shared_load", self.shared_load),
             ("shared_store", self.shared_store),
             ("shared_atomic", self.shared_atomic),
@@ -883,6 +894,12 @@ impl Timing {
     /// as the GPU never makes them.
     pub fn default_dead_code() -> bool {
         true
+    }
+
+    /// See [`Timing::unroll`]: 300, LLVM's threshold for unrolling a loop completely at `-O3` (an estimated cost
+    /// it compares with, close to an instruction count for the loops it applies to here).
+    pub fn default_unroll() -> u32 {
+        300
     }
 
     /// See [`Timing::yield_loops`]: on.

@@ -464,8 +464,10 @@ pub enum Unit {
     Fp64Div,
     /// Square roots, f64 and f32 (sequences on hardware).
     Sqrt,
+    /// A shuffle whose lane or offset is an immediate (or a register holding one constant).
     Shuffle,
-    ShuffleIdx,
+    /// A shuffle whose lane or offset is a register.
+    ShuffleReg,
     SharedLoad,
     SharedStore,
     SharedAtomic,
@@ -528,7 +530,7 @@ impl Unit {
             | Unit::Fp64Div
             | Unit::Sqrt => Pipe::Sfu,
             Unit::Fp64 => Pipe::Fp64,
-            Unit::Shuffle | Unit::ShuffleIdx => Pipe::Shuffle,
+            Unit::Shuffle | Unit::ShuffleReg => Pipe::Shuffle,
             Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic | Unit::SharedAtomicCas => Pipe::Shared,
             Unit::GlobalLoad | Unit::GlobalStore => Pipe::Global,
             Unit::GlobalAtomic | Unit::GlobalAtomicCas => Pipe::GlobalAtomic,
@@ -563,7 +565,7 @@ impl Unit {
             Unit::Fp64Div => u.fp64_div,
             Unit::Sqrt => u.sqrt,
             Unit::Shuffle => u.shuffle,
-            Unit::ShuffleIdx => u.shuffle_idx,
+            Unit::ShuffleReg => u.shuffle_reg,
             Unit::SharedLoad => u.shared_load,
             Unit::SharedStore => u.shared_store,
             Unit::SharedAtomic => u.shared_atomic,
@@ -831,6 +833,21 @@ pub struct DInstr {
     pub ty: Ty,
     /// What the compiler's scheduling needs to know of it ([`sched`]: flags).
     pub sched: u16,
+}
+
+/// A shuffle whose lane or offset register only ever holds one constant (`rows::constants`: nvcc's PTX passes
+/// every offset through a `mov` to a register), or is the counter of a loop the compiler unrolls completely
+/// (`unroll::counted`), is timed as one with an immediate: ptxas encodes the constant in the `SHFL`. Applied to
+/// the one decoded code both runs are made from, so traced and untraced runs agree.
+fn shuffle_units(code: &mut [DInstr], constant: &[Option<Src>], unrolled: &[crate::unroll::Counted]) {
+    for (pc, inst) in code.iter_mut().enumerate() {
+        if let DOp::Shfl { b: Src::Reg(r), .. } = inst.op
+            && (matches!(constant[usize::from(r)], Some(Src::Imm(_) | Src::Const(_)))
+                || unrolled.iter().any(|l| l.reg == r && l.contains(pc)))
+        {
+            inst.unit = Unit::Shuffle;
+        }
+    }
 }
 
 /// The compiler's load scheduling (`timing.hoist_loads`): ptxas issues a load as early in its basic block as its
@@ -2049,6 +2066,13 @@ pub fn instantiate_with(
             }
         }
     }
+    // nvcc's complete unrolling of counted loops: only for the own ISA (PTX comes after nvcc's optimiser, which
+    // unrolled what it would) and not in a debug build (which nvcc does not optimise).
+    let unrolled = if program.ptx.is_none() && debug_hold.is_empty() {
+        crate::unroll::counted(&code, config.timing.unroll)
+    } else {
+        Vec::new()
+    };
     let described = code.iter().map(Described::of).collect();
     // The untraced run's code: registers share rows where their lifetimes allow (`rows::coalesce`).
     // (Past the analyses' size limits: a row per register, every row zeroed.)
@@ -2063,6 +2087,10 @@ pub fn instantiate_with(
     } else {
         vec![None; program.regs.len()]
     };
+    // (ptxas keeps a debug build's constants in registers: its shuffles read their offsets as written.)
+    if debug_hold.is_empty() {
+        shuffle_units(&mut code, &constant, &unrolled);
+    }
     let substituted = crate::rows::substitute(&code, &constant);
     let seen = crate::rows::without_constants(&substituted, &constant);
     let (row, exec_rows) = if analysed {
@@ -3529,7 +3557,7 @@ impl Decoder<'_> {
         ))
     }
 
-    /// `shfl`: its segment (clamp and segment mask), member mask, and the shuffle unit (`idx` has its own).
+    /// `shfl`: its segment (clamp and segment mask), member mask, and the shuffle unit (by its lane operand's kind).
     fn shfl(
         &self,
         mode: ShflMode,
@@ -3550,10 +3578,12 @@ impl Decoder<'_> {
         )]
         let (clamp, segmask) = (clamp as u8, segmask as u8);
         let member = self.lane_mask_of(mask)?;
-        let unit = if mode == ShflMode::Idx {
-            Unit::ShuffleIdx
-        } else {
+        // (A register that only ever holds one constant becomes an immediate at load: `shuffle_units`.)
+        let b = self.src(b, Ty::U32)?;
+        let unit = if matches!(b, Src::Imm(_) | Src::Const(_)) {
             Unit::Shuffle
+        } else {
+            Unit::ShuffleReg
         };
         Ok((
             DOp::Shfl {
@@ -3561,7 +3591,7 @@ impl Decoder<'_> {
                 d: d.0,
                 p: p.map(|p| p.0),
                 a: self.src(a, Ty::B32)?,
-                b: self.src(b, Ty::U32)?,
+                b,
                 clamp,
                 segmask,
                 from,

@@ -60,6 +60,7 @@ pub(crate) mod sm;
 pub(crate) mod team;
 pub(crate) mod timing;
 pub mod trace;
+pub mod unroll;
 pub(crate) mod vote;
 pub(crate) mod warp;
 pub(crate) mod warp_scheduler;
