@@ -371,15 +371,6 @@ pub(crate) fn distinct_lines(base: u64, words: &[usize; 64], exec: u64, line_byt
     k
 }
 
-/// Drop from `l1` the lines the lanes `exec` of a global atomic reach (`words` from `base`).
-pub(crate) fn invalidate_lines(base: u64, words: &[usize; 64], exec: u64, line_bytes: u32, l1: &mut L1) {
-    let shift = line_bytes.trailing_zeros();
-    for_lanes(exec, |lane| {
-        let line = (base + words[lane as usize] as u64 * 4) >> shift;
-        l1.invalidate(line);
-    });
-}
-
 /// Count a shared access and its bank conflict; returns the extra cycles it costs. `degree` is how many times
 /// the banks are cycled through (wavefronts), of which `minimum` the access needs without any conflict (2 for a
 /// 64-bit access by both halves of a warp): only those beyond it are a bank conflict in the statistics.

@@ -219,7 +219,11 @@ fn atomic(
     (unit, conflict): (crate::config::Unit, u64),
 ) -> (Cost, u32) {
     let mut fill = 0;
+    // A global atomic's distinct lines, in order: L2 holds them, L1 drops them, and they are priced.
+    let mut lines = [0u64; 64];
+    let mut reached = 0;
     if !m.addr.shared {
+        reached = crate::lsu::distinct_lines(base, m.words, exec, timing.memory.line_bytes, &mut lines);
         // Performed at L2, which then holds the lines; the SM's L1 copies of them are stale.
         if mem.l2.tracks() {
             let sizes = (timing.memory.line_bytes, timing.memory.sector_bytes);
@@ -229,9 +233,13 @@ fn atomic(
             {
                 fill = mem.l2.partial.atomic;
             }
-            global_lines(base, m.words, exec, sizes, None, &mut mem.l2);
+            for &line in &lines[..reached] {
+                mem.l2.touch(line);
+            }
         }
-        crate::lsu::invalidate_lines(base, m.words, exec, timing.memory.line_bytes, mem.l1);
+        for &line in &lines[..reached] {
+            mem.l1.invalidate(line);
+        }
     }
     // Lanes on one word serialise; distinct words in one bank also replay.
     let (compact, count) = compact_words(m.words, exec);
@@ -250,8 +258,7 @@ fn atomic(
             &timing.memory,
             (cost, same),
             m.addr.wide,
-            base,
-            (m.words, exec),
+            &lines[..reached],
             &mut *mem.stores.0,
             cycle,
         );
@@ -269,18 +276,16 @@ fn global_atomic(
     memory: &crate::config::Memory,
     (mut cost, same): (Cost, u32),
     wide: bool,
-    base: u64,
-    (words, exec): (&[usize; 64], u64),
+    lines: &[u64],
     stores: &mut crate::lsu::Stores,
     cycle: u64,
 ) -> Cost {
-    let mut lines = [0u64; 64];
-    let n = crate::lsu::distinct_lines(base, words, exec, memory.line_bytes, &mut lines);
-    let start = lines[..n]
+    let n = lines.len();
+    let start = lines
         .iter()
         .map(|l| stores.atomic_lines.get(l).copied().unwrap_or(0))
         .fold(cycle, u64::max);
-    for &l in &lines[..n] {
+    for &l in lines {
         stores.atomic_lines.insert(l, start + cost.occupancy);
     }
     let per = if wide {
@@ -509,29 +514,35 @@ mod tests {
             occupancy: 36,
             replays: 0,
         };
-        // Lanes 0-31 on consecutive words of buffer 0: one line.
+        // The atomic's lines as `atomic` finds them (`lsu::distinct_lines`): lanes 0-31 on consecutive words of
+        // buffer 0, one line.
+        let full = u64::from(u32::MAX);
+        let lines_of = |words: &[usize; 64]| {
+            let mut out = [0u64; 64];
+            let n = crate::lsu::distinct_lines(0, words, full, memory.line_bytes, &mut out);
+            out[..n].to_vec()
+        };
         let mut words = [0usize; 64];
         for (k, w) in words.iter_mut().enumerate() {
             *w = k;
         }
-        let full = u64::from(u32::MAX);
-        let first = global_atomic(&memory, (one, 1), false, 0, (&words, full), &mut stores, 100);
+        let first = global_atomic(&memory, (one, 1), false, &lines_of(&words), &mut stores, 100);
         assert_eq!((first.latency, first.occupancy), (410, 6));
         // The same line 6 cycles later waits until the line is done with the first (136): 30 cycles more.
-        let second = global_atomic(&memory, (one, 1), false, 0, (&words, full), &mut stores, 106);
+        let second = global_atomic(&memory, (one, 1), false, &lines_of(&words), &mut stores, 106);
         assert_eq!((second.latency, second.occupancy), (440, 6));
         // Another line does not wait; lanes 4 words apart reach 4 lines: 3 × 2.5 cycles more (7), and the line
         // after the first is taken from 112 to 148.
         for (k, w) in words.iter_mut().enumerate() {
             *w = 1024 + 4 * k;
         }
-        let spread = global_atomic(&memory, (one, 1), false, 0, (&words, full), &mut stores, 112);
+        let spread = global_atomic(&memory, (one, 1), false, &lines_of(&words), &mut stores, 112);
         assert_eq!(spread.latency, 417);
         assert_eq!(stores.atomic_lines.get(&(1024 * 4 / 128 + 1)), Some(&148));
         // All 32 lanes on one word of a fresh line: 31 × `atomic_word_lane` (1) more on top of the one line's cost
         // (which `Cost::atomic` gave the serialised lanes already).
         let words = [4096usize; 64];
-        let word = global_atomic(&memory, (one, 32), false, 0, (&words, full), &mut stores, 200);
+        let word = global_atomic(&memory, (one, 32), false, &lines_of(&words), &mut stores, 200);
         assert_eq!(word.latency, 410 + 31);
     }
 
