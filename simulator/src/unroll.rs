@@ -72,7 +72,8 @@ fn one(code: &[DInstr], target: &[bool], branch: usize, inst: &DInstr, max_instr
             DOp::Bra { target: t } => {
                 let t = t as usize;
                 let lands_inside = t > head && t <= branch;
-                if (inside && (t < head || t > branch + 1 || t == head)) || (!inside && pc != branch && lands_inside) {
+                // (Inside: a way out, or back: another loop.)
+                if (inside && (t <= pc || t > branch + 1)) || (!inside && pc != branch && lands_inside) {
                     return None;
                 }
             }
@@ -124,7 +125,8 @@ fn one(code: &[DInstr], target: &[bool], branch: usize, inst: &DInstr, max_instr
             }
             break;
         }
-        if target[j + 1] || matches!(code[j].op, DOp::Bra { .. } | DOp::Exit) {
+        // (A branch target between the `mov` and the head is another way in.)
+        if (j + 1 < head && target[j + 1]) || matches!(code[j].op, DOp::Bra { .. } | DOp::Exit) {
             break;
         }
     }
