@@ -1067,11 +1067,14 @@ fn an_atomic_no_lane_executes_takes_only_its_issue_slot() {
 fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() {
     // A configuration written before `int_div64`, `int_div64_signed`, `global_atomic_cas`, `l2_first_latency`,
     // `warp_sync_diverged`, `warp_sync_partial`, `convergence_barrier`, `hoist_loads` and `sector_bytes` existed still loads, with the built-in machine's figures for them.
+    // `unroll` likewise, and `shuffle_reg` under its old name `shuffle_idx`.
     let mut doc = serde_json::to_value(Config::hopper()).expect("serialises");
     let units = doc["timing"]["units"].as_object_mut().expect("units");
     for k in ["int_div64", "int_div64_signed", "global_atomic_cas"] {
         assert!(units.remove(k).is_some(), "{k}");
     }
+    let reg = units.remove("shuffle_reg").expect("shuffle_reg");
+    units.insert("shuffle_idx".into(), reg);
     let memory = doc["timing"]["memory"].as_object_mut().expect("memory");
     assert!(memory.remove("l2_first_latency").is_some());
     assert!(memory.remove("sector_bytes").is_some());
@@ -1081,6 +1084,7 @@ fn a_configuration_file_from_before_the_new_classes_loads_with_their_defaults() 
         "warp_sync_partial",
         "convergence_barrier",
         "hoist_loads",
+        "unroll",
     ] {
         assert!(timing.remove(k).is_some(), "{k}");
     }
