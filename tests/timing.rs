@@ -1803,6 +1803,11 @@ fn a_shuffles_register_offset_costs_two_cycles_unless_the_compiler_makes_it_an_i
     let apart = "    mov.u32 %o, 16\n    add.u32 %v, %v, 3\nstep:\n    shfl.sync.bfly.b32 %t, %v, %o\n    add.u32 %v, %v, %t\n    \
                  shr.u32 %o, %o, 1\n    setp.ne.u32 %p, %o, 0\n    @%p bra step";
     assert_eq!(shuffle_to_use(apart, &hopper), imm);
+    // A counter updated only on some passes (a branch jumps over its update): not a counted loop.
+    let skipping = "    mov.u32 %o, 16\nstep:\n    shfl.sync.bfly.b32 %t, %v, %o\n    add.u32 %v, %v, %t\n    \
+                    setp.eq.u32 %p, %v, 12345\n    @%p bra keep\n    shr.u32 %o, %o, 1\nkeep:\n    \
+                    setp.ne.u32 %p, %o, 0\n    @%p bra step";
+    assert_eq!(shuffle_to_use(skipping, &hopper), reg);
     // A loop inside the body: not unrolled.
     let nested = "    mov.u32 %o, 16\nstep:\n    shfl.sync.bfly.b32 %t, %v, %o\n    add.u32 %v, %v, %t\ninner:\n    \
                   setp.eq.u32 %p, %v, 12345\n    @%p bra inner\n    shr.u32 %o, %o, 1\n    setp.ne.u32 %p, %o, 0\n    \

@@ -36,7 +36,8 @@ impl Counted {
 
 /// The loops of `code` the compiler unrolls completely: a counted loop (above) with one way in (its head, after the
 /// counter's `mov` of an immediate in the same straight-line code) and one way out (falling through its back edge),
-/// no loop inside it, and at most `max_instructions` instructions once unrolled (trip count × body).
+/// no loop inside it, its counter's update and test on every pass (no branch inside jumps over them), and at most
+/// `max_instructions` instructions once unrolled (trip count × body).
 pub fn counted(code: &[DInstr], max_instructions: u32) -> Vec<Counted> {
     // Where branches go: a loop entered other than at its head is not unrolled.
     let mut target = vec![false; code.len() + 1];
@@ -101,6 +102,15 @@ fn one(code: &[DInstr], target: &[bool], branch: usize, inst: &DInstr, max_instr
     let mut updates = (head..=branch).filter(|&j| writes(j));
     let update = updates.next()?;
     if updates.next().is_some() || update > test || code[update].guard.is_some() {
+        return None;
+    }
+    // Every pass runs both: no branch in the body may jump over either (a count that depends on the data).
+    let skipped = |x: usize| {
+        code[head..x]
+            .iter()
+            .any(|i| matches!(i.op, DOp::Bra { target: t } if t as usize > x))
+    };
+    if skipped(update) || skipped(test) {
         return None;
     }
     let DOp::Bin {
