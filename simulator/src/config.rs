@@ -81,7 +81,9 @@ pub struct Units {
     /// Global store (write-through; latency until the warp may reuse the stored register).
     pub global_store: Unit,
     /// Global atomic, performed at L2, lanes on distinct words: its latency, and as its interval the cycles a
-    /// cache line at L2 takes one warp's atomic in (a burst on one line: 35.1 a warp's atomic, `global_atomic.s`).
+    /// cache line at L2 takes one warp's atomic in (a burst on one line: 35.1 a warp's atomic, `global_atomic.s`; on
+    /// the GPU that rate comes from about 15 atomics in flight rather than from the line, `ubench28.cu`,
+    /// docs/timing.md).
     /// The SM's pipe takes an atomic in `memory.atomic_issue` cycles.
     pub global_atomic: Unit,
     /// Global `atom`/`red` `.min`/`.max` on `.f32`: no GPU instruction does it, so CUDA code (and `sim
