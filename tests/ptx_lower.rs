@@ -227,3 +227,98 @@ fn a_kernels_buffers_for_new_contents_are_a_fresh_loads() {
         .expect_err("299 elements for 300");
     assert_eq!(short.render(&program, false), fresh_short.render(&program, false));
 }
+
+/// Run PTX `text` (one kernel) on one warp, its pointer parameters bound to `buffers` (as `sim run --buffer`).
+fn run_ptx(text: &str, buffers: &[&str]) -> warpsim::RunOutput {
+    use warpsim::{Config, Dim3, Launch, RunOptions};
+    let args = warpsim::ptx::Arguments {
+        entry: None,
+        buffers: buffers.iter().map(ToString::to_string).collect(),
+        sets: Vec::new(),
+        syntax: warpsim::ptx::Syntax::Flags,
+    };
+    let program = warpsim::ptx::load_text("test.ptx", text, &args, &[], false).unwrap_or_else(|e| panic!("{e}"));
+    let launch = Launch {
+        grid: Some(Dim3::new(1, 1, 1)),
+        block: Some(Dim3::new(32, 1, 1)),
+        ..Launch::default()
+    };
+    let config = Config::hopper();
+    let kernel = warpsim::instantiate(&program, &config, &launch).unwrap_or_else(|e| panic!("{e:?}"));
+    warpsim::run(&kernel, &config, &RunOptions::default(), &mut warpsim::NoTrace)
+        .unwrap_or_else(|f| panic!("{}", f.message()))
+}
+
+/// PTX's 32-bit load into a 64-bit register (`ld.global.u32 %rd, …`, nvcc's unsigned loads widened for 64-bit
+/// sums) zero-extends and `ld.global.s32 %rd` sign-extends, whatever the register held; and loads of the
+/// zero-extending kind in a row stay in flight together, as SASS's `LDG`s into one register each do: four
+/// take about as long as one, where a conversion after each load (the PTX written that way) waits for each.
+#[test]
+fn a_32_bit_load_into_a_64_bit_register_is_extended_and_loads_in_a_row_overlap() {
+    let kernel = |body: &str| {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out, .param .u64 in)\n{{\n\
+             .reg .b32 %r<8>;\n.reg .b64 %rd<16>;\n\
+             ld.param.u64 %rd10, [out];\n ld.param.u64 %rd11, [in];\n\
+             cvta.to.global.u64 %rd10, %rd10;\n cvta.to.global.u64 %rd11, %rd11;\n\
+             mov.u32 %r0, %tid.x;\n mul.wide.u32 %rd12, %r0, 4;\n add.s64 %rd11, %rd11, %rd12;\n\
+             mul.wide.u32 %rd12, %r0, 8;\n add.s64 %rd10, %rd10, %rd12;\n\
+             mov.u64 %rd1, -1;\n mov.u64 %rd2, -1;\n mov.u64 %rd3, -1;\n mov.u64 %rd4, -1;\n\
+             {body}\n\
+             add.s64 %rd5, %rd1, %rd2;\n add.s64 %rd5, %rd5, %rd3;\n add.s64 %rd5, %rd5, %rd4;\n\
+             st.global.u64 [%rd10], %rd5;\n ret;\n}}\n"
+        )
+    };
+    // Thread t's k-th load reads in[32k + t] = 32k + t − 64 (a line of its own for each k): negative for the
+    // first 64 words (as u32: near 2^32).
+    let buffers = ["out=u64[32]", "in=s32[128]=i-64"];
+    let word = |i: i64| i - 64;
+    let unsigned = run_ptx(
+        &kernel(
+            "ld.global.u32 %rd1, [%rd11];\n ld.global.u32 %rd2, [%rd11+128];\n \
+             ld.global.u32 %rd3, [%rd11+256];\n ld.global.u32 %rd4, [%rd11+384];",
+        ),
+        &buffers,
+    );
+    let signed = run_ptx(
+        &kernel(
+            "ld.global.s32 %rd1, [%rd11];\n ld.global.s32 %rd2, [%rd11+128];\n \
+             ld.global.s32 %rd3, [%rd11+256];\n ld.global.s32 %rd4, [%rd11+384];",
+        ),
+        &buffers,
+    );
+    let converted = run_ptx(
+        &kernel(
+            "ld.global.u32 %r1, [%rd11];\n cvt.u64.u32 %rd1, %r1;\n ld.global.u32 %r2, [%rd11+128];\n \
+             cvt.u64.u32 %rd2, %r2;\n ld.global.u32 %r3, [%rd11+256];\n cvt.u64.u32 %rd3, %r3;\n \
+             ld.global.u32 %r4, [%rd11+384];\n cvt.u64.u32 %rd4, %r4;",
+        ),
+        &buffers,
+    );
+    let u64s = |out: &warpsim::RunOutput| -> Vec<u64> {
+        let words = &out.buffers[0].data;
+        words
+            .chunks(2)
+            .map(|w| u64::from(w[0]) | u64::from(w[1]) << 32)
+            .collect()
+    };
+    #[allow(clippy::cast_sign_loss, reason = "the words' two's-complement bits")]
+    let want_unsigned: Vec<u64> = (0..32)
+        .map(|t| (0..4).map(|k| u64::from(word(32 * k + t) as u32)).sum())
+        .collect();
+    #[allow(clippy::cast_sign_loss, reason = "the sum's two's-complement bits")]
+    let want_signed: Vec<u64> = (0..32)
+        .map(|t| (0..4).map(|k| word(32 * k + t)).sum::<i64>() as u64)
+        .collect();
+    assert_eq!(u64s(&unsigned), want_unsigned);
+    assert_eq!(u64s(&converted), want_unsigned);
+    assert_eq!(u64s(&signed), want_signed);
+    // The loads in a row share one round trip; converting after each load waits for each: three more.
+    let latency = u64::from(warpsim::Config::hopper().timing.memory.l1_miss_latency);
+    assert!(
+        unsigned.cycles + 3 * latency / 2 < converted.cycles,
+        "in a row {} cycles, converted one by one {} (L2 hit {latency})",
+        unsigned.cycles,
+        converted.cycles
+    );
+}

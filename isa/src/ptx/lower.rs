@@ -2059,6 +2059,22 @@ impl Lower<'_> {
                 if !ty.wide() && lanes == 1 && matches!(self.lookup(&n.name), Some(Slot::R64(_))) {
                     // PTX: a 32-bit load into a 64-bit register is zero- or sign-extended.
                     let d = self.reg(n, 64)?;
+                    if ty != Ty::S32 && addr.base != Some(Operand::Reg(d)) {
+                        // Zero-extended: the high word is set first and the load writes the low word (a 32-bit
+                        // load writes one row), as SASS loads one register and reads the high word as `RZ` where
+                        // it is used. Nothing waits for the load here, so loads in a row stay in flight together.
+                        let zero = Operand::Imm(int(0, v.span));
+                        self.emit(
+                            at,
+                            Op::Mov {
+                                ty: Ty::B64,
+                                d,
+                                a: zero,
+                            },
+                        );
+                        self.emit(at, Op::Ld { ty, d, addr });
+                        continue;
+                    }
                     let t = self.scratch_reg(false, 0);
                     self.emit(at, Op::Ld { ty, d: t, addr });
                     let (to, from) = if ty == Ty::S32 {
