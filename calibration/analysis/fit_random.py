@@ -3,7 +3,7 @@
 
 For a sample of the random programs of a saved cross-check run (`report.json` with `random.each`: index, GPU
 cycles, warpsim cycles), runs each in warpsim with the per-instruction profile (`sim run --format json`,
-`stats.lines`), counts the warp instructions it issued per instruction class and per warp, and fits
+`stats.lines`, and this build's cycles), counts the warp instructions it issued per instruction class and per warp, and fits
     GPU cycles - warpsim cycles  ~  sum over classes of beta_class x count_class  +  constant
 by least squares. A class with a large positive beta is one the model under-prices (or one that stands for
 something it leaves out); docs/timing.md quotes the result. Needs numpy.
@@ -54,6 +54,8 @@ def main():
             extra = ["--config", args.config] if args.config else []
             out = subprocess.run([args.sim, "run", path, "--format", "json"] + extra, capture_output=True, text=True).stdout
             doc = json.loads(out)
+            # This build's cycles (the saved run's are the model's when the GPU ran).
+            sim = doc["cycles"]
             warps = doc["stats"]["warp_count"]
             counts = collections.Counter()
             for line in doc["stats"]["lines"]:

@@ -512,6 +512,11 @@ struct CrosscheckArgs {
     /// crosscheck --out` wrote on a GPU, with the same programs, launches and random batch).
     #[arg(long, value_name = "REPORT")]
     against: Option<String>,
+    /// warpsim's machine configuration (JSON, see `sim config`; its warp size is set to CUDA's 32) instead of
+    /// the built-in one: with --against, scores a changed timing model against saved GPU figures without
+    /// rebuilding warpsim.
+    #[arg(long, value_name = "FILE")]
+    config: Option<String>,
     /// GPU worker processes at once (each compiles its own CUDA module; kernels take turns on the GPU).
     #[arg(long, value_name = "N", default_value_t = default_jobs())]
     jobs: usize,
@@ -1311,6 +1316,8 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
         return Err(Failure::input("error: --jobs must be at least 1"));
     }
     let launch = args.shape.launch()?;
+    let machine = load_config(args.config.as_deref(), Some(warpsim_tools::emit_cuda::CUDA_WARP), None)?;
+    let config = machine.config();
     // Assemble everything first: bad input is reported before the GPU is looked for.
     let mut named: Vec<(String, Program, Launch)> = Vec::new();
     // Each named program's set, for the cycle error per set.
@@ -1378,13 +1385,15 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
         report.date.clone_from(&r.date);
         report.against = Some(format!("`{path}` ({}, {})", r.gpu, r.date));
     }
+    report.config = args.config.as_ref().map(|c| format!("`{c}`"));
     // Simulate and translate every program (on every core); what cannot be compared is reported as it is.
     let prepared: Vec<Result<xc::Case, Box<ProgramReport>>> = named
         .par_iter()
         .enumerate()
         .map(|(k, (_, program, launch))| {
             let cname = format!("{}_{k}", warpsim_tools::emit_cuda::kernel_name(&program.name));
-            xc::prepare(program, launch, &cname).map_err(|e| Box::new(ProgramReport::failed(&program.name, e)))
+            xc::prepare_with(program, launch, &cname, config)
+                .map_err(|e| Box::new(ProgramReport::failed(&program.name, e)))
         })
         .collect();
     let named_count = prepared.len();
@@ -1394,7 +1403,7 @@ fn crosscheck(args: &CrosscheckArgs, color: bool) -> Result<String, Failure> {
     };
     let random_prepared: Vec<Result<xc::Case, Box<ProgramReport>>> = random_indices
         .par_iter()
-        .map(|&index| xc::random_case(args.seed, index))
+        .map(|&index| xc::random_case_with(args.seed, index, config))
         .collect();
     // One list of cases for the GPU; the rest keep their place by index.
     let all: Vec<Result<xc::Case, Box<ProgramReport>>> = prepared.into_iter().chain(random_prepared).collect();

@@ -227,3 +227,54 @@ fn the_stepper_shows_each_instructions_cycles_beside_it() {
     assert!(html.contains("waited 1524 for pc 3 (@%inside ld.global.u32 %v, in[%gid])"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sim crosscheck --config FILE --against REPORT` scores warpsim on another machine configuration against the
+/// saved GPU figures, without rebuilding: the built-in configuration written to a file scores exactly as no
+/// `--config`; one with a timing parameter changed moves the program's cycles and the report names the file; a
+/// configuration that does not parse is an error naming it.
+#[test]
+fn crosscheck_config_rescores_a_changed_model_against_the_saved_gpu_run() {
+    let dir = std::env::temp_dir().join(format!("warpsim-cycles-{}-config", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let built_in = sim(&["config"]);
+    assert_eq!(built_in.status.code(), Some(0));
+    let same = dir.join("hopper.json");
+    std::fs::write(&same, &built_in.stdout).expect("write");
+    let mut changed: serde_json::Value = serde_json::from_slice(&built_in.stdout).expect("JSON");
+    changed["timing"]["hoist_loads"] = serde_json::Value::Bool(true);
+    let hoisting = dir.join("hoisting.json");
+    std::fs::write(&hoisting, changed.to_string()).expect("write");
+    let program = || vec!["crosscheck".to_string(), "dot_f64".to_string()];
+    let with = |file: &Path| {
+        let mut a = program();
+        a.extend(["--config".into(), file.to_string_lossy().into_owned()]);
+        rescored(&a)
+    };
+    let default = rescored(&program());
+    let as_file = with(&same);
+    assert_eq!(cycles_of(&as_file), cycles_of(&default));
+    assert_eq!(as_file["config"], format!("`{}`", same.display()));
+    assert!(default.get("config").is_none());
+    let hoisted = with(&hoisting);
+    let (base, moved) = (cycles_of(&default), cycles_of(&hoisted));
+    assert_eq!(base[0].1, moved[0].1, "the GPU's figure is the saved one");
+    assert!(
+        base[0].2.is_some() && moved[0].2.is_some() && base[0].2 != moved[0].2,
+        "{base:?} {moved:?}"
+    );
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"warp_size\": 32,").expect("write");
+    let o = sim(&[
+        "crosscheck",
+        "dot_f64",
+        "--config",
+        bad.to_str().expect("utf-8"),
+        "--against",
+        "x.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.json: invalid configuration"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

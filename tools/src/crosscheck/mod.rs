@@ -54,13 +54,19 @@ pub struct Case {
 /// Prepare `program` for the cross-check under `launch`, naming its CUDA kernel `name`. An error is a reason
 /// the program cannot be compared (it does not run at W = 32, it faults, or it reads undefined lanes).
 pub fn prepare(program: &Program, launch: &Launch, name: &str) -> Result<Case, String> {
+    prepare_with(program, launch, name, &Config::hopper())
+}
+
+/// [`prepare`], warpsim's side on the machine `config` (its warp size set to CUDA's 32): `sim crosscheck --config`,
+/// which scores a changed model against a saved GPU run without rebuilding warpsim.
+pub fn prepare_with(program: &Program, launch: &Launch, name: &str, config: &Config) -> Result<Case, String> {
     if !(program.warp_sizes.0..=program.warp_sizes.1).contains(&emit_cuda::CUDA_WARP) {
         return Err(format!(
             "does not run at W = 32 (`.warp_sizes {}..{}`), and CUDA warps have 32 lanes",
             program.warp_sizes.0, program.warp_sizes.1
         ));
     }
-    let config = Config::hopper().with_warp_size(emit_cuda::CUDA_WARP);
+    let config = config.clone().with_warp_size(emit_cuda::CUDA_WARP);
     let kernel = warpsim::instantiate(program, &config, launch).map_err(|e| first_line(&e.render(program, false)))?;
     let mut spans = Spans::default();
     let options = RunOptions {
@@ -619,6 +625,10 @@ pub struct Report {
     /// on `gpu` on `date`; warpsim's cycles are this build's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub against: Option<String>,
+    /// With `sim crosscheck --config FILE`: the machine configuration warpsim's side ran on, not the built-in one
+    /// (`Config::hopper`) the committed reports use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<String>,
     /// Set while the run is still going (the report is rewritten as it goes): what is done so far. A report
     /// with `progress` set is partial and never counts as passed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -639,6 +649,7 @@ impl Report {
             random: None,
             cycles: Vec::new(),
             against: None,
+            config: None,
             progress: None,
         }
     }
@@ -735,6 +746,9 @@ impl Report {
         if let Some(a) = &self.against {
             let _ = writeln!(s, "\nGPU figures from {a}; warpsim's cycles from this build");
         }
+        if let Some(c) = &self.config {
+            let _ = writeln!(s, "warpsim's machine configuration: {c}, not the built-in one");
+        }
         if let Some(p) = &self.progress {
             let _ = writeln!(s, "\npartial report: {p}");
         }
@@ -768,6 +782,9 @@ impl Report {
         }
         if let Some(a) = &self.against {
             let _ = writeln!(s, "| GPU figures | from {a}; warpsim's cycles from this build |");
+        }
+        if let Some(c) = &self.config {
+            let _ = writeln!(s, "| warpsim's configuration | {c}, not the built-in one |");
         }
         if let Some(p) = &self.progress {
             let _ = writeln!(s, "| **partial** | {p} |");
@@ -1128,11 +1145,16 @@ pub fn run_cases(gpu: &mut dyn Gpu, cases: &[Case]) -> Vec<ProgramReport> {
 /// Prepare program `index` of the random batch `seed`; an error report if it cannot be compared (a generator
 /// bug: every generated program must assemble, run without a fault and read no undefined lane).
 pub fn random_case(seed: u64, index: u64) -> Result<Case, Box<ProgramReport>> {
+    random_case_with(seed, index, &Config::hopper())
+}
+
+/// [`random_case`] on the machine `config` ([`prepare_with`]).
+pub fn random_case_with(seed: u64, index: u64, config: &Config) -> Result<Case, Box<ProgramReport>> {
     let r = crate::random::generate(seed, index);
     let failed = |e: String| Box::new(ProgramReport::failed(&r.name, e));
     let program = warpsim_isa::parse(&format!("{}.s", r.name), &r.source, &warpsim::programs::Resolver)
         .map_err(|e| failed(format!("does not assemble: {}", first_line(&e.render(false)))))?;
-    prepare(&program, &Launch::default(), &r.name).map_err(failed)
+    prepare_with(&program, &Launch::default(), &r.name, config).map_err(failed)
 }
 
 /// Summarise a random batch.
