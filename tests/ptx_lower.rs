@@ -302,13 +302,11 @@ fn a_32_bit_load_into_a_64_bit_register_is_extended_and_loads_in_a_row_overlap()
             .map(|w| u64::from(w[0]) | u64::from(w[1]) << 32)
             .collect()
     };
-    #[allow(clippy::cast_sign_loss, reason = "the words' two's-complement bits")]
-    let want_unsigned: Vec<u64> = (0..32)
-        .map(|t| (0..4).map(|k| u64::from(word(32 * k + t) as u32)).sum())
-        .collect();
-    #[allow(clippy::cast_sign_loss, reason = "the sum's two's-complement bits")]
+    // Each word's 32 bits, zero-extended; the signed sum's 64 bits.
+    let bits = |v: i64| u64::try_from(v & 0xffff_ffff).expect("32 bits");
+    let want_unsigned: Vec<u64> = (0..32).map(|t| (0..4).map(|k| bits(word(32 * k + t))).sum()).collect();
     let want_signed: Vec<u64> = (0..32)
-        .map(|t| (0..4).map(|k| word(32 * k + t)).sum::<i64>() as u64)
+        .map(|t| (0..4).map(|k| word(32 * k + t)).sum::<i64>().cast_unsigned())
         .collect();
     assert_eq!(u64s(&unsigned), want_unsigned);
     assert_eq!(u64s(&converted), want_unsigned);
