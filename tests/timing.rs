@@ -94,6 +94,11 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "global atomicAdd dependent chain on fresh lines, 2 lanes on one word",
         "global atomicAdd dependent chain on fresh lines, 8 lanes on one word",
         "global atomicAdd dependent chain on fresh lines, 32 lanes on one word",
+        "div.u32 by a register that changes every iteration + add, dependent chain",
+        "rem.u32 by a register that changes every iteration + add, dependent chain",
+        "div.s32 by a register that changes every iteration + add, dependent chain",
+        "rem.s32 by a register that changes every iteration + add, dependent chain",
+        "div.u32 by a register that changes every iteration, 8 independent chains (cycles an iteration)",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(
@@ -1832,4 +1837,79 @@ fn a_shuffles_register_offset_costs_two_cycles_unless_the_compiler_makes_it_an_i
                    shfl.sync.bfly.b32 %t, %v, %o\ninside:\n    add.u32 %v, %v, %t\n    shr.u32 %o, %o, 1\n    \
                    setp.ne.u32 %p, %o, 0\n    @%p bra step";
     assert_eq!(shuffle_to_use(entered, &hopper), reg);
+}
+
+/// Cycles from a `div`/`rem` to the `add` that reads its result (`%t`), after `setup` (which ends with the
+/// division and that `add`).
+fn division_to_use(setup: &str, config: &Config) -> u64 {
+    use warpsim_isa::ast::{BinaryOp, Op, Operand};
+    let src = format!(
+        ".buffer g u32[32] = 7\n.reg %v, %t, %o, %i\n.pred %p\n    mov.u32 %v, %laneid\n    mov.u32 %i, 0\n{setup}\n    st.global.u32 g[%laneid], %v\n"
+    );
+    let program = warpsim_tests::assemble(&src);
+    let kernel = warpsim::instantiate(&program, config, &Launch::default()).expect("launches");
+    let mut events: Vec<warpsim::Event> = Vec::new();
+    warpsim::run(&kernel, config, &warpsim::RunOptions::default(), &mut events).expect("runs");
+    let is_div = |op: &Op| {
+        matches!(
+            op,
+            Op::Binary {
+                op: BinaryOp::Div | BinaryOp::Rem,
+                ..
+            }
+        )
+    };
+    // The `add` that reads the division's result (`%t`, register 1).
+    let is_use = |op: &Op| matches!(op, Op::Binary { op: BinaryOp::Add, b: Operand::Reg(r), .. } if r.0 == 1);
+    let issue = |pick: &dyn Fn(&Op) -> bool| {
+        events
+            .iter()
+            .find_map(|e| match e {
+                warpsim::Event::Issue(i) if pick(&program.instructions[i.pc as usize].op) => Some(i.cycle),
+                _ => None,
+            })
+            .expect("issued")
+    };
+    issue(&is_use) - issue(&is_div)
+}
+
+/// A 32-bit division by a register computed where it is used runs ptxas's whole sequence (`units.int_div_reg`,
+/// signed `int_div_reg_signed`; `ubench29.cu`); by a constant, or by a register its loop never writes (ptxas
+/// computes the reciprocal before the loop), what is left is `units.int_div`.
+#[test]
+fn a_division_by_a_register_runs_the_whole_sequence_unless_the_divisor_is_constant_or_loop_invariant() {
+    let hopper = Config::hopper();
+    let t = &hopper.timing;
+    let cost = |u: warpsim::config::Unit| u64::from(u.latency + t.pipe_switch);
+    let (plain, reg, signed) = (
+        cost(t.units.int_div),
+        cost(t.units.int_div_reg),
+        cost(t.units.int_div_reg_signed),
+    );
+    assert_eq!((plain, reg, signed), (47, 124, 137));
+    let loaded = "    ld.global.u32 %o, g[0]\n    div.u32 %t, %v, %o\n    add.u32 %v, %v, %t";
+    assert_eq!(division_to_use(loaded, &hopper), reg);
+    let remainder = "    ld.global.u32 %o, g[0]\n    rem.u32 %t, %v, %o\n    add.u32 %v, %v, %t";
+    assert_eq!(division_to_use(remainder, &hopper), reg);
+    let loaded_signed = "    ld.global.u32 %o, g[0]\n    div.s32 %t, %v, %o\n    add.u32 %v, %v, %t";
+    assert_eq!(division_to_use(loaded_signed, &hopper), signed);
+    let immediate = "    div.u32 %t, %v, 7\n    add.u32 %v, %v, %t";
+    assert_eq!(division_to_use(immediate, &hopper), plain);
+    let moved = "    mov.u32 %o, 7\n    div.u32 %t, %v, %o\n    add.u32 %v, %v, %t";
+    assert_eq!(division_to_use(moved, &hopper), plain);
+    // Computed from constants only: nvcc folds it.
+    let folded = "    shr.u32 %o, 14, 1\n    div.u32 %t, %v, %o\n    add.u32 %v, %v, %t";
+    assert_eq!(division_to_use(folded, &hopper), plain);
+    // Guarded, the value depends on the lanes: a register.
+    let guarded = "    mov.u32 %o, 7\n    setp.eq.u32 %p, %laneid, 3\n    @%p mov.u32 %o, 5\n    div.u32 %t, %v, %o\n    \
+                   add.u32 %v, %v, %t";
+    assert_eq!(division_to_use(guarded, &hopper), reg);
+    // In a loop that never writes the divisor: the reciprocal is computed before it.
+    let invariant = "    ld.global.u32 %o, g[0]\nloop:\n    div.u32 %t, %v, %o\n    add.u32 %v, %v, %t\n    \
+                     add.u32 %i, %i, 1\n    setp.lt.u32 %p, %i, 4\n    @%p bra loop";
+    assert_eq!(division_to_use(invariant, &hopper), plain);
+    // A loop that changes it every pass.
+    let changing = "    ld.global.u32 %o, g[0]\nloop:\n    div.u32 %t, %v, %o\n    add.u32 %v, %v, %t\n    \
+                    add.u32 %o, %o, 1\n    add.u32 %i, %i, 1\n    setp.lt.u32 %p, %i, 4\n    @%p bra loop";
+    assert_eq!(division_to_use(changing, &hopper), reg);
 }

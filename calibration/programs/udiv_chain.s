@@ -1,4 +1,4 @@
-// Calibration microbenchmark (mirrors `k_idiv` of calibration/measured/ubench3.cu): a dependent chain of v = v / 7 + 1000000 (u32)
+// Calibration microbenchmark (mirrors `k_idiv` of calibration/measured/ubench3.cu): a dependent chain of v = v / d + 1000000 (u32), d a kernel parameter: a register the loop never writes, whose reciprocal ptxas computes before the loop (here the immediate 7, timed alike: `units.int_div`)
 .kernel udiv_chain
 .param iters = 256
 .buffer out u32[W]

@@ -34,8 +34,17 @@ pub struct Units {
     pub fma: Unit,
     /// Conversions between f32 and integers (the special-function pipe).
     pub convert: Unit,
-    /// Integer divide and remainder (an instruction sequence on hardware, modelled as one long operation).
+    /// 32-bit integer divide and remainder by a constant or by a register a loop does not change (ptxas computes
+    /// the divisor's reciprocal once, or nvcc multiplies by a constant's: what is left in the loop is a
+    /// multiply-high and corrections).
     pub int_div: Unit,
+    /// 32-bit unsigned divide and remainder by a register the code around it computes (`I2F`, `MUFU.RCP`, `F2I`
+    /// and the multiply-high with its corrections: the whole sequence, `calibration/measured/ubench29.cu`).
+    #[serde(default = "Units::default_int_div_reg")]
+    pub int_div_reg: Unit,
+    /// Likewise, signed (the sequence on the operands' magnitudes, and the signs).
+    #[serde(default = "Units::default_int_div_reg_signed")]
+    pub int_div_reg_signed: Unit,
     /// 64-bit unsigned divide and remainder: ptxas calls a division subroutine, which the warp runs to its end
     /// before its next instruction issues (the warp is held for the latency).
     #[serde(default = "Units::default_int_div64")]
@@ -579,6 +588,8 @@ impl Config {
                     fma: Unit::new(4, 1),
                     convert: Unit::new(12, 4),
                     int_div: Unit::new(46, 8),
+                    int_div_reg: Units::default_int_div_reg(),
+                    int_div_reg_signed: Units::default_int_div_reg_signed(),
                     int_div64: Units::default_int_div64(),
                     int_div64_signed: Units::default_int_div64_signed(),
                     fp32_div: Unit::new(83, 8),
@@ -808,6 +819,18 @@ impl Units {
         Unit::new(92, 16)
     }
 
+    /// `div`/`rem` `.u32` by a register that changes every iteration: a dependent chain (the division and an add)
+    /// takes 147.0 (div) and 153.0 (rem) cycles an iteration on an H200, the same chain with an `xor` in place of
+    /// the division 31.0; eight independent chains 457.0 an iteration (`calibration/measured/ubench29.cu`).
+    pub fn default_int_div_reg() -> Unit {
+        Unit::new(123, 45)
+    }
+
+    /// `div`/`rem` `.s32` by such a register: 160.0 (div) and 165.0 (rem) cycles an iteration (`ubench29.cu`).
+    pub fn default_int_div_reg_signed() -> Unit {
+        Unit::new(136, 45)
+    }
+
     /// `div`/`rem` `.u64`: a dependent chain takes 329.4 (div) and 320.4 (rem) cycles an operation on an H200,
     /// whatever the operands (`calibration/measured/ubench7.cu`).
     pub fn default_int_div64() -> Unit {
@@ -845,13 +868,15 @@ impl Units {
     }
 
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 25] {
+    pub fn all(&self) -> [(&'static str, Unit); 27] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
             ("convert", self.convert),
             ("int_div", self.int_div),
             ("int_div64", self.int_div64),
+            ("int_div_reg", self.int_div_reg),
+            ("int_div_reg_signed", self.int_div_reg_signed),
             ("int_div64_signed", self.int_div64_signed),
             ("fp32_div", self.fp32_div),
             ("fp64", self.fp64),

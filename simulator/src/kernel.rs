@@ -452,7 +452,12 @@ pub enum Unit {
     Alu,
     Fma,
     Convert,
+    /// 32-bit divide and remainder by a constant, or by a register its loop does not change.
     IntDiv,
+    /// 32-bit unsigned divide and remainder by a register computed where it is used (the whole sequence).
+    IntDivReg,
+    /// Likewise, signed.
+    IntDivRegS,
     /// 64-bit unsigned divide and remainder (a subroutine on hardware: the warp is held).
     IntDiv64,
     /// 64-bit signed divide and remainder (likewise).
@@ -524,6 +529,8 @@ impl Unit {
             Unit::Fma => Pipe::Fma,
             Unit::Convert
             | Unit::IntDiv
+            | Unit::IntDivReg
+            | Unit::IntDivRegS
             | Unit::IntDiv64
             | Unit::IntDiv64S
             | Unit::Fp32Div
@@ -558,6 +565,8 @@ impl Unit {
             Unit::Fma => u.fma,
             Unit::Convert => u.convert,
             Unit::IntDiv => u.int_div,
+            Unit::IntDivReg => u.int_div_reg,
+            Unit::IntDivRegS => u.int_div_reg_signed,
             Unit::IntDiv64 => u.int_div64,
             Unit::IntDiv64S => u.int_div64_signed,
             Unit::Fp32Div => u.fp32_div,
@@ -846,6 +855,97 @@ fn shuffle_units(code: &mut [DInstr], constant: &[Option<Src>], unrolled: &[crat
                 || unrolled.iter().any(|l| l.reg == r && l.contains(pc)))
         {
             inst.unit = Unit::Shuffle;
+        }
+    }
+}
+
+/// A 32-bit division or remainder by a register is timed as the whole sequence ptxas makes of it
+/// ([`Unit::IntDivReg`], [`Unit::IntDivRegS`]), unless the register only ever holds one constant (`rows::constants`:
+/// nvcc multiplies by the constant's reciprocal) or the division lies in a loop that never writes the register
+/// (ptxas computes the reciprocal before the loop): those stay [`Unit::IntDiv`]. Applied to the one decoded code
+/// both runs are made from, so traced and untraced runs agree.
+fn division_units(code: &mut [DInstr], constant: &[Option<Src>]) {
+    let known = computed_constants(code, constant);
+    // Each loop as the range from its head to its back edge.
+    let loops: Vec<(usize, usize)> = code
+        .iter()
+        .enumerate()
+        .filter_map(|(pc, i)| match i.op {
+            DOp::Bra { target } if (target as usize) <= pc => Some((target as usize, pc)),
+            _ => None,
+        })
+        .collect();
+    for pc in 0..code.len() {
+        let DOp::Bin { f, b: Src::Reg(r), .. } = code[pc].op else {
+            continue;
+        };
+        let signed = match f {
+            Bin::DivU | Bin::RemU => false,
+            Bin::DivS | Bin::RemS => true,
+            _ => continue,
+        };
+        if known[usize::from(r)] {
+            continue;
+        }
+        // The innermost loop around it: does anything in it write the divisor?
+        let innermost = loops
+            .iter()
+            .filter(|&&(head, end)| head <= pc && pc <= end)
+            .min_by_key(|&&(head, end)| end - head);
+        let invariant = innermost.is_some_and(|&(head, end)| {
+            !code[head..=end]
+                .iter()
+                .any(|i| i.write == Some(r) || i.write2 == Some(r))
+        });
+        if !invariant {
+            code[pc].unit = if signed { Unit::IntDivRegS } else { Unit::IntDivReg };
+        }
+    }
+}
+
+/// Which registers the compiler knows as constants: those `rows::constants` replaces, and those every write of
+/// which is an unguarded move or arithmetic on constants (`shr.u32 %h, W, 1`): nvcc folds them.
+fn computed_constants(code: &[DInstr], constant: &[Option<Src>]) -> Vec<bool> {
+    let mut known: Vec<bool> = constant
+        .iter()
+        .map(|c| matches!(c, Some(Src::Imm(_) | Src::Const(_))))
+        .collect();
+    let folded = |s: Src, known: &[bool]| match s {
+        Src::Imm(_) | Src::Const(_) => true,
+        Src::Reg(r) => known[usize::from(r)],
+        Src::Special(_) => false,
+    };
+    loop {
+        let mut changed = false;
+        for r in 0..known.len() {
+            if known[r] {
+                continue;
+            }
+            let mut writers = code
+                .iter()
+                .filter(|i| {
+                    i.write.is_some_and(|w| usize::from(w) == r) || i.write2.is_some_and(|w| usize::from(w) == r)
+                })
+                .peekable();
+            if writers.peek().is_none() {
+                continue;
+            }
+            let all = writers.all(|i| {
+                i.guard.is_none()
+                    && match i.op {
+                        DOp::Mov { a, .. } | DOp::Un { a, .. } => folded(a, &known),
+                        DOp::Bin { a, b, .. } => folded(a, &known) && folded(b, &known),
+                        DOp::Tern { a, b, c, .. } => folded(a, &known) && folded(b, &known) && folded(c, &known),
+                        _ => false,
+                    }
+            });
+            if all {
+                known[r] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return known;
         }
     }
 }
@@ -2090,6 +2190,7 @@ pub fn instantiate_with(
     // (ptxas keeps a debug build's constants in registers: its shuffles read their offsets as written.)
     if debug_hold.is_empty() {
         shuffle_units(&mut code, &constant, &unrolled);
+        division_units(&mut code, &constant);
     }
     let substituted = crate::rows::substitute(&code, &constant);
     let seen = crate::rows::without_constants(&substituted, &constant);
