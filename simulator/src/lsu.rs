@@ -244,6 +244,40 @@ pub(crate) fn global_lines(
     let line_shift = line_bytes.trailing_zeros();
     let sector_shift = sector_bytes.clamp(1, line_bytes).trailing_zeros();
     let per_line = line_shift - sector_shift;
+    let mut lines = Lines {
+        count: 0,
+        misses: 0,
+        arrival: 0,
+        sectors: 0,
+        span: (u64::MAX, 0),
+    };
+    let mut l1 = l1;
+    // Each line reached, in ascending order, with the mask of its sectors the lanes need.
+    let mut reach = |line: u64, need: u64| {
+        lines.count += 1;
+        lines.sectors += u64::from(need.count_ones());
+        if let Some((c, now, hit)) = l1.as_mut() {
+            let (was_hit, at) = c.load(line, need, *now, || *now + l2.miss(line, need, *now));
+            lines.misses += u64::from(!was_hit);
+            lines.arrival = lines.arrival.max(at.max(*now + *hit));
+        } else {
+            l2.touch(line);
+        }
+    };
+    // Lanes 0 to n − 1 on consecutive words, the usual access: one byte range, its sectors line by line.
+    if let Some((first, n)) = consecutive(words, exec) {
+        let s0 = (base + first as u64 * 4) >> sector_shift;
+        let s1 = (base + (first + n) as u64 * 4 - 1) >> sector_shift;
+        let (l0, l1) = (s0 >> per_line, s1 >> per_line);
+        let in_line = (1u64 << per_line) - 1;
+        for line in l0..=l1 {
+            let lo = if line == l0 { s0 & in_line } else { 0 };
+            let hi = if line == l1 { s1 & in_line } else { in_line };
+            reach(line, low_bits(hi + 1) & !low_bits(lo));
+        }
+        lines.span = (l0, l1);
+        return lines;
+    }
     // Each lane's sector (byte address >> sector_shift): sorted, the sectors of one line are adjacent.
     let mut sectors = [0u64; 64];
     let mut count = 0;
@@ -252,15 +286,10 @@ pub(crate) fn global_lines(
         count += 1;
     });
     let sectors = &mut sectors[..count];
-    // (Lanes on ascending addresses, the usual access, are in order already.)
+    // (Lanes on ascending addresses are in order already.)
     if !sectors.is_sorted() {
         sectors.sort_unstable();
     }
-    let mut distinct = 0u64;
-    let mut misses = 0u64;
-    let mut arrival = 0u64;
-    let mut touched = 0u64;
-    let mut l1 = l1;
     let mut k = 0;
     while k < count {
         let line = sectors[k] >> per_line;
@@ -269,28 +298,20 @@ pub(crate) fn global_lines(
             need |= 1 << (sectors[k] & ((1 << per_line) - 1));
             k += 1;
         }
-        distinct += 1;
-        touched += u64::from(need.count_ones());
-        if let Some((c, now, hit)) = l1.as_mut() {
-            let (was_hit, at) = c.load(line, need, *now, || *now + l2.miss(line, need, *now));
-            misses += u64::from(!was_hit);
-            arrival = arrival.max(at.max(*now + *hit));
-        } else {
-            l2.touch(line);
-        }
+        reach(line, need);
     }
-    let span = match &*sectors {
+    lines.span = match &*sectors {
         [first, .., last] => (first >> per_line, last >> per_line),
         [only] => (only >> per_line, only >> per_line),
         [] => (u64::MAX, 0),
     };
-    Lines {
-        count: distinct,
-        misses,
-        arrival,
-        sectors: touched,
-        span,
-    }
+    lines
+}
+
+/// A mask of the low `n` bits (`n` up to 64).
+#[inline(always)]
+fn low_bits(n: u64) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
 }
 
 /// Whether an atomic by the lanes `exec` (`words` from `base`) is the first access of the launch to a sector the
@@ -1157,4 +1178,57 @@ pub(crate) fn store_local(
             local[at + ctx.w as usize] = crate::kernel::high32(bits);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Lines, global_lines};
+    use crate::cache::{L1, L2View, LineSet, Partial};
+
+    /// The lines an access reaches, through a fresh L1 (and L2 view) when `cached`.
+    fn lines_of(base: u64, words: &[usize; 64], exec: u64, sizes: (u32, u32), cached: bool) -> (Lines, usize) {
+        let committed = LineSet::new(0);
+        let mut own = rustc_hash::FxHashMap::default();
+        let partial = Partial::default();
+        let mut l2 = L2View {
+            committed: &committed,
+            own: &mut own,
+            hit: 287,
+            first: Some(382),
+            partial: &partial,
+        };
+        let mut l1 = L1::new(256 * 1024, sizes.0, sizes.1, 4);
+        let lines = global_lines(base, words, exec, sizes, cached.then_some((&mut l1, 100, 30)), &mut l2);
+        (lines, own.len())
+    }
+
+    /// Lanes 0 to n − 1 on consecutive words take the byte-range path; the same words in reverse order take the
+    /// lane-by-lane one. Both give the same lines, sectors, misses, arrival and span, and leave the same lines in L2,
+    /// for every alignment, length and line and sector size.
+    #[test]
+    fn consecutive_lanes_reach_what_the_lane_by_lane_path_reaches() {
+        for sizes in [(128, 32), (128, 128), (64, 4), (32, 32)] {
+            for base in [0u64, 4, 96, 124, 4096 + 60] {
+                for first in [0usize, 1, 7, 31, 32, 33] {
+                    for n in 1..=64usize {
+                        let exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+                        let mut forward = [0usize; 64];
+                        let mut backward = [0usize; 64];
+                        for k in 0..n {
+                            forward[k] = first + k;
+                            backward[k] = first + n - 1 - k;
+                        }
+                        for cached in [false, true] {
+                            let fast = lines_of(base, &forward, exec, sizes, cached);
+                            let each = lines_of(base, &backward, exec, sizes, cached);
+                            assert_eq!(
+                                fast, each,
+                                "sizes {sizes:?} base {base} first {first} n {n} cached {cached}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
