@@ -1760,16 +1760,21 @@ fn a_warps_stores_issue_apart_and_wait_for_room_in_the_sms_queue_as_unit_busy() 
 /// How many cycles after the first `shfl.sync.bfly` of `setup` (a program's body, whose result is stored) the first
 /// `add.u32` that reads the shuffle's result issues.
 fn shuffle_to_use(setup: &str, config: &Config) -> u64 {
-    use warpsim_isa::ast::{BinaryOp, Op, Operand};
     let src = format!(
         ".buffer g u32[32] = 1\n.reg %v, %t, %o\n.pred %p\n    mov.u32 %v, %laneid\n{setup}\n    st.global.u32 g[%laneid], %v\n"
     );
-    let program = warpsim_tests::assemble(&src);
+    issue_to_use(&src, config, &|op| matches!(op, warpsim_isa::ast::Op::Shfl { .. }))
+}
+
+/// Cycles from the issue of the first instruction of `src` that `from` picks to that of the `add` that reads
+/// its result (`%t`, register 1).
+fn issue_to_use(src: &str, config: &Config, from: &dyn Fn(&warpsim_isa::ast::Op) -> bool) -> u64 {
+    use warpsim_isa::ast::{BinaryOp, Op, Operand};
+    let program = warpsim_tests::assemble(src);
     let kernel = warpsim::instantiate(&program, config, &Launch::default()).expect("launches");
     let mut events: Vec<warpsim::Event> = Vec::new();
     warpsim::run(&kernel, config, &warpsim::RunOptions::default(), &mut events).expect("runs");
-    let is_shfl = |op: &Op| matches!(op, Op::Shfl { .. });
-    // The `add` that reads the shuffle's result (`%t`, register 1), not the counter's.
+    // The `add` that reads the result (`%t`, register 1), not the counter's.
     let is_use = |op: &Op| matches!(op, Op::Binary { op: BinaryOp::Add, b: Operand::Reg(r), .. } if r.0 == 1);
     let issue = |pick: &dyn Fn(&Op) -> bool| {
         events
@@ -1780,7 +1785,7 @@ fn shuffle_to_use(setup: &str, config: &Config) -> u64 {
             })
             .expect("issued")
     };
-    issue(&is_use) - issue(&is_shfl)
+    issue(&is_use) - issue(from)
 }
 
 /// A shuffle whose offset is a register the `SHFL` reads takes 2 cycles more than one with an immediate
@@ -1842,15 +1847,11 @@ fn a_shuffles_register_offset_costs_two_cycles_unless_the_compiler_makes_it_an_i
 /// Cycles from a `div`/`rem` to the `add` that reads its result (`%t`), after `setup` (which ends with the
 /// division and that `add`).
 fn division_to_use(setup: &str, config: &Config) -> u64 {
-    use warpsim_isa::ast::{BinaryOp, Op, Operand};
+    use warpsim_isa::ast::{BinaryOp, Op};
     let src = format!(
         ".buffer g u32[32] = 7\n.reg %v, %t, %o, %i\n.pred %p\n    mov.u32 %v, %laneid\n    mov.u32 %i, 0\n{setup}\n    st.global.u32 g[%laneid], %v\n"
     );
-    let program = warpsim_tests::assemble(&src);
-    let kernel = warpsim::instantiate(&program, config, &Launch::default()).expect("launches");
-    let mut events: Vec<warpsim::Event> = Vec::new();
-    warpsim::run(&kernel, config, &warpsim::RunOptions::default(), &mut events).expect("runs");
-    let is_div = |op: &Op| {
+    issue_to_use(&src, config, &|op| {
         matches!(
             op,
             Op::Binary {
@@ -1858,19 +1859,7 @@ fn division_to_use(setup: &str, config: &Config) -> u64 {
                 ..
             }
         )
-    };
-    // The `add` that reads the division's result (`%t`, register 1).
-    let is_use = |op: &Op| matches!(op, Op::Binary { op: BinaryOp::Add, b: Operand::Reg(r), .. } if r.0 == 1);
-    let issue = |pick: &dyn Fn(&Op) -> bool| {
-        events
-            .iter()
-            .find_map(|e| match e {
-                warpsim::Event::Issue(i) if pick(&program.instructions[i.pc as usize].op) => Some(i.cycle),
-                _ => None,
-            })
-            .expect("issued")
-    };
-    issue(&is_use) - issue(&is_div)
+    })
 }
 
 /// A 32-bit division by a register computed where it is used runs ptxas's whole sequence (`units.int_div_reg`,

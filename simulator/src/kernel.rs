@@ -866,15 +866,7 @@ fn shuffle_units(code: &mut [DInstr], constant: &[Option<Src>], unrolled: &[crat
 /// both runs are made from, so traced and untraced runs agree.
 fn division_units(code: &mut [DInstr], constant: &[Option<Src>]) {
     let known = computed_constants(code, constant);
-    // Each loop as the range from its head to its back edge.
-    let loops: Vec<(usize, usize)> = code
-        .iter()
-        .enumerate()
-        .filter_map(|(pc, i)| match i.op {
-            DOp::Bra { target } if (target as usize) <= pc => Some((target as usize, pc)),
-            _ => None,
-        })
-        .collect();
+    let loops = loops(code);
     for pc in 0..code.len() {
         let DOp::Bin { f, b: Src::Reg(r), .. } = code[pc].op else {
             continue;
@@ -901,6 +893,17 @@ fn division_units(code: &mut [DInstr], constant: &[Option<Src>]) {
             code[pc].unit = if signed { Unit::IntDivRegS } else { Unit::IntDivReg };
         }
     }
+}
+
+/// Each loop of `code` as the range from its head to its back edge (a branch to an earlier or the same pc).
+pub(crate) fn loops(code: &[DInstr]) -> Vec<(usize, usize)> {
+    code.iter()
+        .enumerate()
+        .filter_map(|(pc, i)| match i.op {
+            DOp::Bra { target } if (target as usize) <= pc => Some((target as usize, pc)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Which registers the compiler knows as constants: those `rows::constants` replaces, and those every write of
@@ -1197,14 +1200,7 @@ pub mod sched {
     /// ([`PARAM_USE`]). It stays where it is when the use lies in a loop the read does not (ptxas keeps a
     /// loop's invariant reads out of it), or when the block's start already reads two other lines.
     pub fn params_at_use(code: &mut [DInstr], lines: &mut [[u32; 2]], blocks: &[warpsim_isa::cfg::BasicBlock]) {
-        let loops: Vec<(usize, usize)> = code
-            .iter()
-            .enumerate()
-            .filter_map(|(pc, i)| match i.op {
-                DOp::Bra { target } if (target as usize) <= pc => Some((target as usize, pc)),
-                _ => None,
-            })
-            .collect();
+        let loops = super::loops(code);
         let in_loop_without = |c: usize, p: usize| {
             loops
                 .iter()
