@@ -865,6 +865,19 @@ fn shuffle_units(code: &mut [DInstr], constant: &[Option<Src>], unrolled: &[crat
 /// (ptxas computes the reciprocal before the loop): those stay [`Unit::IntDiv`]. Applied to the one decoded code
 /// both runs are made from, so traced and untraced runs agree.
 fn division_units(code: &mut [DInstr], constant: &[Option<Src>]) {
+    let by_register = |i: &DInstr| {
+        matches!(
+            i.op,
+            DOp::Bin {
+                f: Bin::DivU | Bin::RemU | Bin::DivS | Bin::RemS,
+                b: Src::Reg(_),
+                ..
+            }
+        )
+    };
+    if !code.iter().any(by_register) {
+        return;
+    }
     let known = computed_constants(code, constant);
     let loops = loops(code);
     for pc in 0..code.len() {
@@ -913,6 +926,13 @@ fn computed_constants(code: &[DInstr], constant: &[Option<Src>]) -> Vec<bool> {
         .iter()
         .map(|c| matches!(c, Some(Src::Imm(_) | Src::Const(_))))
         .collect();
+    // Each register's writers.
+    let mut writers: Vec<Vec<usize>> = vec![Vec::new(); known.len()];
+    for (pc, i) in code.iter().enumerate() {
+        for w in [i.write, i.write2].into_iter().flatten() {
+            writers[usize::from(w)].push(pc);
+        }
+    }
     let folded = |s: Src, known: &[bool]| match s {
         Src::Imm(_) | Src::Const(_) => true,
         Src::Reg(r) => known[usize::from(r)],
@@ -921,19 +941,11 @@ fn computed_constants(code: &[DInstr], constant: &[Option<Src>]) -> Vec<bool> {
     loop {
         let mut changed = false;
         for r in 0..known.len() {
-            if known[r] {
+            if known[r] || writers[r].is_empty() {
                 continue;
             }
-            let mut writers = code
-                .iter()
-                .filter(|i| {
-                    i.write.is_some_and(|w| usize::from(w) == r) || i.write2.is_some_and(|w| usize::from(w) == r)
-                })
-                .peekable();
-            if writers.peek().is_none() {
-                continue;
-            }
-            let all = writers.all(|i| {
+            let all = writers[r].iter().all(|&pc| {
+                let i = &code[pc];
                 i.guard.is_none()
                     && match i.op {
                         DOp::Mov { a, .. } | DOp::Un { a, .. } => folded(a, &known),
