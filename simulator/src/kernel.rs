@@ -844,15 +844,14 @@ pub struct DInstr {
     pub sched: u16,
 }
 
-/// A shuffle whose lane or offset register only ever holds one constant (`rows::constants`: nvcc's PTX passes
-/// every offset through a `mov` to a register), or is the counter of a loop the compiler unrolls completely
-/// (`unroll::counted`), is timed as one with an immediate: ptxas encodes the constant in the `SHFL`. Applied to
-/// the one decoded code both runs are made from, so traced and untraced runs agree.
-fn shuffle_units(code: &mut [DInstr], constant: &[Option<Src>], unrolled: &[crate::unroll::Counted]) {
+/// A shuffle whose lane or offset register the compiler knows as a constant (`known`, [`computed_constants`]:
+/// nvcc's PTX passes every offset through a `mov` to a register), or is the counter of a loop the compiler unrolls
+/// completely (`unroll::counted`), is timed as one with an immediate: ptxas encodes the constant in the `SHFL`.
+/// Applied to the one decoded code both runs are made from, so traced and untraced runs agree.
+fn shuffle_units(code: &mut [DInstr], known: &[bool], unrolled: &[crate::unroll::Counted]) {
     for (pc, inst) in code.iter_mut().enumerate() {
         if let DOp::Shfl { b: Src::Reg(r), .. } = inst.op
-            && (matches!(constant[usize::from(r)], Some(Src::Imm(_) | Src::Const(_)))
-                || unrolled.iter().any(|l| l.reg == r && l.contains(pc)))
+            && (known[usize::from(r)] || unrolled.iter().any(|l| l.reg == r && l.contains(pc)))
         {
             inst.unit = Unit::Shuffle;
         }
@@ -860,25 +859,11 @@ fn shuffle_units(code: &mut [DInstr], constant: &[Option<Src>], unrolled: &[crat
 }
 
 /// A 32-bit division or remainder by a register is timed as the whole sequence ptxas makes of it
-/// ([`Unit::IntDivReg`], [`Unit::IntDivRegS`]), unless the register only ever holds one constant (`rows::constants`:
-/// nvcc multiplies by the constant's reciprocal) or the division lies in a loop that never writes the register
-/// (ptxas computes the reciprocal before the loop): those stay [`Unit::IntDiv`]. Applied to the one decoded code
-/// both runs are made from, so traced and untraced runs agree.
-fn division_units(code: &mut [DInstr], constant: &[Option<Src>]) {
-    let by_register = |i: &DInstr| {
-        matches!(
-            i.op,
-            DOp::Bin {
-                f: Bin::DivU | Bin::RemU | Bin::DivS | Bin::RemS,
-                b: Src::Reg(_),
-                ..
-            }
-        )
-    };
-    if !code.iter().any(by_register) {
-        return;
-    }
-    let known = computed_constants(code, constant);
+/// ([`Unit::IntDivReg`], [`Unit::IntDivRegS`]), unless the compiler knows the register as a constant (`known`,
+/// [`computed_constants`]: nvcc multiplies by the constant's reciprocal) or the division lies in a loop that never
+/// writes the register (ptxas computes the reciprocal before the loop): those stay [`Unit::IntDiv`]. Applied to the
+/// one decoded code both runs are made from, so traced and untraced runs agree.
+fn division_units(code: &mut [DInstr], known: &[bool]) {
     let loops = loops(code);
     for pc in 0..code.len() {
         let DOp::Bin { f, b: Src::Reg(r), .. } = code[pc].op else {
@@ -2197,8 +2182,9 @@ pub fn instantiate_with(
     };
     // (ptxas keeps a debug build's constants in registers: its shuffles read their offsets as written.)
     if debug_hold.is_empty() {
-        shuffle_units(&mut code, &constant, &unrolled);
-        division_units(&mut code, &constant);
+        let known = computed_constants(&code, &constant);
+        shuffle_units(&mut code, &known, &unrolled);
+        division_units(&mut code, &known);
     }
     let substituted = crate::rows::substitute(&code, &constant);
     let seen = crate::rows::without_constants(&substituted, &constant);

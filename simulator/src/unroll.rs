@@ -8,7 +8,6 @@
 //! loops in decoded code; the timing model uses them (`timing.unroll`).
 
 use crate::kernel::{Bin, CmpClass, DInstr, DOp, Src};
-use warpsim_isa::ast::Cmp;
 
 /// A loop the compiler unrolls completely.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +154,7 @@ fn one(code: &[DInstr], target: &[bool], branch: usize, inst: &DInstr, max_instr
             Bin::Shl => v.checked_shl(step).unwrap_or(0),
             _ => v.checked_shr(step).unwrap_or(0),
         };
-        if holds(cmp, class, v, limit) == negated {
+        if crate::alu::compare(cmp, class, v, limit) == negated {
             break;
         }
     }
@@ -167,22 +166,4 @@ fn one(code: &[DInstr], target: &[bool], branch: usize, inst: &DInstr, max_instr
         reg,
         trips,
     })
-}
-
-/// `a cmp b` on 32-bit integers.
-#[allow(clippy::cast_possible_wrap, reason = "the signed comparison reads the bits as s32")]
-fn holds(cmp: Cmp, class: CmpClass, a: u32, b: u32) -> bool {
-    let ord = if class == CmpClass::Signed {
-        (a as i32).cmp(&(b as i32))
-    } else {
-        a.cmp(&b)
-    };
-    match cmp {
-        Cmp::Eq => ord.is_eq(),
-        Cmp::Ne => ord.is_ne(),
-        Cmp::Lt => ord.is_lt(),
-        Cmp::Le => ord.is_le(),
-        Cmp::Gt => ord.is_gt(),
-        Cmp::Ge => ord.is_ge(),
-    }
 }
