@@ -228,9 +228,10 @@ fn a_kernels_buffers_for_new_contents_are_a_fresh_loads() {
     assert_eq!(short.render(&program, false), fresh_short.render(&program, false));
 }
 
-/// Run PTX `text` (one kernel) on one warp, its pointer parameters bound to `buffers` (as `sim run --buffer`).
-fn run_ptx(text: &str, buffers: &[&str]) -> warpsim::RunOutput {
-    use warpsim::{Config, Dim3, Launch, RunOptions};
+/// PTX `text` (one kernel) instantiated for one warp, its pointer parameters bound to `buffers` (as `sim run
+/// --buffer`).
+fn ptx_kernel(text: &str, buffers: &[&str]) -> warpsim::Kernel {
+    use warpsim::{Config, Dim3, Launch};
     let args = warpsim::ptx::Arguments {
         entry: None,
         buffers: buffers.iter().map(ToString::to_string).collect(),
@@ -243,10 +244,19 @@ fn run_ptx(text: &str, buffers: &[&str]) -> warpsim::RunOutput {
         block: Some(Dim3::new(32, 1, 1)),
         ..Launch::default()
     };
-    let config = Config::hopper();
-    let kernel = warpsim::instantiate(&program, &config, &launch).unwrap_or_else(|e| panic!("{e:?}"));
-    warpsim::run(&kernel, &config, &RunOptions::default(), &mut warpsim::NoTrace)
-        .unwrap_or_else(|f| panic!("{}", f.message()))
+    warpsim::instantiate(&program, &Config::hopper(), &launch).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// Run PTX `text` (one kernel) on one warp, its pointer parameters bound to `buffers` (as `sim run --buffer`).
+fn run_ptx(text: &str, buffers: &[&str]) -> warpsim::RunOutput {
+    let kernel = ptx_kernel(text, buffers);
+    warpsim::run(
+        &kernel,
+        &warpsim::Config::hopper(),
+        &warpsim::RunOptions::default(),
+        &mut warpsim::NoTrace,
+    )
+    .unwrap_or_else(|f| panic!("{}", f.message()))
 }
 
 /// PTX's 32-bit load into a 64-bit register (`ld.global.u32 %rd, …`, nvcc's unsigned loads widened for 64-bit
@@ -318,5 +328,44 @@ fn a_32_bit_load_into_a_64_bit_register_is_extended_and_loads_in_a_row_overlap()
         "in a row {} cycles, converted one by one {} (L2 hit {latency})",
         unsigned.cycles,
         converted.cycles
+    );
+}
+
+/// ptxas unrolls a PTX loop of loads (their passes' loads issued together, `timing.runtime_unroll`) unless a
+/// `.pragma "nounroll"` stands in it, as nvcc writes in the remainder loops of its own unrolling.
+#[test]
+fn a_nounroll_pragma_keeps_a_ptx_loop_one_pass_at_a_time() {
+    use warpsim::kernel::sched::UNROLLED;
+    let kernel = |pragma: &str| {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out, .param .u64 in)\n{{\n\
+             .reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<16>;\n\
+             ld.param.u64 %rd10, [out];\n ld.param.u64 %rd11, [in];\n\
+             cvta.to.global.u64 %rd10, %rd10;\n cvta.to.global.u64 %rd11, %rd11;\n\
+             mov.u32 %r0, %tid.x;\n mov.u32 %r1, 0;\n mov.u32 %r2, 0;\n\
+             $L_loop:\n {pragma}\n mul.wide.u32 %rd12, %r0, 4;\n add.s64 %rd13, %rd11, %rd12;\n\
+             ld.global.u32 %r3, [%rd13];\n add.s32 %r1, %r1, %r3;\n add.s32 %r0, %r0, 32;\n\
+             setp.lt.u32 %p1, %r0, 512;\n @%p1 bra $L_loop;\n\
+             mov.u32 %r0, %tid.x;\n mul.wide.u32 %rd12, %r0, 4;\n add.s64 %rd10, %rd10, %rd12;\n\
+             st.global.u32 [%rd10], %r1;\n ret;\n}}\n"
+        )
+    };
+    let buffers = ["out=u32[32]", "in=u32[512]=i"];
+    let flags = |text: &str| {
+        let k = ptx_kernel(text, &buffers);
+        k.code.iter().filter(|i| i.sched & UNROLLED != 0).count()
+    };
+    let (unrolled, kept) = (kernel(""), kernel(".pragma \"nounroll\";"));
+    assert_eq!((flags(&unrolled), flags(&kept)), (1, 0));
+    // The same sums either way; 16 passes take four round trips unrolled, sixteen kept.
+    let (a, b) = (run_ptx(&unrolled, &buffers), run_ptx(&kept, &buffers));
+    let want: Vec<u32> = (0..32).map(|t| (0..16).map(|k| 32 * k + t).sum()).collect();
+    assert_eq!((&a.buffers[0].data, &b.buffers[0].data), (&want, &want));
+    let latency = u64::from(warpsim::Config::hopper().timing.memory.l1_miss_latency);
+    assert!(
+        a.cycles + 10 * latency < b.cycles,
+        "unrolled {} cycles, kept {}",
+        a.cycles,
+        b.cycles
     );
 }

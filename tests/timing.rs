@@ -99,6 +99,13 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
         "div.s32 by a register that changes every iteration + add, dependent chain",
         "rem.s32 by a register that changes every iteration + add, dependent chain",
         "div.u32 by a register that changes every iteration, 8 independent chains (cycles an iteration)",
+        "loop ptxas unrolls (f32 loads), 16 passes less 4: three more groups of four passes (cycles a group)",
+        "loop ptxas unrolls (f32 loads), 5 passes less 4: the fifth pass a group of its own",
+        "loop ptxas unrolls (f32 loads), 7 passes less 8: groups of 4, 2 and 1 against two of 4 (one pass fewer, one group more)",
+        "loop ptxas unrolls (f32 loads), 3 passes less 2: groups of 2 and 1 against one of 2",
+        "loop ptxas unrolls (dot_f64's two f64 loads and an fma), 16 passes less 4: three more groups of four passes, 16 lines each (cycles a group)",
+        "loop ptxas unrolls (dot_f64's two f64 loads and an fma), 5 passes less 4",
+        "loop too long for ptxas to unroll (65 instructions), 16 passes less 8 (cycles a pass)",
     ] {
         let r = rows.iter().find(|r| r.name == name).expect(name);
         assert!(
@@ -1901,4 +1908,146 @@ fn a_division_by_a_register_runs_the_whole_sequence_unless_the_divisor_is_consta
     let changing = "    ld.global.u32 %o, g[0]\nloop:\n    div.u32 %t, %v, %o\n    add.u32 %v, %v, %t\n    \
                     add.u32 %o, %o, 1\n    add.u32 %i, %i, 1\n    setp.lt.u32 %p, %i, 4\n    @%p bra loop";
     assert_eq!(division_to_use(changing, &hopper), reg);
+}
+
+/// A loop whose trip count is known only at run time, ptxas unrolls (`timing.runtime_unroll`, `ubench32.cu`): four
+/// passes at a time while four are left, then two, then one, each group's loads issued at once. The calibration
+/// loop (one f32 load a pass, its line in L2) costs a round trip per group and a pass's issue slots within one:
+/// `cycles(t) = cycles(1) + (groups(t) − 1) · trip + (t − groups(t)) · pass`, where `trip` is what each pass costs
+/// with the model off. So 7 passes (groups of 4, 2, 1) take longer than 8 (4, 4).
+#[test]
+fn a_loop_ptxas_unrolls_issues_its_loads_four_passes_at_a_time_then_two_then_one() {
+    let on = Config::hopper();
+    assert_eq!((on.timing.runtime_unroll, on.timing.runtime_unroll_body), (4, 48));
+    let mut off = on.clone();
+    off.timing.runtime_unroll = 0;
+    let cycles = |t: i64, c: &Config| calibration_cycles("unrolled_loads", &[("kind", 0), ("t", t)], c);
+    let trip = cycles(2, &off) - cycles(1, &off);
+    let pass = cycles(2, &on) - cycles(1, &on);
+    assert!(
+        trip > u64::from(on.timing.memory.l1_miss_latency) && pass < 16,
+        "trip {trip}, pass {pass}"
+    );
+    let groups = |t: u64| t / 4 + (t % 4) / 2 + t % 2;
+    for t in 1..=16u64 {
+        assert_eq!(
+            cycles(t.cast_signed(), &off),
+            cycles(1, &off) + (t - 1) * trip,
+            "off, {t} passes"
+        );
+        let g = groups(t);
+        assert_eq!(
+            cycles(t.cast_signed(), &on),
+            cycles(1, &on) + (g - 1) * trip + (t - g) * pass,
+            "{t} passes in {g} groups"
+        );
+    }
+    assert!(cycles(7, &on) > cycles(8, &on));
+    // A loop longer than `runtime_unroll_body` (kind 3: 65 instructions) runs a round trip a pass either way.
+    let long = |t: i64, c: &Config| calibration_cycles("unrolled_loads", &[("kind", 3), ("t", t)], c);
+    assert_eq!(long(8, &on) - long(4, &on), long(8, &off) - long(4, &off));
+    let mut longer = on.clone();
+    longer.timing.runtime_unroll_body = 65;
+    assert!(long(8, &longer) - long(4, &longer) < long(8, &on) - long(4, &on));
+}
+
+/// Which loops ptxas unrolls with their loads together: an innermost loop of loads whose addresses do not come
+/// from its own loads, with no store, atomic, barrier or warp-synchronous instruction, entered at its head and
+/// left by its back edge, whose trip count follows from a counter stepped by an invariant and compared with one.
+#[test]
+fn only_a_plain_counted_loop_of_independent_loads_is_unrolled() {
+    use warpsim::kernel::sched::{UNROLLED, UNROLLED_CONTROL};
+    let src = |body: &str, step: &str| {
+        format!(
+            "\
+.block 32
+.buffer g u32[1024]
+.buffer out u32[32]
+.reg %i, %x, %y, %s, %n
+.pred %p
+    mov.u32 %i, %laneid
+    ld.global.u32 %n, g[0]
+loop:
+{body}
+    add.u32 %i, %i, {step}
+    setp.lt.u32 %p, %i, %n
+    @%p bra loop
+    st.global.u32 out[%laneid], %s
+"
+        )
+    };
+    // pcs: 0 mov, 1 ld %n, 2.. the body, then add, setp, bra.
+    let plain = src("    ld.global.u32 %x, g[%i]\n    add.u32 %s, %s, %x", "32");
+    assert_eq!(flagged(&plain, UNROLLED), vec![2]);
+    assert_eq!(flagged(&plain, UNROLLED_CONTROL), vec![4, 5, 6]);
+    // The step a register the loop does not write; the bound loaded before it.
+    let invariant = src("    ld.global.u32 %x, g[%i]\n    add.u32 %s, %s, %x", "%n");
+    assert_eq!(flagged(&invariant, UNROLLED), vec![2]);
+    // A pointer chase: the next address is the value loaded.
+    let chase = src(
+        "    ld.global.u32 %x, g[%i]\n    add.u32 %s, %s, %x\n    ld.global.u32 %y, g[%x]",
+        "32",
+    );
+    assert_eq!(flagged(&chase, UNROLLED), vec![2]);
+    // A store in the loop: ptxas cannot move the next pass's loads above it.
+    let store = src("    ld.global.u32 %x, g[%i]\n    st.global.u32 out[%laneid], %x", "32");
+    assert!(flagged(&store, UNROLLED | UNROLLED_CONTROL).is_empty());
+    // A shuffle (a warp-synchronous instruction), or a step the loop changes: not unrolled.
+    let shuffle = src("    ld.global.u32 %x, g[%i]\n    shfl.sync.bfly.b32 %x, %x, 1", "32");
+    assert!(flagged(&shuffle, UNROLLED).is_empty());
+    let changing = src("    ld.global.u32 %x, g[%i]\n    add.u32 %s, %s, %x", "%s");
+    assert!(flagged(&changing, UNROLLED).is_empty());
+    // Longer than `runtime_unroll_body` (48): 47 adds and the loop's 4 instructions more.
+    let long = src(
+        &format!("    ld.global.u32 %x, g[%i]\n{}", "    add.u32 %s, %s, %x\n".repeat(47)),
+        "32",
+    );
+    assert!(flagged(&long, UNROLLED).is_empty());
+    let short = src(
+        &format!("    ld.global.u32 %x, g[%i]\n{}", "    add.u32 %s, %s, %x\n".repeat(44)),
+        "32",
+    );
+    assert_eq!(flagged(&short, UNROLLED), vec![2]);
+}
+
+/// The SM's fill port from L2 passes a load's lines after those of the loads before it (`memory.fill_sector`,
+/// hundredths of a cycle a sector): of four 64-bit loads in a row (2 lines, 8 sectors each), the first arrives with
+/// its latency and each later one 8 sectors' time after the one before; a lone load, however many lines it spreads
+/// over, waits for nothing.
+#[test]
+fn a_loads_lines_come_through_the_fill_port_after_those_of_the_loads_before_it() {
+    let src = "\
+.block 32
+.buffer g u64[128]
+.reg.b64 %a, %b, %c, %d
+.reg %s
+    ld.global.u64 %a, g[%laneid]
+    ld.global.u64 %b, g[%laneid + 32]
+    ld.global.u64 %c, g[%laneid + 64]
+    ld.global.u64 %d, g[%laneid + 96]
+    cvt.u32.u64 %s, %d
+";
+    let on = as_written();
+    let fill = u64::from(on.timing.memory.fill_sector);
+    assert_eq!(fill, 140);
+    let mut off = on.clone();
+    off.timing.memory.fill_sector = 0;
+    // (the first load, the last load, its use)
+    let at = |c: &Config| issue_cycles(src, c, &[0, 3, 4]);
+    let (a, b) = (at(&off), at(&on));
+    assert_eq!((a[0], a[1]), (b[0], b[1]));
+    // Without the port the last load's lines arrive with its own latency; with it, after the sectors of the
+    // second, third and fourth loads from the first load's arrival.
+    let first = u64::from(on.timing.memory.l2_first_latency);
+    let switch = u64::from(on.timing.pipe_switch);
+    assert_eq!(a[2] - a[1], first + switch, "{a:?}");
+    assert_eq!(
+        b[2] - b[0],
+        (100 * first + 3 * 8 * fill).div_ceil(100) + switch,
+        "{b:?}"
+    );
+    // One load over 32 lines (the lanes 32 words apart) costs the same with the port or without.
+    let spread = ".block 32\n.buffer g u32[1024]\n.reg %a, %s\n    mul.lo.u32 %a, %laneid, 32\n    \
+                  ld.global.u32 %s, g[%a]\n    add.u32 %s, %s, 1\n";
+    assert_eq!(issue_cycles(spread, &on, &[1, 2]), issue_cycles(spread, &off, &[1, 2]));
 }

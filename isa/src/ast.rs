@@ -1174,6 +1174,9 @@ pub struct PtxSource {
     pub entry: String,
     /// Each `.param` of the entry, in order.
     pub args: Vec<PtxArg>,
+    /// Where a `.pragma "nounroll"` stands: the index of the instruction after it (ptxas does not unroll the loop
+    /// it heads).
+    pub nounroll: Vec<u32>,
 }
 
 impl PtxSource {

@@ -24,6 +24,14 @@ pub struct L2View<'a> {
     pub first: Option<u64>,
     /// The sectors the host's copy left partly written, and what their first touch costs.
     pub partial: &'a Partial,
+    /// The SM's fill port from L2 (`memory.fill_sector`): when the lines of the loads before this one have come
+    /// through it (`port`, in hundredths of a cycle: the latest arrival so far; `base`, its value when this load
+    /// began), the hundredths of a cycle a sector takes through it (0: no limit), and the sectors this load has
+    /// brought so far.
+    pub port: &'a mut u64,
+    pub base: u64,
+    pub fill: u64,
+    pub sectors: u64,
 }
 
 /// The sectors the host's copy of the buffers leaves partly written in L2: the last sector of a buffer whose bytes
@@ -56,6 +64,21 @@ impl L2View<'_> {
     /// A first touch that needs a partly written sector waits for L2 to fill it ([`Partial`]).
     #[inline]
     pub fn miss(&mut self, line: u64, need: u64, now: u64) -> u64 {
+        let latency = self.latency(line, need, now);
+        if self.fill == 0 {
+            return latency;
+        }
+        // The fill port passes a load's lines after those of the loads before it: its k-th line no sooner than
+        // the sectors of its first k lines after the last line before it arrived.
+        self.sectors += u64::from(need.count_ones());
+        let arrival = (100 * (now + latency)).max(self.base + self.fill * self.sectors);
+        *self.port = (*self.port).max(arrival);
+        arrival.div_ceil(100) - now
+    }
+
+    /// [`L2View::miss`]'s latency at L2, before the fill port.
+    #[inline]
+    fn latency(&mut self, line: u64, need: u64, now: u64) -> u64 {
         match self.first {
             Some(first) if !self.committed.contains(line) => match self.own.entry(line) {
                 std::collections::hash_map::Entry::Vacant(v) => {

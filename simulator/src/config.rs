@@ -225,6 +225,12 @@ pub struct Memory {
     /// Cache lines the L1 resolves per cycle beyond a load's first: a load of n lines is ready (n - 1) / this
     /// cycles later (its bank conflicts come on top, `bank_conflict` per extra way, as in shared memory).
     pub l1_lines_per_cycle: u32,
+    /// Hundredths of a cycle each sector an L1 miss brings from L2 takes through the SM's fill port: the lines of
+    /// misses in flight together arrive one after another (0: no limit). Measured on an H200 (`ubench32.cu`): a
+    /// group of four passes of dot_f64's loop (16 lines, 64 sectors) takes 396.2 cycles where one of f32 loads (4
+    /// lines, 16 sectors) takes 329.2, 67 cycles for 48 sectors more: 1.40 a sector (about 23 bytes a cycle).
+    #[serde(default = "Memory::default_fill_sector")]
+    pub fill_sector: u32,
     /// How the SM drains global stores: see [`StoreDrain`].
     #[serde(default)]
     pub store_drain: StoreDrain,
@@ -322,6 +328,16 @@ pub struct Timing {
     /// 0: no loop is unrolled.
     #[serde(default = "Timing::default_unroll")]
     pub unroll: u32,
+    /// Model nvcc's runtime unrolling of small loops whose trip count is known only at run time: an innermost
+    /// loop of at most `runtime_unroll_body` instructions with no store, atomic, barrier or warp-synchronous
+    /// instruction is unrolled this many times, and ptxas issues the global loads of those passes together
+    /// (`kernel::sched::runtime_unrolled`, [`crate::kernel::sched::UNROLLED`]): a load of a pass after the
+    /// group's first starts when the first pass's loads did. 0 or 1: no loop is unrolled.
+    #[serde(default = "Timing::default_runtime_unroll")]
+    pub runtime_unroll: u32,
+    /// See [`Timing::runtime_unroll`]: the largest loop body (instructions) it applies to.
+    #[serde(default = "Timing::default_runtime_unroll_body")]
+    pub runtime_unroll_body: u32,
     /// Cycles a path of a warp pays at the join of a conditional branch (ptxas's convergence barrier: `BSSY`
     /// before the branch, `BSYNC` at the join): once where the lanes agreed, once per path where they diverged.
     #[serde(default = "Timing::default_convergence_barrier")]
@@ -623,6 +639,8 @@ impl Config {
                 hoist_loads: Timing::default_hoist_loads(),
                 dead_code: Timing::default_dead_code(),
                 unroll: Timing::default_unroll(),
+                runtime_unroll: Timing::default_runtime_unroll(),
+                runtime_unroll_body: Timing::default_runtime_unroll_body(),
                 convergence_barrier: Timing::default_convergence_barrier(),
                 yield_loops: Timing::default_yield_loops(),
                 yield_stall: Timing::default_yield_stall(),
@@ -652,6 +670,7 @@ impl Config {
                     param_line_bytes: Memory::default_param_line_bytes(),
                     param_bank_offset: Memory::default_param_bank_offset(),
                     l1_lines_per_cycle: 5,
+                    fill_sector: Memory::default_fill_sector(),
                     store_drain: StoreDrain::default(),
                 },
             },
@@ -925,6 +944,16 @@ impl Timing {
 
     /// See [`Timing::unroll`]: 300, LLVM's threshold for unrolling a loop completely at `-O3` (an estimated cost
     /// it compares with, close to an instruction count for the loops it applies to here).
+    pub fn default_runtime_unroll() -> u32 {
+        4
+    }
+
+    /// See [`Timing::runtime_unroll_body`].
+    pub fn default_runtime_unroll_body() -> u32 {
+        48
+    }
+
+    /// See [`Timing::unroll`].
     pub fn default_unroll() -> u32 {
         300
     }
@@ -980,6 +1009,11 @@ impl Timing {
 }
 
 impl Memory {
+    /// See [`Memory::fill_sector`].
+    pub fn default_fill_sector() -> u32 {
+        140
+    }
+
     /// See [`Memory::l2_first_latency`]: 382 cycles a step of the first pass, less the chase loop's own cycles
     /// (the second pass's 296 against `l1_miss_latency`'s 287).
     pub fn default_l2_first_latency() -> u32 {

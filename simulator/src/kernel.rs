@@ -998,8 +998,179 @@ pub mod sched {
     /// It is the first use of such a parameter: it waits for the reads its block's start made
     /// ([`PARAM_BLOCK`]), and its result comes that much later.
     pub const PARAM_USE: u16 = 8192;
+    /// A global or local load in a loop nvcc unrolls at run time (`timing.runtime_unroll`, [`runtime_unrolled`]):
+    /// ptxas issues the loads of the unrolled passes together.
+    pub const UNROLLED: u16 = 16384;
+    /// Such a loop's counter update, its comparison and its back edge: ptxas's unrolled code has them once per
+    /// group of passes, so in a pass that another of its group follows they cost their issue slot only.
+    pub const UNROLLED_CONTROL: u16 = 32768;
 
-    use super::{DInstr, DOp, Flat, Unit};
+    /// The loads ptxas's unrolling lets it issue together ([`UNROLLED`]): the global and local loads of an innermost
+    /// loop (no `.pragma "nounroll"` in it: `nounroll`, the instructions after one; entered only at its head, left only through its back edge, a conditional branch) of at most `max_body`
+    /// instructions with no store, atomic, barrier, warp-synchronous or clock instruction and nothing that holds
+    /// the warp, whose address does not depend on a value loaded in the loop, and whose trip count ptxas can compute
+    /// (its branch's predicate set once by comparing a counter stepped once by an invariant with an invariant).
+    pub fn runtime_unrolled(code: &mut [DInstr], max_body: u32, nounroll: &[u32]) -> Vec<UnrolledLoop> {
+        let loops = super::loops(code);
+        let mut out = Vec::new();
+        for &(head, back) in &loops {
+            if back + 1 - head > max_body as usize || nounroll.iter().any(|&pc| (head..=back).contains(&(pc as usize)))
+            {
+                continue;
+            }
+            let Some((p, negated)) = code[back].guard else {
+                continue;
+            };
+            if loops
+                .iter()
+                .any(|&(h, b)| (h, b) != (head, back) && head <= h && b <= back)
+            {
+                continue;
+            }
+            let body = &code[head..=back];
+            let plain = body[..body.len() - 1].iter().all(|i| match i.op {
+                DOp::St { .. }
+                | DOp::Atom { .. }
+                | DOp::Bar { .. }
+                | DOp::BarWarp { .. }
+                | DOp::Shfl { .. }
+                | DOp::Vote { .. }
+                | DOp::Match { .. }
+                | DOp::Redux { .. }
+                | DOp::Activemask { .. }
+                | DOp::Printf { .. }
+                | DOp::AssertFail { .. }
+                | DOp::Exit
+                | DOp::Bra { .. } => false,
+                _ => i.unit != Unit::Clock && !i.unit.holds_warp(),
+            });
+            if !plain {
+                continue;
+            }
+            let Some(counted) = counter(code, head, back, p, negated) else {
+                continue;
+            };
+            // Entered only at its head.
+            let entered = code.iter().enumerate().any(|(pc, i)| {
+                matches!(i.op, DOp::Bra { target } if (target as usize) > head && (target as usize) <= back && pc != back)
+            });
+            if !plain || entered {
+                continue;
+            }
+            // Registers holding (or computed from) a value loaded in the loop.
+            let mut tainted = std::collections::HashSet::new();
+            loop {
+                let before = tainted.len();
+                for i in body {
+                    let from_load = matches!(i.op, DOp::Ld { .. }) || i.reads.iter().any(|r| tainted.contains(r));
+                    if from_load {
+                        tainted.extend([i.write, i.write2].into_iter().flatten());
+                    }
+                }
+                if tainted.len() == before {
+                    break;
+                }
+            }
+            let mut any = false;
+            for i in &mut code[head..=back] {
+                if let DOp::Ld { addr, .. } = i.op
+                    && !addr.shared
+                    && !i.reads.iter().any(|r| tainted.contains(r))
+                {
+                    i.sched |= UNROLLED;
+                    any = true;
+                }
+            }
+            if any {
+                for pc in [counted.add, counted.setp, counted.back] {
+                    code[pc as usize].sched |= UNROLLED_CONTROL;
+                }
+                out.push(counted);
+            }
+        }
+        out
+    }
+
+    /// The counter of the loop from `head` to its back edge `back`, whose branch continues while predicate `p` is
+    /// true (`negated`: false): `p`'s one write in the loop an unguarded integer `setp` of a register with an
+    /// operand the loop does not write, that register's one write an unguarded add or subtract of an operand the
+    /// loop does not write, before the `setp`.
+    fn counter(code: &[DInstr], head: usize, back: usize, p: u16, negated: bool) -> Option<UnrolledLoop> {
+        let body = &code[head..=back];
+        let written = |r: u16| body.iter().any(|i| i.write == Some(r) || i.write2 == Some(r));
+        let invariant = |s: Src| match s {
+            Src::Reg(r) => !written(r),
+            _ => true,
+        };
+        let mut setps = body.iter().enumerate().filter(|(_, i)| i.pred_write == Some(p));
+        let (k, setp) = setps.next()?;
+        if setps.next().is_some() || setp.guard.is_some() {
+            return None;
+        }
+        let (a, b, wide) = match setp.op {
+            DOp::Setp { class, a, b, .. } if class != CmpClass::Float => (a, b, false),
+            DOp::Setp64 { class, a, b, .. } if class != CmpClass::Float => (a, b, true),
+            _ => return None,
+        };
+        let (r, bound) = match (a, b) {
+            (Src::Reg(r), bound) if written(r) => (r, bound),
+            (bound, Src::Reg(r)) if written(r) => (r, bound),
+            _ => return None,
+        };
+        if !invariant(bound) {
+            return None;
+        }
+        let mut adds = body.iter().enumerate().filter(|(_, i)| i.write == Some(r));
+        let (j, add) = adds.next()?;
+        if adds.next().is_some() || add.guard.is_some() || j > k {
+            return None;
+        }
+        let step = match (add.op, wide) {
+            (
+                DOp::Bin {
+                    f: Bin::AddI | Bin::SubI,
+                    a: Src::Reg(x),
+                    b,
+                    ..
+                },
+                false,
+            ) if x == r => b,
+            (
+                DOp::Wide {
+                    f: Wide::Add | Wide::Sub,
+                    a: Src::Reg(x),
+                    b,
+                    ..
+                },
+                true,
+            ) if x == r => b,
+            _ => return None,
+        };
+        if !invariant(step) {
+            return None;
+        }
+        #[allow(clippy::cast_possible_truncation, reason = "pcs are u32")]
+        Some(UnrolledLoop {
+            head: head as u32,
+            back: back as u32,
+            add: (head + j) as u32,
+            setp: (head + k) as u32,
+            taken_when: !negated,
+        })
+    }
+
+    /// A loop ptxas unrolls ([`runtime_unrolled`]): its first and last pc, its counter's step and the comparison
+    /// that decides its back edge (taken when that is `taken_when`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct UnrolledLoop {
+        pub head: u32,
+        pub back: u32,
+        pub add: u32,
+        pub setp: u32,
+        pub taken_when: bool,
+    }
+
+    use super::{Bin, CmpClass, DInstr, DOp, Flat, Src, Unit, Wide};
 
     /// The spaces a load or store of `addr` may reach: (shared, global or local).
     fn spaces(addr: &super::DAddr) -> (bool, bool) {
@@ -1694,6 +1865,8 @@ pub struct Kernel {
     /// instruction, `(n − 1) × timing.debug_build.instruction` for its class's n ([`sched::DEBUG`]); empty
     /// otherwise.
     pub debug_hold: Vec<u32>,
+    /// The loops ptxas unrolls, whose loads it issues together (`timing.runtime_unroll`, [`sched::UNROLLED`]).
+    pub unrolled_loops: Vec<sched::UnrolledLoop>,
     /// Per instruction that reads kernel parameters ([`sched::PARAM`], [`sched::PARAM_USE`]): the constant-bank
     /// lines it reads (`timing.memory.param_line_bytes` each, the parameters starting at
     /// `timing.memory.param_bank_offset`), at most two (`u32::MAX`: none).
@@ -2161,6 +2334,12 @@ pub fn instantiate_with(
     }
     // nvcc's complete unrolling of counted loops: only for the own ISA (PTX comes after nvcc's optimiser, which
     // unrolled what it would) and not in a debug build (which nvcc does not optimise).
+    let unrolled_loops = if debug_hold.is_empty() && config.timing.runtime_unroll > 1 {
+        let nounroll = program.ptx.as_ref().map_or(&[][..], |p| &p.nounroll[..]);
+        sched::runtime_unrolled(&mut code, config.timing.runtime_unroll_body, nounroll)
+    } else {
+        Vec::new()
+    };
     let unrolled = if program.ptx.is_none() && debug_hold.is_empty() {
         crate::unroll::counted(&code, config.timing.unroll)
     } else {
@@ -2215,6 +2394,7 @@ pub fn instantiate_with(
     zeroed_rows.sort_unstable();
     zeroed_rows.dedup();
     Ok(Kernel {
+        unrolled_loops,
         debug_hold,
         param_line,
         exec_code,

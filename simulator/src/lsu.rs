@@ -1196,6 +1196,10 @@ mod tests {
             hit: 287,
             first: Some(382),
             partial: &partial,
+            port: &mut 0,
+            base: 0,
+            fill: 0,
+            sectors: 0,
         };
         let mut l1 = L1::new(256 * 1024, sizes.0, sizes.1, 4);
         let lines = global_lines(base, words, exec, sizes, cached.then_some((&mut l1, 100, 30)), &mut l2);

@@ -283,6 +283,8 @@ pub(crate) struct Sm<'k> {
     overlay: crate::lsu::Overlay,
     /// The global lines this SM brought into L2 this epoch (the engine merges them at the commit).
     pub l2_own: FxHashMap<u64, u64>,
+    /// When the last line through the SM's fill port from L2 arrived (hundredths of a cycle, `Memory::fill_sector`).
+    fill_port: u64,
     /// The lines of the kernel parameters' constant bank this SM has read in the launch, and when each is in its
     /// constant cache (`Memory::param_miss`).
     param_ready: Vec<(u32, u64)>,
@@ -352,6 +354,7 @@ impl<'k> Sm<'k> {
             effects: Vec::new(),
             overlay: crate::lsu::Overlay::default(),
             l2_own: FxHashMap::default(),
+            fill_port: 0,
             param_ready: Vec::new(),
             stores: crate::lsu::Stores::new(config.schedulers as usize),
             profile: None,
@@ -1123,6 +1126,18 @@ impl<'k> Sm<'k> {
                 (param_wait, param_hold) = params(&mut self.param_ready, warp, lines, (sched, pc), self.config, cycle);
             }
         }
+        if sched & crate::kernel::sched::UNROLLED != 0 {
+            let t = &self.config.timing;
+            if warp.unrolled.begins_pass(pc, warp.stalls.issued, t.runtime_unroll_body) {
+                if warp.unrolled.left == 0 {
+                    let passes =
+                        unrolled_group(kernel, self.shared.code, &warp.rf, (pc, active, &ctx), t.runtime_unroll);
+                    warp.unrolled.group(passes, cycle);
+                }
+                warp.unrolled.left -= 1;
+            }
+            from = warp.unrolled.from(cycle);
+        }
         if sched != 0 && self.config.timing.hoist_loads {
             if sched & crate::kernel::sched::LEADER != 0 {
                 warp.load_floor = [cycle; 2];
@@ -1140,7 +1155,7 @@ impl<'k> Sm<'k> {
                     self.config.timing.pipe_switch,
                     &self.shared.slot,
                 );
-                from = (floor + 1).max(operands).min(cycle);
+                from = (floor + 1).max(operands).min(from);
             }
             if sched & crate::kernel::sched::FENCE_SHARED != 0 {
                 warp.load_floor[0] = cycle;
@@ -1150,7 +1165,8 @@ impl<'k> Sm<'k> {
             }
         }
         let banks = self.config.shared_banks;
-        let (l1, own, config) = (&mut self.l1, &mut self.l2_own, self.config);
+        let base = self.fill_port;
+        let (l1, own, port, config) = (&mut self.l1, &mut self.l2_own, &mut self.fill_port, self.config);
         let (global_base, local_base) = (&self.shared.global_base, warp.local_base);
         let stores = (&mut self.stores, scheduler);
         let partial = &self.shared.partial;
@@ -1164,6 +1180,10 @@ impl<'k> Sm<'k> {
                 hit: u64::from(config.timing.memory.l1_miss_latency),
                 first: config.timing.memory.first_miss(),
                 partial,
+                port,
+                base,
+                fill: u64::from(config.timing.memory.fill_sector),
+                sectors: 0,
             },
             global_base,
             local_base,
@@ -1191,6 +1211,12 @@ impl<'k> Sm<'k> {
         if partial_sync && !diverged_sync {
             // The `WARPSYNC` of the GPU's slow path runs before the instruction: its result comes that much later.
             priced.cost.latency += u64::from(self.config.timing.warp_sync_partial);
+        }
+        // A pass's loop control that ptxas's unrolled code does not have (another pass of its group follows): its
+        // issue slot only, and no redirect.
+        let removed = sched & crate::kernel::sched::UNROLLED_CONTROL != 0 && warp.unrolled.left > 0;
+        if removed {
+            priced.cost.latency = 1;
         }
         let cost = priced.cost;
         if let Some(mut e) = event.take() {
@@ -1249,8 +1275,10 @@ impl<'k> Sm<'k> {
         // A subroutine of the warp's own (a 64-bit division, a compare-and-swap loop, `printf`, or an IEEE
         // division's or square root's slow path) holds it.
         let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath);
-        warp.next_issue =
-            cycle + cost.next_issue(diverged.is_some() || next_pc != pc + 1, hold) + yield_stall + param_hold;
+        warp.next_issue = cycle
+            + cost.next_issue((diverged.is_some() || next_pc != pc + 1) && !removed, hold)
+            + yield_stall
+            + param_hold;
         if priced.hold != 0 {
             warp.store_free = cycle + priced.hold;
         }
@@ -1749,4 +1777,75 @@ fn debug_hold(t: &crate::config::Timing, kernel: &Kernel, inst: &DInstr, pc: u32
 fn yield_hold(t: &crate::config::Timing, stack: &crate::simt_stack::SimtStack, active: u64) -> u64 {
     let parked = stack.yielded & stack.live() & !active != 0;
     u64::from(t.yield_stall) + if parked { u64::from(t.yield_diverged) } else { 0 }
+}
+
+/// How many passes of the loop ptxas unrolls by `factor` around the load at `pc` run as one group from this pass
+/// (`active` lanes): `factor` while at least that many are left for some lane (this one included), then halves of
+/// it (ptxas's SASS: four passes at a time, then two, then one; `calibration/measured/ubench32.cu`). The counter,
+/// its step and bound are read from the lanes' registers through the instructions `kernel::sched::counter` found.
+#[cold]
+#[inline(never)]
+fn unrolled_group(
+    kernel: &Kernel,
+    code: &[DInstr],
+    rf: &crate::register_file::RegisterFile,
+    (pc, active, ctx): (u32, u64, &LaneCtx),
+    factor: u32,
+) -> u32 {
+    let Some(l) = kernel.unrolled_loops.iter().find(|l| l.head <= pc && pc <= l.back) else {
+        return 1;
+    };
+    let (d, step, wide, sub) = match code[l.add as usize].op {
+        DOp::Bin { f, d, b, .. } => (d, b, false, f == crate::kernel::Bin::SubI),
+        DOp::Wide { f, d, b, .. } => (d, b, true, f == crate::kernel::Wide::Sub),
+        _ => return 1,
+    };
+    let (DOp::Setp { cmp, class, a, b, .. } | DOp::Setp64 { cmp, class, a, b, .. }) = code[l.setp as usize].op else {
+        return 1;
+    };
+    let counter_first = a == crate::kernel::Src::Reg(d);
+    let mut most = 1;
+    for lane in 0..64u32 {
+        if active >> lane & 1 == 0 {
+            continue;
+        }
+        let read = |s| {
+            if wide {
+                rf.read_at(s, true, lane, ctx)
+            } else {
+                u64::from(rf.read(s, lane, ctx))
+            }
+        };
+        let (s, bound) = (read(step), read(if counter_first { b } else { a }));
+        let mut x = read(crate::kernel::Src::Reg(d));
+        let next = |x: u64| {
+            let y = if sub { x.wrapping_sub(s) } else { x.wrapping_add(s) };
+            if wide { y } else { y & 0xffff_ffff }
+        };
+        // The counter after this pass's step.
+        if l.add > pc {
+            x = next(x);
+        }
+        let test = |x: u64| {
+            let (p, q) = if counter_first { (x, bound) } else { (bound, x) };
+            let holds = if wide {
+                crate::alu::compare64(cmp, class, p, q)
+            } else {
+                #[allow(clippy::cast_possible_truncation, reason = "32-bit operands")]
+                crate::alu::compare(cmp, class, p as u32, q as u32)
+            };
+            holds == l.taken_when
+        };
+        let mut left = 1;
+        while left < factor && test(x) {
+            left += 1;
+            x = next(x);
+        }
+        most = most.max(left);
+    }
+    let mut group = factor;
+    while group > 1 && group > most {
+        group /= 2;
+    }
+    group
 }

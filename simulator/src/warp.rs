@@ -66,6 +66,59 @@ pub(crate) struct Warp {
     /// Where its local memory lies among the grid's warps' (for cache lines): after the buffers, warp `g` of
     /// the grid (block · warps per block + warp) at `g · local_words · W · 4` bytes.
     pub local_base: u64,
+    /// Where it stands in a loop nvcc unrolls at run time (`timing.runtime_unroll`).
+    pub unrolled: Unrolled,
+}
+
+/// A warp's passes through a loop ptxas unrolls ([`crate::kernel::sched::UNROLLED`] loads): the pc of the last such
+/// load it issued and the warp's issue count then, the passes left in the group of passes ptxas runs as one (this
+/// one included), the cycle that group began and its loads issued since.
+#[derive(Clone, Copy, Debug)]
+pub struct Unrolled {
+    pub pc: u32,
+    pub issued: u64,
+    pub left: u32,
+    pub group: u64,
+    pub loads: u32,
+}
+
+impl Default for Unrolled {
+    fn default() -> Unrolled {
+        Unrolled {
+            pc: u32::MAX,
+            issued: 0,
+            left: 0,
+            group: 0,
+            loads: 0,
+        }
+    }
+}
+
+impl Unrolled {
+    /// A load at `pc`, the warp's `issued`-th issue: whether it begins a pass. A load further than `body` issues
+    /// from the last begins a new entry into the loop, outside any group.
+    pub fn begins_pass(&mut self, pc: u32, issued: u64, body: u32) -> bool {
+        let new = self.pc == u32::MAX || pc <= self.pc;
+        if new && (self.pc == u32::MAX || issued.saturating_sub(self.issued) > u64::from(body)) {
+            self.left = 0;
+        }
+        self.pc = pc;
+        self.issued = issued;
+        new
+    }
+
+    /// A group of `passes` passes begins at `cycle`.
+    pub fn group(&mut self, passes: u32, cycle: u64) {
+        (self.left, self.group, self.loads) = (passes, cycle, 0);
+    }
+
+    /// The cycle the load's latency may run from: ptxas issues the loads of a group's passes at its start, one a
+    /// cycle (never after `cycle`, when it issues here).
+    pub fn from(&mut self, cycle: u64) -> u64 {
+        let from = self.group + u64::from(self.loads);
+        self.loads += 1;
+        from.min(cycle)
+    }
 }
 
 impl Warp {
@@ -92,6 +145,7 @@ impl Warp {
             shadow: WarpShadow::default(),
             local: Vec::new(),
             local_base: 0,
+            unrolled: Unrolled::default(),
         }
     }
 
@@ -110,6 +164,7 @@ impl Warp {
         self.uid = uid;
         self.stack.reset(lanes);
         self.scoreboard.clear();
+        self.unrolled = Unrolled::default();
         self.next_issue = cycle;
         self.hold = Hold::Control;
         self.load_floor = [cycle; 2];

@@ -113,6 +113,8 @@ struct Lower<'a> {
     too_many: Option<Diagnostic>,
     /// The module is a debug build (`.target …, debug`): each instruction carries its [`crate::ast::DebugClass`].
     debug: bool,
+    /// Where each `.pragma "nounroll"` stands ([`PtxSource::nounroll`]).
+    nounroll: Vec<u32>,
 }
 
 /// A device function inlined at a call site.
@@ -179,6 +181,7 @@ pub fn lower(
         calls: 0,
         too_many: None,
         debug: module.target.iter().any(|t| t.name == "debug"),
+        nounroll: Vec::new(),
     };
     l.module_variables()?;
     let Some(body) = &entry.body else {
@@ -214,6 +217,7 @@ pub fn lower(
                 },
             })
             .collect(),
+        nounroll: std::mem::take(&mut l.nounroll),
     }));
     // Falling off the end of a kernel ends its threads.
     l.finish(entry.span)
@@ -532,7 +536,13 @@ impl Lower<'_> {
                         );
                     }
                 }
-                Statement::Loc(_) | Statement::Pragma(_) => {}
+                Statement::Pragma(p) => {
+                    if p.values.iter().any(|v| v == "nounroll") {
+                        #[allow(clippy::cast_possible_truncation, reason = "pcs are u32")]
+                        self.nounroll.push(self.code.len() as u32);
+                    }
+                }
+                Statement::Loc(_) => {}
                 Statement::BranchTargets(_, span) => return Err(unsupported(*span, "`.branchtargets` (`brx.idx`)")),
                 Statement::CallPrototype(p) => return Err(unsupported(p.span, "`.callprototype` (indirect calls)")),
                 Statement::Instruction(i) => self.instruction(i)?,
