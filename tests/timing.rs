@@ -1943,6 +1943,20 @@ fn a_loop_ptxas_unrolls_issues_its_loads_four_passes_at_a_time_then_two_then_one
         );
     }
     assert!(cycles(7, &on) > cycles(8, &on));
+    // A kernel instantiated with unrolling and run on a configuration without it: a pass a group, as off.
+    let program = programs::assemble_calibration("unrolled_loads")
+        .expect("a calibration program")
+        .expect("assembles");
+    let launch = Launch {
+        set: [("kind", 0), ("t", 8)]
+            .iter()
+            .map(|(k, v)| (k.to_string(), warpsim_isa::Value::Int(*v)))
+            .collect(),
+        ..Launch::default()
+    };
+    let kernel = warpsim::instantiate(&program, &on, &launch).expect("launches");
+    let out = warpsim::run(&kernel, &off, &warpsim::RunOptions::default(), &mut warpsim::NoTrace).expect("runs");
+    assert_eq!(u64::from(out.buffer("cyc").expect("cyc").data[0]), cycles(8, &off));
     // A loop longer than `runtime_unroll_body` (kind 3: 65 instructions) runs a round trip a pass either way.
     let long = |t: i64, c: &Config| calibration_cycles("unrolled_loads", &[("kind", 3), ("t", t)], c);
     assert_eq!(long(8, &on) - long(4, &on), long(8, &off) - long(4, &off));

@@ -833,6 +833,8 @@ fn machine_config() {
     edited("interval.json", &|c| c["timing"]["units"]["alu"]["interval"] = 0.into());
     edited("line.json", &|c| c["timing"]["memory"]["line_bytes"] = 3.into());
     edited("sector.json", &|c| c["timing"]["memory"]["sector_bytes"] = 48.into());
+    edited("unroll.json", &|c| c["timing"]["runtime_unroll"] = 1_000_000_000.into());
+    edited("fill.json", &|c| c["timing"]["memory"]["fill_sector"] = u32::MAX.into());
     dir.write("garbage.json", [0xff, 0xfe, 0x00, 0x01]);
     dir.write("empty.json", "");
     dir.write("truncated.json", "{\"name\": \"hopper\", \"sms\": 4");
@@ -939,6 +941,18 @@ fn machine_config() {
                 2,
                 "error: sector.json: invalid configuration: `timing.memory.sector_bytes` must be a power of two from \
                  `line_bytes` / 64 to `line_bytes`",
+            ),
+            case(
+                run("unroll.json"),
+                2,
+                "error: unroll.json: invalid configuration: `timing.runtime_unroll` must be at most 64 passes, \
+                 `runtime_unroll_body` at most 100000 instructions",
+            ),
+            case(
+                run("fill.json"),
+                2,
+                "error: fill.json: invalid configuration: `timing.memory.fill_sector` must be at most 100000 (hundredths \
+                 of a cycle)",
             ),
         ],
     );

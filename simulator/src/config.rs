@@ -758,6 +758,14 @@ impl Config {
         if !m.line_bytes.is_power_of_two() || !(4..=4096).contains(&m.line_bytes) {
             return bad("`timing.memory.line_bytes` must be a power of two from 4 to 4096");
         }
+        if m.fill_sector > 100_000 {
+            return bad("`timing.memory.fill_sector` must be at most 100000 (hundredths of a cycle)");
+        }
+        if t.runtime_unroll > 64 || t.runtime_unroll_body > 100_000 {
+            return bad(
+                "`timing.runtime_unroll` must be at most 64 passes, `runtime_unroll_body` at most 100000 instructions",
+            );
+        }
         if m.atomic_line.max(m.atomic_line_wide) > 100_000 {
             return bad(
                 "`timing.memory.atomic_line` and `atomic_line_wide` must be at most 100000 (hundredths of a cycle)",

@@ -1130,9 +1130,10 @@ impl<'k> Sm<'k> {
             let t = &self.config.timing;
             if warp.unrolled.begins_pass(pc, warp.stalls.issued, t.runtime_unroll_body) {
                 if warp.unrolled.left == 0 {
+                    // (A kernel instantiated with unrolling and run on a configuration without: a pass a group.)
                     let passes =
                         unrolled_group(kernel, self.shared.code, &warp.rf, (pc, active, &ctx), t.runtime_unroll);
-                    warp.unrolled.group(passes, cycle);
+                    warp.unrolled.group(passes.max(1), cycle);
                 }
                 warp.unrolled.left -= 1;
             }
