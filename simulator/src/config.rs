@@ -328,11 +328,12 @@ pub struct Timing {
     /// 0: no loop is unrolled.
     #[serde(default = "Timing::default_unroll")]
     pub unroll: u32,
-    /// Model nvcc's runtime unrolling of small loops whose trip count is known only at run time: an innermost
-    /// loop of at most `runtime_unroll_body` instructions with no store, atomic, barrier or warp-synchronous
-    /// instruction is unrolled this many times, and ptxas issues the global loads of those passes together
-    /// (`kernel::sched::runtime_unrolled`, [`crate::kernel::sched::UNROLLED`]): a load of a pass after the
-    /// group's first starts when the first pass's loads did. 0 or 1: no loop is unrolled.
+    /// Model ptxas's unrolling of small loops whose trip count is known only at run time: an innermost loop of at
+    /// most `runtime_unroll_body` instructions with no store, atomic, barrier or warp-synchronous instruction runs
+    /// this many passes at a time while that many are left, then half as many, down to one, and ptxas issues the
+    /// global loads of a group's passes together (`kernel::sched::runtime_unrolled`,
+    /// [`crate::kernel::sched::UNROLLED`]): a load of a pass after the group's first is priced from the group's
+    /// start, and the loop control of such a pass costs its issue slot only. 0 or 1: no loop is unrolled.
     #[serde(default = "Timing::default_runtime_unroll")]
     pub runtime_unroll: u32,
     /// See [`Timing::runtime_unroll`]: the largest loop body (instructions) it applies to.
@@ -950,18 +951,18 @@ impl Timing {
         true
     }
 
-    /// See [`Timing::unroll`]: 300, LLVM's threshold for unrolling a loop completely at `-O3` (an estimated cost
-    /// it compares with, close to an instruction count for the loops it applies to here).
+    /// See [`Timing::runtime_unroll`]: four passes at a time (`calibration/measured/ubench32.cu`).
     pub fn default_runtime_unroll() -> u32 {
         4
     }
 
-    /// See [`Timing::runtime_unroll_body`].
+    /// See [`Timing::runtime_unroll_body`]: ptxas unrolled a loop of 47 PTX instructions and not one of 51.
     pub fn default_runtime_unroll_body() -> u32 {
         48
     }
 
-    /// See [`Timing::unroll`].
+    /// See [`Timing::unroll`]: 300, LLVM's threshold for unrolling a loop completely at `-O3` (an estimated cost
+    /// it compares with, close to an instruction count for the loops it applies to here).
     pub fn default_unroll() -> u32 {
         300
     }

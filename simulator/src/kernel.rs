@@ -998,18 +998,19 @@ pub mod sched {
     /// It is the first use of such a parameter: it waits for the reads its block's start made
     /// ([`PARAM_BLOCK`]), and its result comes that much later.
     pub const PARAM_USE: u16 = 8192;
-    /// A global or local load in a loop nvcc unrolls at run time (`timing.runtime_unroll`, [`runtime_unrolled`]):
-    /// ptxas issues the loads of the unrolled passes together.
+    /// A global or local load in a loop ptxas unrolls (`timing.runtime_unroll`, [`runtime_unrolled`]): it issues the
+    /// loads of the passes it runs together at once.
     pub const UNROLLED: u16 = 16384;
     /// Such a loop's counter update, its comparison and its back edge: ptxas's unrolled code has them once per
     /// group of passes, so in a pass that another of its group follows they cost their issue slot only.
     pub const UNROLLED_CONTROL: u16 = 32768;
 
-    /// The loads ptxas's unrolling lets it issue together ([`UNROLLED`]): the global and local loads of an innermost
-    /// loop (no `.pragma "nounroll"` in it: `nounroll`, the instructions after one; entered only at its head, left only through its back edge, a conditional branch) of at most `max_body`
-    /// instructions with no store, atomic, barrier, warp-synchronous or clock instruction and nothing that holds
-    /// the warp, whose address does not depend on a value loaded in the loop, and whose trip count ptxas can compute
-    /// (its branch's predicate set once by comparing a counter stepped once by an invariant with an invariant).
+    /// The loads ptxas's unrolling lets it issue together ([`UNROLLED`]): the global and local loads whose address
+    /// does not depend on a value loaded in the loop, in an innermost loop of at most `max_body` instructions with
+    /// no `.pragma "nounroll"` in it (`nounroll`: the instructions after one), entered only at its head and left
+    /// only through its back edge (a conditional branch), with no store, atomic, barrier, warp-synchronous or clock
+    /// instruction and nothing that holds the warp, whose trip count ptxas can compute ([`counter`]). Its counter's
+    /// update, comparison and back edge are flagged [`UNROLLED_CONTROL`]; the loops are returned.
     pub fn runtime_unrolled(code: &mut [DInstr], max_body: u32, nounroll: &[u32]) -> Vec<UnrolledLoop> {
         let loops = super::loops(code);
         let mut out = Vec::new();
@@ -1047,16 +1048,16 @@ pub mod sched {
             if !plain {
                 continue;
             }
-            let Some(counted) = counter(code, head, back, p, negated) else {
-                continue;
-            };
             // Entered only at its head.
             let entered = code.iter().enumerate().any(|(pc, i)| {
                 matches!(i.op, DOp::Bra { target } if (target as usize) > head && (target as usize) <= back && pc != back)
             });
-            if !plain || entered {
+            if entered {
                 continue;
             }
+            let Some(counted) = counter(code, head, back, p, negated) else {
+                continue;
+            };
             // Registers holding (or computed from) a value loaded in the loop.
             let mut tainted = std::collections::HashSet::new();
             loop {
@@ -1159,8 +1160,8 @@ pub mod sched {
         })
     }
 
-    /// A loop ptxas unrolls ([`runtime_unrolled`]): its first and last pc, its counter's step and the comparison
-    /// that decides its back edge (taken when that is `taken_when`).
+    /// A loop ptxas unrolls ([`runtime_unrolled`]): its first and last pc, the pcs of its counter's step and of the
+    /// comparison that decides its back edge (taken when the comparison is `taken_when`).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct UnrolledLoop {
         pub head: u32,
@@ -2332,14 +2333,16 @@ pub fn instantiate_with(
             }
         }
     }
-    // nvcc's complete unrolling of counted loops: only for the own ISA (PTX comes after nvcc's optimiser, which
-    // unrolled what it would) and not in a debug build (which nvcc does not optimise).
+    // ptxas's unrolling of loops counted at run time: the own ISA's and PTX's alike (ptxas compiles both), not in a
+    // debug build (which it does not optimise).
     let unrolled_loops = if debug_hold.is_empty() && config.timing.runtime_unroll > 1 {
         let nounroll = program.ptx.as_ref().map_or(&[][..], |p| &p.nounroll[..]);
         sched::runtime_unrolled(&mut code, config.timing.runtime_unroll_body, nounroll)
     } else {
         Vec::new()
     };
+    // nvcc's complete unrolling of counted loops: only for the own ISA (PTX comes after nvcc's optimiser, which
+    // unrolled what it would) and not in a debug build (which nvcc does not optimise).
     let unrolled = if program.ptx.is_none() && debug_hold.is_empty() {
         crate::unroll::counted(&code, config.timing.unroll)
     } else {

@@ -1806,10 +1806,7 @@ fn unrolled_group(
     };
     let counter_first = a == crate::kernel::Src::Reg(d);
     let mut most = 1;
-    for lane in 0..64u32 {
-        if active >> lane & 1 == 0 {
-            continue;
-        }
+    crate::register_file::for_lanes(active, |lane| {
         let read = |s| {
             if wide {
                 rf.read_at(s, true, lane, ctx)
@@ -1843,7 +1840,7 @@ fn unrolled_group(
             x = next(x);
         }
         most = most.max(left);
-    }
+    });
     let mut group = factor;
     while group > 1 && group > most {
         group /= 2;

@@ -66,7 +66,7 @@ pub(crate) struct Warp {
     /// Where its local memory lies among the grid's warps' (for cache lines): after the buffers, warp `g` of
     /// the grid (block · warps per block + warp) at `g · local_words · W · 4` bytes.
     pub local_base: u64,
-    /// Where it stands in a loop nvcc unrolls at run time (`timing.runtime_unroll`).
+    /// Where it stands in a loop ptxas unrolls (`timing.runtime_unroll`).
     pub unrolled: Unrolled,
 }
 
