@@ -33,6 +33,16 @@ top:
     @!%p add.s32 %x, %y, -7
     mad.lo.u32 %r0, %r1, %r2, 0x10
     fma.rn.f32 %x, %x, 2.5e-3, %y
+    fma.rm.f32 %x, %x, 2.5e-3, %y
+    add.rz.f32 %x, %x, %y
+    sqrt.rp.f32 %x, %x
+    rcp.rz.f32 %x, %y
+    copysign.f32 %x, %y, %x
+    add.cc.u32 %x|%p, %x, %y
+    addc.cc.u32 %y|%p, %y, 3, %p
+    subc.s32 %x, %x, %y, %p
+    mad.lo.cc.u32 %r0|%q, %r1, %r2, %x
+    madc.hi.u32 %r1, %r1, %r2, 0, %q
     setp.ge.f32 %p, %x, 1.0
     and.pred %q, !%p, %q
     not.pred %q, %q

@@ -746,6 +746,77 @@ fn calibration_run(name: &str, set: &[(&str, i64)], config: &Config) -> RunOutpu
     warpsim::simulate(&program, config, &launch).expect("runs")
 }
 
+/// A division, reciprocal or square root with a directed rounding (`div.rz.f32`, `rcp.rm.f64`, …) calls ptxas's
+/// subroutine whatever the operands: `timing.slow_paths.*_directed` beyond the `.rn` form's fast path, measured by
+/// `ubench33.cu` (the `directed_one` rows); an f32 square root takes `sqrt.rn.f32`'s slow path on its slow
+/// operands instead, and an f32 reciprocal is priced as `rcp.rn.f32`.
+#[test]
+fn a_directed_division_or_square_root_calls_its_subroutine_whatever_the_operands() {
+    let hopper = as_written();
+    let s = &hopper.timing.slow_paths;
+    assert_eq!(
+        (
+            s.f32_div_directed,
+            s.f32_sqrt_directed,
+            s.f64_div_directed,
+            s.f64_rcp_directed,
+            s.f64_sqrt_directed
+        ),
+        (160, 29, 133, 117, 165)
+    );
+    let kind = |k: i64, config: &Config| calibration_cycles("directed_one", &[("kind", k)], config);
+    for (directed, nearest, extra) in [
+        (1, 0, s.f32_div_directed),
+        (3, 2, s.f32_sqrt_directed),
+        (5, 4, s.f64_div_directed),
+        (6, 4, s.f64_rcp_directed),
+        (8, 7, s.f64_sqrt_directed),
+    ] {
+        assert_eq!(
+            kind(directed, &hopper),
+            kind(nearest, &hopper) + u64::from(extra),
+            "kind {directed}"
+        );
+    }
+    // With the parameters 0 the directed forms cost what the `.rn` ones do.
+    let mut free = hopper.clone();
+    let f = &mut free.timing.slow_paths;
+    (
+        f.f32_div_directed,
+        f.f32_sqrt_directed,
+        f.f64_div_directed,
+        f.f64_rcp_directed,
+        f.f64_sqrt_directed,
+    ) = (0, 0, 0, 0, 0);
+    for (directed, nearest) in [(1, 0), (3, 2), (5, 4), (6, 4), (8, 7)] {
+        assert_eq!(kind(directed, &free), kind(nearest, &free), "kind {directed}");
+    }
+    // One warp, one f32 operation (`%r` from `%a`, loaded from `v`): its cycles.
+    let one = |op: &str, bits: u32| {
+        let text = format!(
+            ".block 32\n.buffer v u32[32] = {bits}\n.buffer out u32[32]\n.reg %a, %r\n    ld.global.u32 %a, v[%tid.x]\n\
+             {op}\n    st.global.u32 out[%tid.x], %r\n"
+        );
+        let program = warpsim_tests::assemble(&text);
+        warpsim::simulate(&program, &hopper, &Launch::default())
+            .expect("runs")
+            .cycles
+    };
+    let (f15, f_120) = (0x3fc0_0000, 7 << 23);
+    // sqrt.rz.f32 of 2^-120 takes sqrt.rn.f32's slow path, of 1.5 the directed subroutine.
+    let (directed, nearest) = ("sqrt.rz.f32 %r, %a", "sqrt.rn.f32 %r, %a");
+    assert_eq!(one(directed, f_120), one(nearest, f15) + u64::from(s.f32_sqrt));
+    assert_eq!(one(directed, f15), one(nearest, f15) + u64::from(s.f32_sqrt_directed));
+    // rcp.rz.f32 costs what rcp.rn.f32 (a division of 1) does, on fast and slow operands alike.
+    for bits in [f15, 1] {
+        assert_eq!(
+            one("rcp.rz.f32 %r, %a", bits),
+            one("div.rn.f32 %r, 1.0, %a", bits),
+            "{bits:#x}"
+        );
+    }
+}
+
 #[test]
 fn an_ieee_division_or_square_root_on_slow_path_operands_holds_the_warp_for_its_subroutine() {
     let hopper = as_written();

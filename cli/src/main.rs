@@ -671,7 +671,7 @@ struct ShapeArgs {
     set: Vec<String>,
     /// A PTX file's kernel to run: its name, mangled or demangled (default: the file's only kernel).
     #[arg(long, value_name = "NAME", help_heading = "PTX kernels")]
-    entry: Option<String>,
+    pub(crate) entry: Option<String>,
     /// A PTX kernel's pointer argument NAME (its name or position) points to a new buffer of LEN elements of TYPE
     /// (u32, s32, f32, u64, s64, f64), zeroed unless `--input NAME=FILE` fills it: `--buffer out=f32[1024]`
     /// (repeatable).

@@ -44,7 +44,8 @@ pub(crate) fn launch_line(line: &str) -> Result<(String, ShapeArgs), String> {
     Ok((parsed.file, parsed.shape))
 }
 
-/// One launch of a launches file: the program, named after its PTX file, its launch, and its set for the
+/// One launch of a launches file: the program, named after its PTX file (and its `--entry`, if the line names
+/// one), its launch, and its set for the
 /// cross-check's cycle error per set: `ptx/-G (debug)` for PTX built for debugging (`.target …, debug`,
 /// which ptxas compiles without optimising), `ptx/optimised` for the rest.
 pub(crate) struct LaunchOf {
@@ -72,9 +73,14 @@ pub(crate) fn launches(path: &str, color: bool) -> Result<Vec<LaunchOf>, Failure
         let file = dir.join(&parsed.file);
         let file = file.to_string_lossy();
         let mut program = load(&file, color, &parsed.shape)?;
-        let name = Path::new(&parsed.file)
+        let stem = Path::new(&parsed.file)
             .file_stem()
             .map_or_else(|| parsed.file.clone(), |s| s.to_string_lossy().into_owned());
+        // (Each launch of a file of several kernels named after its kernel too.)
+        let name = match &parsed.shape.entry {
+            Some(entry) => format!("{stem}.{entry}"),
+            None => stem,
+        };
         program.name.clone_from(&name);
         let debug = program.ptx.as_ref().is_some_and(|p| p.debug_build());
         out.push(LaunchOf {

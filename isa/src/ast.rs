@@ -323,6 +323,8 @@ pub enum BinaryOp {
     MulHi,
     /// `mul.wide.{u32,s32}`: the whole 64-bit product of two 32-bit operands.
     MulWide,
+    /// `copysign.{f32,f64} d, a, b`: `b` with the sign of `a` (as PTX orders the operands), bit by bit.
+    CopySign,
 }
 
 impl BinaryOp {
@@ -343,8 +345,90 @@ impl BinaryOp {
             "xor" => BinaryOp::Xor,
             "shl" => BinaryOp::Shl,
             "shr" => BinaryOp::Shr,
+            "copysign" => BinaryOp::CopySign,
             _ => return None,
         })
+    }
+}
+
+/// The IEEE operations PTX offers with a directed rounding (`.rz`, `.rm`, `.rp`): [`Op::Rounded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundedOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// `fma`: `a*b + c` rounded once.
+    Fma,
+    Sqrt,
+    /// `rcp`: `1 / a`.
+    Rcp,
+}
+
+impl RoundedOp {
+    /// The operation of opcode `m`, as PTX and warpsim's ISA name it.
+    pub fn of_opcode(m: &str) -> Option<RoundedOp> {
+        Some(match m {
+            "add" => RoundedOp::Add,
+            "sub" => RoundedOp::Sub,
+            "mul" => RoundedOp::Mul,
+            "div" => RoundedOp::Div,
+            "fma" => RoundedOp::Fma,
+            "sqrt" => RoundedOp::Sqrt,
+            "rcp" => RoundedOp::Rcp,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RoundedOp::Add => "add",
+            RoundedOp::Sub => "sub",
+            RoundedOp::Mul => "mul",
+            RoundedOp::Div => "div",
+            RoundedOp::Fma => "fma",
+            RoundedOp::Sqrt => "sqrt",
+            RoundedOp::Rcp => "rcp",
+        }
+    }
+
+    /// How many operands it reads.
+    pub fn arity(self) -> usize {
+        match self {
+            RoundedOp::Sqrt | RoundedOp::Rcp => 1,
+            RoundedOp::Fma => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// The integer operations PTX chains through its carry flag (`CC.CF`): [`Op::Carry`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CarryOp {
+    /// `add.cc`, `addc`: `a + b`.
+    Add,
+    /// `sub.cc`, `subc`: `a - b` (the flag a borrow).
+    Sub,
+    /// `mad.lo.cc`, `madc.lo`: the low half of `a * b`, plus `c`.
+    MadLo,
+    /// `mad.hi.cc`, `madc.hi`: the high half of `a * b` (signed for `.s32`/`.s64`), plus `c`.
+    MadHi,
+}
+
+impl CarryOp {
+    /// Its opcode without and with a carry in (`add.cc` / `addc`), as PTX and warpsim's ISA write them.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            CarryOp::Add => ("add", "addc"),
+            CarryOp::Sub => ("sub", "subc"),
+            CarryOp::MadLo => ("mad.lo", "madc.lo"),
+            CarryOp::MadHi => ("mad.hi", "madc.hi"),
+        }
+    }
+
+    /// Whether it adds a third operand (`c`).
+    pub fn adds(self) -> bool {
+        matches!(self, CarryOp::MadLo | CarryOp::MadHi)
     }
 }
 
@@ -666,6 +750,32 @@ pub enum Op {
         b: Operand,
         c: Operand,
     },
+    /// IEEE arithmetic rounded towards zero, minus or plus infinity (`rounding`: `rz`, `rm`, `rp`; PTX
+    /// `add.rz.f32`, `fma.rm.f64`, `sqrt.rp.f32`, `rcp.rz.f64`, …): the exact result's neighbour in that direction.
+    /// `b` and `c` as the operation reads them ([`RoundedOp::arity`]).
+    Rounded {
+        op: RoundedOp,
+        rounding: Rounding,
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        b: Option<Operand>,
+        c: Option<Operand>,
+    },
+    /// Extended-precision integer arithmetic (`add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`,
+    /// `madc{.lo,.hi}[.cc]` on u32, s32, u64, s64): `d = a OP b [+ c] + cin` (`sub`: `a - (b + cin)`), and the carry
+    /// (a borrow, for `sub`) out of the unsigned sum into `cout`. PTX's carry flag is an implicit register; here it
+    /// is a predicate (`cin` read, `cout` written), the lowering's own. Written `addc.cc.u32 d|cout, a, b, cin`.
+    Carry {
+        op: CarryOp,
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        b: Operand,
+        c: Option<Operand>,
+        cin: Option<Pred>,
+        cout: Option<Pred>,
+    },
     Setp {
         cmp: Cmp,
         ty: Ty,
@@ -821,6 +931,8 @@ impl Op {
             | Op::Unary { d, .. }
             | Op::Binary { d, .. }
             | Op::Ternary { d, .. }
+            | Op::Rounded { d, .. }
+            | Op::Carry { d, .. }
             | Op::Selp { d, .. }
             | Op::Cvt { d, .. }
             | Op::Ld { d, .. }
@@ -852,6 +964,7 @@ impl Op {
                 ..
             } => Some(*d),
             Op::Vote { d_pred, .. } => *d_pred,
+            Op::Carry { cout, .. } => *cout,
             _ => None,
         }
     }
@@ -868,6 +981,16 @@ impl Op {
             }
             Op::Binary { a, b, .. } | Op::Setp { a, b, .. } | Op::Selp { a, b, .. } => vec![a, b],
             Op::Ternary { a, b, c, .. } => vec![a, b, c],
+            Op::Rounded { a, b, c, .. } => {
+                let mut v = vec![a];
+                v.extend(b.iter().chain(c.iter()));
+                v
+            }
+            Op::Carry { a, b, c, .. } => {
+                let mut v = vec![a, b];
+                v.extend(c.iter());
+                v
+            }
             Op::Ld { addr, .. } => addr.base.iter().collect(),
             Op::Shfl {
                 a, b, mask, segment, ..
@@ -921,6 +1044,7 @@ impl Op {
             }
             Op::Bar { pred: Some(p), .. } => vec![p.pred],
             Op::Vote { a, .. } => vec![a.pred],
+            Op::Carry { cin, .. } => cin.iter().copied().collect(),
             _ => vec![],
         }
     }

@@ -119,6 +119,11 @@ impl AssembleError {
 pub const MNEMONICS: &[&str] = &[
     "mov",
     "sqrt",
+    "rcp",
+    "copysign",
+    "addc",
+    "subc",
+    "madc",
     "popc",
     "clz",
     "brev",
@@ -1259,6 +1264,16 @@ impl<'a> Parts<'a> {
     }
 
     /// Take the next part if it is one of `options`.
+    /// Whether `part` is among the parts not yet read.
+    fn has(&self, part: &str) -> bool {
+        self.items[self.pos..].iter().any(|(p, _)| *p == part)
+    }
+
+    /// Whether the next part is one of `options`.
+    fn next_is(&self, options: &[&str]) -> bool {
+        self.items.get(self.pos).is_some_and(|(p, _)| options.contains(p))
+    }
+
     fn optional(&mut self, options: &[&str]) -> Option<&'a str> {
         let (p, _) = *self.items.get(self.pos)?;
         if options.contains(&p) {
@@ -1393,9 +1408,13 @@ impl Ctx<'_> {
                 let a = self.src(c, ty)?;
                 Op::Mov { ty, d, a }
             }
-            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
-                self.binary(m, parts, c)?
+            "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp" if parts.next_is(&["rz", "rm", "rp"]) => {
+                self.rounded(m, parts, c)?
             }
+            "add" | "sub" | "mad" if parts.has("cc") => self.carry(m, parts, c)?,
+            "addc" | "subc" | "madc" => self.carry(m, parts, c)?,
+            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr"
+            | "copysign" => self.binary(m, parts, c)?,
             "neg" | "abs" | "not" | "sqrt" | "popc" | "clz" | "brev" | "bfind" => self.unary(m, parts, c)?,
             "mad" | "fma" => self.ternary(m, parts, c)?,
             "bfe" | "prmt" | "fns" => self.bit_field(m, parts, c)?,
@@ -1496,6 +1515,7 @@ impl Ctx<'_> {
             ("mul", Some("hi")) => parts.ty(&INT_TYS)?,
             ("rem", _) => parts.ty(&INT_TYS)?,
             ("and" | "or" | "xor" | "shl" | "shr", _) => parts.ty(&BIT_TYS)?,
+            ("copysign", _) => parts.ty(&[Ty::F32, Ty::F64])?,
             _ => parts.ty(&ARITH_TYS)?,
         };
         check_rounding_modifiers(parts, half, rn, ty)?;
@@ -1514,6 +1534,91 @@ impl Ctx<'_> {
         };
         let b = self.src(c, bty)?;
         Ok(Op::Binary { op, ty, d, a, b })
+    }
+
+    /// `add`, `sub`, `mul`, `div`, `fma`, `sqrt` and `rcp` rounded towards zero (`.rz`), minus infinity (`.rm`) or
+    /// plus infinity (`.rp`), on `.f32` or `.f64`.
+    fn rounded(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let rounding = match parts.required(&["rz", "rm", "rp"], "a rounding")? {
+            "rz" => Rounding::FloatZero,
+            "rm" => Rounding::FloatDown,
+            _ => Rounding::FloatUp,
+        };
+        let ty = parts.ty(&[Ty::F32, Ty::F64])?;
+        // (The caller dispatched on these opcodes.)
+        let op = RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add);
+        let d = self.dst(c, ty)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        let mut more = [None, None];
+        for slot in more.iter_mut().take(op.arity() - 1) {
+            c.comma()?;
+            *slot = Some(self.src(c, ty)?);
+        }
+        let [b, cc] = more;
+        Ok(Op::Rounded {
+            op,
+            rounding,
+            ty,
+            d,
+            a,
+            b,
+            c: cc,
+        })
+    }
+
+    /// The carry chain: `add.cc`, `sub.cc`, `mad{.lo,.hi}.cc` (a carry out), `addc`, `subc`, `madc{.lo,.hi}` (a
+    /// carry in, and out with `.cc`), on u32, s32, u64, s64: `OP.TYPE d[|cout], a, b[, c][, cin]`.
+    fn carry(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let carry_in = matches!(m, "addc" | "subc" | "madc");
+        let op = match m.trim_end_matches('c') {
+            "add" => CarryOp::Add,
+            "sub" => CarryOp::Sub,
+            _ => match parts.required(&["lo", "hi"], "`.lo` or `.hi` (the product's half)")? {
+                "lo" => CarryOp::MadLo,
+                _ => CarryOp::MadHi,
+            },
+        };
+        let carry_out = if carry_in {
+            parts.optional(&["cc"]).is_some()
+        } else {
+            parts.required(&["cc"], "`.cc` (the carry out)")?;
+            true
+        };
+        let ty = parts.ty(&INT_TYS)?;
+        let d = self.dst(c, ty)?;
+        let cout = if carry_out {
+            c.expect(&Tok::Pipe, "`|` and the predicate the carry goes to")?;
+            Some(self.pred(c)?)
+        } else {
+            None
+        };
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        c.comma()?;
+        let b = self.src(c, ty)?;
+        let third = if op.adds() {
+            c.comma()?;
+            Some(self.src(c, ty)?)
+        } else {
+            None
+        };
+        let cin = if carry_in {
+            c.comma()?;
+            Some(self.pred(c)?)
+        } else {
+            None
+        };
+        Ok(Op::Carry {
+            op,
+            ty,
+            d,
+            a,
+            b,
+            c: third,
+            cin,
+            cout,
+        })
     }
 
     /// `neg`, `abs`, `not` (and `not.pred`).

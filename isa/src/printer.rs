@@ -200,6 +200,51 @@ pub fn op(p: &Program, op: &Op) -> String {
             };
             format!("{m}.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(c))
         }
+        Op::Rounded {
+            op,
+            rounding,
+            ty,
+            d,
+            a,
+            b,
+            c,
+        } => {
+            let mut text = format!("{}.{}.{} {}, {}", op.name(), rounding.name(), ty.name(), r(d), o(a));
+            for x in b.iter().chain(c.iter()) {
+                let _ = write!(text, ", {}", o(x));
+            }
+            text
+        }
+        Op::Carry {
+            op,
+            ty,
+            d,
+            a,
+            b,
+            c,
+            cin,
+            cout,
+        } => {
+            let (plain, with_carry) = op.names();
+            let mut text = format!(
+                "{}{}.{} {}",
+                if cin.is_some() { with_carry } else { plain },
+                if cout.is_some() { ".cc" } else { "" },
+                ty.name(),
+                r(d)
+            );
+            if let Some(q) = cout {
+                let _ = write!(text, "|{}", pr(q));
+            }
+            let _ = write!(text, ", {}, {}", o(a), o(b));
+            if let Some(x) = c {
+                let _ = write!(text, ", {}", o(x));
+            }
+            if let Some(q) = cin {
+                let _ = write!(text, ", {}", pr(q));
+            }
+            text
+        }
         Op::Setp { cmp, ty, p: pd, a, b } => {
             format!("setp.{}.{} {}, {}, {}", cmp.name(), ty.name(), pr(pd), o(a), o(b))
         }
@@ -385,5 +430,6 @@ pub fn binary_name(op: BinaryOp) -> &'static str {
         BinaryOp::Shr => "shr",
         BinaryOp::MulHi => "mul.hi",
         BinaryOp::MulWide => "mul.wide",
+        BinaryOp::CopySign => "copysign",
     }
 }

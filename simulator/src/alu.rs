@@ -13,7 +13,7 @@
 //! the canonical NaN, depending on how the compiler lowers them).
 
 use crate::kernel::{Bin, CmpClass, Conv, Tern, Un, Wide};
-use warpsim_isa::{Cmp, Rounding, Ty};
+use warpsim_isa::{CarryOp, Cmp, RoundedOp, Rounding, Ty};
 
 /// The NaN PTX's `min`/`max.f32` return when both operands are NaN.
 const CANONICAL_NAN: f32 = f32::from_bits(0x7fff_ffff);
@@ -638,7 +638,165 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::Prmt => u64::from(permute(low(a), low(b), low(c))),
         Wide::Fns => u64::from(nth_set_bit(low(a), low(b), low(c).cast_signed())),
         Wide::Cvt { to, from, rounding } => convert_any(to, from, rounding, a),
+        Wide::CopySign { wide: true } => b & !(1 << 63) | a & (1 << 63),
+        Wide::CopySign { wide: false } => b & 0x7fff_ffff | a & 0x8000_0000,
+        Wide::Rounded { op, rounding, wide } => rounded(op, rounding, wide, [a, b, c]),
     })
+}
+
+/// IEEE arithmetic rounded towards zero, minus or plus infinity (`rounding`), on f64 (`wide`) or f32 operands (in
+/// the low 32 bits): the exact result's neighbour in that direction, subnormals kept, an exact zero sum's sign by
+/// IEEE 754's rule for the rounding (−0 under `rm`). A NaN result is the same NaN as the rounded-to-nearest
+/// operation gives (the canonical NaN for f32; for f64 an operand's NaN quietened, [`nan_result`]).
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "an f32's bits are the low 32 of the u128 APFloat keeps them in"
+)]
+pub fn rounded(op: RoundedOp, rounding: Rounding, wide: bool, [a, b, c]: [u64; 3]) -> u64 {
+    use rustc_apfloat::Round;
+    use rustc_apfloat::ieee::{Double, Single};
+    let mode = match rounding {
+        Rounding::FloatZero | Rounding::Zero => Round::TowardZero,
+        Rounding::FloatDown | Rounding::Down => Round::TowardNegative,
+        Rounding::FloatUp | Rounding::Up => Round::TowardPositive,
+        Rounding::NearestFloat | Rounding::Nearest => Round::NearestTiesToEven,
+    };
+    if wide {
+        let nearest = match op {
+            RoundedOp::Add => nan_result(d(a) + d(b), &[b, a]),
+            RoundedOp::Sub => nan_result(d(a) - d(b), &[b, a]),
+            RoundedOp::Mul => nan_result(d(a) * d(b), &[b, a]),
+            RoundedOp::Div => nan_result(d(a) / d(b), &[a, b]),
+            RoundedOp::Fma => nan_result(d(a).mul_add(d(b), d(c)), &[b, c, a]),
+            RoundedOp::Sqrt => return sqrt_directed64(a, rounding),
+            RoundedOp::Rcp => nan_result(1.0 / d(a), &[a]),
+        };
+        if is_nan64(nearest) {
+            return nearest;
+        }
+        return apfloat::<Double>(op, mode, [a, b, c]) as u64;
+    }
+    let (a, b, c) = (low(a), low(b), low(c));
+    if op == RoundedOp::Sqrt {
+        return u64::from(sqrt_directed32(a, rounding));
+    }
+    let nearest = match op {
+        RoundedOp::Add => f(a) + f(b),
+        RoundedOp::Sub => f(a) - f(b),
+        RoundedOp::Mul => f(a) * f(b),
+        RoundedOp::Div => f(a) / f(b),
+        RoundedOp::Fma => f(a).mul_add(f(b), f(c)),
+        RoundedOp::Rcp | RoundedOp::Sqrt => 1.0 / f(a),
+    };
+    if nearest.is_nan() {
+        return u64::from(CANONICAL_NAN.to_bits());
+    }
+    apfloat::<Single>(op, mode, [a, b, c].map(u64::from)) as u64
+}
+
+/// `op` on the bits of IEEE format `F` (`rustc_apfloat`'s single or double), rounded by `mode`: the result's bits.
+fn apfloat<F: rustc_apfloat::Float>(op: RoundedOp, mode: rustc_apfloat::Round, [a, b, c]: [u64; 3]) -> u128 {
+    let (x, y, z) = (
+        F::from_bits(u128::from(a)),
+        F::from_bits(u128::from(b)),
+        F::from_bits(u128::from(c)),
+    );
+    let r = match op {
+        RoundedOp::Add => x.add_r(y, mode).value,
+        RoundedOp::Sub => x.sub_r(y, mode).value,
+        RoundedOp::Mul => x.mul_r(y, mode).value,
+        RoundedOp::Div => x.div_r(y, mode).value,
+        RoundedOp::Fma => x.mul_add_r(y, z, mode).value,
+        RoundedOp::Rcp | RoundedOp::Sqrt => F::from_u128(1).value.div_r(x, mode).value,
+    };
+    r.to_bits()
+}
+
+/// The carry chain's operation ([`warpsim_isa::CarryOp`]) on one lane's operands (32-bit ones in the low half):
+/// `a + b + cin`, `a - (b + cin)`, or the low or high half of `a * b` (the high half of the signed product with
+/// `signed`) `+ c + cin`, wrapped to the width; and the carry out of that unsigned sum (for `sub`, whether it
+/// borrowed), as PTX's `add.cc`, `subc`, `madc.hi.cc`, … define them.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the halves of the double-width sums are the point"
+)]
+pub fn carry(op: CarryOp, signed: bool, wide: bool, [a, b, c]: [u64; 3], cin: bool) -> (u64, bool) {
+    let bits = if wide { 64 } else { 32 };
+    let mask = if wide { u64::MAX } else { 0xffff_ffff };
+    let (a, b, c, cin) = (
+        u128::from(a & mask),
+        u128::from(b & mask),
+        u128::from(c & mask),
+        u128::from(cin),
+    );
+    let low = |v: u128| (v as u64) & mask;
+    match op {
+        CarryOp::Add => {
+            let sum = a + b + cin;
+            (low(sum), sum >> bits != 0)
+        }
+        CarryOp::Sub => {
+            let taken = b + cin;
+            (low(a.wrapping_sub(taken)), a < taken)
+        }
+        CarryOp::MadLo | CarryOp::MadHi => {
+            let product = if op == CarryOp::MadHi && signed {
+                // Sign-extended operands: the high half of the signed product, as bits.
+                let extend = |v: u128| -> i128 {
+                    let v = v.cast_signed();
+                    if v >> (bits - 1) & 1 == 1 {
+                        v - (1i128 << bits)
+                    } else {
+                        v
+                    }
+                };
+                ((extend(a) * extend(b)) >> bits).cast_unsigned()
+            } else if op == CarryOp::MadHi {
+                (a * b) >> bits
+            } else {
+                a * b
+            };
+            let sum = u128::from(low(product)) + c + cin;
+            (low(sum), sum >> bits != 0)
+        }
+    }
+}
+
+/// `sqrt.{rz,rm,rp}.f32`: the square root rounded to nearest, moved to its neighbour when it lies on the wrong side
+/// of the exact root (its square, exact in f64, against the operand).
+fn sqrt_directed32(a: u32, rounding: Rounding) -> u32 {
+    let x = f(a);
+    let r = x.sqrt();
+    if r.is_nan() {
+        return CANONICAL_NAN.to_bits();
+    }
+    if x == 0.0 || x.is_infinite() {
+        return r.to_bits();
+    }
+    let square = f64::from(r) * f64::from(r);
+    let cmp = square.partial_cmp(&f64::from(x)).unwrap_or(std::cmp::Ordering::Equal);
+    directed(r, rounding, cmp, false, f32::next_down, f32::next_up).to_bits()
+}
+
+/// `sqrt.{rz,rm,rp}.f64`: as [`sqrt_directed32`], the square exact in IEEE quadruple precision (113 bits).
+fn sqrt_directed64(a: u64, rounding: Rounding) -> u64 {
+    use rustc_apfloat::ieee::{Double, Quad};
+    use rustc_apfloat::{Float, FloatConvert};
+    let x = d(a);
+    let r = x.sqrt();
+    if r.is_nan() {
+        return nan_result(r, &[a]);
+    }
+    if x == 0.0 || x.is_infinite() {
+        return r.to_bits();
+    }
+    let quad = |v: f64| -> Quad {
+        let mut loses = false;
+        FloatConvert::<Quad>::convert(Double::from_bits(u128::from(v.to_bits())), &mut loses).value
+    };
+    let square = quad(r) * quad(r);
+    let cmp = square.value.partial_cmp(&quad(x)).unwrap_or(std::cmp::Ordering::Equal);
+    directed(r, rounding, cmp, false, f64::next_down, f64::next_up).to_bits()
 }
 
 /// `bfe`: PTX's pseudo-code. `msb` is 31 or 63; the sign bit (signed types, `len` > 0) is
@@ -867,6 +1025,42 @@ pub fn convert_rows(op: Conv, a: &Row, out: &mut Row, n: usize) {
 
 #[cfg(test)]
 mod tests {
+
+    /// Directed roundings by hand: negative results, overflow, subnormals and inexact quotients.
+    #[test]
+    fn directed_roundings_move_to_the_exact_results_neighbour() {
+        use warpsim_isa::RoundedOp::{Add, Div, Mul};
+        let (z, m, p) = (Rounding::FloatZero, Rounding::FloatDown, Rounding::FloatUp);
+        let f32s = |op, r, a: u32, b: u32| rounded(op, r, false, [u64::from(a), u64::from(b), 0]);
+        let max = 0x7f7f_ffff_u32;
+        // -MAX * 2 overflows: -inf downwards, -MAX towards zero and upwards.
+        assert_eq!(f32s(Mul, m, max | 1 << 31, 0x4000_0000), 0xff80_0000);
+        assert_eq!(f32s(Mul, z, max | 1 << 31, 0x4000_0000), u64::from(max | 1 << 31));
+        assert_eq!(f32s(Mul, p, max | 1 << 31, 0x4000_0000), u64::from(max | 1 << 31));
+        // 1 / -3 = -0.333…: 0xbeaaaaab (nearest) lies below it.
+        assert_eq!(f32s(Div, m, 0x3f80_0000, 0xc040_0000), 0xbeaa_aaab);
+        assert_eq!(f32s(Div, z, 0x3f80_0000, 0xc040_0000), 0xbeaa_aaaa);
+        assert_eq!(f32s(Div, p, 0x3f80_0000, 0xc040_0000), 0xbeaa_aaaa);
+        // 2^-100 * 2^-40 = 2^-140, a subnormal, exactly; 2^-149 * 0.5 is half the smallest subnormal.
+        assert_eq!(f32s(Mul, z, 27 << 23, 87 << 23), 1 << 9);
+        assert_eq!(f32s(Mul, z, 1, 0x3f00_0000), 0);
+        assert_eq!(f32s(Mul, p, 1, 0x3f00_0000), 1);
+        assert_eq!(f32s(Mul, m, 1 | 1 << 31, 0x3f00_0000), 1 | 1 << 31);
+        // 1 + 2^-60 in f64: 1 towards zero, the next double up upwards.
+        let one = 1.0f64.to_bits();
+        let tiny = 2f64.powi(-60).to_bits();
+        assert_eq!(rounded(Add, z, true, [one, tiny, 0]), one);
+        assert_eq!(rounded(Add, p, true, [one, tiny, 0]), one + 1);
+        // A NaN operand: the canonical f32 NaN; the f64 operand's NaN quietened.
+        assert_eq!(
+            f32s(Add, z, 0x7f80_0001, 0x3f80_0000),
+            u64::from(CANONICAL_NAN.to_bits())
+        );
+        assert_eq!(
+            rounded(Add, z, true, [0x7ff0_0000_0000_0001, one, 0]),
+            0x7ff8_0000_0000_0001
+        );
+    }
     /// The f32 division's slow-path test answers as the rule measured on the GPU is stated (both operands normal,
     /// a's exponent at least -102, b's in -125..=124, a's less b's in -124..=126), for every pair of exponents
     /// (with mantissas that make no difference to it).
@@ -1223,8 +1417,9 @@ pub(crate) mod execute {
         lanes(exec, ctx.w as usize, |l| super::slow_path::f32_div(x[l], y[l]))
     }
 
-    /// The `exec` lanes whose f64 division or f32/f64 square root (`f`) the GPU computes on its slow path
-    /// ([`super::slow_path`]); 0 for any other operation. Read before it writes its destination.
+    /// The `exec` lanes whose f64 division, f32/f64 square root or directed-rounding division, reciprocal or square
+    /// root (`f`) the GPU computes on its slow path ([`super::slow_path`]); 0 for any other operation. Read before
+    /// it writes its destination.
     #[cold]
     #[inline(never)]
     pub(crate) fn slow_wide(rf: &RegisterFile, ctx: &LaneCtx, exec: u64, f: Wide, a: Src, b: Src) -> u64 {
@@ -1238,7 +1433,22 @@ pub(crate) mod execute {
             }
             Wide::SqrtF => lanes(exec, ctx.w as usize, |l| super::slow_path::f64_sqrt(x[l])),
             #[allow(clippy::cast_possible_truncation, reason = "an f32 operand is the low 32 bits")]
-            Wide::Sqrt32 => lanes(exec, ctx.w as usize, |l| super::slow_path::f32_sqrt(x[l] as u32)),
+            Wide::Sqrt32
+            | Wide::Rounded {
+                op: warpsim_isa::RoundedOp::Sqrt,
+                wide: false,
+                ..
+            } => lanes(exec, ctx.w as usize, |l| super::slow_path::f32_sqrt(x[l] as u32)),
+            // An f32 reciprocal with a directed rounding leaves its fast path where `rcp.rn.f32` (a division of 1)
+            // does; the other directed forms call a subroutine whatever the operands (`Wide::calls_subroutine`).
+            #[allow(clippy::cast_possible_truncation, reason = "an f32 operand is the low 32 bits")]
+            Wide::Rounded {
+                op: warpsim_isa::RoundedOp::Rcp,
+                wide: false,
+                ..
+            } => lanes(exec, ctx.w as usize, |l| {
+                super::slow_path::f32_div(1.0f32.to_bits(), x[l] as u32)
+            }),
             _ => 0,
         }
     }
@@ -1531,6 +1741,33 @@ pub(crate) mod execute {
             let v = rf.read_at(s, true, lane, ctx);
             rf.write_at(d, true, lane, v);
         });
+    }
+
+    /// The carry chain ([`DOp::Carry`](crate::kernel::DOp::Carry)): each lane's operands read before its result and
+    /// carry are written (`cin` and `cout` may be one predicate).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments, reason = "an instruction's fields")]
+    pub(crate) fn carry(
+        rf: &mut RegisterFile,
+        ctx: &LaneCtx,
+        exec: u64,
+        (f, signed, wide): (warpsim_isa::CarryOp, bool, bool),
+        d: u16,
+        (a, b, c): (Src, Src, Src),
+        cin: Option<u16>,
+        cout: Option<u16>,
+    ) {
+        let carried = cin.map_or(0, |p| rf.preds[p as usize]);
+        let mut out = 0u64;
+        for_lanes(exec, |lane| {
+            let ops = [a, b, c].map(|s| rf.read_at(s, wide, lane, ctx));
+            let (v, carry) = super::carry(f, signed, wide, ops, carried >> lane & 1 == 1);
+            rf.write_at(d, wide, lane, v);
+            out |= u64::from(carry) << lane;
+        });
+        if let Some(p) = cout {
+            rf.preds[p as usize] = (rf.preds[p as usize] & !exec) | (out & exec);
+        }
     }
 
     /// `mov.b64 {lo, hi}, a`.

@@ -513,6 +513,17 @@ pub struct SlowPaths {
     pub f64_div: u32,
     /// `sqrt.rn.f64`.
     pub f64_sqrt: u32,
+    /// The subroutines ptxas calls for a division, reciprocal or square root with a directed rounding (`div.rz.f32`,
+    /// `rcp.rm.f64`, `sqrt.rp.f64`, …) in every call, whatever the operands: cycles beyond the `.rn` division's or
+    /// square root's fast path (`calibration/measured/ubench33.cu`, the mean of `.rz`, `.rm` and `.rp`). An f32
+    /// reciprocal calls none (as fast as `rcp.rn.f32`); an f32 square root takes `f32_sqrt`'s slow path for the
+    /// operands `sqrt.rn.f32` does, `f32_sqrt_directed` for the others.
+    pub f32_div_directed: u32,
+    pub f32_sqrt_directed: u32,
+    pub f64_div_directed: u32,
+    /// (Beyond `div.rn.f64`'s fast path, as warpsim prices `rcp.rn.f64`.)
+    pub f64_rcp_directed: u32,
+    pub f64_sqrt_directed: u32,
 }
 
 impl Default for SlowPaths {
@@ -523,6 +534,11 @@ impl Default for SlowPaths {
             f32_sqrt: 171,
             f64_div: 253,
             f64_sqrt: 142,
+            f32_div_directed: 160,
+            f32_sqrt_directed: 29,
+            f64_div_directed: 133,
+            f64_rcp_directed: 117,
+            f64_sqrt_directed: 165,
         }
     }
 }
@@ -729,6 +745,11 @@ impl Config {
             t.slow_paths.f32_sqrt,
             t.slow_paths.f64_div,
             t.slow_paths.f64_sqrt,
+            t.slow_paths.f32_div_directed,
+            t.slow_paths.f32_sqrt_directed,
+            t.slow_paths.f64_div_directed,
+            t.slow_paths.f64_rcp_directed,
+            t.slow_paths.f64_sqrt_directed,
             t.convergence_barrier,
             t.yield_stall,
             t.yield_release,

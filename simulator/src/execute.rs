@@ -16,7 +16,7 @@
 use crate::barrier::{self, Arrival};
 use crate::check::AccessKind;
 use crate::fault::FaultKind;
-use crate::kernel::{Bin, Buffer, DAddr, DInstr, DOp, Flat, Kernel, Wide};
+use crate::kernel::{Bin, Buffer, DAddr, DInstr, DOp, Flat, Kernel};
 use crate::lsu::{self, Effect, WriteLog, locate_lanes};
 use crate::register_file::{LaneCtx, RegisterFile};
 use crate::shuffle::{self, Exchange};
@@ -46,6 +46,10 @@ pub(crate) enum Outcome<'a> {
     /// slow path, a subroutine the compiled code calls (`alu::slow_path`); its values are written as for
     /// [`Outcome::Lanes`].
     SlowPath,
+    /// A division, reciprocal or square root with a directed rounding that ptxas compiles to a call of a subroutine
+    /// whatever the operands (`Wide::calls_subroutine`), none of whose lanes takes a slow path; its values are
+    /// written as for [`Outcome::Lanes`].
+    Subroutine,
 }
 
 impl Outcome<'_> {
@@ -205,17 +209,35 @@ pub(crate) fn execute<'a, const ON: bool>(
             Outcome::Lanes
         }
         DOp::Wide { f, d, a, b, c } => {
-            let slow = if matches!(f, Wide::DivF | Wide::SqrtF | Wide::Sqrt32) {
+            let slow = if f.may_leave_fast_path() {
                 alu::execute::slow_wide(rf, ctx, exec, f, a, b)
             } else {
                 0
             };
             alu::execute::wide(rf, ctx, exec, f, d, (a, b, c), wide)
                 .map_err(|lane| (FaultKind::DivideByZero, Some(lane)))?;
-            slow_path(slow)
+            if slow == 0 && f.calls_subroutine() {
+                Outcome::Subroutine
+            } else {
+                slow_path(slow)
+            }
         }
         DOp::Setp64 { cmp, class, p, a, b } => {
             alu::execute::setp64(rf, ctx, exec, cmp, class, p, a, b);
+            Outcome::Lanes
+        }
+        DOp::Carry {
+            f,
+            signed,
+            wide,
+            d,
+            a,
+            b,
+            c,
+            cin,
+            cout,
+        } => {
+            alu::execute::carry(rf, ctx, exec, (f, signed, wide), d, (a, b, c), cin, cout);
             Outcome::Lanes
         }
         DOp::Selp64 { d, a, b, p } => {

@@ -250,6 +250,17 @@ pub enum Wide {
         from: Ty,
         rounding: Rounding,
     },
+    /// `copysign.{f32,f64} d, a, b`: `b` with `a`'s sign bit.
+    CopySign {
+        wide: bool,
+    },
+    /// IEEE arithmetic rounded towards zero, minus or plus infinity (`add.rz.f32`, `fma.rm.f64`, …), on f64
+    /// (`wide`) or f32.
+    Rounded {
+        op: RoundedOp,
+        rounding: Rounding,
+        wide: bool,
+    },
 }
 
 impl Wide {
@@ -267,6 +278,7 @@ impl Wide {
             Wide::Prmt | Wide::Fns => (false, [false, false, false]),
             Wide::Shl | Wide::ShrU | Wide::ShrS => (true, [true, false, false]),
             Wide::Cvt { to, from, .. } => (to.wide(), [from.wide(), false, false]),
+            Wide::CopySign { wide } | Wide::Rounded { wide, .. } => (wide, [wide; 3]),
             _ => (true, [true, true, true]),
         }
     }
@@ -298,8 +310,40 @@ impl Wide {
             | Wide::Bfe { .. }
             | Wide::Prmt
             | Wide::Fns => 3,
+            Wide::Rounded { op, .. } => op.arity(),
             _ => 2,
         }
+    }
+
+    /// An IEEE division, reciprocal or square root, which the GPU computes on a slow path for some operands.
+    pub fn may_leave_fast_path(self) -> bool {
+        matches!(
+            self,
+            Wide::DivF
+                | Wide::SqrtF
+                | Wide::Sqrt32
+                | Wide::Rounded {
+                    op: RoundedOp::Div | RoundedOp::Rcp | RoundedOp::Sqrt,
+                    ..
+                }
+        )
+    }
+
+    /// A division, reciprocal or square root with a directed rounding for which ptxas calls a subroutine whatever
+    /// the operands (`timing.slow_paths.*_directed`): every such division, an f64 reciprocal or square root, and an
+    /// f32 square root (which otherwise takes `sqrt.rn.f32`'s slow path). An f32 reciprocal is as fast as `rcp.rn`.
+    pub fn calls_subroutine(self) -> bool {
+        matches!(
+            self,
+            Wide::Rounded {
+                op: RoundedOp::Div | RoundedOp::Sqrt,
+                ..
+            } | Wide::Rounded {
+                op: RoundedOp::Rcp,
+                wide: true,
+                ..
+            }
+        )
     }
 
     /// Whether integer division by zero can fault.
@@ -709,6 +753,19 @@ pub enum DOp {
         a: Src,
         b: Src,
         c: Src,
+    },
+    /// The carry chain ([`warpsim_isa::Op::Carry`]): `d = a OP b [+ c] + cin`, the carry out into `cout`; 64-bit
+    /// operands with `wide`, a signed high product with `signed`. Unused `c` is `Src::Imm(0)`.
+    Carry {
+        f: CarryOp,
+        signed: bool,
+        wide: bool,
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+        cin: Option<u16>,
+        cout: Option<u16>,
     },
     /// `setp` on 64-bit operands.
     Setp64 {
@@ -1606,14 +1663,9 @@ impl DInstr {
     /// Whether ptxas compiles it to a call of a subroutine: a 64-bit integer division or remainder, an IEEE
     /// division or square root (its slow path), `printf`.
     pub fn calls(&self) -> bool {
-        matches!(
-            self.op,
-            DOp::Bin { f: Bin::DivF, .. }
-                | DOp::Wide {
-                    f: Wide::DivF | Wide::SqrtF | Wide::Sqrt32,
-                    ..
-                }
-        ) || matches!(self.unit, Unit::IntDiv64 | Unit::IntDiv64S | Unit::Printf)
+        matches!(self.op, DOp::Bin { f: Bin::DivF, .. })
+            || matches!(self.op, DOp::Wide { f, .. } if f.may_leave_fast_path())
+            || matches!(self.unit, Unit::IntDiv64 | Unit::IntDiv64S | Unit::Printf)
     }
 
     /// Whether the register it writes is 64 bits wide.
@@ -1621,7 +1673,7 @@ impl DInstr {
         match self.op {
             DOp::Wide { f, .. } => f.shape().0,
             DOp::Selp64 { .. } => true,
-            DOp::Bfi { wide, .. } => wide,
+            DOp::Bfi { wide, .. } | DOp::Carry { wide, .. } => wide,
             DOp::Ld { addr, .. } | DOp::Atom { addr, .. } => addr.wide,
             _ => false,
         }
@@ -1705,6 +1757,8 @@ impl Described {
                 smallvec![a, b]
             }
             DOp::Tern { a, b, c, .. } => smallvec![a, b, c],
+            DOp::Carry { f, a, b, c, .. } if f.adds() => smallvec![a, b, c],
+            DOp::Carry { a, b, .. } => smallvec![a, b],
             DOp::Atom { b, c, .. } => {
                 let mut v = smallvec![b];
                 v.extend(c);
@@ -1723,6 +1777,7 @@ impl Described {
             DOp::Setp64 { .. } | DOp::Selp64 { .. } | DOp::Printf { .. } => smallvec![true, true],
             DOp::Unpack { .. } => smallvec![true],
             DOp::Bfi { wide, .. } => smallvec![wide, wide, false, false],
+            DOp::Carry { wide, .. } => operands.iter().map(|_| wide).collect(),
             DOp::St { addr, .. } => smallvec![addr.wide],
             DOp::Atom { addr, .. } => operands.iter().map(|_| addr.wide).collect(),
             _ => operands.iter().map(|_| false).collect(),
@@ -1743,6 +1798,7 @@ impl Described {
             | DOp::Selp { .. }
             | DOp::Cvt { .. }
             | DOp::Selp64 { .. }
+            | DOp::Carry { .. }
             | DOp::Bfi { .. } => Role::Combine { name: None },
             DOp::Wide {
                 f: Wide::Mov | Wide::Pack,
@@ -3025,6 +3081,40 @@ fn decode(
         Op::Unary { op, ty, d, a } => dec.unary(*op, *ty, *d, a)?,
         Op::Binary { op, ty, d, a, b } => dec.binary(*op, *ty, *d, a, b)?,
         Op::Ternary { op, ty, d, a, b, c } => dec.ternary(*op, *ty, *d, a, b, c)?,
+        Op::Rounded {
+            op,
+            rounding,
+            ty,
+            d,
+            a,
+            b,
+            c,
+        } => dec.rounded(*op, *rounding, *ty, *d, a, b.as_ref(), c.as_ref())?,
+        Op::Carry {
+            op,
+            ty,
+            d,
+            a,
+            b,
+            c,
+            cin,
+            cout,
+        } => (
+            DOp::Carry {
+                f: *op,
+                signed: ty.signed(),
+                wide: ty.wide(),
+                d: d.0,
+                a: dec.src(a, *ty)?,
+                b: dec.src(b, *ty)?,
+                c: c.as_ref().map_or(Ok(Src::Imm(0)), |c| dec.src(c, *ty))?,
+                cin: cin.map(|p| p.0),
+                cout: cout.map(|p| p.0),
+            },
+            // (ptxas makes `IADD3` with carries of the additions, `IMAD.X`/`IMAD.HI.X` of the multiply-adds.)
+            if op.adds() { Unit::Fma } else { Unit::Alu },
+            *ty,
+        ),
         Op::Setp { cmp, ty, p, a, b } => dec.setp(*cmp, *ty, *p, a, b)?,
         Op::PredLogic { op, d, a, b } => pred_logic(*op, *d, *a, *b),
         Op::Selp { ty, d, a, b, p } => dec.selp(*ty, *d, a, b, *p)?,
@@ -3507,7 +3597,7 @@ impl Decoder<'_> {
     /// A two-operand operation: float, signed or unsigned by the type, on the unit its operation uses; a shift's
     /// amount is read as `.u32`.
     fn binary(&self, op: BinaryOp, ty: Ty, d: Reg, a: &Operand, b: &Operand) -> Result<Decoded, LoadError> {
-        if ty.wide() || matches!(op, BinaryOp::MulHi | BinaryOp::MulWide) {
+        if ty.wide() || matches!(op, BinaryOp::MulHi | BinaryOp::MulWide | BinaryOp::CopySign) {
             let (f, unit) = wide_binary(op, ty);
             return self.wide(f, unit, ty, d, a, Some(b), None);
         }
@@ -3527,6 +3617,29 @@ impl Decoder<'_> {
             binary_unit(f),
             ty,
         ))
+    }
+
+    /// IEEE arithmetic with a directed rounding: on the unit its rounded-to-nearest form uses.
+    #[allow(clippy::too_many_arguments, reason = "an instruction's fields")]
+    fn rounded(
+        &self,
+        op: RoundedOp,
+        rounding: Rounding,
+        ty: Ty,
+        d: Reg,
+        a: &Operand,
+        b: Option<&Operand>,
+        c: Option<&Operand>,
+    ) -> Result<Decoded, LoadError> {
+        let wide = ty.wide();
+        let unit = match op {
+            RoundedOp::Sqrt => Unit::Sqrt,
+            RoundedOp::Div | RoundedOp::Rcp if wide => Unit::Fp64Div,
+            RoundedOp::Div | RoundedOp::Rcp => Unit::Fp32Div,
+            _ if wide => Unit::Fp64,
+            _ => Unit::Fma,
+        };
+        self.wide(Wide::Rounded { op, rounding, wide }, unit, ty, d, a, b, c)
     }
 
     /// `fma` or `mad`, on the FMA datapath (FP64's for f64).
@@ -3937,13 +4050,17 @@ fn binary_op(op: BinaryOp, ty: Ty) -> Bin {
         BinaryOp::Shr if signed => Bin::ShrS,
         BinaryOp::Shr => Bin::ShrU,
         // (Decoded as `Wide`.)
-        BinaryOp::MulHi | BinaryOp::MulWide => Bin::MulI,
+        BinaryOp::MulHi | BinaryOp::MulWide | BinaryOp::CopySign => Bin::MulI,
     }
 }
 
 /// A 64-bit (or `.hi`/`.wide`) two-operand operation's function and unit.
 fn wide_binary(op: BinaryOp, ty: Ty) -> (Wide, Unit) {
     let signed = ty.signed();
+    // (ptxas makes a `LOP3` of copysign, or of its high word for f64.)
+    if op == BinaryOp::CopySign {
+        return (Wide::CopySign { wide: ty.wide() }, Unit::Alu);
+    }
     if ty == Ty::F64 {
         return match op {
             BinaryOp::Add => (Wide::AddF, Unit::Fp64),
@@ -3978,6 +4095,7 @@ fn wide_binary(op: BinaryOp, ty: Ty) -> (Wide, Unit) {
         BinaryOp::Xor => (Wide::Xor, Unit::Alu),
         BinaryOp::Shl => (Wide::Shl, Unit::Alu),
         BinaryOp::Shr => (pick(Wide::ShrS, Wide::ShrU), Unit::Alu),
+        BinaryOp::CopySign => (Wide::CopySign { wide: ty.wide() }, Unit::Alu),
     }
 }
 

@@ -1271,11 +1271,11 @@ impl<'k> Sm<'k> {
             Outcome::Exit { lanes } => warp.stack.remove_lanes(lanes),
             Outcome::WarpSync { .. } | Outcome::Barrier(_) | Outcome::Branch { .. } => {}
             Outcome::Lanes | Outcome::Access(_) | Outcome::Exchange(_) | Outcome::Printed(_) => {}
-            Outcome::SlowPath => {}
+            Outcome::SlowPath | Outcome::Subroutine => {}
         }
         // A subroutine of the warp's own (a 64-bit division, a compare-and-swap loop, `printf`, or an IEEE
         // division's or square root's slow path) holds it.
-        let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath);
+        let hold = inst.unit.holds_warp() || matches!(outcome, Outcome::SlowPath | Outcome::Subroutine);
         warp.next_issue = cycle
             + cost.next_issue((diverged.is_some() || next_pc != pc + 1) && !removed, hold)
             + yield_stall

@@ -180,22 +180,41 @@ pub(crate) fn price<'m>(
     if inst.unit.pipe() == Pipe::Barrier {
         p.cost = p.cost.barrier();
     }
-    if let Outcome::SlowPath = outcome {
-        // The warp runs the slow path's subroutine (`Sm::issue` holds it for the whole latency).
+    if let Outcome::SlowPath | Outcome::Subroutine = outcome {
+        // The warp runs the subroutine (`Sm::issue` holds it for the whole latency).
+        use crate::kernel::{DOp, Unit, Wide};
+        use warpsim_isa::RoundedOp;
         let s = &timing.slow_paths;
-        p.cost.latency += u64::from(match inst.unit {
-            crate::kernel::Unit::Fp32Div => s.f32_div,
-            crate::kernel::Unit::Fp64Div => s.f64_div,
-            _ if matches!(
-                inst.op,
-                crate::kernel::DOp::Wide {
-                    f: crate::kernel::Wide::Sqrt32,
-                    ..
-                }
-            ) =>
-            {
-                s.f32_sqrt
+        let f32_sqrt = matches!(
+            inst.op,
+            DOp::Wide {
+                f: Wide::Sqrt32
+                    | Wide::Rounded {
+                        op: RoundedOp::Sqrt,
+                        wide: false,
+                        ..
+                    },
+                ..
             }
+        );
+        p.cost.latency += u64::from(match (outcome, inst.op) {
+            (
+                Outcome::Subroutine,
+                DOp::Wide {
+                    f: Wide::Rounded { op, wide, .. },
+                    ..
+                },
+            ) => match (op, wide) {
+                (RoundedOp::Div, false) => s.f32_div_directed,
+                (RoundedOp::Sqrt, false) => s.f32_sqrt_directed,
+                (RoundedOp::Div, true) => s.f64_div_directed,
+                (RoundedOp::Rcp, true) => s.f64_rcp_directed,
+                (RoundedOp::Sqrt, true) => s.f64_sqrt_directed,
+                _ => 0,
+            },
+            _ if inst.unit == Unit::Fp32Div => s.f32_div,
+            _ if inst.unit == Unit::Fp64Div => s.f64_div,
+            _ if f32_sqrt => s.f32_sqrt,
             _ => s.f64_sqrt,
         });
     }

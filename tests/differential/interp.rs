@@ -24,8 +24,10 @@
 //!   rounded, as PTX's `.rn`), with ISA.md's NaN rules (the NaN operand quietened, chosen in the order each
 //!   instruction gives; the default NaN when no operand is NaN); the directed float roundings step from the
 //!   nearest float to its neighbour when it lies on the wrong side of the exact value.
-//! * Not supported (a panic names them): `bar.sync`/`bar.red` (they need warps to interleave) and `%clock`
-//!   (its value is timing).
+//! * Not supported (a panic names them): `bar.sync`/`bar.red` (they need warps to interleave), `%clock`
+//!   (its value is timing), arithmetic with a directed rounding (`add.rz.f32`, …) and the carry chain (`add.cc`,
+//!   `addc`, …): the random programs use neither; `simulator/src/alu.rs` and `tests/ptx_lower.rs` test them against
+//!   values worked out by hand, and the PTX corpus against the GPU's.
 
 use std::fmt;
 use warpsim_isa::{
@@ -562,7 +564,9 @@ fn binary(op: BinaryOp, ty: Ty, a: u32, b: u32) -> Option<u32> {
         (BinaryOp::Div, Ty::F32) => canon(f(a) / f(b)),
         (BinaryOp::Min, Ty::F32) => fmin(a, b),
         (BinaryOp::Max, Ty::F32) => fmax(a, b),
-        (_, Ty::F32) => panic!("{op:?}.f32 is not an instruction"),
+        // `b` with `a`'s sign, bit by bit.
+        (BinaryOp::CopySign, Ty::F32) => (b & 0x7fff_ffff) | (a & 0x8000_0000),
+        (_, Ty::F32) | (BinaryOp::CopySign, _) => panic!("{op:?}.{} is not an instruction", ty.name()),
         (BinaryOp::Add, _) => a.wrapping_add(b),
         (BinaryOp::Sub, _) => a.wrapping_sub(b),
         (BinaryOp::Mul, _) => a.wrapping_mul(b),
@@ -1297,6 +1301,8 @@ impl Warp<'_> {
             }
             Op::Nop => {}
             Op::Bar { .. } => panic!("the reference runs warps one after the other: no block barriers"),
+            Op::Rounded { .. } => panic!("the reference does not interpret directed roundings"),
+            Op::Carry { .. } => panic!("the reference does not interpret the carry chain"),
             Op::Printf { .. } | Op::AssertFail { .. } => {
                 panic!("the reference runs warpsim's own programs: no printf or assert (PTX's vprintf, __assertfail)")
             }
@@ -1424,7 +1430,8 @@ fn binary64(op: BinaryOp, ty: Ty, a: u64, b: u64) -> Option<u64> {
         (BinaryOp::Div, Ty::F64) => f64_nan(d(a) / d(b), &[a, b]),
         (BinaryOp::Min, Ty::F64) => fminmax64(false, a, b),
         (BinaryOp::Max, Ty::F64) => fminmax64(true, a, b),
-        (_, Ty::F64) => panic!("{op:?}.f64 is not an instruction"),
+        (BinaryOp::CopySign, Ty::F64) => (b & !(1 << 63)) | (a & (1 << 63)),
+        (_, Ty::F64) | (BinaryOp::CopySign, _) => panic!("{op:?}.{} is not an instruction", ty.name()),
         // The whole product of two 32-bit operands, or the high half of the double-width one.
         (BinaryOp::MulWide, _) => low(x * y, 64),
         (BinaryOp::MulHi, _) => low(high(x, y, n), n),

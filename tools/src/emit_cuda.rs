@@ -543,6 +543,17 @@ impl Emitter<'_> {
                 let (x, y) = (self.src(a, View::U32), self.src(b, View::U32));
                 format!("{} = {} ? {x} : {y};", self.reg(d), self.pred(p))
             }
+            DOp::Carry {
+                f,
+                signed,
+                wide,
+                d,
+                a,
+                b,
+                c,
+                cin,
+                cout,
+            } => self.carry((f, signed, wide), d, [a, b, c], cin, cout),
             DOp::Unpack { lo, hi, a } => {
                 let x = self.src(a, View::U32);
                 format!(
@@ -579,6 +590,50 @@ impl Emitter<'_> {
             DOp::Exit => Self::exit(),
             DOp::Nop => ";".into(),
         }
+    }
+
+    /// The carry chain in C (PTX's carry flag does not outlive one `asm` statement; NVRTC has no 128-bit integers
+    /// by default): the first two terms' sum (or difference) and then the carry in, each step's wrap (or borrow)
+    /// detected by a comparison and the two or-ed into the carry out.
+    fn carry(
+        &mut self,
+        (f, signed, wide): (warpsim_isa::CarryOp, bool, bool),
+        d: u16,
+        ops: [Src; 3],
+        cin: Option<u16>,
+        cout: Option<u16>,
+    ) -> String {
+        use warpsim_isa::CarryOp;
+        let [x, y, z] = ops.map(|s| self.src(s, View::U32));
+        let (u, s) = if wide {
+            ("unsigned long long", "long long")
+        } else {
+            ("unsigned", "int")
+        };
+        let (first, second) = match f {
+            CarryOp::Add | CarryOp::Sub => (format!("({u}){x}"), format!("({u}){y}")),
+            CarryOp::MadLo => (format!("({u})(({u}){x} * ({u}){y})"), format!("({u}){z}")),
+            CarryOp::MadHi => {
+                let hi = match (wide, signed) {
+                    (false, false) => format!("__umulhi(({u}){x}, ({u}){y})"),
+                    (false, true) => format!("__mulhi(({s}){x}, ({s}){y})"),
+                    (true, false) => format!("__umul64hi(({u}){x}, ({u}){y})"),
+                    (true, true) => format!("__mul64hi(({s}){x}, ({s}){y})"),
+                };
+                (format!("({u}){hi}"), format!("({u}){z}"))
+            }
+        };
+        let ci = cin.map_or_else(|| "0".to_string(), |p| format!("({u}){}", self.pred(p)));
+        let steps = if f == CarryOp::Sub {
+            "s_ = p_ - q_; k_ = p_ < q_; r_ = s_ - c_; k_ = k_ || s_ < c_;"
+        } else {
+            "s_ = p_ + q_; k_ = s_ < p_; r_ = s_ + c_; k_ = k_ || r_ < s_;"
+        };
+        let out = cout.map_or_else(String::new, |p| format!(" {} = k_;", self.pred(p)));
+        format!(
+            "{{ {u} p_ = {first}, q_ = {second}, c_ = {ci}, s_, r_; bool k_; {steps} {} = r_;{out} }}",
+            self.reg(d)
+        )
     }
 
     /// A 64-bit or mixed-width operation as the PTX instruction warpsim models (inline PTX, so that its
@@ -653,6 +708,10 @@ impl Emitter<'_> {
             ),
             Wide::Prmt => "prmt.b32".into(),
             Wide::Fns => "fns.b32".into(),
+            Wide::CopySign { wide } => format!("copysign.{}", if wide { "f64" } else { "f32" }),
+            Wide::Rounded { op, rounding, wide } => {
+                format!("{}.{}.{}", op.name(), rounding.name(), if wide { "f64" } else { "f32" })
+            }
             Wide::NegF | Wide::AbsF => unreachable!("bit operations return above"),
             Wide::Cvt { to, from, rounding } => {
                 let exact =
@@ -684,7 +743,13 @@ impl Emitter<'_> {
                 // register: after an f32 instruction it emits F2I, converting the float's value instead of
                 // keeping its bits (an H100: `shl.b64 d, 13, r` after `fma.rn.f32 r, 0, 0, 9.0` shifted by 9,
                 // SASS `FFMA; F2I.U64.TRUNC; SHF.L.U64.HI`). An operand it cannot see through keeps the bits.
-                let float_operand = matches!(f, Wide::Sqrt32) || matches!(f, Wide::Cvt { from: Ty::F32, .. });
+                let float_operand = matches!(
+                    f,
+                    Wide::Sqrt32
+                        | Wide::Cvt { from: Ty::F32, .. }
+                        | Wide::CopySign { wide: false }
+                        | Wide::Rounded { wide: false, .. }
+                );
                 v = if float_operand {
                     format!("(unsigned){v}")
                 } else {

@@ -22,9 +22,10 @@ use super::ast::{
 };
 use crate::address::{LOCAL_WINDOW, SHARED_WINDOW};
 use crate::ast::{
-    AddrMode, Address, AtomOp, BarKind, BinaryOp, BufferDecl, Cmp, ElemTy, Guard, Init, InitOverride, Instruction,
-    Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, ReduxOp, Reg, Rounding, Scheduling,
-    SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp, VoteMode, Width,
+    AddrMode, Address, AtomOp, BarKind, BinaryOp, BufferDecl, CarryOp, Cmp, ElemTy, Guard, Init, InitOverride,
+    Instruction, Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, ReduxOp, Reg,
+    RoundedOp, Rounding, Scheduling, SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp,
+    VoteMode, Width,
 };
 use crate::ast::{PtxArg, PtxSource};
 use crate::diagnostic::Diagnostic;
@@ -93,6 +94,8 @@ struct Lower<'a> {
     code: Vec<Pending>,
     /// Scratch predicates and registers, created on first use.
     scratch_preds: Vec<Pred>,
+    /// The predicate that holds PTX's carry flag, once an instruction uses it.
+    carry_pred: Option<Pred>,
     scratch_regs: HashMap<(bool, u32), Reg>,
     /// Registers known to hold a constant here (set by an unguarded `mov` of an immediate since the last label):
     /// a shuffle's clamp/segment operand, which nvcc moves into a register first.
@@ -123,6 +126,9 @@ struct Frame {
     /// The callee's parameter and return-value names → the caller's `.param` variables (ids).
     params: HashMap<String, u32>,
     ret_label: String,
+    /// The call's source line: the origin of the callee's instructions that have no `.loc` of their own (CUDA's
+    /// math library's internal functions, `__internal_trig_reduction_slowpathd`, carry none).
+    origin: Option<Origin>,
 }
 
 /// Lower entry `entry` of `module` with the launch's `bindings`.
@@ -171,6 +177,7 @@ pub fn lower(
         labels: HashMap::new(),
         code: Vec::new(),
         scratch_preds: Vec::new(),
+        carry_pred: None,
         scratch_regs: HashMap::new(),
         known: HashMap::new(),
         param_scopes: vec![HashMap::new()],
@@ -764,7 +771,12 @@ impl Lower<'_> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        let origin = i.loc.as_ref().and_then(|l| self.origin(l));
+        // (An inlined function's instruction without a `.loc`: its call's line.)
+        let origin = i
+            .loc
+            .as_ref()
+            .and_then(|l| self.origin(l))
+            .or_else(|| self.frames.last().and_then(|f| f.origin.clone()));
         let at = At { i, guard, text, origin };
         let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
         if let Some(r) = self.small(&at, &q) {
@@ -772,9 +784,15 @@ impl Lower<'_> {
         }
         match i.opcode.as_str() {
             "mov" => self.mov(&at, &q),
-            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
-                self.binary(&at, &q)
+            "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp"
+                if q.iter().any(|q| matches!(*q, "rz" | "rm" | "rp")) =>
+            {
+                self.rounded(&at, &q)
             }
+            "add" | "sub" | "mad" if q.contains(&"cc") => self.carry(&at, &q),
+            "addc" | "subc" | "madc" => self.carry(&at, &q),
+            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr"
+            | "copysign" => self.binary(&at, &q),
             "mad" | "fma" => self.ternary(&at, &q),
             "neg" | "abs" | "not" | "popc" | "clz" | "brev" | "bfind" | "sqrt" => self.unary(&at, &q),
             "rcp" => self.rcp(&at, &q),
@@ -1241,6 +1259,7 @@ impl Lower<'_> {
             ("mul", Some("wide")) => &[Ty::U32, Ty::S32],
             ("mul", Some(_)) | ("rem", _) => &INT,
             ("and" | "or" | "xor" | "shl" | "shr", _) => &BITS,
+            ("copysign", _) => &[Ty::F32, Ty::F64],
             _ => &ARITH,
         };
         let ty = self.ty(at, q, allowed)?;
@@ -1269,6 +1288,112 @@ impl Lower<'_> {
         let b = self.src(self.operand(at, 2)?, bty)?;
         self.emit(at, Op::Binary { op, ty, d, a, b });
         Ok(())
+    }
+
+    /// `add`, `sub`, `mul`, `div`, `fma`, `sqrt`, `rcp` with `.rz`, `.rm` or `.rp` on `.f32`/`.f64`: IEEE
+    /// arithmetic rounded towards zero, minus or plus infinity (CUDA's `__fadd_rz`, `__dmul_ru`, `__fsqrt_rd`, …,
+    /// and nvcc's `expf`, `log1pf`, `roundf`).
+    fn rounded(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        // (The caller dispatched on these opcodes.)
+        let op = RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add);
+        self.count(at, 1 + op.arity())?;
+        self.refuse(
+            at,
+            q,
+            &["ftz", "sat", "approx", "relu", "f16", "bf16", "f16x2", "bf16x2"],
+        )?;
+        let rounding = if q.contains(&"rz") {
+            Rounding::FloatZero
+        } else if q.contains(&"rm") {
+            Rounding::FloatDown
+        } else {
+            Rounding::FloatUp
+        };
+        let ty = self.ty(at, q, &[Ty::F32, Ty::F64])?;
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let mut more = [None, None];
+        for (k, slot) in more.iter_mut().enumerate().take(op.arity() - 1) {
+            *slot = Some(self.src(self.operand(at, 2 + k)?, ty)?);
+        }
+        let [b, c] = more;
+        self.emit(
+            at,
+            Op::Rounded {
+                op,
+                rounding,
+                ty,
+                d,
+                a,
+                b,
+                c,
+            },
+        );
+        Ok(())
+    }
+
+    /// The carry chain (`add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`, `madc{.lo,.hi}[.cc]`, as
+    /// the extended-precision arithmetic in nvcc's f64 `sin`, `cos` and `tan` uses it): PTX's carry flag becomes
+    /// one predicate of the kernel's own ([`Lower::carry_flag`]), read by the `c` forms and written by `.cc`.
+    fn carry(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        let carry_in = matches!(m, "addc" | "subc" | "madc");
+        let op = match m.trim_end_matches('c') {
+            "add" => CarryOp::Add,
+            "sub" => CarryOp::Sub,
+            _ if q.contains(&"hi") => CarryOp::MadHi,
+            _ if q.contains(&"lo") => CarryOp::MadLo,
+            _ => {
+                return Err(
+                    Diagnostic::error(at.i.opcode_span, format!("`{m}` needs `.lo` or `.hi`"))
+                        .with_label("which half of the product"),
+                );
+            }
+        };
+        self.count(at, if op.adds() { 4 } else { 3 })?;
+        self.refuse(at, q, &["sat", "wide"])?;
+        let ty = self.ty(at, q, &INT)?;
+        let flag = self.carry_flag();
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = self.src(self.operand(at, 2)?, ty)?;
+        let c = if op.adds() {
+            Some(self.src(self.operand(at, 3)?, ty)?)
+        } else {
+            None
+        };
+        self.emit(
+            at,
+            Op::Carry {
+                op,
+                ty,
+                d,
+                a,
+                b,
+                c,
+                cin: carry_in.then_some(flag),
+                cout: q.contains(&"cc").then_some(flag),
+            },
+        );
+        Ok(())
+    }
+
+    /// The predicate that holds PTX's carry flag (`CC.CF`), created on first use.
+    fn carry_flag(&mut self) -> Pred {
+        if let Some(p) = self.carry_pred {
+            return p;
+        }
+        let p = match self.new_register("tcc", ScalarType::Pred, self.entry.name.span) {
+            Ok(Slot::Pred(p)) => p,
+            Ok(_) => unreachable!("a .pred register is a predicate"),
+            Err(d) => {
+                self.too_many.get_or_insert(d);
+                Pred(0)
+            }
+        };
+        self.carry_pred = Some(p);
+        p
     }
 
     fn ternary(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
@@ -2691,6 +2816,7 @@ impl Lower<'_> {
             function: f.name.name.clone(),
             params,
             ret_label: ret_label.clone(),
+            origin: at.origin.clone(),
         });
         let saved = std::mem::take(&mut self.param_scopes);
         self.param_scopes.push(HashMap::new());
