@@ -748,8 +748,9 @@ fn calibration_run(name: &str, set: &[(&str, i64)], config: &Config) -> RunOutpu
 
 /// A division, reciprocal or square root with a directed rounding (`div.rz.f32`, `rcp.rm.f64`, …) calls ptxas's
 /// subroutine whatever the operands: `timing.slow_paths.*_directed` beyond the `.rn` form's fast path, measured by
-/// `ubench33.cu` (the `directed_one` rows); an f32 square root takes `sqrt.rn.f32`'s slow path on its slow
-/// operands instead, and an f32 reciprocal is priced as `rcp.rn.f32`.
+/// `ubench34.cu`'s dependent chains (the `directed_chain` rows); an f32 square root takes `sqrt.rn.f32`'s slow path
+/// on its slow operands instead, and an f32 reciprocal is priced as `rcp.rn.f32`. `rcp.rn` (nvcc's `1.0f / x`) and
+/// the f32 square root have units of their own (`units.fp32_rcp`, `fp64_rcp`, `fp32_sqrt`).
 #[test]
 fn a_directed_division_or_square_root_calls_its_subroutine_whatever_the_operands() {
     let hopper = as_written();
@@ -762,9 +763,10 @@ fn a_directed_division_or_square_root_calls_its_subroutine_whatever_the_operands
             s.f64_rcp_directed,
             s.f64_sqrt_directed
         ),
-        (160, 29, 133, 117, 165)
+        (183, 33, 143, 173, 187)
     );
-    let kind = |k: i64, config: &Config| calibration_cycles("directed_one", &[("kind", k)], config);
+    // 256 operations a chain.
+    let kind = |k: i64, config: &Config| calibration_cycles("directed_chain", &[("kind", k)], config);
     for (directed, nearest, extra) in [
         (1, 0, s.f32_div_directed),
         (3, 2, s.f32_sqrt_directed),
@@ -774,7 +776,7 @@ fn a_directed_division_or_square_root_calls_its_subroutine_whatever_the_operands
     ] {
         assert_eq!(
             kind(directed, &hopper),
-            kind(nearest, &hopper) + u64::from(extra),
+            kind(nearest, &hopper) + 256 * u64::from(extra),
             "kind {directed}"
         );
     }
@@ -790,6 +792,23 @@ fn a_directed_division_or_square_root_calls_its_subroutine_whatever_the_operands
     ) = (0, 0, 0, 0, 0);
     for (directed, nearest) in [(1, 0), (3, 2), (5, 4), (6, 4), (8, 7)] {
         assert_eq!(kind(directed, &free), kind(nearest, &free), "kind {directed}");
+    }
+    // The reciprocals' and the f32 square root's chains (kinds 9, 10, 2) move by 256 times their unit's latency.
+    let u = &hopper.timing.units;
+    assert_eq!(
+        (u.fp32_rcp.latency, u.fp64_rcp.latency, u.fp32_sqrt.latency),
+        (75, 70, 55)
+    );
+    for (k, unit) in [(9, "fp32_rcp"), (10, "fp64_rcp"), (2, "fp32_sqrt")] {
+        let mut slower = hopper.clone();
+        let v = &mut slower.timing.units;
+        let latency = match unit {
+            "fp32_rcp" => &mut v.fp32_rcp.latency,
+            "fp64_rcp" => &mut v.fp64_rcp.latency,
+            _ => &mut v.fp32_sqrt.latency,
+        };
+        *latency += 10;
+        assert_eq!(kind(k, &slower), kind(k, &hopper) + 2560, "{unit}");
     }
     // One warp, one f32 operation (`%r` from `%a`, loaded from `v`): its cycles.
     let one = |op: &str, bits: u32| {
@@ -807,14 +826,19 @@ fn a_directed_division_or_square_root_calls_its_subroutine_whatever_the_operands
     let (directed, nearest) = ("sqrt.rz.f32 %r, %a", "sqrt.rn.f32 %r, %a");
     assert_eq!(one(directed, f_120), one(nearest, f15) + u64::from(s.f32_sqrt));
     assert_eq!(one(directed, f15), one(nearest, f15) + u64::from(s.f32_sqrt_directed));
-    // rcp.rz.f32 costs what rcp.rn.f32 (a division of 1) does, on fast and slow operands alike.
+    // rcp.rz.f32 costs what rcp.rn.f32 does, on fast and slow operands alike; a slow one (a subnormal) takes
+    // the f32 division's slow path.
     for bits in [f15, 1] {
         assert_eq!(
             one("rcp.rz.f32 %r, %a", bits),
-            one("div.rn.f32 %r, 1.0, %a", bits),
+            one("rcp.rn.f32 %r, %a", bits),
             "{bits:#x}"
         );
     }
+    assert_eq!(
+        one("rcp.rn.f32 %r, %a", 1),
+        one("rcp.rn.f32 %r, %a", f15) + u64::from(s.f32_div)
+    );
 }
 
 #[test]

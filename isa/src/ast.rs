@@ -751,8 +751,9 @@ pub enum Op {
         c: Operand,
     },
     /// IEEE arithmetic rounded towards zero, minus or plus infinity (`rounding`: `rz`, `rm`, `rp`; PTX
-    /// `add.rz.f32`, `fma.rm.f64`, `sqrt.rp.f32`, `rcp.rz.f64`, …): the exact result's neighbour in that direction.
-    /// `b` and `c` as the operation reads them ([`RoundedOp::arity`]).
+    /// `add.rz.f32`, `fma.rm.f64`, `sqrt.rp.f32`, `rcp.rz.f64`, …): the exact result's neighbour in that direction;
+    /// also `rcp.rn` (`rounding` `rn`: the reciprocal rounded to nearest, nvcc's `1.0f / x`). `b` and `c` as the
+    /// operation reads them ([`RoundedOp::arity`]).
     Rounded {
         op: RoundedOp,
         rounding: Rounding,

@@ -1411,6 +1411,7 @@ impl Ctx<'_> {
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp" if parts.next_is(&["rz", "rm", "rp"]) => {
                 self.rounded(m, parts, c)?
             }
+            "rcp" => self.rounded(m, parts, c)?,
             "add" | "sub" | "mad" if parts.has("cc") => self.carry(m, parts, c)?,
             "addc" | "subc" | "madc" => self.carry(m, parts, c)?,
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr"
@@ -1537,9 +1538,16 @@ impl Ctx<'_> {
     }
 
     /// `add`, `sub`, `mul`, `div`, `fma`, `sqrt` and `rcp` rounded towards zero (`.rz`), minus infinity (`.rm`) or
-    /// plus infinity (`.rp`), on `.f32` or `.f64`.
+    /// plus infinity (`.rp`), and `rcp.rn` (the others' `.rn` forms are their plain instructions), on `.f32` or
+    /// `.f64`.
     fn rounded(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
-        let rounding = match parts.required(&["rz", "rm", "rp"], "a rounding")? {
+        let roundings: &[&str] = if m == "rcp" {
+            &["rn", "rz", "rm", "rp"]
+        } else {
+            &["rz", "rm", "rp"]
+        };
+        let rounding = match parts.required(roundings, "a rounding")? {
+            "rn" => Rounding::NearestFloat,
             "rz" => Rounding::FloatZero,
             "rm" => Rounding::FloatDown,
             _ => Rounding::FloatUp,

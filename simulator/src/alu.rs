@@ -1439,8 +1439,8 @@ pub(crate) mod execute {
                 wide: false,
                 ..
             } => lanes(exec, ctx.w as usize, |l| super::slow_path::f32_sqrt(x[l] as u32)),
-            // An f32 reciprocal with a directed rounding leaves its fast path where `rcp.rn.f32` (a division of 1)
-            // does; the other directed forms call a subroutine whatever the operands (`Wide::calls_subroutine`).
+            // An f32 reciprocal (`rcp.rn` or directed) leaves its fast path where a division of 1 does; the other
+            // directed forms call a subroutine whatever the operands (`Wide::calls_subroutine`).
             #[allow(clippy::cast_possible_truncation, reason = "an f32 operand is the low 32 bits")]
             Wide::Rounded {
                 op: warpsim_isa::RoundedOp::Rcp,
@@ -1448,6 +1448,14 @@ pub(crate) mod execute {
                 ..
             } => lanes(exec, ctx.w as usize, |l| {
                 super::slow_path::f32_div(1.0f32.to_bits(), x[l] as u32)
+            }),
+            // `rcp.rn.f64` where a division of 1 leaves its fast path.
+            Wide::Rounded {
+                op: warpsim_isa::RoundedOp::Rcp,
+                rounding: warpsim_isa::Rounding::NearestFloat,
+                wide: true,
+            } => lanes(exec, ctx.w as usize, |l| {
+                super::slow_path::f64_div(1.0f64.to_bits(), x[l])
             }),
             _ => 0,
         }

@@ -61,9 +61,18 @@ pub struct Units {
     /// f64 divide, IEEE round to nearest (an instruction sequence on hardware).
     #[serde(default = "Units::default_fp64_div")]
     pub fp64_div: Unit,
-    /// Square root, `sqrt.rn.f64` and `sqrt.rn.f32` (sequences on hardware).
+    /// `rcp.rn.f32` (nvcc's `1.0f / x`) and the f32 reciprocal's directed forms (a sequence around `MUFU.RCP`).
+    #[serde(default = "Units::default_fp32_rcp")]
+    pub fp32_rcp: Unit,
+    /// `rcp.rn.f64` (nvcc's `1.0 / x`; a sequence around `MUFU.RCP64H`).
+    #[serde(default = "Units::default_fp64_rcp")]
+    pub fp64_rcp: Unit,
+    /// Square root, `sqrt.rn.f64` and its directed forms (sequences on hardware).
     #[serde(default = "Units::default_sqrt")]
     pub sqrt: Unit,
+    /// Square root, `sqrt.rn.f32` and its directed forms (a sequence around `MUFU.RSQ` on hardware).
+    #[serde(default = "Units::default_fp32_sqrt")]
+    pub fp32_sqrt: Unit,
     /// `shfl.sync` (any mode) whose lane or offset operand is an immediate, or a register that only ever holds
     /// one constant (ptxas encodes it in the `SHFL`).
     pub shuffle: Unit,
@@ -515,9 +524,9 @@ pub struct SlowPaths {
     pub f64_sqrt: u32,
     /// The subroutines ptxas calls for a division, reciprocal or square root with a directed rounding (`div.rz.f32`,
     /// `rcp.rm.f64`, `sqrt.rp.f64`, …) in every call, whatever the operands: cycles beyond the `.rn` division's or
-    /// square root's fast path (`calibration/measured/ubench33.cu`, the mean of `.rz`, `.rm` and `.rp`). An f32
-    /// reciprocal calls none (as fast as `rcp.rn.f32`); an f32 square root takes `f32_sqrt`'s slow path for the
-    /// operands `sqrt.rn.f32` does, `f32_sqrt_directed` for the others.
+    /// square root's fast path, from dependent chains (`calibration/measured/ubench34.cu`, `.rz`). An f32
+    /// reciprocal calls none (as fast as `rcp.rn.f32`, `units.fp32_rcp`); an f32 square root takes `f32_sqrt`'s
+    /// slow path for the operands `sqrt.rn.f32` does, `f32_sqrt_directed` for the others.
     pub f32_div_directed: u32,
     pub f32_sqrt_directed: u32,
     pub f64_div_directed: u32,
@@ -534,11 +543,11 @@ impl Default for SlowPaths {
             f32_sqrt: 171,
             f64_div: 253,
             f64_sqrt: 142,
-            f32_div_directed: 160,
-            f32_sqrt_directed: 29,
-            f64_div_directed: 133,
-            f64_rcp_directed: 117,
-            f64_sqrt_directed: 165,
+            f32_div_directed: 183,
+            f32_sqrt_directed: 33,
+            f64_div_directed: 143,
+            f64_rcp_directed: 173,
+            f64_sqrt_directed: 187,
         }
     }
 }
@@ -628,7 +637,10 @@ impl Config {
                     fp32_div: Unit::new(83, 8),
                     fp64: Units::default_fp64(),
                     fp64_div: Units::default_fp64_div(),
+                    fp32_rcp: Units::default_fp32_rcp(),
+                    fp64_rcp: Units::default_fp64_rcp(),
                     sqrt: Units::default_sqrt(),
+                    fp32_sqrt: Units::default_fp32_sqrt(),
                     shuffle: Unit::new(24, 4),
                     shuffle_reg: Unit::new(26, 4),
                     shared_load: Unit::new(29, 1),
@@ -856,14 +868,32 @@ impl Units {
         Unit::new(8, 2)
     }
 
+    /// `rcp.rn.f32`: a dependent reciprocal + add chain takes 83.4 cycles on an H200 (`ubench34.cu`), the add 4 of
+    /// them. The interval is `fp32_div`'s (an estimate).
+    pub fn default_fp32_rcp() -> Unit {
+        Unit::new(75, 8)
+    }
+
+    /// `rcp.rn.f64`: a dependent reciprocal + add chain takes 80.4 cycles on an H200 (`ubench34.cu`), the add 8 of
+    /// them. The interval is `fp64_div`'s (an estimate).
+    pub fn default_fp64_rcp() -> Unit {
+        Unit::new(70, 16)
+    }
+
     /// `div.rn.f64`: a dependent divide + add chain takes 132.3 cycles on an H100, the add 8 of them. The
     /// interval (the sequence's FP64 steps) is an estimate.
     pub fn default_fp64_div() -> Unit {
         Unit::new(124, 16)
     }
 
-    /// `sqrt.rn.f64`: a dependent square root + add chain takes 100.2 cycles on an H100. `sqrt.rn.f32` is priced
-    /// the same (not measured). The interval is an estimate.
+    /// `sqrt.rn.f32`: a dependent square root + add chain takes 62.6 cycles on an H200 (`ubench34.cu`), the add 4
+    /// of them. The interval is `sqrt`'s (an estimate).
+    pub fn default_fp32_sqrt() -> Unit {
+        Unit::new(55, 16)
+    }
+
+    /// `sqrt.rn.f64`: a dependent square root + add chain takes 100.2 cycles on an H100 (and an H200,
+    /// `ubench34.cu`). The interval is an estimate.
     pub fn default_sqrt() -> Unit {
         Unit::new(92, 16)
     }
@@ -917,7 +947,7 @@ impl Units {
     }
 
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 27] {
+    pub fn all(&self) -> [(&'static str, Unit); 30] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
@@ -930,7 +960,10 @@ impl Units {
             ("fp32_div", self.fp32_div),
             ("fp64", self.fp64),
             ("fp64_div", self.fp64_div),
+            ("fp32_rcp", self.fp32_rcp),
+            ("fp64_rcp", self.fp64_rcp),
             ("sqrt", self.sqrt),
+            ("fp32_sqrt", self.fp32_sqrt),
             ("shuffle", self.shuffle),
             ("shuffle_reg", self.shuffle_reg),
             ("shared_load", self.shared_load),

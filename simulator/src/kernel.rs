@@ -331,19 +331,22 @@ impl Wide {
 
     /// A division, reciprocal or square root with a directed rounding for which ptxas calls a subroutine whatever
     /// the operands (`timing.slow_paths.*_directed`): every such division, an f64 reciprocal or square root, and an
-    /// f32 square root (which otherwise takes `sqrt.rn.f32`'s slow path). An f32 reciprocal is as fast as `rcp.rn`.
+    /// f32 square root (which otherwise takes `sqrt.rn.f32`'s slow path). An f32 reciprocal is as fast as `rcp.rn`,
+    /// and `rcp.rn` calls none.
     pub fn calls_subroutine(self) -> bool {
-        matches!(
-            self,
+        match self {
             Wide::Rounded {
                 op: RoundedOp::Div | RoundedOp::Sqrt,
+                rounding,
                 ..
-            } | Wide::Rounded {
+            } => rounding != Rounding::NearestFloat,
+            Wide::Rounded {
                 op: RoundedOp::Rcp,
-                wide: true,
-                ..
-            }
-        )
+                rounding,
+                wide,
+            } => wide && rounding != Rounding::NearestFloat,
+            _ => false,
+        }
     }
 
     /// Whether integer division by zero can fault.
@@ -511,8 +514,14 @@ pub enum Unit {
     Fp64,
     /// f64 divide (an instruction sequence on hardware).
     Fp64Div,
-    /// Square roots, f64 and f32 (sequences on hardware).
+    /// f32 reciprocal, `rcp.rn` and its directed forms (a sequence on hardware).
+    Fp32Rcp,
+    /// f64 reciprocal, `rcp.rn` (a sequence on hardware).
+    Fp64Rcp,
+    /// Square roots, f64 (sequences on hardware).
     Sqrt,
+    /// Square roots, f32 (a sequence on hardware).
+    Sqrt32,
     /// A shuffle whose lane or offset is an immediate (or a register holding one constant).
     Shuffle,
     /// A shuffle whose lane or offset is a register.
@@ -579,7 +588,10 @@ impl Unit {
             | Unit::IntDiv64S
             | Unit::Fp32Div
             | Unit::Fp64Div
-            | Unit::Sqrt => Pipe::Sfu,
+            | Unit::Fp32Rcp
+            | Unit::Fp64Rcp
+            | Unit::Sqrt
+            | Unit::Sqrt32 => Pipe::Sfu,
             Unit::Fp64 => Pipe::Fp64,
             Unit::Shuffle | Unit::ShuffleReg => Pipe::Shuffle,
             Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic | Unit::SharedAtomicCas => Pipe::Shared,
@@ -616,7 +628,10 @@ impl Unit {
             Unit::Fp32Div => u.fp32_div,
             Unit::Fp64 => u.fp64,
             Unit::Fp64Div => u.fp64_div,
+            Unit::Fp32Rcp => u.fp32_rcp,
+            Unit::Fp64Rcp => u.fp64_rcp,
             Unit::Sqrt => u.sqrt,
+            Unit::Sqrt32 => u.fp32_sqrt,
             Unit::Shuffle => u.shuffle,
             Unit::ShuffleReg => u.shuffle_reg,
             Unit::SharedLoad => u.shared_load,
@@ -3552,7 +3567,7 @@ impl Decoder<'_> {
     fn unary(&self, op: UnaryOp, ty: Ty, d: Reg, a: &Operand) -> Result<Decoded, LoadError> {
         if ty.wide() || matches!(op, UnaryOp::Sqrt | UnaryOp::Bfind | UnaryOp::BfindShift) {
             let (f, unit) = match (op, ty) {
-                (UnaryOp::Sqrt, Ty::F32) => (Wide::Sqrt32, Unit::Sqrt),
+                (UnaryOp::Sqrt, Ty::F32) => (Wide::Sqrt32, Unit::Sqrt32),
                 (UnaryOp::Sqrt, _) => (Wide::SqrtF, Unit::Sqrt),
                 (UnaryOp::Neg, Ty::F64) => (Wide::NegF, Unit::Alu),
                 (UnaryOp::Neg, _) => (Wide::NegI, Unit::Fma),
@@ -3619,7 +3634,8 @@ impl Decoder<'_> {
         ))
     }
 
-    /// IEEE arithmetic with a directed rounding: on the unit its rounded-to-nearest form uses.
+    /// IEEE arithmetic with a directed rounding: on the unit its rounded-to-nearest form uses; `rcp.rn` and an f32
+    /// reciprocal on the reciprocal's.
     #[allow(clippy::too_many_arguments, reason = "an instruction's fields")]
     fn rounded(
         &self,
@@ -3632,8 +3648,12 @@ impl Decoder<'_> {
         c: Option<&Operand>,
     ) -> Result<Decoded, LoadError> {
         let wide = ty.wide();
+        // (An f64 reciprocal with a directed rounding is ptxas's division subroutine: timed from the division.)
         let unit = match op {
+            RoundedOp::Sqrt if !wide => Unit::Sqrt32,
             RoundedOp::Sqrt => Unit::Sqrt,
+            RoundedOp::Rcp if !wide => Unit::Fp32Rcp,
+            RoundedOp::Rcp if rounding == Rounding::NearestFloat => Unit::Fp64Rcp,
             RoundedOp::Div | RoundedOp::Rcp if wide => Unit::Fp64Div,
             RoundedOp::Div | RoundedOp::Rcp => Unit::Fp32Div,
             _ if wide => Unit::Fp64,

@@ -212,8 +212,8 @@ pub(crate) fn price<'m>(
                 (RoundedOp::Sqrt, true) => s.f64_sqrt_directed,
                 _ => 0,
             },
-            _ if inst.unit == Unit::Fp32Div => s.f32_div,
-            _ if inst.unit == Unit::Fp64Div => s.f64_div,
+            _ if matches!(inst.unit, Unit::Fp32Div | Unit::Fp32Rcp) => s.f32_div,
+            _ if matches!(inst.unit, Unit::Fp64Div | Unit::Fp64Rcp) => s.f64_div,
             _ if f32_sqrt => s.f32_sqrt,
             _ => s.f64_sqrt,
         });

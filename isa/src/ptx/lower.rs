@@ -1489,10 +1489,11 @@ impl Lower<'_> {
         Ok(())
     }
 
-    /// `rcp.rn.f32/f64 d, a`: `1 / a`, correctly rounded: `div.rn` of 1.
+    /// `rcp.rn.f32/f64 d, a`: `1 / a`, correctly rounded (nvcc's `1.0f / x`), an operation of its own for its
+    /// timing ([`Op::Rounded`] with `rn`; the directed forms go through [`Lower::rounded`]).
     fn rcp(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
         self.count(at, 2)?;
-        self.refuse(at, q, &["ftz", "approx", "rz", "rm", "rp"])?;
+        self.refuse(at, q, &["ftz", "approx"])?;
         if !q.contains(&"rn") {
             return Err(unsupported(
                 at.i.opcode_span,
@@ -1501,19 +1502,17 @@ impl Lower<'_> {
         }
         let ty = self.ty(at, q, &[Ty::F32, Ty::F64])?;
         let d = self.dst(at, 0, bits_of(ty))?;
-        let b = self.src(self.operand(at, 1)?, ty)?;
-        let one = Operand::Imm(ConstExpr {
-            kind: ExprKind::Float(1.0),
-            span: at.i.span,
-        });
+        let a = self.src(self.operand(at, 1)?, ty)?;
         self.emit(
             at,
-            Op::Binary {
-                op: BinaryOp::Div,
+            Op::Rounded {
+                op: RoundedOp::Rcp,
+                rounding: Rounding::NearestFloat,
                 ty,
                 d,
-                a: one,
-                b,
+                a,
+                b: None,
+                c: None,
             },
         );
         Ok(())
