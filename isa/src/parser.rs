@@ -1612,7 +1612,7 @@ impl Ctx<'_> {
             None
         };
         let cin = if carry_in {
-            c.comma()?;
+            c.expect(&Tok::Comma, "`,` and the predicate that carries in")?;
             Some(self.pred(c)?)
         } else {
             None

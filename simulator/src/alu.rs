@@ -644,10 +644,11 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
     })
 }
 
-/// IEEE arithmetic rounded towards zero, minus or plus infinity (`rounding`), on f64 (`wide`) or f32 operands (in
-/// the low 32 bits): the exact result's neighbour in that direction, subnormals kept, an exact zero sum's sign by
-/// IEEE 754's rule for the rounding (−0 under `rm`). A NaN result is the same NaN as the rounded-to-nearest
-/// operation gives (the canonical NaN for f32; for f64 an operand's NaN quietened, [`nan_result`]).
+/// IEEE arithmetic rounded towards zero, minus or plus infinity (`rounding`; or to nearest, for `rcp.rn`), on f64
+/// (`wide`) or f32 operands (in the low 32 bits): the exact result's neighbour in that direction, subnormals kept,
+/// an exact zero sum's sign by IEEE 754's rule for the rounding (−0 under `rm`). A NaN result is the same NaN as the
+/// rounded-to-nearest operation gives (the canonical NaN for f32; for f64 an operand's NaN quietened,
+/// `nan_result`). Square roots are `sqrt_directed32` and `sqrt_directed64` (APFloat has none).
 #[allow(
     clippy::cast_possible_truncation,
     reason = "an f32's bits are the low 32 of the u128 APFloat keeps them in"
@@ -1025,7 +1026,6 @@ pub fn convert_rows(op: Conv, a: &Row, out: &mut Row, n: usize) {
 
 #[cfg(test)]
 mod tests {
-
     /// Directed roundings by hand: negative results, overflow, subnormals and inexact quotients.
     #[test]
     fn directed_roundings_move_to_the_exact_results_neighbour() {
@@ -1061,6 +1061,7 @@ mod tests {
             0x7ff8_0000_0000_0001
         );
     }
+
     /// The f32 division's slow-path test answers as the rule measured on the GPU is stated (both operands normal,
     /// a's exponent at least -102, b's in -125..=124, a's less b's in -124..=126), for every pair of exponents
     /// (with mantissas that make no difference to it).

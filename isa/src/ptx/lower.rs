@@ -1109,18 +1109,22 @@ impl Lower<'_> {
     /// error (the lowering then returns it, not the program).
     fn scratch_pred(&mut self, k: usize) -> Pred {
         while self.scratch_preds.len() <= k {
-            let name = format!("tp{}", self.scratch_preds.len());
-            let id = match self.new_register(&name, ScalarType::Pred, self.entry.name.span) {
-                Ok(Slot::Pred(p)) => p,
-                Ok(_) => unreachable!("a .pred register is a predicate"),
-                Err(d) => {
-                    self.too_many.get_or_insert(d);
-                    Pred(0)
-                }
-            };
+            let id = self.new_pred(&format!("tp{}", self.scratch_preds.len()));
             self.scratch_preds.push(id);
         }
         self.scratch_preds[k]
+    }
+
+    /// A predicate of the lowering's own named `name`. Past the register limit, [`Lower::too_many`] holds the error.
+    fn new_pred(&mut self, name: &str) -> Pred {
+        match self.new_register(name, ScalarType::Pred, self.entry.name.span) {
+            Ok(Slot::Pred(p)) => p,
+            Ok(_) => unreachable!("a .pred register is a predicate"),
+            Err(d) => {
+                self.too_many.get_or_insert(d);
+                Pred(0)
+            }
+        }
     }
 
     fn scratch_reg(&mut self, wide: bool, k: u32) -> Reg {
@@ -1384,14 +1388,7 @@ impl Lower<'_> {
         if let Some(p) = self.carry_pred {
             return p;
         }
-        let p = match self.new_register("tcc", ScalarType::Pred, self.entry.name.span) {
-            Ok(Slot::Pred(p)) => p,
-            Ok(_) => unreachable!("a .pred register is a predicate"),
-            Err(d) => {
-                self.too_many.get_or_insert(d);
-                Pred(0)
-            }
-        };
+        let p = self.new_pred("tcc");
         self.carry_pred = Some(p);
         p
     }
