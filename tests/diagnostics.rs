@@ -321,3 +321,19 @@ fn a_large_initialiser_reports_its_first_bad_element_and_fills_every_element() {
         v == (i / 8.0 + 5.0).to_bits()
     }));
 }
+
+#[test]
+fn the_approximations_say_which_forms_exist() {
+    let out = assemble_errors(
+        ".reg %a\n.reg.b64 %d\n    rsqrt.f32 %a, %a\n    rsqrt.approx.f64 %d, %d\n    ex2.full.f32 %a, %a\n    lg2.approx.ftz.f64 %d, %d\n",
+    );
+    assert!(
+        out.contains("expected `.approx` (the special-function unit's approximation)"),
+        "{out}"
+    );
+    assert!(out.contains("`rsqrt.approx.f64` needs `.ftz`"), "{out}");
+    assert!(out.contains("write `rsqrt.approx.ftz.f64`"), "{out}");
+    assert!(out.contains("unknown modifier `.full` for `ex2`"), "{out}");
+    assert!(out.contains("kernel.s:6:"), "lg2 has no f64 form: {out}");
+    assert!(out.contains("could not assemble: 4 errors"), "{out}");
+}

@@ -115,6 +115,18 @@ fn every_calibration_row_is_within_ten_percent_of_the_h200() {
             r.measured
         );
     }
+    // The special-function unit's rows (`units.mufu`, `units.mufu_sequences`: `mufu_chain.s`) are within 5%.
+    let mufu: Vec<_> = rows.iter().filter(|r| r.program == "mufu_chain").collect();
+    assert_eq!(mufu.len(), 17, "the SFU's rows");
+    for r in mufu {
+        assert!(
+            r.error.abs() <= 0.05,
+            "{}: simulated {:.2}, measured {:.2}",
+            r.name,
+            r.simulated,
+            r.measured
+        );
+    }
     // The debug build's integer loop is 19 SASS instructions a pass (19 × 15 = 285 measured); its classes' mean
     // counts (`timing.debug_build.sass`) make 20.07: within 6%.
     let r = rows

@@ -118,7 +118,7 @@ fn check_lists_each_kernels_arguments_and_refuses_what_is_not_supported() {
     let o = sim(&["check", &corpus().join("cuda/w20_float_math.O3.ptx").to_string_lossy()]);
     assert_eq!(o.status.code(), Some(2));
     let t = text(&o);
-    assert!(t.contains("error: `ex2` is not supported (.approx.f32)"), "{t}");
+    assert!(t.contains("error: `sin` is not supported (.approx.f32)"), "{t}");
     assert!(t.contains("w20_float_math.O3.ptx:"), "{t}");
     assert!(t.contains("help: docs/ptx.md lists the PTX warpsim runs"), "{t}");
 }

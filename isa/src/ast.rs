@@ -402,6 +402,69 @@ impl RoundedOp {
     }
 }
 
+/// The special-function unit's approximations (PTX `.approx`, and `div.full`): [`Op::Approx`]. Each is what the
+/// H200 computes: its `MUFU` instruction from tables measured on the GPU, with the instructions ptxas puts around it
+/// (`simulator/src/sfu.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ApproxOp {
+    /// `rcp.approx`: `1 / a` (f32; f64 with `.ftz`: the high word's approximation, the low word zero).
+    Rcp,
+    /// `rsqrt.approx`: `1 / sqrt(a)` (f32; f64 with `.ftz`, as `rcp`).
+    Rsqrt,
+    /// `sqrt.approx`: `sqrt(a)`.
+    Sqrt,
+    /// `ex2.approx`: `2^a`.
+    Ex2,
+    /// `lg2.approx`: `log2(a)`.
+    Lg2,
+    /// `div.approx`: `a * (1 / b)`.
+    Div,
+    /// `div.full`: `a * (1 / b)` with both scaled where `b` is very large or subnormal.
+    DivFull,
+}
+
+impl ApproxOp {
+    /// The operation of opcode `m` with qualifier `.approx` (or `.full`, for `div`).
+    pub fn of_opcode(m: &str, full: bool) -> Option<ApproxOp> {
+        Some(match (m, full) {
+            ("rcp", false) => ApproxOp::Rcp,
+            ("rsqrt", false) => ApproxOp::Rsqrt,
+            ("sqrt", false) => ApproxOp::Sqrt,
+            ("ex2", false) => ApproxOp::Ex2,
+            ("lg2", false) => ApproxOp::Lg2,
+            ("div", false) => ApproxOp::Div,
+            ("div", true) => ApproxOp::DivFull,
+            _ => return None,
+        })
+    }
+
+    /// Its opcode and precision qualifier, as PTX and warpsim's ISA write them (`rcp.approx`, `div.full`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ApproxOp::Rcp => "rcp.approx",
+            ApproxOp::Rsqrt => "rsqrt.approx",
+            ApproxOp::Sqrt => "sqrt.approx",
+            ApproxOp::Ex2 => "ex2.approx",
+            ApproxOp::Lg2 => "lg2.approx",
+            ApproxOp::Div => "div.approx",
+            ApproxOp::DivFull => "div.full",
+        }
+    }
+
+    /// How many operands it reads.
+    pub fn arity(self) -> usize {
+        match self {
+            ApproxOp::Div | ApproxOp::DivFull => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether it exists on f64 with `ftz` (only `rcp.approx.ftz.f64` and `rsqrt.approx.ftz.f64`).
+    pub fn has_f64(self, ftz: bool) -> bool {
+        ftz && matches!(self, ApproxOp::Rcp | ApproxOp::Rsqrt)
+    }
+}
+
 /// The integer operations PTX chains through its carry flag (`CC.CF`): [`Op::Carry`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CarryOp {
@@ -763,6 +826,16 @@ pub enum Op {
         b: Option<Operand>,
         c: Option<Operand>,
     },
+    /// The special-function unit's approximations (`rcp.approx.ftz.f32`, `ex2.approx.f32`, `div.full.f32`,
+    /// `rsqrt.approx.ftz.f64`, …): `ftz` flushes subnormal operands and results to zero. `b` for the divisions.
+    Approx {
+        op: ApproxOp,
+        ftz: bool,
+        ty: Ty,
+        d: Reg,
+        a: Operand,
+        b: Option<Operand>,
+    },
     /// Extended-precision integer arithmetic (`add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`,
     /// `madc{.lo,.hi}[.cc]` on u32, s32, u64, s64): `d = a OP b [+ c] + cin` (`sub`: `a - (b + cin)`), and the carry
     /// (a borrow, for `sub`) out of the unsigned sum into `cout`. PTX's carry flag is an implicit register; here it
@@ -933,6 +1006,7 @@ impl Op {
             | Op::Binary { d, .. }
             | Op::Ternary { d, .. }
             | Op::Rounded { d, .. }
+            | Op::Approx { d, .. }
             | Op::Carry { d, .. }
             | Op::Selp { d, .. }
             | Op::Cvt { d, .. }
@@ -985,6 +1059,11 @@ impl Op {
             Op::Rounded { a, b, c, .. } => {
                 let mut v = vec![a];
                 v.extend(b.iter().chain(c.iter()));
+                v
+            }
+            Op::Approx { a, b, .. } => {
+                let mut v = vec![a];
+                v.extend(b.iter());
                 v
             }
             Op::Carry { a, b, c, .. } => {

@@ -120,6 +120,9 @@ pub const MNEMONICS: &[&str] = &[
     "mov",
     "sqrt",
     "rcp",
+    "rsqrt",
+    "ex2",
+    "lg2",
     "copysign",
     "addc",
     "subc",
@@ -1408,6 +1411,8 @@ impl Ctx<'_> {
                 let a = self.src(c, ty)?;
                 Op::Mov { ty, d, a }
             }
+            "rcp" | "sqrt" | "div" if parts.next_is(&["approx", "full"]) => self.approx(m, parts, c)?,
+            "rsqrt" | "ex2" | "lg2" => self.approx(m, parts, c)?,
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp" if parts.next_is(&["rz", "rm", "rp"]) => {
                 self.rounded(m, parts, c)?
             }
@@ -1573,6 +1578,41 @@ impl Ctx<'_> {
             b,
             c: cc,
         })
+    }
+
+    /// The special-function unit's approximations: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`, `div` `.approx[.ftz].f32`,
+    /// `div.full[.ftz].f32`, and `rcp`/`rsqrt` `.approx.ftz.f64`.
+    fn approx(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let precisions: &[&str] = if m == "div" { &["approx", "full"] } else { &["approx"] };
+        let full = parts.required(precisions, "`.approx` (the special-function unit's approximation)")? == "full";
+        let Some(op) = ApproxOp::of_opcode(m, full) else {
+            return Err(Diagnostic::error(parts.span, format!("`{m}.full` does not exist"))
+                .with_label("only `div` has a `.full` form")
+                .with_help(format!("write `{m}.approx`")));
+        };
+        let ftz = parts.optional(&["ftz"]).is_some();
+        if !ftz && op.has_f64(true) && parts.next_is(&["f64"]) {
+            return Err(
+                Diagnostic::error(parts.span, format!("`{}.f64` needs `.ftz`", op.name()))
+                    .with_label("the f64 approximation flushes subnormals")
+                    .with_help(format!("write `{}.ftz.f64`", op.name())),
+            );
+        }
+        let ty = parts.ty(if op.has_f64(ftz) {
+            &[Ty::F32, Ty::F64]
+        } else {
+            &[Ty::F32]
+        })?;
+        let d = self.dst(c, ty)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        let b = if op.arity() == 2 {
+            c.comma()?;
+            Some(self.src(c, ty)?)
+        } else {
+            None
+        };
+        Ok(Op::Approx { op, ftz, ty, d, a, b })
     }
 
     /// The carry chain: `add.cc`, `sub.cc`, `mad{.lo,.hi}.cc` (a carry out), `addc`, `subc`, `madc{.lo,.hi}` (a

@@ -215,6 +215,14 @@ pub fn op(p: &Program, op: &Op) -> String {
             }
             text
         }
+        Op::Approx { op, ftz, ty, d, a, b } => {
+            let ftz = if *ftz { ".ftz" } else { "" };
+            let mut text = format!("{}{ftz}.{} {}, {}", op.name(), ty.name(), r(d), o(a));
+            if let Some(b) = b {
+                let _ = write!(text, ", {}", o(b));
+            }
+            text
+        }
         Op::Carry {
             op,
             ty,

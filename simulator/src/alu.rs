@@ -641,6 +641,8 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::CopySign { wide: true } => b & !(1 << 63) | a & (1 << 63),
         Wide::CopySign { wide: false } => b & 0x7fff_ffff | a & 0x8000_0000,
         Wide::Rounded { op, rounding, wide } => rounded(op, rounding, wide, [a, b, c]),
+        Wide::Approx { op, wide: true, .. } => crate::sfu::approx64(op, a),
+        Wide::Approx { op, ftz, wide: false } => u64::from(crate::sfu::approx32(op, ftz, low(a), low(b))),
     })
 }
 

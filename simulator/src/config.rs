@@ -21,6 +21,51 @@ impl Unit {
     const fn new(latency: u32, interval: u32) -> Unit {
         Unit { latency, interval }
     }
+
+    /// This unit with `extra` cycles more latency.
+    #[must_use]
+    pub fn plus(self, extra: u32) -> Unit {
+        Unit {
+            latency: self.latency.saturating_add(extra),
+            interval: self.interval,
+        }
+    }
+}
+
+/// The latency the instructions around a `MUFU` add, per PTX form ([`Units::mufu_sequences`]): measured on an H200 as
+/// a dependent chain of the form and an add less the same chain of `rcp.approx.ftz.f32` (24.27 cycles,
+/// `calibration/measured/ubench35.cu`; the instructions, `calibration/measured/mufu/sass.txt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MufuSequences {
+    /// `rcp.approx.f32`: the operand scaled by 1/4 or 2^24 (two tests, two selects, a multiply) and the result
+    /// by the same factor (43.51 cycles).
+    pub rcp: u32,
+    /// `rsqrt.approx.f32`, `sqrt.approx.f32`, `lg2.approx.f32`: a subnormal operand scaled by 2^24, the result
+    /// scaled back (44.78 cycles each).
+    pub rsqrt_sqrt_lg2: u32,
+    /// `ex2.approx.f32`: below -126, 2^(x/2) squared (29.76 cycles).
+    pub ex2: u32,
+    /// `div.approx.ftz.f32`: the multiply by the reciprocal (28.28 cycles).
+    pub div_ftz: u32,
+    /// `div.approx.f32`: both operands scaled by 2^24 where the divisor is subnormal, and the multiply (42.02).
+    pub div: u32,
+    /// `div.full.f32` and `div.full.ftz.f32`: both scaled by 1/4 above 2^126 (and by 2^24 where subnormal), the
+    /// multiply (46.77 cycles each).
+    pub div_full: u32,
+}
+
+impl Default for MufuSequences {
+    fn default() -> MufuSequences {
+        MufuSequences {
+            rcp: 19,
+            rsqrt_sqrt_lg2: 21,
+            ex2: 6,
+            div_ftz: 4,
+            div: 18,
+            div_full: 23,
+        }
+    }
 }
 
 /// The functional-unit classes. Each instruction of the ISA belongs to one (`docs/timing.md` lists them).
@@ -73,6 +118,14 @@ pub struct Units {
     /// Square root, `sqrt.rn.f32` and its directed forms (a sequence around `MUFU.RSQ` on hardware).
     #[serde(default = "Units::default_fp32_sqrt")]
     pub fp32_sqrt: Unit,
+    /// The special-function unit's approximations, one `MUFU` instruction: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`
+    /// `.approx.ftz.f32` and `rcp`/`rsqrt` `.approx.ftz.f64`. The other forms add [`Units::mufu_sequences`].
+    #[serde(default = "Units::default_mufu")]
+    pub mufu: Unit,
+    /// The cycles the instructions ptxas puts around a `MUFU` add to its latency: the forms without `.ftz` (the
+    /// operand tested, scaled and the result scaled back) and the divisions (the multiply).
+    #[serde(default)]
+    pub mufu_sequences: MufuSequences,
     /// `shfl.sync` (any mode) whose lane or offset operand is an immediate, or a register that only ever holds
     /// one constant (ptxas encodes it in the `SHFL`).
     pub shuffle: Unit,
@@ -641,6 +694,8 @@ impl Config {
                     fp64_rcp: Units::default_fp64_rcp(),
                     sqrt: Units::default_sqrt(),
                     fp32_sqrt: Units::default_fp32_sqrt(),
+                    mufu: Units::default_mufu(),
+                    mufu_sequences: MufuSequences::default(),
                     shuffle: Unit::new(24, 4),
                     shuffle_reg: Unit::new(26, 4),
                     shared_load: Unit::new(29, 1),
@@ -742,6 +797,15 @@ impl Config {
                     "invalid configuration: `timing.units.{name}.interval` must be at least 1"
                 ));
             }
+        }
+        let q = &self.timing.units.mufu_sequences;
+        if [q.rcp, q.rsqrt_sqrt_lg2, q.ex2, q.div_ftz, q.div, q.div_full]
+            .iter()
+            .any(|v| *v > LIMIT)
+        {
+            return Err(format!(
+                "invalid configuration: `timing.units.mufu_sequences`: each must be at most {LIMIT}"
+            ));
         }
         let t = &self.timing;
         if [
@@ -892,6 +956,13 @@ impl Units {
         Unit::new(55, 16)
     }
 
+    /// The `MUFU` approximations: a dependent chain of one (`rcp`, `rsqrt`, `sqrt`, `ex2` or `lg2` `.approx.ftz.f32`)
+    /// and an add takes 24.27 cycles on an H200, of `rcp`/`rsqrt` `.approx.ftz.f64` and an f64 add 27.31; eight such
+    /// chains in one warp 10.13 cycles a `MUFU` (`calibration/measured/ubench35.cu`).
+    pub fn default_mufu() -> Unit {
+        Unit::new(16, 8)
+    }
+
     /// `sqrt.rn.f64`: a dependent square root + add chain takes 100.2 cycles on an H100 (and an H200,
     /// `ubench34.cu`). The interval is an estimate.
     pub fn default_sqrt() -> Unit {
@@ -947,7 +1018,7 @@ impl Units {
     }
 
     /// Every class with its JSON name.
-    pub fn all(&self) -> [(&'static str, Unit); 30] {
+    pub fn all(&self) -> [(&'static str, Unit); 31] {
         [
             ("alu", self.alu),
             ("fma", self.fma),
@@ -964,6 +1035,7 @@ impl Units {
             ("fp64_rcp", self.fp64_rcp),
             ("sqrt", self.sqrt),
             ("fp32_sqrt", self.fp32_sqrt),
+            ("mufu", self.mufu),
             ("shuffle", self.shuffle),
             ("shuffle_reg", self.shuffle_reg),
             ("shared_load", self.shared_load),

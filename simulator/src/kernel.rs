@@ -261,6 +261,13 @@ pub enum Wide {
         rounding: Rounding,
         wide: bool,
     },
+    /// The special-function unit's approximations (`rcp.approx.ftz.f32`, `ex2.approx.f32`, `div.full.f32`,
+    /// `rsqrt.approx.ftz.f64`, …: `crate::sfu`).
+    Approx {
+        op: ApproxOp,
+        ftz: bool,
+        wide: bool,
+    },
 }
 
 impl Wide {
@@ -278,7 +285,7 @@ impl Wide {
             Wide::Prmt | Wide::Fns => (false, [false, false, false]),
             Wide::Shl | Wide::ShrU | Wide::ShrS => (true, [true, false, false]),
             Wide::Cvt { to, from, .. } => (to.wide(), [from.wide(), false, false]),
-            Wide::CopySign { wide } | Wide::Rounded { wide, .. } => (wide, [wide; 3]),
+            Wide::CopySign { wide } | Wide::Rounded { wide, .. } | Wide::Approx { wide, .. } => (wide, [wide; 3]),
             _ => (true, [true, true, true]),
         }
     }
@@ -311,6 +318,7 @@ impl Wide {
             | Wide::Prmt
             | Wide::Fns => 3,
             Wide::Rounded { op, .. } => op.arity(),
+            Wide::Approx { op, .. } => op.arity(),
             _ => 2,
         }
     }
@@ -522,6 +530,21 @@ pub enum Unit {
     Sqrt,
     /// Square roots, f32 (a sequence on hardware).
     Sqrt32,
+    /// The special-function unit's approximations (`rcp.approx.ftz`, `ex2.approx.ftz`, …: one `MUFU` instruction).
+    Mufu,
+    /// A `MUFU` with the instructions ptxas puts around it (the forms without `.ftz`, the divisions; each priced
+    /// by `config::MufuSequences`): `rcp.approx.f32`.
+    MufuRcp,
+    /// `rsqrt`, `sqrt`, `lg2` `.approx.f32`.
+    MufuRsqrtSqrtLg2,
+    /// `ex2.approx.f32`.
+    MufuEx2,
+    /// `div.approx.ftz.f32`.
+    MufuDivFtz,
+    /// `div.approx.f32`.
+    MufuDiv,
+    /// `div.full[.ftz].f32`.
+    MufuDivFull,
     /// A shuffle whose lane or offset is an immediate (or a register holding one constant).
     Shuffle,
     /// A shuffle whose lane or offset is a register.
@@ -591,7 +614,14 @@ impl Unit {
             | Unit::Fp32Rcp
             | Unit::Fp64Rcp
             | Unit::Sqrt
-            | Unit::Sqrt32 => Pipe::Sfu,
+            | Unit::Sqrt32
+            | Unit::Mufu
+            | Unit::MufuRcp
+            | Unit::MufuRsqrtSqrtLg2
+            | Unit::MufuEx2
+            | Unit::MufuDivFtz
+            | Unit::MufuDiv
+            | Unit::MufuDivFull => Pipe::Sfu,
             Unit::Fp64 => Pipe::Fp64,
             Unit::Shuffle | Unit::ShuffleReg => Pipe::Shuffle,
             Unit::SharedLoad | Unit::SharedStore | Unit::SharedAtomic | Unit::SharedAtomicCas => Pipe::Shared,
@@ -614,6 +644,22 @@ impl Unit {
         )
     }
 
+    /// A `MUFU` with instructions around it: `units.mufu` and the form's `units.mufu_sequences` (out of line: the
+    /// other classes' timing is a field read).
+    #[cold]
+    #[inline(never)]
+    fn mufu_sequence(self, u: &crate::config::Units) -> crate::config::Unit {
+        let s = &u.mufu_sequences;
+        u.mufu.plus(match self {
+            Unit::MufuRcp => s.rcp,
+            Unit::MufuRsqrtSqrtLg2 => s.rsqrt_sqrt_lg2,
+            Unit::MufuEx2 => s.ex2,
+            Unit::MufuDivFtz => s.div_ftz,
+            Unit::MufuDiv => s.div,
+            _ => s.div_full,
+        })
+    }
+
     /// This class's latency and interval in `units`.
     pub fn timing(self, u: &crate::config::Units) -> crate::config::Unit {
         match self {
@@ -632,6 +678,13 @@ impl Unit {
             Unit::Fp64Rcp => u.fp64_rcp,
             Unit::Sqrt => u.sqrt,
             Unit::Sqrt32 => u.fp32_sqrt,
+            Unit::Mufu => u.mufu,
+            Unit::MufuRcp
+            | Unit::MufuRsqrtSqrtLg2
+            | Unit::MufuEx2
+            | Unit::MufuDivFtz
+            | Unit::MufuDiv
+            | Unit::MufuDivFull => self.mufu_sequence(u),
             Unit::Shuffle => u.shuffle,
             Unit::ShuffleReg => u.shuffle_reg,
             Unit::SharedLoad => u.shared_load,
@@ -3105,6 +3158,23 @@ fn decode(
             b,
             c,
         } => dec.rounded(*op, *rounding, *ty, *d, a, b.as_ref(), c.as_ref())?,
+        Op::Approx { op, ftz, ty, d, a, b } => {
+            let f = Wide::Approx {
+                op: *op,
+                ftz: *ftz,
+                wide: ty.wide(),
+            };
+            let unit = match (op, ftz) {
+                (ApproxOp::Div, true) => Unit::MufuDivFtz,
+                (ApproxOp::Div, false) => Unit::MufuDiv,
+                (ApproxOp::DivFull, _) => Unit::MufuDivFull,
+                (_, true) => Unit::Mufu,
+                (ApproxOp::Rcp, false) => Unit::MufuRcp,
+                (ApproxOp::Ex2, false) => Unit::MufuEx2,
+                (ApproxOp::Rsqrt | ApproxOp::Sqrt | ApproxOp::Lg2, false) => Unit::MufuRsqrtSqrtLg2,
+            };
+            dec.wide(f, unit, *ty, *d, a, b.as_ref(), None)?
+        }
         Op::Carry {
             op,
             ty,

@@ -53,6 +53,7 @@ pub(crate) mod rows;
 pub(crate) mod run;
 pub(crate) mod sanitizers;
 pub(crate) mod scoreboard;
+pub(crate) mod sfu;
 pub(crate) mod shared_memory;
 pub mod shuffle;
 pub(crate) mod simt_stack;

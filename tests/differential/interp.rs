@@ -1302,6 +1302,7 @@ impl Warp<'_> {
             Op::Nop => {}
             Op::Bar { .. } => panic!("the reference runs warps one after the other: no block barriers"),
             Op::Rounded { .. } => panic!("the reference does not interpret directed roundings"),
+            Op::Approx { .. } => panic!("the reference does not interpret the SFU's approximations"),
             Op::Carry { .. } => panic!("the reference does not interpret the carry chain"),
             Op::Printf { .. } | Op::AssertFail { .. } => {
                 panic!("the reference runs warpsim's own programs: no printf or assert (PTX's vprintf, __assertfail)")

@@ -556,8 +556,10 @@ impl Emitter<'_> {
             } => self.carry((f, signed, wide), d, [a, b, c], cin, cout),
             DOp::Unpack { lo, hi, a } => {
                 let x = self.src(a, View::U32);
+                // The low half through the zero ptxas cannot see: ptxas 13.0 made an `F2I.U32.F64.TRUNC` (the
+                // value converted, not its bits) of the low half of an `rcp.approx.ftz.f64` result (13.5 does not).
                 format!(
-                    "{} = (unsigned){x}; {} = (unsigned)({x} >> 32);",
+                    "{} = (unsigned)({x} ^ (unsigned long long)warpsim_zero); {} = (unsigned)({x} >> 32);",
                     self.reg(lo),
                     self.reg(hi)
                 )
@@ -712,6 +714,14 @@ impl Emitter<'_> {
             Wide::Rounded { op, rounding, wide } => {
                 format!("{}.{}.{}", op.name(), rounding.name(), if wide { "f64" } else { "f32" })
             }
+            Wide::Approx { op, ftz, wide } => {
+                format!(
+                    "{}{}.{}",
+                    op.name(),
+                    if ftz { ".ftz" } else { "" },
+                    if wide { "f64" } else { "f32" }
+                )
+            }
             Wide::NegF | Wide::AbsF => unreachable!("bit operations return above"),
             Wide::Cvt { to, from, rounding } => {
                 let exact =
@@ -749,6 +759,7 @@ impl Emitter<'_> {
                         | Wide::Cvt { from: Ty::F32, .. }
                         | Wide::CopySign { wide: false }
                         | Wide::Rounded { wide: false, .. }
+                        | Wide::Approx { wide: false, .. }
                 );
                 v = if float_operand {
                     format!("(unsigned){v}")

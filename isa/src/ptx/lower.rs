@@ -22,9 +22,9 @@ use super::ast::{
 };
 use crate::address::{LOCAL_WINDOW, SHARED_WINDOW};
 use crate::ast::{
-    AddrMode, Address, AtomOp, BarKind, BinaryOp, BufferDecl, CarryOp, Cmp, ElemTy, Guard, Init, InitOverride,
-    Instruction, Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, ReduxOp, Reg,
-    RoundedOp, Rounding, Scheduling, SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp,
+    AddrMode, Address, ApproxOp, AtomOp, BarKind, BinaryOp, BufferDecl, CarryOp, Cmp, ElemTy, Guard, Init,
+    InitOverride, Instruction, Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, ReduxOp,
+    Reg, RoundedOp, Rounding, Scheduling, SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp,
     VoteMode, Width,
 };
 use crate::ast::{PtxArg, PtxSource};
@@ -784,6 +784,9 @@ impl Lower<'_> {
         }
         match i.opcode.as_str() {
             "mov" => self.mov(&at, &q),
+            "rcp" | "rsqrt" | "sqrt" | "ex2" | "lg2" | "div" if q.iter().any(|q| matches!(*q, "approx" | "full")) => {
+                self.approx(&at, &q)
+            }
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp"
                 if q.iter().any(|q| matches!(*q, "rz" | "rm" | "rp")) =>
             {
@@ -1337,6 +1340,48 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// The special-function unit's approximations: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`, `div` `.approx[.ftz].f32`,
+    /// `div.full[.ftz].f32`, `rcp.approx.ftz.f64`, `rsqrt.approx.ftz.f64` (CUDA's `__expf`, `rsqrtf`, `__fdividef`, and
+    /// inside `expf`, `powf`, `tanf`, f64 `log`, `pow`, …), as the H200 computes them ([`Op::Approx`]).
+    fn approx(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        let full = q.contains(&"full");
+        let Some(op) = ApproxOp::of_opcode(m, full) else {
+            return Err(unsupported(at.i.opcode_span, format!("`{m}.full`")));
+        };
+        self.count(at, 1 + op.arity())?;
+        self.refuse(
+            at,
+            q,
+            &["sat", "rn", "rz", "rm", "rp", "f16", "bf16", "f16x2", "bf16x2"],
+        )?;
+        let ftz = q.contains(&"ftz");
+        let ty = self.ty(at, q, &[Ty::F32, Ty::F64])?;
+        if ty == Ty::F64 && !op.has_f64(ftz) {
+            return Err(unsupported(
+                at.i.opcode_span,
+                format!(
+                    "`{}.f64`{}",
+                    op.name(),
+                    if ftz {
+                        ""
+                    } else {
+                        " without `.ftz` (ptxas refines it with a Newton step)"
+                    }
+                ),
+            ));
+        }
+        let d = self.dst(at, 0, bits_of(ty))?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = if op.arity() == 2 {
+            Some(self.src(self.operand(at, 2)?, ty)?)
+        } else {
+            None
+        };
+        self.emit(at, Op::Approx { op, ftz, ty, d, a, b });
+        Ok(())
+    }
+
     /// The carry chain (`add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`, `madc{.lo,.hi}[.cc]`, as
     /// the extended-precision arithmetic in nvcc's f64 `sin`, `cos` and `tan` uses it): PTX's carry flag becomes
     /// one predicate of the kernel's own ([`Lower::carry_flag`]), read by the `c` forms and written by `.cc`.
@@ -1482,6 +1527,26 @@ impl Lower<'_> {
         };
         let d = self.dst(at, 0, dbits)?;
         let a = self.src(self.operand(at, 1)?, ty)?;
+        if op == UnaryOp::Neg && ty == Ty::F64 {
+            // ptxas makes `neg.f64` a `DADD d, -RZ, -a` (or folds the negation into the instruction that reads it),
+            // and the GPU's NaN propagation ignores the negation: a NaN keeps its sign. `-0.0 - a` gives exactly
+            // that (every other value negated, zeros included), on the FP64 pipe as on the GPU.
+            let minus_zero = Operand::Imm(ConstExpr {
+                kind: ExprKind::Float(-0.0),
+                span: at.i.span,
+            });
+            self.emit(
+                at,
+                Op::Binary {
+                    op: BinaryOp::Sub,
+                    ty,
+                    d,
+                    a: minus_zero,
+                    b: a,
+                },
+            );
+            return Ok(());
+        }
         self.emit(at, Op::Unary { op, ty, d, a });
         Ok(())
     }

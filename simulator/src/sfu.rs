@@ -1,0 +1,710 @@
+//! The special-function unit's approximations (PTX `rcp.approx`, `rsqrt.approx`, `sqrt.approx`, `ex2.approx`,
+//! `lg2.approx`, `div.approx`, `div.full`), bit for bit as an H200 computes them.
+//!
+//! Each PTX instruction is one `MUFU` instruction, with a few instructions ptxas puts around it for the forms
+//! without `.ftz` (`calibration/measured/mufu/sass.txt`). The `MUFU`s' results are tables measured on the GPU
+//! (`calibration/measured/mufu/`, docs/ptx.md "The special-function unit"), each checked there against every one
+//! of the 2^32 inputs (f32) or high words (f64) with the rules below, without a mismatch:
+//!
+//! - `MUFU.RCP` is a function of the mantissa (a table of 2^23 on [1, 2)), scaled by the exponent;
+//! - `MUFU.RSQ` and `MUFU.SQRT` of the mantissa and the exponent's parity (2^24 on [1, 4));
+//! - `MUFU.EX2` truncates |x| to 24 fraction bits, and is a table of 2^(k/2^24) (x ≥ 0) or 2^(-k/2^24) (x < 0)
+//!   scaled by 2^(±floor(|x|));
+//! - `MUFU.LG2` is the exponent plus a 36-bit fixed-point logarithm of the mantissa, rounded towards zero: tables of
+//!   x in [1, 2), [0.5, 1) and [0.25, 0.5) give that logarithm and the bit below the table's precision;
+//! - `MUFU.RCP64H` and `MUFU.RSQ64H` read an f64's high word (a table of 2^20 on [1, 2), or 2^21 on [1, 4)) and
+//!   write the result's high word; the low word is zero.
+//!
+//! Subnormal inputs and results are flushed to zero. A NaN result is `0x7fffffff` (f32) or `0x7fffffff_00000000`.
+//!
+//! The tables are committed zstd-compressed (`simulator/data/sfu/`, 1.7 MB) and decoded on first use; in memory
+//! each keeps an anchor every 64 entries and a residual from the line between anchors per entry (a byte each, two
+//! for the logarithm).
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "bit fields of IEEE numbers, widths checked by their masks"
+)]
+
+use std::sync::OnceLock;
+use warpsim_isa::ApproxOp;
+
+/// One measured table, decoded.
+struct Table {
+    /// The entry at every multiple of [`BLOCK`], and the last entry.
+    anchors: Vec<i64>,
+    residuals: Residuals,
+}
+
+enum Residuals {
+    Byte(Vec<i8>),
+    Short(Vec<i16>),
+}
+
+const BLOCK: usize = 64;
+
+impl Table {
+    /// A table from its committed form: the zstd-compressed little-endian i32 differences of successive entries.
+    /// `value` maps an entry's 32 bits to the integer the table interpolates (the bits, or a fixed-point number).
+    fn decode(packed: &[u8], entries: usize, value: fn(u32) -> i64) -> Table {
+        let mut bytes = vec![0u8; entries * 4];
+        let n = ruzstd::decoding::FrameDecoder::new()
+            .decode_all(packed, &mut bytes)
+            .expect("a committed SFU table decodes");
+        assert_eq!(n, entries * 4, "a committed SFU table has its entries");
+        // The entries, from their differences: every 64th (and the last) as anchors, then each entry's distance
+        // from the line between its block's anchors.
+        let bytes = &bytes;
+        let entries_of = || {
+            let mut bits = 0u32;
+            bytes.chunks_exact(4).map(move |d| {
+                bits = bits.wrapping_add(u32::from_le_bytes([d[0], d[1], d[2], d[3]]));
+                value(bits)
+            })
+        };
+        let mut anchors: Vec<i64> = entries_of().step_by(BLOCK).collect();
+        // (The entries are running sums: read forwards to the last.)
+        anchors.push(entries_of().fold(0, |_, v| v));
+        let anchors = anchors;
+        let line = |k: usize| line(&anchors, entries, k);
+        let fits_byte = entries_of().enumerate().all(|(k, v)| i8::try_from(v - line(k)).is_ok());
+        let residuals = if fits_byte {
+            Residuals::Byte(entries_of().enumerate().map(|(k, v)| (v - line(k)) as i8).collect())
+        } else {
+            Residuals::Short(
+                entries_of()
+                    .enumerate()
+                    .map(|(k, v)| i16::try_from(v - line(k)).expect("an SFU table's residual fits 16 bits"))
+                    .collect(),
+            )
+        };
+        let table = Table { anchors, residuals };
+        debug_assert!(entries_of().enumerate().all(|(k, v)| table.get(k) == v));
+        table
+    }
+
+    fn get(&self, k: usize) -> i64 {
+        let (entries, r) = match &self.residuals {
+            Residuals::Byte(r) => (r.len(), i64::from(r[k])),
+            Residuals::Short(r) => (r.len(), i64::from(r[k])),
+        };
+        line(&self.anchors, entries, k) + r
+    }
+
+    /// An entry's 32 bits (for the tables of bits).
+    fn bits(&self, k: usize) -> u32 {
+        self.get(k) as u32
+    }
+}
+
+/// Entry `k` on the line between its block's anchors (the last block's ends at the last entry).
+fn line(anchors: &[i64], entries: usize, k: usize) -> i64 {
+    let (b, j) = (k / BLOCK, (k % BLOCK) as i64);
+    let (a0, a1) = (anchors[b], anchors[b + 1]);
+    let end = if (b + 1) * BLOCK >= entries {
+        (entries - 1 - b * BLOCK) as i64
+    } else {
+        BLOCK as i64
+    };
+    a0 + ((a1 - a0) * j).div_euclid(end.max(1))
+}
+
+macro_rules! table {
+    ($name:ident, $file:literal, $entries:expr) => {
+        table!($name, $file, $entries, i64::from);
+    };
+    ($name:ident, $file:literal, $entries:expr, $value:expr) => {
+        fn $name() -> &'static Table {
+            static T: OnceLock<Table> = OnceLock::new();
+            T.get_or_init(|| Table::decode(include_bytes!(concat!("../data/sfu/", $file)), $entries, $value))
+        }
+    };
+}
+
+/// An f32 in [-2, 1) that is a multiple of 2^-36, as that multiple.
+fn fixed36(bits: u32) -> i64 {
+    (f64::from(f32::from_bits(bits)) * 68_719_476_736.0) as i64
+}
+
+table!(rcp_table, "rcp.zst", 1 << 23);
+table!(rsqrt_table, "rsqrt.zst", 1 << 24);
+table!(sqrt_table, "sqrt.zst", 1 << 24);
+table!(ex2_pos_table, "ex2_pos.zst", 1 << 24);
+table!(ex2_neg_table, "ex2_neg.zst", 1 << 24);
+table!(lg2_0_table, "lg2_0.zst", 1 << 23, fixed36);
+table!(lg2_m1_table, "lg2_m1.zst", 1 << 23, fixed36);
+table!(lg2_m2_table, "lg2_m2.zst", 1 << 23, fixed36);
+table!(rcp64h_table, "rcp64h.zst", 1 << 20);
+table!(rsqrt64h_table, "rsqrt64h.zst", 1 << 21);
+
+const NAN32: u32 = 0x7fff_ffff;
+const INF32: u32 = 0x7f80_0000;
+const SIGN32: u32 = 0x8000_0000;
+
+/// A table entry (positive, normal, or infinity) with its exponent moved by `d`: zero below the normal range,
+/// infinity above. `shift` is the mantissa's width (23 for f32, 20 for an f64's high word).
+fn rescale(r: u32, d: i32, shift: u32) -> u32 {
+    let emax = if shift == 23 { 0xff } else { 0x7ff };
+    let e = ((r >> shift) & emax) as i32 + d;
+    if e <= 0 {
+        0
+    } else if e >= emax as i32 {
+        emax << shift
+    } else {
+        (r & ((1 << shift) - 1)) | ((e as u32) << shift)
+    }
+}
+
+/// `MUFU.RCP`.
+pub fn mufu_rcp(x: u32) -> u32 {
+    let (s, e, m) = (x & SIGN32, (x >> 23) & 0xff, x & 0x7f_ffff);
+    match e {
+        0xff if m != 0 => NAN32,
+        0xff => s,
+        0 => s | INF32,
+        _ => s | rescale(rcp_table().bits(m as usize), 127 - e as i32, 23),
+    }
+}
+
+/// `MUFU.RSQ`.
+pub fn mufu_rsqrt(x: u32) -> u32 {
+    let (s, e, m) = (x & SIGN32, (x >> 23) & 0xff, x & 0x7f_ffff);
+    match e {
+        0xff if m != 0 => NAN32,
+        0 => s | INF32,
+        _ if s != 0 => NAN32,
+        0xff => 0,
+        _ => {
+            let ex = e as i32 - 127;
+            let parity = ex & 1;
+            let r = rsqrt_table().bits(((parity as usize) << 23) | m as usize);
+            rescale(r, -((ex - parity) >> 1), 23)
+        }
+    }
+}
+
+/// `MUFU.SQRT`.
+pub fn mufu_sqrt(x: u32) -> u32 {
+    let (s, e, m) = (x & SIGN32, (x >> 23) & 0xff, x & 0x7f_ffff);
+    match e {
+        0xff if m != 0 => NAN32,
+        0 => s,
+        _ if s != 0 => NAN32,
+        0xff => INF32,
+        _ => {
+            let ex = e as i32 - 127;
+            let parity = ex & 1;
+            let r = sqrt_table().bits(((parity as usize) << 23) | m as usize);
+            rescale(r, (ex - parity) >> 1, 23)
+        }
+    }
+}
+
+/// `MUFU.EX2`.
+pub fn mufu_ex2(x: u32) -> u32 {
+    let (s, e, m) = (x & SIGN32, (x >> 23) & 0xff, x & 0x7f_ffff);
+    match e {
+        0xff if m != 0 => NAN32,
+        0xff if s != 0 => 0,
+        0xff => INF32,
+        0 => 0x3f80_0000,
+        // |x| >= 128.
+        134.. if s != 0 => 0,
+        134.. => INF32,
+        _ => {
+            // |x| * 2^24 truncated: the 24-bit significand times 2^(e - 126).
+            let significand = u64::from(0x80_0000 | m);
+            let q = if e >= 126 {
+                significand << (e - 126)
+            } else {
+                significand.checked_shr(126 - e).unwrap_or(0)
+            };
+            let (i, k) = ((q >> 24) as i32, (q & 0xff_ffff) as usize);
+            if s == 0 {
+                rescale(ex2_pos_table().bits(k), i, 23)
+            } else {
+                rescale(ex2_neg_table().bits(k), -i, 23)
+            }
+        }
+    }
+}
+
+/// A fixed-point number in units of 2^-40 as an f32, rounded towards zero.
+fn fixed40_rz(v: i64) -> u32 {
+    if v == 0 {
+        return 0;
+    }
+    let s = if v < 0 { SIGN32 } else { 0 };
+    let a = v.unsigned_abs();
+    let top = 63 - a.leading_zeros() as i32;
+    let m = if top > 23 { a >> (top - 23) } else { a << (23 - top) };
+    s | (((top - 40 + 127) as u32) << 23) | (m as u32 & 0x7f_ffff)
+}
+
+/// `MUFU.LG2`.
+pub fn mufu_lg2(x: u32) -> u32 {
+    let (s, e, m) = (x & SIGN32, (x >> 23) & 0xff, x & 0x7f_ffff);
+    match e {
+        0xff if m != 0 => NAN32,
+        0 => 0xff80_0000,
+        _ if s != 0 => NAN32,
+        0xff => INF32,
+        _ => {
+            let ex = i64::from(e) - 127;
+            let k = m as usize;
+            match ex {
+                0 => fixed40_rz(lg2_0_table().get(k) << 4),
+                -1 => fixed40_rz(lg2_m1_table().get(k) << 4),
+                -2 => fixed40_rz(lg2_m2_table().get(k) << 4),
+                _ => {
+                    // The logarithm lies above the table's entry where x in [0.25, 0.5) shows it.
+                    let v = lg2_0_table().get(k) << 4;
+                    let above = fixed40_rz((-2 << 40) + v) != fixed40_rz(lg2_m2_table().get(k) << 4);
+                    fixed40_rz((ex << 40) + v + i64::from(above))
+                }
+            }
+        }
+    }
+}
+
+/// `MUFU.RCP64H`: the high word of an f64's approximate reciprocal, from its high word.
+pub fn mufu_rcp64h(h: u32) -> u32 {
+    let (s, e, m) = (h & SIGN32, (h >> 20) & 0x7ff, h & 0xf_ffff);
+    match e {
+        0x7ff if m != 0 => NAN32,
+        0x7ff => s,
+        0 => s | 0x7ff0_0000,
+        _ => s | rescale(rcp64h_table().bits(m as usize), 1023 - e as i32, 20),
+    }
+}
+
+/// `MUFU.RSQ64H`.
+pub fn mufu_rsqrt64h(h: u32) -> u32 {
+    let (s, e, m) = (h & SIGN32, (h >> 20) & 0x7ff, h & 0xf_ffff);
+    match e {
+        0x7ff if m != 0 => NAN32,
+        0 => s | 0x7ff0_0000,
+        _ if s != 0 => NAN32,
+        0x7ff => 0,
+        _ => {
+            let ex = e as i32 - 1023;
+            let parity = ex & 1;
+            let r = rsqrt64h_table().bits(((parity as usize) << 20) | m as usize);
+            rescale(r, -((ex - parity) >> 1), 20)
+        }
+    }
+}
+
+/// An f32 multiplication as `FMUL` computes it (IEEE, subnormals kept; a NaN is the canonical one).
+fn fmul(a: u32, b: u32) -> u32 {
+    let r = f32::from_bits(a) * f32::from_bits(b);
+    if r.is_nan() { NAN32 } else { r.to_bits() }
+}
+
+/// `FMUL.FTZ`: subnormal operands flushed to zero of their sign, and a product whose exact value lies below the
+/// normal range (before rounding: one that rounds up to 2^-126 too, as the H200 gives it, `edges_sfu`).
+fn fmul_ftz(a: u32, b: u32) -> u32 {
+    let flush = |x: u32| if x & 0x7f80_0000 == 0 { x & SIGN32 } else { x };
+    let (a, b) = (flush(a), flush(b));
+    // The product of two f32s is exact in f64.
+    let exact = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
+    if exact != 0.0 && exact.abs() < f64::from(f32::MIN_POSITIVE) {
+        return (a ^ b) & SIGN32;
+    }
+    fmul(a, b)
+}
+
+/// |x| below the normal range (`FSETP.GEU |x|, 2^-126` false; a NaN is not).
+fn below_normal(x: u32) -> bool {
+    x & 0x7fff_ffff < 0x0080_0000
+}
+
+/// |x| above 2^126 (`FSETP.GT |x|, 2^126`; a NaN is not).
+fn above_2_126(x: u32) -> bool {
+    let a = x & 0x7fff_ffff;
+    a > 0x7e80_0000 && a <= INF32
+}
+
+const TWO_24: u32 = 0x4b80_0000;
+const QUARTER: u32 = 0x3e80_0000;
+
+/// The PTX instruction `op` (`ftz`: its `.ftz` form) on an f32 (`a`, `b`: operands' bits), as ptxas compiles it
+/// for `sm_90`: the `MUFU` and the instructions around it (`calibration/measured/mufu/sass.txt`).
+pub fn approx32(op: ApproxOp, ftz: bool, a: u32, b: u32) -> u32 {
+    match (op, ftz) {
+        (ApproxOp::Rcp, true) => mufu_rcp(a),
+        (ApproxOp::Rcp, false) => {
+            // Scaled by 1/4 above 2^126 and by 2^24 below the normal range, the result by the same factor.
+            let scale = if above_2_126(a) {
+                QUARTER
+            } else if below_normal(a) {
+                TWO_24
+            } else {
+                0x3f80_0000
+            };
+            fmul(scale, mufu_rcp(fmul(a, scale)))
+        }
+        (ApproxOp::Rsqrt, true) => mufu_rsqrt(a),
+        (ApproxOp::Rsqrt, false) if below_normal(a) => fmul(mufu_rsqrt(fmul(a, TWO_24)), 0x4580_0000),
+        (ApproxOp::Rsqrt, false) => mufu_rsqrt(a),
+        (ApproxOp::Sqrt, true) => mufu_sqrt(a),
+        (ApproxOp::Sqrt, false) if below_normal(a) => fmul(mufu_sqrt(fmul(a, TWO_24)), 0x3980_0000),
+        (ApproxOp::Sqrt, false) => mufu_sqrt(a),
+        (ApproxOp::Lg2, true) => mufu_lg2(a),
+        (ApproxOp::Lg2, false) if below_normal(a) => {
+            let r = f32::from_bits(mufu_lg2(fmul(a, TWO_24))) + -24.0;
+            if r.is_nan() { NAN32 } else { r.to_bits() }
+        }
+        (ApproxOp::Lg2, false) => mufu_lg2(a),
+        (ApproxOp::Ex2, true) => mufu_ex2(a),
+        // Below -126, 2^(x/2) squared.
+        (ApproxOp::Ex2, false) if f32::from_bits(a) < -126.0 => {
+            let r = mufu_ex2(fmul(a, 0x3f00_0000));
+            fmul(r, r)
+        }
+        (ApproxOp::Ex2, false) => mufu_ex2(a),
+        (ApproxOp::Div, true) => fmul_ftz(a, mufu_rcp(b)),
+        (ApproxOp::Div, false) => {
+            let (a, b) = if below_normal(b) {
+                (fmul(a, TWO_24), fmul(b, TWO_24))
+            } else {
+                (a, b)
+            };
+            fmul(mufu_rcp(b), a)
+        }
+        (ApproxOp::DivFull, true) => {
+            let (a, b) = if above_2_126(b) {
+                (fmul_ftz(a, QUARTER), fmul_ftz(b, QUARTER))
+            } else {
+                (a, b)
+            };
+            fmul_ftz(mufu_rcp(b), a)
+        }
+        (ApproxOp::DivFull, false) => {
+            let (a, b) = if above_2_126(b) {
+                (fmul(a, QUARTER), fmul(b, QUARTER))
+            } else if below_normal(b) {
+                (fmul(a, TWO_24), fmul(b, TWO_24))
+            } else {
+                (a, b)
+            };
+            fmul(mufu_rcp(b), a)
+        }
+    }
+}
+
+/// `rcp.approx.ftz.f64` and `rsqrt.approx.ftz.f64`: the high word's `MUFU`, the low word zero.
+pub fn approx64(op: ApproxOp, a: u64) -> u64 {
+    let h = (a >> 32) as u32;
+    let r = match op {
+        ApproxOp::Rsqrt => mufu_rsqrt64h(h),
+        _ => mufu_rcp64h(h),
+    };
+    u64::from(r) << 32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Results the H200 gave (`calibration/measured/mufu/checks.txt` and `checks2.txt`, "specials"), and its tables'
+    /// first and last entries.
+    #[test]
+    fn special_inputs_as_the_gpu_gave_them() {
+        // x | rcp.ftz rcp rsq.ftz rsq lg2.ftz lg2 ex2.ftz ex2
+        let rows: &[[u32; 9]] = &[
+            [
+                0x0000_0000,
+                0x7f80_0000,
+                0x7f80_0000,
+                0x7f80_0000,
+                0x7f80_0000,
+                0xff80_0000,
+                0xff80_0000,
+                0x3f80_0000,
+                0x3f80_0000,
+            ],
+            [
+                0x8000_0000,
+                0xff80_0000,
+                0xff80_0000,
+                0xff80_0000,
+                0xff80_0000,
+                0xff80_0000,
+                0xff80_0000,
+                0x3f80_0000,
+                0x3f80_0000,
+            ],
+            [
+                0x0000_0001,
+                0x7f80_0000,
+                0x7f80_0000,
+                0x7f80_0000,
+                0x64b5_04f2,
+                0xff80_0000,
+                0xc315_0000,
+                0x3f80_0000,
+                0x3f80_0000,
+            ],
+            [
+                0x807f_ffff,
+                0xff80_0000,
+                0xfe80_0001,
+                0xff80_0000,
+                NAN32,
+                0xff80_0000,
+                NAN32,
+                0x3f80_0000,
+                0x3f80_0000,
+            ],
+            [
+                0x0040_0000,
+                0x7f80_0000,
+                0x7f00_0000,
+                0x7f80_0000,
+                0x5f35_04f2,
+                0xff80_0000,
+                0xc2fd_ffff,
+                0x3f80_0000,
+                0x3f80_0000,
+            ],
+            [
+                0x0080_0000,
+                0x7e80_0000,
+                0x7e80_0000,
+                0x5f00_0000,
+                0x5f00_0000,
+                0xc2fb_ffff,
+                0xc2fb_ffff,
+                0x3f80_0000,
+                0x3f80_0000,
+            ],
+            [
+                0x3f80_0000,
+                0x3f80_0000,
+                0x3f80_0000,
+                0x3f80_0000,
+                0x3f80_0000,
+                0,
+                0,
+                0x4000_0000,
+                0x4000_0000,
+            ],
+            [
+                0xbf80_0000,
+                0xbf80_0000,
+                0xbf80_0000,
+                NAN32,
+                NAN32,
+                NAN32,
+                NAN32,
+                0x3f00_0000,
+                0x3f00_0000,
+            ],
+            [
+                0x7f7f_ffff,
+                0,
+                0x0020_0000,
+                0x1f80_0000,
+                0x1f80_0000,
+                0x42ff_ffff,
+                0x42ff_ffff,
+                INF32,
+                INF32,
+            ],
+            [0xff7f_ffff, SIGN32, 0x8020_0000, NAN32, NAN32, NAN32, NAN32, 0, 0],
+            [INF32, 0, 0, 0, 0, INF32, INF32, INF32, INF32],
+            [0xff80_0000, SIGN32, SIGN32, NAN32, NAN32, NAN32, NAN32, 0, 0],
+            [0x7fc0_0000, NAN32, NAN32, NAN32, NAN32, NAN32, NAN32, NAN32, NAN32],
+            [
+                0x7f00_0000,
+                0,
+                0x0040_0000,
+                0x1fb5_04f2,
+                0x1fb5_04f2,
+                0x42fe_0000,
+                0x42fe_0000,
+                INF32,
+                INF32,
+            ],
+            [
+                0xc2fc_0000,
+                0xbc02_0821,
+                0xbc02_0821,
+                NAN32,
+                NAN32,
+                NAN32,
+                NAN32,
+                0x0080_0000,
+                0x0080_0000,
+            ],
+            [
+                0xc2fe_0000,
+                0xbc01_0204,
+                0xbc01_0204,
+                NAN32,
+                NAN32,
+                NAN32,
+                NAN32,
+                0,
+                0x003f_ffff,
+            ],
+            [
+                0xc300_0000,
+                0xbc00_0000,
+                0xbc00_0000,
+                NAN32,
+                NAN32,
+                NAN32,
+                NAN32,
+                0,
+                0x0020_0000,
+            ],
+            [
+                0xc315_0000,
+                0xbbdb_eb62,
+                0xbbdb_eb62,
+                NAN32,
+                NAN32,
+                NAN32,
+                NAN32,
+                0,
+                0x0000_0001,
+            ],
+            [
+                0x42fe_0000,
+                0x3c01_0204,
+                0x3c01_0204,
+                0x3db5_bb09,
+                0x3db5_bb09,
+                0x40df_a34e,
+                0x40df_a34e,
+                0x7f00_0000,
+                0x7f00_0000,
+            ],
+            [
+                0x0000_0800,
+                0x7f80_0000,
+                0x7f80_0000,
+                0x7f80_0000,
+                0x6200_0000,
+                0xff80_0000,
+                0xc30a_0000,
+                0x3f80_0000,
+                0x3f80_0000,
+            ],
+            [
+                0x3f00_0000,
+                0x4000_0000,
+                0x4000_0000,
+                0x3fb5_04f2,
+                0x3fb5_04f2,
+                0xbf7f_fffe,
+                0xbf7f_fffe,
+                0x3fb5_04f3,
+                0x3fb5_04f3,
+            ],
+            [
+                0x3e80_0000,
+                0x4080_0000,
+                0x4080_0000,
+                0x4000_0000,
+                0x4000_0000,
+                0xbfff_ffff,
+                0xbfff_ffff,
+                0x3f98_37f1,
+                0x3f98_37f1,
+            ],
+            [
+                0x4c00_0000,
+                0x3300_0000,
+                0x3300_0000,
+                0x3935_04f2,
+                0x3935_04f2,
+                0x41c8_0000,
+                0x41c8_0000,
+                INF32,
+                INF32,
+            ],
+            [
+                0xbe80_0000,
+                0xc080_0000,
+                0xc080_0000,
+                NAN32,
+                NAN32,
+                NAN32,
+                NAN32,
+                0x3f57_44fc,
+                0x3f57_44fc,
+            ],
+            [
+                0x3fc0_0000,
+                0x3f2a_aaab,
+                0x3f2a_aaab,
+                0x3f51_05eb,
+                0x3f51_05eb,
+                0x3f15_c01b,
+                0x3f15_c01b,
+                0x4035_04f3,
+                0x4035_04f3,
+            ],
+        ];
+        let ops = [ApproxOp::Rcp, ApproxOp::Rsqrt, ApproxOp::Lg2, ApproxOp::Ex2];
+        for row in rows {
+            for (k, op) in ops.iter().enumerate() {
+                for (j, ftz) in [true, false].into_iter().enumerate() {
+                    let want = row[1 + 2 * k + j];
+                    let got = approx32(*op, ftz, row[0], 0);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{}{} of {:#010x}: {got:#010x}, the GPU {want:#010x}",
+                        op.name(),
+                        if ftz { ".ftz" } else { "" },
+                        row[0]
+                    );
+                }
+            }
+        }
+        // x | lg2.ftz ex2.ftz sqrt.approx.ftz (checks2.txt)
+        let rows2: &[[u32; 4]] = &[
+            [0x0000_0000, 0xff80_0000, 0x3f80_0000, 0],
+            [0x8000_0000, 0xff80_0000, 0x3f80_0000, SIGN32],
+            [0x807f_ffff, 0xff80_0000, 0x3f80_0000, SIGN32],
+            [0x0080_0000, 0xc2fb_ffff, 0x3f80_0000, 0x2000_0000],
+            [0x7f7f_ffff, 0x42ff_ffff, INF32, 0x5f7f_ffff],
+            [0x42ff_fffe, 0x40df_ffff, 0x7f7f_ff4f, 0x4135_04f3],
+            [0xc2fd_fffe, NAN32, 0, NAN32],
+            [0x3300_0000, 0xc1c7_ffff, 0x3f80_0000, 0x3935_04f3],
+            [0x3280_0000, 0xc1cf_ffff, 0x3f80_0000, 0x3900_0000],
+            [0x3f00_0000, 0xbf7f_fffe, 0x3fb5_04f3, 0x3f35_04f3],
+        ];
+        for row in rows2 {
+            assert_eq!(mufu_lg2(row[0]), row[1], "lg2 of {:#010x}", row[0]);
+            assert_eq!(mufu_ex2(row[0]), row[2], "ex2 of {:#010x}", row[0]);
+            assert_eq!(mufu_sqrt(row[0]), row[3], "sqrt of {:#010x}", row[0]);
+        }
+        // x | rcp.approx.ftz.f64 | rsqrt.approx.ftz.f64 (checks2.txt)
+        let rows64: &[[u64; 3]] = &[
+            [0, 0x7ff0_0000_0000_0000, 0x7ff0_0000_0000_0000],
+            [0x8000_0000_0000_0000, 0xfff0_0000_0000_0000, 0xfff0_0000_0000_0000],
+            [0x800f_ffff_ffff_ffff, 0xfff0_0000_0000_0000, 0xfff0_0000_0000_0000],
+            [0x0010_0000_0000_0000, 0x7fd0_0000_0000_0000, 0x5fe0_0000_0000_0000],
+            [0x7ff0_0000_0000_0000, 0, 0],
+            [0xfff0_0000_0000_0000, 0x8000_0000_0000_0000, 0x7fff_ffff_0000_0000],
+            [0x7ff8_0000_0000_0000, 0x7fff_ffff_0000_0000, 0x7fff_ffff_0000_0000],
+            [0x7ff0_0000_0000_0001, 0, 0],
+            [0xbff0_0000_0000_0000, 0xbff0_0000_0000_0000, 0x7fff_ffff_0000_0000],
+            [0x7fef_ffff_ffff_ffff, 0, 0x1ff0_0000_0000_0000],
+            [0x7fd0_0000_0000_0000, 0x0010_0000_0000_0000, 0x2000_0000_0000_0000],
+            [0x7fe0_0000_0000_0000, 0, 0x1ff6_a09e_0000_0000],
+            [0x0020_0000_0000_0000, 0x7fc0_0000_0000_0000, 0x5fd6_a09e_0000_0000],
+            [0xbfe0_0000_0000_0000, 0xc000_0000_0000_0000, 0x7fff_ffff_0000_0000],
+        ];
+        for row in rows64 {
+            assert_eq!(approx64(ApproxOp::Rcp, row[0]), row[1], "rcp64 of {:#018x}", row[0]);
+            assert_eq!(approx64(ApproxOp::Rsqrt, row[0]), row[2], "rsqrt64 of {:#018x}", row[0]);
+        }
+    }
+}
