@@ -88,8 +88,8 @@ fn the_corpus_lowers_or_names_what_is_not_supported() {
             }
         }
     }
-    assert_eq!(lowered[".O3.ptx"], (54, 6), "nvcc -O3: lowered, refused");
-    assert_eq!(lowered[".G.ptx"], (52, 8), "nvcc -G");
+    assert_eq!(lowered[".O3.ptx"], (58, 4), "nvcc -O3: lowered, refused");
+    assert_eq!(lowered[".G.ptx"], (56, 6), "nvcc -G");
     assert_eq!(lowered[".ptx"], (38, 1), "Numba");
 }
 

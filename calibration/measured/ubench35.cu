@@ -1,6 +1,7 @@
 // The special-function unit's approximations (one MUFU each; the forms without .ftz with the instructions ptxas
 // puts around it): dependent chains `v = op(v) + c`, 256 a warp, one warp, unrolled 4 times as ubench34.cu's; and
-// the MUFU's issue interval, eight independent rcp.approx.ftz.f32 + add chains in one warp and in four warps of a block.
+// sin.approx and cos.approx (FMUL.RZ by 1/(2 pi), then the MUFU; added 2026-11-29 with a second run); the MUFU's
+// issue interval, eight independent rcp.approx.ftz.f32 + add chains in one warp and in four warps of a block.
 // Per operation: the chain's cycles / 256, the add's latency included.
 // Build: nvcc -O3 -arch=sm_90 -o ubench35 ubench35.cu ; run: ./ubench35
 #include <cstdio>
@@ -15,6 +16,7 @@ F1(sqrt_ftz, "sqrt.approx.ftz.f32") F1(sqrt_a, "sqrt.approx.f32")
 F1(ex2_ftz, "ex2.approx.ftz.f32") F1(ex2_a, "ex2.approx.f32")
 F1(lg2_ftz, "lg2.approx.ftz.f32") F1(lg2_a, "lg2.approx.f32")
 F2(div_ftz, "div.approx.ftz.f32") F2(div_a, "div.approx.f32") F2(div_full, "div.full.f32") F2(div_full_ftz, "div.full.ftz.f32")
+F1(sin_a, "sin.approx.f32") F1(cos_a, "cos.approx.ftz.f32")
 D1(rcp64, "rcp.approx.ftz.f64") D1(rsq64, "rsqrt.approx.ftz.f64")
 #define CHAIN(NAME, T, EXPR) \
   __global__ void NAME(T *out, long long *cyc) { \
@@ -35,6 +37,8 @@ CHAIN(k_div_ftz, float, div_ftz(1.5f, v) + 1.0f)
 CHAIN(k_div, float, div_a(1.5f, v) + 1.0f)
 CHAIN(k_div_full, float, div_full(1.5f, v) + 1.0f)
 CHAIN(k_div_full_ftz, float, div_full_ftz(1.5f, v) + 1.0f)
+CHAIN(k_sin, float, sin_a(v) + 1.0f)
+CHAIN(k_cos, float, cos_a(v) + 1.0f)
 CHAIN(k_rcp64, double, rcp64(v) + 1.0)
 CHAIN(k_rsq64, double, rsq64(v) + 1.0)
 // Eight independent chains `v = rcp.approx.ftz(v) + 1` in each warp: 256 steps of each, 2048 MUFUs a warp.
@@ -69,6 +73,8 @@ int main() {
   RUN(k_div, fo, "div.approx.f32 (1.5 / v) + add chain")
   RUN(k_div_full, fo, "div.full.f32 (1.5 / v) + add chain")
   RUN(k_div_full_ftz, fo, "div.full.ftz.f32 (1.5 / v) + add chain")
+  RUN(k_sin, fo, "sin.approx.f32 + add chain")
+  RUN(k_cos, fo, "cos.approx.ftz.f32 + add chain")
   RUN(k_rcp64, dout, "rcp.approx.ftz.f64 + add chain")
   RUN(k_rsq64, dout, "rsqrt.approx.ftz.f64 + add chain")
   for (int warps = 1; warps <= 4; warps *= 4)

@@ -1,7 +1,7 @@
 // Calibration microbenchmark (mirrors calibration/measured/ubench35.cu): a dependent chain `v = op(v) + c` of one
 // warp, 256 operations unrolled 4 times (the loop counter and compare placed as in directed_chain.s), `kind` choosing
 // the special-function unit's approximation: 0 rcp.approx.ftz.f32, 1 rcp.approx.f32, 2 rsqrt.approx.ftz.f32, 3 rsqrt.approx.f32, 4 sqrt.approx.ftz.f32, 5 sqrt.approx.f32, 6 ex2.approx.ftz.f32, 7 ex2.approx.f32, 8 lg2.approx.ftz.f32, 9 lg2.approx.f32, 10 div.approx.ftz.f32, 11 div.approx.f32, 12 div.full.f32, 13 div.full.ftz.f32, 14 rcp.approx.ftz.f64, 15 rsqrt.approx.ftz.f64 (the divisions `1.5 / v`; c is
-// 1, -1.5 for ex2, 2 for lg2). Kind 16: eight independent `rcp.approx.ftz.f32` + add chains, 256 steps of each, the eight
+// 1, -1.5 for ex2, 2 for lg2); 17 sin.approx.f32, 18 cos.approx.ftz.f32 (c = 1). Kind 16: eight independent `rcp.approx.ftz.f32` + add chains, 256 steps of each, the eight
 // reciprocals of a step before their adds (the pipe's interval). The branch to the chosen loop lies before the first clock read. `cyc[0]`: the cycles between
 // the clock reads. (Written by a script from the list of forms; the rows are in calibration/h200.json.)
 .kernel mufu_chain
@@ -50,6 +50,10 @@
         @%p bra             k15
         setp.eq.u32         %p, kind, 16
         @%p bra             k16
+        setp.eq.u32         %p, kind, 17
+        @%p bra             k17
+        setp.eq.u32         %p, kind, 18
+        @%p bra             k18
         mov.u32             %t0, %clock
 l0:
         rcp.approx.ftz.f32  %v, %v
@@ -303,6 +307,38 @@ l15:
         rsqrt.approx.ftz.f64 %dv, %dv
         add.f64             %dv, %dv, 1.0
         @%more bra          l15
+        mov.u32             %t1, %clock
+        bra                 done
+k17:
+        mov.u32             %t0, %clock
+l17:
+        sin.approx.f32      %v, %v
+        add.u32             %i, %i, 4
+        add.f32             %v, %v, 1.0
+        setp.ne.u32         %more, %i, iters
+        sin.approx.f32      %v, %v
+        add.f32             %v, %v, 1.0
+        sin.approx.f32      %v, %v
+        add.f32             %v, %v, 1.0
+        sin.approx.f32      %v, %v
+        add.f32             %v, %v, 1.0
+        @%more bra          l17
+        mov.u32             %t1, %clock
+        bra                 done
+k18:
+        mov.u32             %t0, %clock
+l18:
+        cos.approx.ftz.f32  %v, %v
+        add.u32             %i, %i, 4
+        add.f32             %v, %v, 1.0
+        setp.ne.u32         %more, %i, iters
+        cos.approx.ftz.f32  %v, %v
+        add.f32             %v, %v, 1.0
+        cos.approx.ftz.f32  %v, %v
+        add.f32             %v, %v, 1.0
+        cos.approx.ftz.f32  %v, %v
+        add.f32             %v, %v, 1.0
+        @%more bra          l18
         mov.u32             %t1, %clock
         bra                 done
 k16:

@@ -2,7 +2,7 @@
 // inline PTX): each of 512 threads takes a hashed 32-bit pattern x (any class: NaNs, infinities, subnormals), a
 // normal or subnormal m (x's sign and mantissa, an exponent field 0 to 254 from a second hash) and s in [-140, 140)
 // (the range where 2^s goes from zero through subnormals to infinity), and writes rcp, rsqrt, sqrt, ex2, lg2 with
-// and without .ftz, the divisions, and the f64 forms: 32 words a thread.
+// and without .ftz, the divisions, the f64 forms, and sin and cos (of x, and of s and of m): 36 words a thread.
 .kernel edges_sfu
 .desc "the SFU's approximations on hashed operands of every class (512 threads)"
 .warp_sizes 32
@@ -10,14 +10,14 @@
 .block 128
 .buffer a u32[512] = (i * 2654435761 + 12345) % 4294967296
 .buffer b u32[512] = (i * 2246822519 + 3266489917) % 4294967296
-.buffer out u32[512 * 32]
+.buffer out u32[512 * 36]
 .reg %x, %y, %m, %s, %e, %t, %k, %i
 .reg.b64 %dx, %dz
 
         mad.lo.u32          %i, %ctaid.x, %ntid.x, %tid.x
         ld.global.u32       %x, a[%i]
         ld.global.u32       %y, b[%i]
-        mul.lo.u32          %k, %i, 32
+        mul.lo.u32          %k, %i, 36
         // m: x's sign and mantissa, an exponent field from y (0 to 254); s in [-140, 140).
         rem.u32             %e, %y, 255
         shl.b32             %e, %e, 23
@@ -95,3 +95,11 @@
         st.global.u32       out[%k + 30], %t
         sqrt.approx.f32     %t, %x
         st.global.u32       out[%k + 31], %t
+        sin.approx.ftz.f32  %t, %x
+        st.global.u32       out[%k + 32], %t
+        cos.approx.f32      %t, %x
+        st.global.u32       out[%k + 33], %t
+        sin.approx.f32      %t, %s
+        st.global.u32       out[%k + 34], %t
+        cos.approx.ftz.f32  %t, %m
+        st.global.u32       out[%k + 35], %t

@@ -417,6 +417,10 @@ pub enum ApproxOp {
     Ex2,
     /// `lg2.approx`: `log2(a)`.
     Lg2,
+    /// `sin.approx`: `sin(a)`.
+    Sin,
+    /// `cos.approx`: `cos(a)`.
+    Cos,
     /// `div.approx`: `a * (1 / b)`.
     Div,
     /// `div.full`: `a * (1 / b)` with both scaled where `b` is very large or subnormal.
@@ -432,6 +436,8 @@ impl ApproxOp {
             ("sqrt", false) => ApproxOp::Sqrt,
             ("ex2", false) => ApproxOp::Ex2,
             ("lg2", false) => ApproxOp::Lg2,
+            ("sin", false) => ApproxOp::Sin,
+            ("cos", false) => ApproxOp::Cos,
             ("div", false) => ApproxOp::Div,
             ("div", true) => ApproxOp::DivFull,
             _ => return None,
@@ -446,6 +452,8 @@ impl ApproxOp {
             ApproxOp::Sqrt => "sqrt.approx",
             ApproxOp::Ex2 => "ex2.approx",
             ApproxOp::Lg2 => "lg2.approx",
+            ApproxOp::Sin => "sin.approx",
+            ApproxOp::Cos => "cos.approx",
             ApproxOp::Div => "div.approx",
             ApproxOp::DivFull => "div.full",
         }

@@ -123,6 +123,8 @@ pub const MNEMONICS: &[&str] = &[
     "rsqrt",
     "ex2",
     "lg2",
+    "sin",
+    "cos",
     "copysign",
     "addc",
     "subc",
@@ -1412,7 +1414,7 @@ impl Ctx<'_> {
                 Op::Mov { ty, d, a }
             }
             "rcp" | "sqrt" | "div" if parts.next_is(&["approx", "full"]) => self.approx(m, parts, c)?,
-            "rsqrt" | "ex2" | "lg2" => self.approx(m, parts, c)?,
+            "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => self.approx(m, parts, c)?,
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp" if parts.next_is(&["rz", "rm", "rp"]) => {
                 self.rounded(m, parts, c)?
             }
@@ -1580,7 +1582,8 @@ impl Ctx<'_> {
         })
     }
 
-    /// The special-function unit's approximations: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`, `div` `.approx[.ftz].f32`,
+    /// The special-function unit's approximations: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`, `sin`, `cos`, `div`
+    /// `.approx[.ftz].f32`,
     /// `div.full[.ftz].f32`, and `rcp`/`rsqrt` `.approx.ftz.f64`.
     fn approx(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
         let precisions: &[&str] = if m == "div" { &["approx", "full"] } else { &["approx"] };

@@ -46,6 +46,9 @@ pub struct MufuSequences {
     pub rsqrt_sqrt_lg2: u32,
     /// `ex2.approx.f32`: below -126, 2^(x/2) squared (29.76 cycles).
     pub ex2: u32,
+    /// `sin.approx` and `cos.approx` (`.f32`, with or without `.ftz`): the multiply by 1/(2π) before the `MUFU` (27.27
+    /// cycles).
+    pub sin_cos: u32,
     /// `div.approx.ftz.f32`: the multiply by the reciprocal (28.28 cycles).
     pub div_ftz: u32,
     /// `div.approx.f32`: both operands scaled by 2^24 where the divisor is subnormal, and the multiply (42.02).
@@ -61,6 +64,7 @@ impl Default for MufuSequences {
             rcp: 19,
             rsqrt_sqrt_lg2: 21,
             ex2: 6,
+            sin_cos: 3,
             div_ftz: 4,
             div: 18,
             div_full: 23,
@@ -799,7 +803,7 @@ impl Config {
             }
         }
         let q = &self.timing.units.mufu_sequences;
-        if [q.rcp, q.rsqrt_sqrt_lg2, q.ex2, q.div_ftz, q.div, q.div_full]
+        if [q.rcp, q.rsqrt_sqrt_lg2, q.ex2, q.sin_cos, q.div_ftz, q.div, q.div_full]
             .iter()
             .any(|v| *v > LIMIT)
         {

@@ -539,6 +539,8 @@ pub enum Unit {
     MufuRsqrtSqrtLg2,
     /// `ex2.approx.f32`.
     MufuEx2,
+    /// `sin`, `cos` `.approx[.ftz].f32` (the multiply by 1/(2π) before the `MUFU`).
+    MufuSinCos,
     /// `div.approx.ftz.f32`.
     MufuDivFtz,
     /// `div.approx.f32`.
@@ -619,6 +621,7 @@ impl Unit {
             | Unit::MufuRcp
             | Unit::MufuRsqrtSqrtLg2
             | Unit::MufuEx2
+            | Unit::MufuSinCos
             | Unit::MufuDivFtz
             | Unit::MufuDiv
             | Unit::MufuDivFull => Pipe::Sfu,
@@ -654,6 +657,7 @@ impl Unit {
             Unit::MufuRcp => s.rcp,
             Unit::MufuRsqrtSqrtLg2 => s.rsqrt_sqrt_lg2,
             Unit::MufuEx2 => s.ex2,
+            Unit::MufuSinCos => s.sin_cos,
             Unit::MufuDivFtz => s.div_ftz,
             Unit::MufuDiv => s.div,
             _ => s.div_full,
@@ -682,6 +686,7 @@ impl Unit {
             Unit::MufuRcp
             | Unit::MufuRsqrtSqrtLg2
             | Unit::MufuEx2
+            | Unit::MufuSinCos
             | Unit::MufuDivFtz
             | Unit::MufuDiv
             | Unit::MufuDivFull => self.mufu_sequence(u),
@@ -3168,10 +3173,12 @@ fn decode(
                 (ApproxOp::Div, true) => Unit::MufuDivFtz,
                 (ApproxOp::Div, false) => Unit::MufuDiv,
                 (ApproxOp::DivFull, _) => Unit::MufuDivFull,
+                (ApproxOp::Sin | ApproxOp::Cos, true) => Unit::MufuSinCos,
                 (_, true) => Unit::Mufu,
                 (ApproxOp::Rcp, false) => Unit::MufuRcp,
                 (ApproxOp::Ex2, false) => Unit::MufuEx2,
                 (ApproxOp::Rsqrt | ApproxOp::Sqrt | ApproxOp::Lg2, false) => Unit::MufuRsqrtSqrtLg2,
+                (ApproxOp::Sin | ApproxOp::Cos, false) => Unit::MufuSinCos,
             };
             dec.wide(f, unit, *ty, *d, a, b.as_ref(), None)?
         }

@@ -15,7 +15,7 @@
 //! - `MUFU.RCP64H` and `MUFU.RSQ64H` read an f64's high word (a table of 2^20 on [1, 2), or 2^21 on [1, 4)) and
 //!   write the result's high word; the low word is zero.
 //!
-//! Subnormal inputs and results are flushed to zero. A NaN result is `0x7fffffff` (f32) or `0x7fffffff_00000000`.
+//! Subnormal inputs and results are flushed to zero. A NaN result is `0x7fff_ffff` (f32) or `0x7fffffff_00000000`.
 //!
 //! The tables are committed zstd-compressed (`simulator/data/sfu/`, 1.7 MB) and decoded on first use; in memory
 //! each keeps an anchor every 64 entries and a residual from the line between anchors per entry (a byte each, two
@@ -32,14 +32,14 @@ use warpsim_isa::ApproxOp;
 
 /// One measured table, decoded.
 struct Table {
+    entries: usize,
     /// The entry at every multiple of [`BLOCK`], and the last entry.
     anchors: Vec<i64>,
-    residuals: Residuals,
-}
-
-enum Residuals {
-    Byte(Vec<i8>),
-    Short(Vec<i16>),
+    /// Per block, where its residuals start in `pool` (above the low two bits) and their width (1, 2, 4 or 8
+    /// bytes: the low two bits, its base-2 logarithm).
+    blocks: Vec<u32>,
+    /// Each entry's distance from the line between its block's anchors, little-endian at its block's width.
+    pool: Vec<u8>,
 }
 
 const BLOCK: usize = 64;
@@ -54,7 +54,7 @@ impl Table {
             .expect("a committed SFU table decodes");
         assert_eq!(n, entries * 4, "a committed SFU table has its entries");
         // The entries, from their differences: every 64th (and the last) as anchors, then each entry's distance
-        // from the line between its block's anchors.
+        // from the line between its block's anchors, a block at a time in the narrowest width that holds them.
         let bytes = &bytes;
         let entries_of = || {
             let mut bits = 0u32;
@@ -66,30 +66,49 @@ impl Table {
         let mut anchors: Vec<i64> = entries_of().step_by(BLOCK).collect();
         // (The entries are running sums: read forwards to the last.)
         anchors.push(entries_of().fold(0, |_, v| v));
-        let anchors = anchors;
-        let line = |k: usize| line(&anchors, entries, k);
-        let fits_byte = entries_of().enumerate().all(|(k, v)| i8::try_from(v - line(k)).is_ok());
-        let residuals = if fits_byte {
-            Residuals::Byte(entries_of().enumerate().map(|(k, v)| (v - line(k)) as i8).collect())
-        } else {
-            Residuals::Short(
-                entries_of()
-                    .enumerate()
-                    .map(|(k, v)| i16::try_from(v - line(k)).expect("an SFU table's residual fits 16 bits"))
-                    .collect(),
-            )
+        let (mut blocks, mut pool) = (Vec::with_capacity(anchors.len()), Vec::with_capacity(entries));
+        let mut residuals = [0i64; BLOCK];
+        let mut all = entries_of();
+        for b in 0..entries.div_ceil(BLOCK) {
+            let n = BLOCK.min(entries - b * BLOCK);
+            for (j, r) in residuals.iter_mut().enumerate().take(n) {
+                *r = all.next().expect("the table's entries") - line(&anchors, entries, b * BLOCK + j);
+            }
+            let width_log2 = residuals[..n]
+                .iter()
+                .map(|&r| match r {
+                    -0x80..0x80 => 0,
+                    -0x8000..0x8000 => 1,
+                    -0x8000_0000..0x8000_0000 => 2,
+                    _ => 3,
+                })
+                .max()
+                .unwrap_or(0);
+            blocks.push(u32::try_from(pool.len() << 2 | width_log2).expect("an SFU table's pool under 1 GiB"));
+            for r in &residuals[..n] {
+                pool.extend_from_slice(&r.to_le_bytes()[..1 << width_log2]);
+            }
+        }
+        let table = Table {
+            entries,
+            anchors,
+            blocks,
+            pool,
         };
-        let table = Table { anchors, residuals };
         debug_assert!(entries_of().enumerate().all(|(k, v)| table.get(k) == v));
         table
     }
 
     fn get(&self, k: usize) -> i64 {
-        let (entries, r) = match &self.residuals {
-            Residuals::Byte(r) => (r.len(), i64::from(r[k])),
-            Residuals::Short(r) => (r.len(), i64::from(r[k])),
-        };
-        line(&self.anchors, entries, k) + r
+        let block = self.blocks[k / BLOCK] as usize;
+        let width = 1 << (block & 3);
+        let at = (block >> 2) + (k % BLOCK) * width;
+        let mut le = [0u8; 8];
+        le[..width].copy_from_slice(&self.pool[at..at + width]);
+        // Sign-extended from the residual's width.
+        let shift = 64 - 8 * width as u32;
+        let r = (i64::from_le_bytes(le) << shift) >> shift;
+        line(&self.anchors, self.entries, k) + r
     }
 
     /// An entry's 32 bits (for the tables of bits).
@@ -122,6 +141,20 @@ macro_rules! table {
     };
 }
 
+/// An f32's bits as an integer in the order of the values (−0 below +0): a table of a function that changes sign.
+fn signed_magnitude(bits: u32) -> i64 {
+    if bits & SIGN32 == 0 {
+        i64::from(bits)
+    } else {
+        -i64::from(bits & 0x7fff_ffff) - 1
+    }
+}
+
+/// The inverse of [`signed_magnitude`].
+fn from_signed_magnitude(v: i64) -> u32 {
+    if v >= 0 { v as u32 } else { (-(v + 1)) as u32 | SIGN32 }
+}
+
 /// An f32 in [-2, 1) that is a multiple of 2^-36, as that multiple.
 fn fixed36(bits: u32) -> i64 {
     (f64::from(f32::from_bits(bits)) * 68_719_476_736.0) as i64
@@ -135,6 +168,8 @@ table!(ex2_neg_table, "ex2_neg.zst", 1 << 24);
 table!(lg2_0_table, "lg2_0.zst", 1 << 23, fixed36);
 table!(lg2_m1_table, "lg2_m1.zst", 1 << 23, fixed36);
 table!(lg2_m2_table, "lg2_m2.zst", 1 << 23, fixed36);
+table!(sin_table, "sin.zst", 1 << 25, signed_magnitude);
+table!(cos_table, "cos.zst", 1 << 25, signed_magnitude);
 table!(rcp64h_table, "rcp64h.zst", 1 << 20);
 table!(rsqrt64h_table, "rsqrt64h.zst", 1 << 21);
 
@@ -268,6 +303,37 @@ pub fn mufu_lg2(x: u32) -> u32 {
     }
 }
 
+/// `FMUL.RZ`: the product rounded towards zero (subnormals kept; a NaN is the canonical one).
+fn fmul_rz(a: u32, b: u32) -> u32 {
+    let exact = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
+    if exact.is_nan() {
+        return NAN32;
+    }
+    let nearest = exact as f32;
+    if f64::from(nearest).abs() > exact.abs() {
+        // One step towards zero (from infinity, to the largest finite value).
+        nearest.to_bits() - 1
+    } else {
+        nearest.to_bits()
+    }
+}
+
+/// `sin.approx` and `cos.approx` (`FMUL.RZ` by 1/(2π), then `MUFU.SIN` or `MUFU.COS`): a table of the result by
+/// the fraction of |y| truncated to 25 bits, for y ≥ 0 (the sine odd, the cosine even in y's sign bit).
+fn sin_cos(x: u32, cos: bool) -> u32 {
+    if (x >> 23) & 0xff == 0xff {
+        return NAN32;
+    }
+    let y = fmul_rz(x, 0x3e22_f983);
+    let a = f64::from(f32::from_bits(y)).abs();
+    let k = ((a - a.floor()) * 33_554_432.0) as usize;
+    if cos {
+        from_signed_magnitude(cos_table().get(k))
+    } else {
+        from_signed_magnitude(sin_table().get(k)) ^ (y & SIGN32)
+    }
+}
+
 /// `MUFU.RCP64H`: the high word of an f64's approximate reciprocal, from its high word.
 pub fn mufu_rcp64h(h: u32) -> u32 {
     let (s, e, m) = (h & SIGN32, (h >> 20) & 0x7ff, h & 0xf_ffff);
@@ -364,6 +430,9 @@ pub fn approx32(op: ApproxOp, ftz: bool, a: u32, b: u32) -> u32 {
             fmul(r, r)
         }
         (ApproxOp::Ex2, false) => mufu_ex2(a),
+        // (ptxas emits the same two instructions with and without `.ftz`.)
+        (ApproxOp::Sin, _) => sin_cos(a, false),
+        (ApproxOp::Cos, _) => sin_cos(a, true),
         (ApproxOp::Div, true) => fmul_ftz(a, mufu_rcp(b)),
         (ApproxOp::Div, false) => {
             let (a, b) = if below_normal(b) {
@@ -665,6 +734,57 @@ mod tests {
                         row[0]
                     );
                 }
+            }
+        }
+        // x | sin.approx.ftz cos.approx.ftz (checks.txt)
+        let rows_sin_cos: &[[u32; 3]] = &[
+            [0x0000_0000, 0x0000_0000, 0x3f80_0000],
+            [0x8000_0000, 0x8000_0000, 0x3f80_0000],
+            [0x0000_0001, 0x0000_0000, 0x3f80_0000],
+            [0x807f_ffff, 0x8000_0000, 0x3f80_0000],
+            [0x0040_0000, 0x0000_0000, 0x3f80_0000],
+            [0x0080_0000, 0x0000_0000, 0x3f80_0000],
+            [0x8080_0000, 0x8000_0000, 0x3f80_0000],
+            [0x3f80_0000, 0x3f57_6aa3, 0x3f0a_5141],
+            [0xbf80_0000, 0xbf57_6aa3, 0x3f0a_5141],
+            [0x7f7f_ffff, 0x0000_0000, 0x3f80_0000],
+            [0xff7f_ffff, 0x8000_0000, 0x3f80_0000],
+            [0x7f80_0000, 0x7fff_ffff, 0x7fff_ffff],
+            [0xff80_0000, 0x7fff_ffff, 0x7fff_ffff],
+            [0x7fc0_0000, 0x7fff_ffff, 0x7fff_ffff],
+            [0xffc0_0000, 0x7fff_ffff, 0x7fff_ffff],
+            [0x7f80_0001, 0x7fff_ffff, 0x7fff_ffff],
+            [0x7e80_0000, 0x0000_0000, 0x3f80_0000],
+            [0x7f00_0000, 0x0000_0000, 0x3f80_0000],
+            [0xc2fc_0000, 0xbea8_f280, 0x3f71_a94d],
+            [0xc2fe_0000, 0xbf78_fe08, 0x3e6d_f3c8],
+            [0xc300_0000, 0xbf38_9626, 0xbf31_6160],
+            [0xc315_0000, 0x3f79_8267, 0xbe65_1f5e],
+            [0x42fe_0000, 0x3f78_fe08, 0x3e6d_f3c8],
+            [0x4300_0000, 0x3f38_9626, 0xbf31_6160],
+            [0x0000_0800, 0x0000_0000, 0x3f80_0000],
+            [0x4000_0000, 0x3f68_c7b6, 0xbed5_1130],
+            [0x3f00_0000, 0x3ef5_7740, 0x3f60_a940],
+            [0x3e80_0000, 0x3e7d_5776, 0x3f78_0aa4],
+            [0x4b00_0000, 0x3f35_04f3, 0xbf35_04f2],
+            [0x4c00_0000, 0x8000_0000, 0xbf80_0000],
+            [0xbe80_0000, 0xbe7d_5776, 0x3f78_0aa4],
+            [0x3fc0_0000, 0x3f7f_5bd5, 0x3d90_de97],
+        ];
+        for row in rows_sin_cos {
+            for ftz in [true, false] {
+                assert_eq!(
+                    approx32(ApproxOp::Sin, ftz, row[0], 0),
+                    row[1],
+                    "sin of {:#010x}",
+                    row[0]
+                );
+                assert_eq!(
+                    approx32(ApproxOp::Cos, ftz, row[0], 0),
+                    row[2],
+                    "cos of {:#010x}",
+                    row[0]
+                );
             }
         }
         // x | lg2.ftz ex2.ftz sqrt.approx.ftz (checks2.txt)

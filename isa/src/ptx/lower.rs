@@ -784,7 +784,9 @@ impl Lower<'_> {
         }
         match i.opcode.as_str() {
             "mov" => self.mov(&at, &q),
-            "rcp" | "rsqrt" | "sqrt" | "ex2" | "lg2" | "div" if q.iter().any(|q| matches!(*q, "approx" | "full")) => {
+            "rcp" | "rsqrt" | "sqrt" | "ex2" | "lg2" | "sin" | "cos" | "div"
+                if q.iter().any(|q| matches!(*q, "approx" | "full")) =>
+            {
                 self.approx(&at, &q)
             }
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp"
@@ -1340,8 +1342,9 @@ impl Lower<'_> {
         Ok(())
     }
 
-    /// The special-function unit's approximations: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`, `div` `.approx[.ftz].f32`,
-    /// `div.full[.ftz].f32`, `rcp.approx.ftz.f64`, `rsqrt.approx.ftz.f64` (CUDA's `__expf`, `rsqrtf`, `__fdividef`, and
+    /// The special-function unit's approximations: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`, `sin`, `cos`, `div`
+    /// `.approx[.ftz].f32`, `div.full[.ftz].f32`, `rcp.approx.ftz.f64`, `rsqrt.approx.ftz.f64` (CUDA's `__expf`,
+    /// `__sinf`, `rsqrtf`, `__fdividef`, and
     /// inside `expf`, `powf`, `tanf`, f64 `log`, `pow`, …), as the H200 computes them ([`Op::Approx`]).
     fn approx(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
         let m = at.i.opcode.as_str();
