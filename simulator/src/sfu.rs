@@ -1,5 +1,5 @@
 //! The special-function unit's approximations (PTX `rcp.approx`, `rsqrt.approx`, `sqrt.approx`, `ex2.approx`,
-//! `lg2.approx`, `div.approx`, `div.full`), bit for bit as an H200 computes them.
+//! `lg2.approx`, `sin.approx`, `cos.approx`, `div.approx`, `div.full`), bit for bit as an H200 computes them.
 //!
 //! Each PTX instruction is one `MUFU` instruction, with a few instructions ptxas puts around it for the forms
 //! without `.ftz` (`calibration/measured/mufu/sass.txt`). The `MUFU`s' results are tables measured on the GPU
@@ -13,13 +13,15 @@
 //! - `MUFU.LG2` is the exponent plus a 36-bit fixed-point logarithm of the mantissa, rounded towards zero: tables of
 //!   x in [1, 2), [0.5, 1) and [0.25, 0.5) give that logarithm and the bit below the table's precision;
 //! - `MUFU.RCP64H` and `MUFU.RSQ64H` read an f64's high word (a table of 2^20 on [1, 2), or 2^21 on [1, 4)) and
-//!   write the result's high word; the low word is zero.
+//!   write the result's high word; the low word is zero;
+//! - `MUFU.SIN` and `MUFU.COS`, after ptxas's multiply by 1/(2π) rounded towards zero (y = x ×rz 1/(2π)), are a
+//!   function of the fraction of |y| truncated to 25 bits (a table of 2^25 for y ≥ 0), odd and even in y's sign bit.
 //!
-//! Subnormal inputs and results are flushed to zero. A NaN result is `0x7fff_ffff` (f32) or `0x7fffffff_00000000`.
+//! Subnormal inputs and results are flushed to zero. A NaN result is `0x7fff_ffff` (f32) or `0x7fff_ffff_0000_0000`.
 //!
-//! The tables are committed zstd-compressed (`simulator/data/sfu/`, 1.7 MB) and decoded on first use; in memory
-//! each keeps an anchor every 64 entries and a residual from the line between anchors per entry (a byte each, two
-//! for the logarithm).
+//! The tables are committed zstd-compressed (`simulator/data/sfu/`, 4.1 MB) and decoded on first use; in memory
+//! each keeps an anchor every 64 entries and each entry's residual from the line between anchors, a block's
+//! residuals in the narrowest of 1, 2, 4 or 8 bytes that holds them (a byte for most).
 #![allow(
     clippy::cast_possible_truncation,
     clippy::cast_possible_wrap,
