@@ -524,3 +524,48 @@ fn the_carry_chain_carries_from_one_instruction_to_the_next() {
     );
     assert_eq!(out.buffers[1].data, [1, 0, 1, 0]);
 }
+
+/// PTX `neg.f64` as the GPU computes it (ptxas makes it a `DADD` of its negation, whose NaN propagation ignores
+/// the negation): every number negated, zeros included, but a NaN kept with its sign.
+#[test]
+fn ptx_neg_f64_negates_numbers_and_keeps_a_nans_sign() {
+    use std::fmt::Write as _;
+    let inputs: [u64; 6] = [
+        0x3ff8_0000_0000_0000,
+        0x0000_0000_0000_0000,
+        0x8000_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x0000_0000_0000_0001,
+        0xfff8_0000_0000_0000,
+    ];
+    let mut text = String::from(
+        ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\
+         .reg .f64 %fd<4>;\n.reg .b64 %rd<4>;\n\
+         ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n",
+    );
+    for (k, x) in inputs.iter().enumerate() {
+        let _ = write!(
+            text,
+            " mov.f64 %fd1, 0d{x:016X};\n neg.f64 %fd2, %fd1;\n st.global.f64 [%rd1+{}], %fd2;\n",
+            8 * k
+        );
+    }
+    text += " ret;\n}\n";
+    let out = run_ptx(&text, &["out=u64[6]"]);
+    let words: Vec<u64> = out.buffers[0]
+        .data
+        .chunks(2)
+        .map(|w| u64::from(w[0]) | u64::from(w[1]) << 32)
+        .collect();
+    assert_eq!(
+        words,
+        [
+            0xbff8_0000_0000_0000,
+            0x8000_0000_0000_0000,
+            0x0000_0000_0000_0000,
+            0x7ff0_0000_0000_0000,
+            0x8000_0000_0000_0001,
+            0xfff8_0000_0000_0000,
+        ]
+    );
+}
