@@ -1366,10 +1366,10 @@ impl Lower<'_> {
                 format!(
                     "`{}.f64`{}",
                     op.name(),
-                    if ftz {
-                        ""
-                    } else {
+                    if op == ApproxOp::Rsqrt && !ftz {
                         " without `.ftz` (ptxas refines it with a Newton step)"
+                    } else {
+                        ""
                     }
                 ),
             ));
