@@ -88,9 +88,9 @@ fn the_corpus_lowers_or_names_what_is_not_supported() {
             }
         }
     }
-    assert_eq!(lowered[".O3.ptx"], (58, 4), "nvcc -O3: lowered, refused");
-    assert_eq!(lowered[".G.ptx"], (56, 6), "nvcc -G");
-    assert_eq!(lowered[".ptx"], (38, 1), "Numba");
+    assert_eq!(lowered[".O3.ptx"], (64, 4), "nvcc -O3: lowered, refused");
+    assert_eq!(lowered[".G.ptx"], (62, 6), "nvcc -G");
+    assert_eq!(lowered[".ptx"], (40, 1), "Numba");
 }
 
 /// `atom.inc.u32` and `atom.dec.u32` (PTX: `inc` stores `old >= b ? 0 : old + 1`, `dec` stores `old == 0 || old > b
@@ -568,4 +568,133 @@ fn ptx_neg_f64_negates_numbers_and_keeps_a_nans_sign() {
             0xfff8_0000_0000_0000,
         ]
     );
+}
+
+/// A kernel of straight-line f32 instructions on registers `%f1`..`%f9` set from `inits` (bits), each line's `%f0`
+/// stored to `out[k]`; `target` is `sm_90` or `sm_90, debug`.
+fn f32_lines(target: &str, inits: &[u32], lines: &[&str]) -> Vec<u32> {
+    use std::fmt::Write as _;
+    let mut text = format!(
+        ".version 8.0\n.target {target}\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n\
+         .reg .f32 %f<20>;\n.reg .f64 %fd<4>;\n.reg .pred %p<4>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n\
+         ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    );
+    for (k, v) in inits.iter().enumerate() {
+        let _ = writeln!(text, " mov.b32 %f{}, {v};", k + 1);
+    }
+    for (k, line) in lines.iter().enumerate() {
+        let _ = write!(text, " {line}\n st.global.f32 [%rd1+{}], %f0;\n", 4 * k);
+    }
+    text += " ret;\n}\n";
+    run_ptx(&text, &[&format!("out=u32[{}]", lines.len())]).buffers[0]
+        .data
+        .clone()
+}
+
+/// PTX's `.ftz` forms (`-use_fast_math`) flush subnormal operands and results as the H200 does: the result rounded
+/// to 24 bits as if the exponent were unbounded, then flushed below 2^-126 (`crosscheck/edges/edges_ftz.s` checks
+/// 23,552 results on the GPU; these are worked out by hand).
+#[test]
+fn ftz_forms_flush_subnormals_as_the_gpu_does() {
+    let inits = [
+        0x0d7f_ffff, // %f1 = 2^-100·(1 - 2^-24)
+        0x3280_0000, // %f2 = 2^-26
+        0x0d7f_fffe, // %f3 = 2^-100·(1 - 2^-23)
+        0x3280_0001, // %f4 = 2^-26·(1 + 2^-23)
+        0x00c0_0000, // %f5 = 1.5·2^-126
+        0x0080_0000, // %f6 = 2^-126
+        0xffc0_0001, // %f7 = a NaN with a payload
+        0x8000_0005, // %f8 = a negative subnormal
+        0x0000_0000, // %f9 = +0
+    ];
+    let out = f32_lines(
+        "sm_90",
+        &inits,
+        &[
+            // 2^-126 - 2^-150: IEEE's subnormal rounding ties to 2^-126; at 24 bits it is exact, and flushed.
+            "mul.ftz.f32 %f0, %f1, %f2;",
+            "mul.f32 %f0, %f1, %f2;",
+            // 2^-126·(1 - 2^-46) rounds to 2^-126 at 24 bits: kept.
+            "mul.ftz.f32 %f0, %f3, %f4;",
+            // The quotient 2^-126 - 2^-150, as the product.
+            "div.rn.ftz.f32 %f0, %f1, 0f4C800000;",
+            // 1.5·2^-126 - 2^-126 = 2^-127, and its negative.
+            "sub.ftz.f32 %f0, %f5, %f6;",
+            "sub.ftz.f32 %f0, %f6, %f5;",
+            "sub.f32 %f0, %f5, %f6;",
+            // abs and neg with .ftz are FADD.FTZ: a NaN becomes the canonical NaN; the plain forms flip bits.
+            "abs.ftz.f32 %f0, %f7;",
+            "abs.f32 %f0, %f7;",
+            "neg.ftz.f32 %f0, %f8;",
+            // min of -subnormal (a -0) and +0 is -0; the flush alone keeps the sign.
+            "min.ftz.f32 %f0, %f8, %f9;",
+            "cvt.ftz.f32.f32 %f0, %f8;",
+            // A subnormal equals 0 with .ftz, not without.
+            "setp.eq.ftz.f32 %p1, %f8, %f9; selp.f32 %f0, 0f3F800000, 0f00000000, %p1;",
+            "setp.eq.f32 %p1, %f8, %f9; selp.f32 %f0, 0f3F800000, 0f00000000, %p1;",
+            // f64 to f32: 2^-126 - 2^-151 is at ptxas's threshold (kept: rounds to 2^-126); just below it, flushed.
+            "mov.f64 %fd1, 0d380FFFFFF0000000; cvt.rn.ftz.f32.f64 %f0, %fd1;",
+            "mov.f64 %fd1, 0d380FFFFFEFFFFFFF; cvt.rn.ftz.f32.f64 %f0, %fd1;",
+            "mov.f64 %fd1, 0d380FFFFFEFFFFFFF; cvt.rn.f32.f64 %f0, %fd1;",
+            // Towards zero: below 2^-126 is flushed, whatever the distance.
+            "mov.f64 %fd1, 0dB80FFFFFFFFFFFFF; cvt.rz.ftz.f32.f64 %f0, %fd1;",
+            // A subnormal f32 to f64 is a zero.
+            "cvt.ftz.f64.f32 %fd2, %f8; cvt.rn.f32.f64 %f0, %fd2;",
+        ],
+    );
+    assert_eq!(
+        out,
+        [
+            0x0000_0000,
+            0x0080_0000,
+            0x0080_0000,
+            0x0000_0000,
+            0x0000_0000,
+            0x8000_0000,
+            0x0040_0000,
+            0x7fff_ffff,
+            0x7fc0_0001,
+            0x0000_0000,
+            0x8000_0000,
+            0x8000_0000,
+            0x3f80_0000,
+            0x0000_0000,
+            0x0080_0000,
+            0x0000_0000,
+            0x0080_0000,
+            0x8000_0000,
+            0x8000_0000,
+        ]
+    );
+}
+
+/// ptxas fuses a `mul` (or a `div.approx`) and the `add`/`sub` that alone reads it into one FFMA at -O3 (docs/ptx.md,
+/// "Contraction"): (1 + 2^-12)^2 - 1 is 2^-11 + 2^-24 fused, 2^-11 after the product's rounding (a tie to even). A
+/// product also stored, one read across a label, and a debug build stay apart.
+#[test]
+fn ptxas_contraction_of_a_product_and_a_sum_is_modelled() {
+    let inits = [0x3f80_0800, 0x3f80_0000, 0x4040_0000]; // 1 + 2^-12, 1, 3
+    // (Each product its own register: nvcc's PTX writes each register once, and a register written twice is not
+    // fused.)
+    let lines = [
+        "mul.f32 %f11, %f1, %f1; sub.f32 %f0, %f11, %f2;",
+        // c - a*b: fma(-a, b, c).
+        "mul.f32 %f12, %f1, %f1; sub.f32 %f0, %f2, %f12;",
+        "mul.f32 %f13, %f1, %f1; st.global.f32 [%rd1+20], %f13; sub.f32 %f0, %f13, %f2;",
+        "mul.f32 %f14, %f1, %f1; bra L1; L1: sub.f32 %f0, %f14, %f2;",
+        "mul.rn.f32 %f15, %f1, %f1; sub.f32 %f0, %f15, %f2;",
+        // A quotient read twice by one addition.
+        "div.approx.f32 %f16, %f1, %f3; add.f32 %f0, %f16, %f16;",
+    ];
+    let fused = f32_lines("sm_90", &inits, &lines);
+    let debug = f32_lines("sm_90, debug", &inits, &lines);
+    assert_eq!(
+        fused[..5],
+        [0x3a00_0400, 0xba00_0400, 0x3a00_0000, 0x3a00_0000, 0x3a00_0000]
+    );
+    assert_eq!(
+        debug[..5],
+        [0x3a00_0000, 0xba00_0000, 0x3a00_0000, 0x3a00_0000, 0x3a00_0000]
+    );
+    assert_eq!(fused[5], debug[5]);
 }

@@ -351,7 +351,8 @@ impl BinaryOp {
     }
 }
 
-/// The IEEE operations PTX offers with a directed rounding (`.rz`, `.rm`, `.rp`): [`Op::Rounded`].
+/// The IEEE operations PTX offers with a directed rounding (`.rz`, `.rm`, `.rp`) or flushing subnormals to zero
+/// (`.ftz`, f32): [`Op::Rounded`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RoundedOp {
     Add,
@@ -363,6 +364,16 @@ pub enum RoundedOp {
     Sqrt,
     /// `rcp`: `1 / a`.
     Rcp,
+    /// `min.ftz.f32`, `max.ftz.f32` (only with `.ftz`: the plain forms are [`BinaryOp::Min`], [`BinaryOp::Max`]).
+    Min,
+    Max,
+    /// `abs.ftz.f32`, `neg.ftz.f32`: unlike the plain forms' sign-bit operations, the GPU's `FADD.FTZ` of `|a|` or
+    /// `-a` and `-0.0` (a NaN becomes the canonical NaN).
+    Abs,
+    Neg,
+    /// `cvt.ftz.f32.f32 d, a`: `a` with a subnormal flushed to a zero of its sign, a NaN made canonical (the
+    /// GPU's `FADD.FTZ d, a, -0.0`). PTX's other `cvt.ftz` forms lower to it and a plain `cvt`.
+    Flush,
 }
 
 impl RoundedOp {
@@ -376,6 +387,10 @@ impl RoundedOp {
             "fma" => RoundedOp::Fma,
             "sqrt" => RoundedOp::Sqrt,
             "rcp" => RoundedOp::Rcp,
+            "min" => RoundedOp::Min,
+            "max" => RoundedOp::Max,
+            "abs" => RoundedOp::Abs,
+            "neg" => RoundedOp::Neg,
             _ => return None,
         })
     }
@@ -389,16 +404,29 @@ impl RoundedOp {
             RoundedOp::Fma => "fma",
             RoundedOp::Sqrt => "sqrt",
             RoundedOp::Rcp => "rcp",
+            RoundedOp::Min => "min",
+            RoundedOp::Max => "max",
+            RoundedOp::Abs => "abs",
+            RoundedOp::Neg => "neg",
+            RoundedOp::Flush => "cvt",
         }
     }
 
     /// How many operands it reads.
     pub fn arity(self) -> usize {
         match self {
-            RoundedOp::Sqrt | RoundedOp::Rcp => 1,
+            RoundedOp::Sqrt | RoundedOp::Rcp | RoundedOp::Abs | RoundedOp::Neg | RoundedOp::Flush => 1,
             RoundedOp::Fma => 3,
             _ => 2,
         }
+    }
+
+    /// Whether it takes a rounding (`min`, `max`, `abs`, `neg` and the flush do not round).
+    pub fn rounds(self) -> bool {
+        !matches!(
+            self,
+            RoundedOp::Min | RoundedOp::Max | RoundedOp::Abs | RoundedOp::Neg | RoundedOp::Flush
+        )
     }
 }
 
@@ -425,6 +453,11 @@ pub enum ApproxOp {
     Div,
     /// `div.full`: `a * (1 / b)` with both scaled where `b` is very large or subnormal.
     DivFull,
+    /// `divadd.approx d, a, b, c` (warpsim's own): `div.approx`'s final multiplication fused with an addition of
+    /// `c` (one rounding), as ptxas contracts a `div.approx` whose result only an `add` reads.
+    DivAdd,
+    /// `divadd.full d, a, b, c`: the same for `div.full`.
+    DivFullAdd,
 }
 
 impl ApproxOp {
@@ -440,6 +473,8 @@ impl ApproxOp {
             ("cos", false) => ApproxOp::Cos,
             ("div", false) => ApproxOp::Div,
             ("div", true) => ApproxOp::DivFull,
+            ("divadd", false) => ApproxOp::DivAdd,
+            ("divadd", true) => ApproxOp::DivFullAdd,
             _ => return None,
         })
     }
@@ -456,6 +491,8 @@ impl ApproxOp {
             ApproxOp::Cos => "cos.approx",
             ApproxOp::Div => "div.approx",
             ApproxOp::DivFull => "div.full",
+            ApproxOp::DivAdd => "divadd.approx",
+            ApproxOp::DivFullAdd => "divadd.full",
         }
     }
 
@@ -463,6 +500,7 @@ impl ApproxOp {
     pub fn arity(self) -> usize {
         match self {
             ApproxOp::Div | ApproxOp::DivFull => 2,
+            ApproxOp::DivAdd | ApproxOp::DivFullAdd => 3,
             _ => 1,
         }
     }
@@ -823,11 +861,15 @@ pub enum Op {
     },
     /// IEEE arithmetic rounded towards zero, minus or plus infinity (`rounding`: `rz`, `rm`, `rp`; PTX
     /// `add.rz.f32`, `fma.rm.f64`, `sqrt.rp.f32`, `rcp.rz.f64`, …): the exact result's neighbour in that direction;
-    /// also `rcp.rn` (`rounding` `rn`: the reciprocal rounded to nearest, nvcc's `1.0f / x`). `b` and `c` as the
-    /// operation reads them ([`RoundedOp::arity`]).
+    /// also `rcp.rn` (`rounding` `rn`: the reciprocal rounded to nearest, nvcc's `1.0f / x`). With `ftz` (f32
+    /// only: PTX's `.ftz`, `-use_fast_math`), any rounding including `rn`, and subnormal operands and results
+    /// flushed to zeros of their sign as the GPU's `FADD.FTZ`, `FMUL.FTZ`, `FFMA.FTZ`, `FMNMX.FTZ` do: a result
+    /// whose exact value lies below 2^-126 in magnitude is flushed even where it would round to 2^-126. `b` and
+    /// `c` as the operation reads them ([`RoundedOp::arity`]).
     Rounded {
         op: RoundedOp,
         rounding: Rounding,
+        ftz: bool,
         ty: Ty,
         d: Reg,
         a: Operand,
@@ -835,7 +877,8 @@ pub enum Op {
         c: Option<Operand>,
     },
     /// The special-function unit's approximations (`rcp.approx.ftz.f32`, `ex2.approx.f32`, `div.full.f32`,
-    /// `rsqrt.approx.ftz.f64`, …): `ftz` flushes subnormal operands and results to zero. `b` for the divisions.
+    /// `rsqrt.approx.ftz.f64`, …): `ftz` flushes subnormal operands and results to zero. `b` for the divisions, `c`
+    /// for the fused `divadd`.
     Approx {
         op: ApproxOp,
         ftz: bool,
@@ -843,6 +886,7 @@ pub enum Op {
         d: Reg,
         a: Operand,
         b: Option<Operand>,
+        c: Option<Operand>,
     },
     /// Extended-precision integer arithmetic (`add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`,
     /// `madc{.lo,.hi}[.cc]` on u32, s32, u64, s64): `d = a OP b [+ c] + cin` (`sub`: `a - (b + cin)`), and the carry
@@ -858,8 +902,11 @@ pub enum Op {
         cin: Option<Pred>,
         cout: Option<Pred>,
     },
+    /// A comparison into a predicate; `ftz` (f32 only, PTX's `setp.lt.ftz.f32`) compares subnormal operands as
+    /// zeros of their sign.
     Setp {
         cmp: Cmp,
+        ftz: bool,
         ty: Ty,
         p: Pred,
         a: Operand,
@@ -1069,9 +1116,9 @@ impl Op {
                 v.extend(b.iter().chain(c.iter()));
                 v
             }
-            Op::Approx { a, b, .. } => {
+            Op::Approx { a, b, c, .. } => {
                 let mut v = vec![a];
-                v.extend(b.iter());
+                v.extend(b.iter().chain(c.iter()));
                 v
             }
             Op::Carry { a, b, c, .. } => {

@@ -1414,10 +1414,14 @@ impl Ctx<'_> {
                 Op::Mov { ty, d, a }
             }
             "rcp" | "sqrt" | "div" if parts.next_is(&["approx", "full"]) => self.approx(m, parts, c)?,
-            "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => self.approx(m, parts, c)?,
+            "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "divadd" => self.approx(m, parts, c)?,
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp" if parts.next_is(&["rz", "rm", "rp"]) => {
                 self.rounded(m, parts, c)?
             }
+            "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "min" | "max" | "abs" | "neg" if parts.has("ftz") => {
+                self.rounded(m, parts, c)?
+            }
+            "cvt" if parts.has("ftz") => self.flush(parts, c)?,
             "rcp" => self.rounded(m, parts, c)?,
             "add" | "sub" | "mad" if parts.has("cc") => self.carry(m, parts, c)?,
             "addc" | "subc" | "madc" => self.carry(m, parts, c)?,
@@ -1547,21 +1551,30 @@ impl Ctx<'_> {
     /// `add`, `sub`, `mul`, `div`, `fma`, `sqrt` and `rcp` rounded towards zero (`.rz`), minus infinity (`.rm`) or
     /// plus infinity (`.rp`), and `rcp.rn` (the others' `.rn` forms are their plain instructions), on `.f32` or
     /// `.f64`.
+    ///
+    /// With `.ftz` after the rounding (`add.rz.ftz.f32`, `fma.rn.ftz.f32`; `rn` when none is written, as in
+    /// `mul.ftz.f32`), and `min`, `max`, `abs`, `neg` `.ftz.f32`: f32 only, subnormals flushed to zero.
     fn rounded(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
-        let roundings: &[&str] = if m == "rcp" {
+        // (The caller dispatched on these opcodes.)
+        let op = RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add);
+        let ftz_form = parts.has("ftz");
+        let roundings: &[&str] = if m == "rcp" || ftz_form {
             &["rn", "rz", "rm", "rp"]
         } else {
             &["rz", "rm", "rp"]
         };
-        let rounding = match parts.required(roundings, "a rounding")? {
-            "rn" => Rounding::NearestFloat,
-            "rz" => Rounding::FloatZero,
-            "rm" => Rounding::FloatDown,
-            _ => Rounding::FloatUp,
+        let rounding = if !op.rounds() || (ftz_form && !parts.next_is(roundings)) {
+            Rounding::NearestFloat
+        } else {
+            match parts.required(roundings, "a rounding")? {
+                "rn" => Rounding::NearestFloat,
+                "rz" => Rounding::FloatZero,
+                "rm" => Rounding::FloatDown,
+                _ => Rounding::FloatUp,
+            }
         };
-        let ty = parts.ty(&[Ty::F32, Ty::F64])?;
-        // (The caller dispatched on these opcodes.)
-        let op = RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add);
+        let ftz = parts.optional(&["ftz"]).is_some();
+        let ty = parts.ty(if ftz { &[Ty::F32] } else { &[Ty::F32, Ty::F64] })?;
         let d = self.dst(c, ty)?;
         c.comma()?;
         let a = self.src(c, ty)?;
@@ -1574,6 +1587,7 @@ impl Ctx<'_> {
         Ok(Op::Rounded {
             op,
             rounding,
+            ftz,
             ty,
             d,
             a,
@@ -1582,11 +1596,35 @@ impl Ctx<'_> {
         })
     }
 
+    /// `cvt.ftz.f32.f32 d, a`: `a` with a subnormal flushed to zero ([`RoundedOp::Flush`]).
+    fn flush(&self, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        parts.required(&["ftz"], "`.ftz`")?;
+        parts.ty(&[Ty::F32])?;
+        parts.ty(&[Ty::F32])?;
+        let d = self.dst(c, Ty::F32)?;
+        c.comma()?;
+        let a = self.src(c, Ty::F32)?;
+        Ok(Op::Rounded {
+            op: RoundedOp::Flush,
+            rounding: Rounding::NearestFloat,
+            ftz: true,
+            ty: Ty::F32,
+            d,
+            a,
+            b: None,
+            c: None,
+        })
+    }
+
     /// The special-function unit's approximations: `rcp`, `rsqrt`, `sqrt`, `ex2`, `lg2`, `sin`, `cos`, `div`
     /// `.approx[.ftz].f32`,
     /// `div.full[.ftz].f32`, and `rcp`/`rsqrt` `.approx.ftz.f64`.
     fn approx(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
-        let precisions: &[&str] = if m == "div" { &["approx", "full"] } else { &["approx"] };
+        let precisions: &[&str] = if matches!(m, "div" | "divadd") {
+            &["approx", "full"]
+        } else {
+            &["approx"]
+        };
         let full = parts.required(precisions, "`.approx` (the special-function unit's approximation)")? == "full";
         let Some(op) = ApproxOp::of_opcode(m, full) else {
             return Err(Diagnostic::error(parts.span, format!("`{m}.full` does not exist"))
@@ -1609,13 +1647,21 @@ impl Ctx<'_> {
         let d = self.dst(c, ty)?;
         c.comma()?;
         let a = self.src(c, ty)?;
-        let b = if op.arity() == 2 {
+        let mut more = [None, None];
+        for slot in more.iter_mut().take(op.arity() - 1) {
             c.comma()?;
-            Some(self.src(c, ty)?)
-        } else {
-            None
-        };
-        Ok(Op::Approx { op, ftz, ty, d, a, b })
+            *slot = Some(self.src(c, ty)?);
+        }
+        let [b, cc] = more;
+        Ok(Op::Approx {
+            op,
+            ftz,
+            ty,
+            d,
+            a,
+            b,
+            c: cc,
+        })
     }
 
     /// The carry chain: `add.cc`, `sub.cc`, `mad{.lo,.hi}.cc` (a carry out), `addc`, `subc`, `madc{.lo,.hi}` (a
@@ -1775,7 +1821,8 @@ impl Ctx<'_> {
         let names: Vec<&str> = Cmp::ALL.iter().map(|c| c.name()).collect();
         let cmp_name = parts.required(&names, "a comparison")?;
         let cmp = Cmp::ALL.into_iter().find(|c| c.name() == cmp_name).expect("cmp");
-        let ty = parts.ty(&ALL_TYS)?;
+        let ftz = parts.optional(&["ftz"]).is_some();
+        let ty = parts.ty(if ftz { &[Ty::F32] } else { &ALL_TYS })?;
         if matches!(ty, Ty::B32 | Ty::B64) && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
             let (u, s) = if ty == Ty::B32 { ("u32", "s32") } else { ("u64", "s64") };
             return Err(
@@ -1789,7 +1836,7 @@ impl Ctx<'_> {
         let a = self.src(c, ty)?;
         c.comma()?;
         let b = self.src(c, ty)?;
-        Ok(Op::Setp { cmp, ty, p, a, b })
+        Ok(Op::Setp { cmp, ftz, ty, p, a, b })
     }
 
     /// `selp.TYPE d, a, b, p`.

@@ -203,23 +203,43 @@ pub fn op(p: &Program, op: &Op) -> String {
         Op::Rounded {
             op,
             rounding,
+            ftz,
             ty,
             d,
             a,
             b,
             c,
         } => {
-            let mut text = format!("{}.{}.{} {}, {}", op.name(), rounding.name(), ty.name(), r(d), o(a));
+            let rounding = if op.rounds() {
+                format!(".{}", rounding.name())
+            } else {
+                String::new()
+            };
+            let ftz = if *ftz { ".ftz" } else { "" };
+            let tys = if *op == RoundedOp::Flush {
+                format!("{}.{}", ty.name(), ty.name())
+            } else {
+                ty.name().to_string()
+            };
+            let mut text = format!("{}{rounding}{ftz}.{tys} {}, {}", op.name(), r(d), o(a));
             for x in b.iter().chain(c.iter()) {
                 let _ = write!(text, ", {}", o(x));
             }
             text
         }
-        Op::Approx { op, ftz, ty, d, a, b } => {
+        Op::Approx {
+            op,
+            ftz,
+            ty,
+            d,
+            a,
+            b,
+            c,
+        } => {
             let ftz = if *ftz { ".ftz" } else { "" };
             let mut text = format!("{}{ftz}.{} {}, {}", op.name(), ty.name(), r(d), o(a));
-            if let Some(b) = b {
-                let _ = write!(text, ", {}", o(b));
+            for x in b.iter().chain(c.iter()) {
+                let _ = write!(text, ", {}", o(x));
             }
             text
         }
@@ -253,8 +273,16 @@ pub fn op(p: &Program, op: &Op) -> String {
             }
             text
         }
-        Op::Setp { cmp, ty, p: pd, a, b } => {
-            format!("setp.{}.{} {}, {}, {}", cmp.name(), ty.name(), pr(pd), o(a), o(b))
+        Op::Setp {
+            cmp,
+            ftz,
+            ty,
+            p: pd,
+            a,
+            b,
+        } => {
+            let ftz = if *ftz { ".ftz" } else { "" };
+            format!("setp.{}{ftz}.{} {}, {}, {}", cmp.name(), ty.name(), pr(pd), o(a), o(b))
         }
         Op::PredLogic { op, d, a, b } => {
             let m = match op {

@@ -12,6 +12,8 @@ cd "$(dirname "$0")/cuda"
 if [ $# -eq 0 ]; then set -- *.cu; fi
 for f in "$@"; do
   n=${f%.cu}
-  nice -n 19 "$NVCC" -ptx -arch=sm_90 -lineinfo -O3 "$n.cu" -o "$n.O3.ptx"
-  nice -n 19 "$NVCC" -ptx -arch=sm_90 -G "$n.cu" -o "$n.G.ptx"
+  # A first line `// nvcc: FLAGS` adds FLAGS to both builds (w45: -use_fast_math).
+  flags=$(sed -n '1s|^// nvcc: ||p' "$n.cu")
+  nice -n 19 "$NVCC" -ptx -arch=sm_90 -lineinfo -O3 $flags "$n.cu" -o "$n.O3.ptx"
+  nice -n 19 "$NVCC" -ptx -arch=sm_90 -G $flags "$n.cu" -o "$n.G.ptx"
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Regenerate programs/ptx/numba/FILE.NAME.ptx from the kernel sources next to them.
 
-Each programs/ptx/numba/*.py defines SIGS = [(name, python_function, signature), ...]; every entry is compiled
-with cuda.compile_ptx(fn, sig, cc=(9, 0), lineinfo=True) into FILE.NAME.ptx.
+Each programs/ptx/numba/*.py defines SIGS = [(name, python_function, signature[, options]), ...]; every entry is
+compiled with cuda.compile_ptx(fn, sig, cc=(9, 0), lineinfo=True, **options) into FILE.NAME.ptx.
 
     python3 -m venv /tmp/venv-ptx
     /tmp/venv-ptx/bin/pip install numba-cuda numpy
@@ -29,10 +29,11 @@ for src in sorted(here.glob("*.py")):
     spec = importlib.util.spec_from_file_location(src.stem, src)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    for name, fn, sig in mod.SIGS:
+    for name, fn, sig, *options in mod.SIGS:
         if only and name not in only:
             continue
-        ptx, resty = cuda.compile_ptx(fn, sig, cc=(9, 0), lineinfo=True)
+        # (An optional fourth element: compile_ptx's options, e.g. {"fastmath": True}.)
+        ptx, resty = cuda.compile_ptx(fn, sig, cc=(9, 0), lineinfo=True, **(options[0] if options else {}))
         out = here / f"{src.stem}.{name}.ptx"
         out.write_text(ptx)
         print(f"{out.name}: {len(ptx.splitlines())} lines, restype {resty}")

@@ -6,6 +6,10 @@ One kernel per function (`o[i] = f(a[i])`, two-operand ones `f(a[i], a[i ^ 1])`)
 error for each. Needs nvcc (see README.md, "Regenerating the PTX") and a built `sim`:
 
     NVCC=/tmp/venv-ptx/lib/python3.11/site-packages/nvidia/cu13/bin/nvcc programs/ptx/survey_math.py [target/release/sim]
+
+`NVCC_FLAGS=-use_fast_math` adds flags to nvcc's (the fast-math forms: `.ftz` arithmetic, more approximations).
+`--launches=DIR` also writes DIR/m.ptx and DIR/launches.txt, every kernel that runs with inputs off exact values, for
+`sim crosscheck --launches DIR/launches.txt` on a GPU.
 """
 import os, re, subprocess, sys, tempfile
 
@@ -28,19 +32,31 @@ for f in f64b:
 for f in ints:
     out.append(f'extern "C" __global__ void k{k}(long long *o, const long long *a) {{ int i = threadIdx.x; long long x = a[i], y = a[i^1] | 1; o[i] = (long long)({f}); }} // {f}'); k += 1
 
-sim = sys.argv[1] if len(sys.argv) > 1 else "target/release/sim"
+args = [a for a in sys.argv[1:] if not a.startswith("--launches=")]
+launches = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--launches=")), None)
+sim = args[0] if args else "target/release/sim"
 nvcc = os.environ.get("NVCC", "nvcc")
 with tempfile.TemporaryDirectory() as tmp:
-    cu, ptx = os.path.join(tmp, "m.cu"), os.path.join(tmp, "m.ptx")
+    out_dir = launches or tmp
+    os.makedirs(out_dir, exist_ok=True)
+    cu, ptx = os.path.join(tmp, "m.cu"), os.path.join(out_dir, "m.ptx")
     open(cu, "w").write("\n".join(out) + "\n")
-    subprocess.run([nvcc, "-ptx", "-arch=sm_90", "-O3", "-w", cu, "-o", ptx], check=True)
+    subprocess.run([nvcc, "-ptx", "-arch=sm_90", "-O3", "-w", *os.environ.get("NVCC_FLAGS", "").split(), cu, "-o", ptx], check=True)
     ok = 0
+    written = []
     for line in out[2:]:
         k, ty, name = re.match(r'.*void (k\d+)\((float|double|long long)\b.*// (.*)', line).groups()
         elem = {"float": "f32", "double": "f64"}.get(ty, "s64")
-        r = subprocess.run([sim, "run", ptx, "--entry", k, "--block", "32", "--buffer", f"0={elem}[32]",
-                            "--buffer", f"1={elem}[32]=i*3-40"], capture_output=True, text=True)
+        init = "i*3-40" if elem == "s64" else "(i-16)*0.7371+0.0131"
+        flags = ["--entry", k, "--block", "32", "--buffer", f"0={elem}[32]", "--buffer", f"1={elem}[32]={init}"]
+        r = subprocess.run([sim, "run", ptx, *flags], capture_output=True, text=True)
         first = (r.stdout + r.stderr).splitlines()[0] if r.returncode else ""
         ok += r.returncode == 0
+        if r.returncode == 0:
+            written.append("m.ptx " + " ".join(flags))
         print(f"{'OK  ' if r.returncode == 0 else 'FAIL'} {name}" + (f": {first}" if first else ""))
     print(f"{ok} of {len(out) - 2} run")
+    if launches:
+        # Every kernel that runs, for `sim crosscheck --launches DIR/launches.txt` on a GPU (inputs off exact values).
+        open(os.path.join(launches, "launches.txt"), "w").write("\n".join(written) + "\n")
+        print(f"wrote {launches}/m.ptx and {launches}/launches.txt")

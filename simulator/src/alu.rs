@@ -203,6 +203,7 @@ pub fn compare(cmp: Cmp, class: CmpClass, a: u32, b: u32) -> bool {
         CmpClass::Unsigned => Some(a.cmp(&b)),
         // Ordered comparisons: anything with NaN is false, except `ne` which PTX also makes false (ordered).
         CmpClass::Float => f(a).partial_cmp(&f(b)),
+        CmpClass::FloatFtz => f(flush(a)).partial_cmp(&f(flush(b))),
     };
     holds(cmp, ord)
 }
@@ -640,9 +641,15 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::Cvt { to, from, rounding } => convert_any(to, from, rounding, a),
         Wide::CopySign { wide: true } => b & !(1 << 63) | a & (1 << 63),
         Wide::CopySign { wide: false } => b & 0x7fff_ffff | a & 0x8000_0000,
-        Wide::Rounded { op, rounding, wide } => rounded(op, rounding, wide, [a, b, c]),
+        Wide::Rounded {
+            op,
+            rounding,
+            wide: false,
+            ftz: true,
+        } => u64::from(rounded_ftz32(op, rounding, [low(a), low(b), low(c)])),
+        Wide::Rounded { op, rounding, wide, .. } => rounded(op, rounding, wide, [a, b, c]),
         Wide::Approx { op, wide: true, .. } => crate::sfu::approx64(op, a),
-        Wide::Approx { op, ftz, wide: false } => u64::from(crate::sfu::approx32(op, ftz, low(a), low(b))),
+        Wide::Approx { op, ftz, wide: false } => u64::from(crate::sfu::approx32(op, ftz, low(a), low(b), low(c))),
     })
 }
 
@@ -673,6 +680,9 @@ pub fn rounded(op: RoundedOp, rounding: Rounding, wide: bool, [a, b, c]: [u64; 3
             RoundedOp::Fma => nan_result(d(a).mul_add(d(b), d(c)), &[b, c, a]),
             RoundedOp::Sqrt => return sqrt_directed64(a, rounding),
             RoundedOp::Rcp => nan_result(1.0 / d(a), &[a]),
+            RoundedOp::Min | RoundedOp::Max | RoundedOp::Abs | RoundedOp::Neg | RoundedOp::Flush => {
+                unreachable!("the decoder takes them only with .ftz, on f32")
+            }
         };
         if is_nan64(nearest) {
             return nearest;
@@ -690,12 +700,75 @@ pub fn rounded(op: RoundedOp, rounding: Rounding, wide: bool, [a, b, c]: [u64; 3
         RoundedOp::Div => f(a) / f(b),
         RoundedOp::Fma => f(a).mul_add(f(b), f(c)),
         RoundedOp::Rcp | RoundedOp::Sqrt => 1.0 / f(a),
+        RoundedOp::Min | RoundedOp::Max | RoundedOp::Abs | RoundedOp::Neg | RoundedOp::Flush => {
+            unreachable!("the decoder takes them only with .ftz")
+        }
     };
     if nearest.is_nan() {
         return u64::from(CANONICAL_NAN.to_bits());
     }
     apfloat::<Single>(op, mode, [a, b, c].map(u64::from)) as u64
 }
+
+/// An f32 subnormal as a zero of its sign (other values unchanged).
+#[inline]
+fn flush(x: u32) -> u32 {
+    if x & 0x7f80_0000 == 0 { x & 0x8000_0000 } else { x }
+}
+
+/// The `.ftz` forms on f32 (`add.ftz.f32`, `fma.rz.ftz.f32`, `div.rn.ftz.f32`, `min.ftz.f32`, `cvt.ftz.f32.f32`, …),
+/// as the GPU's `FADD.FTZ`, `FMUL.FTZ`, `FFMA.FTZ`, `FMNMX.FTZ` and ptxas's subroutines compute them: subnormal
+/// operands are zeros of their sign; the result is rounded to 24 significant bits as if the exponent had no lower
+/// bound, and one below 2^-126 in magnitude is a zero of its sign (so a product of 2^-126·(1 - 2^-24) is 0, where
+/// IEEE 754's subnormal rounding makes it 2^-126, and one a little below 2^-126 that rounds to 2^-126 is kept:
+/// `crosscheck/edges/edges_ftz.s` on an H200); an exact zero keeps IEEE 754's sign for the rounding; a NaN result
+/// is the canonical NaN. `abs`, `neg` and the flush are an `FADD.FTZ` of `|a|`, `-a` or `a` and -0.0 (ptxas's code
+/// for them): a NaN operand gives the canonical NaN, unlike the plain forms' sign-bit operations.
+pub fn rounded_ftz32(op: RoundedOp, rounding: Rounding, [a, b, c]: [u32; 3]) -> u32 {
+    let (a, b, c) = (flush(a), flush(b), flush(c));
+    let canonical = |x: u32, v: u32| if f(x).is_nan() { CANONICAL_NAN.to_bits() } else { v };
+    match op {
+        RoundedOp::Min => fmin(f(a), f(b)).to_bits(),
+        RoundedOp::Max => fmax(f(a), f(b)).to_bits(),
+        RoundedOp::Abs => canonical(a, a & 0x7fff_ffff),
+        RoundedOp::Neg => canonical(a, a ^ 0x8000_0000),
+        RoundedOp::Flush => canonical(a, a),
+        _ => {
+            let ieee = |x: u32, y: u32, z: u32| low(rounded(op, rounding, false, [x, y, z].map(u64::from)));
+            let r = ieee(a, b, c);
+            let magnitude = r & 0x7fff_ffff;
+            if magnitude > 0x0080_0000 || magnitude == 0 || f(r).is_nan() {
+                return r;
+            }
+            // |r| at most 2^-126 and not zero: the GPU rounds to 24 bits as if the exponent were unbounded, then
+            // flushes a result below 2^-126. The operation on operands scaled by 2^64 rounds the same way in the
+            // normal range (a tiny nonzero result bounds the operands: no scaled one overflows). A sum of normal
+            // numbers below 2^-126 is exact; a square root is never that small.
+            let up = |x: u32| (f(x) * f(TWO_64)).to_bits();
+            let scaled = match op {
+                RoundedOp::Mul | RoundedOp::Div => ieee(up(a), b, c),
+                RoundedOp::Fma => ieee(up(a), b, up(c)),
+                RoundedOp::Rcp => low(rounded(
+                    RoundedOp::Div,
+                    rounding,
+                    false,
+                    [u64::from(TWO_64), u64::from(a), 0],
+                )),
+                _ => return if magnitude < 0x0080_0000 { r & 0x8000_0000 } else { r },
+            };
+            // Below 2^-126 · 2^64 = 2^-62?
+            if scaled & 0x7fff_ffff < 0x2080_0000 {
+                r & 0x8000_0000
+            } else {
+                (f(scaled) * f(TWO_MINUS_64)).to_bits()
+            }
+        }
+    }
+}
+
+/// 2^64 and 2^-64 as f32 bits.
+const TWO_64: u32 = 0x5f80_0000;
+const TWO_MINUS_64: u32 = 0x1f80_0000;
 
 /// `op` on the bits of IEEE format `F` (`rustc_apfloat`'s single or double), rounded by `mode`: the result's bits.
 fn apfloat<F: rustc_apfloat::Float>(op: RoundedOp, mode: rustc_apfloat::Round, [a, b, c]: [u64; 3]) -> u128 {
@@ -711,6 +784,9 @@ fn apfloat<F: rustc_apfloat::Float>(op: RoundedOp, mode: rustc_apfloat::Round, [
         RoundedOp::Div => x.div_r(y, mode).value,
         RoundedOp::Fma => x.mul_add_r(y, z, mode).value,
         RoundedOp::Rcp | RoundedOp::Sqrt => F::from_u128(1).value.div_r(x, mode).value,
+        RoundedOp::Min | RoundedOp::Max | RoundedOp::Abs | RoundedOp::Neg | RoundedOp::Flush => {
+            unreachable!("the decoder takes them only with .ftz")
+        }
     };
     r.to_bits()
 }
@@ -879,7 +955,8 @@ pub fn compare64(cmp: Cmp, class: CmpClass, a: u64, b: u64) -> bool {
     let ord = match class {
         CmpClass::Signed => Some(a.cast_signed().cmp(&b.cast_signed())),
         CmpClass::Unsigned => Some(a.cmp(&b)),
-        CmpClass::Float => d(a).partial_cmp(&d(b)),
+        // (`.ftz` is for f32 only.)
+        CmpClass::Float | CmpClass::FloatFtz => d(a).partial_cmp(&d(b)),
     };
     holds(cmp, ord)
 }
@@ -1015,6 +1092,7 @@ pub fn compare_rows(cmp: Cmp, class: CmpClass, a: &[u32], b: &[u32], n: usize) -
         CmpClass::Signed => each!(Signed: Eq, Ne, Lt, Le, Gt, Ge),
         CmpClass::Unsigned => each!(Unsigned: Eq, Ne, Lt, Le, Gt, Ge),
         CmpClass::Float => each!(Float: Eq, Ne, Lt, Le, Gt, Ge),
+        CmpClass::FloatFtz => each!(FloatFtz: Eq, Ne, Lt, Le, Gt, Ge),
     }
 }
 
@@ -1435,6 +1513,19 @@ pub(crate) mod execute {
                 lanes(exec, ctx.w as usize, |l| super::slow_path::f64_div(x[l], y[l]))
             }
             Wide::SqrtF => lanes(exec, ctx.w as usize, |l| super::slow_path::f64_sqrt(x[l])),
+            // `div.rn.ftz.f32`: ptxas's code checks the operands as `div.rn.f32`'s (`FCHK` of the unflushed ones).
+            #[allow(clippy::cast_possible_truncation, reason = "an f32 operand is the low 32 bits")]
+            Wide::Rounded {
+                op: warpsim_isa::RoundedOp::Div,
+                rounding: warpsim_isa::Rounding::NearestFloat,
+                wide: false,
+                ..
+            } => {
+                rf.fetch64(b, widths[1], ctx, &mut y);
+                lanes(exec, ctx.w as usize, |l| {
+                    super::slow_path::f32_div(x[l] as u32, y[l] as u32)
+                })
+            }
             #[allow(clippy::cast_possible_truncation, reason = "an f32 operand is the low 32 bits")]
             Wide::Sqrt32
             | Wide::Rounded {
@@ -1457,6 +1548,7 @@ pub(crate) mod execute {
                 op: warpsim_isa::RoundedOp::Rcp,
                 rounding: warpsim_isa::Rounding::NearestFloat,
                 wide: true,
+                ..
             } => lanes(exec, ctx.w as usize, |l| {
                 super::slow_path::f64_div(1.0f64.to_bits(), x[l])
             }),

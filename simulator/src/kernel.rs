@@ -255,11 +255,12 @@ pub enum Wide {
         wide: bool,
     },
     /// IEEE arithmetic rounded towards zero, minus or plus infinity (`add.rz.f32`, `fma.rm.f64`, …), on f64
-    /// (`wide`) or f32.
+    /// (`wide`) or f32; with `ftz` (f32), PTX's `.ftz` forms (`alu::rounded_ftz32`).
     Rounded {
         op: RoundedOp,
         rounding: Rounding,
         wide: bool,
+        ftz: bool,
     },
     /// The special-function unit's approximations (`rcp.approx.ftz.f32`, `ex2.approx.f32`, `div.full.f32`,
     /// `rsqrt.approx.ftz.f64`, …: `crate::sfu`).
@@ -352,6 +353,7 @@ impl Wide {
                 op: RoundedOp::Rcp,
                 rounding,
                 wide,
+                ..
             } => wide && rounding != Rounding::NearestFloat,
             _ => false,
         }
@@ -450,6 +452,8 @@ pub enum CmpClass {
     Signed,
     Unsigned,
     Float,
+    /// f32 with subnormal operands compared as zeros (`setp.ftz`).
+    FloatFtz,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1239,8 +1243,8 @@ pub mod sched {
             return None;
         }
         let (a, b, wide) = match setp.op {
-            DOp::Setp { class, a, b, .. } if class != CmpClass::Float => (a, b, false),
-            DOp::Setp64 { class, a, b, .. } if class != CmpClass::Float => (a, b, true),
+            DOp::Setp { class, a, b, .. } if !matches!(class, CmpClass::Float | CmpClass::FloatFtz) => (a, b, false),
+            DOp::Setp64 { class, a, b, .. } if !matches!(class, CmpClass::Float | CmpClass::FloatFtz) => (a, b, true),
             _ => return None,
         };
         let (r, bound) = match (a, b) {
@@ -3157,22 +3161,42 @@ fn decode(
         Op::Rounded {
             op,
             rounding,
+            ftz,
             ty,
             d,
             a,
             b,
             c,
-        } => dec.rounded(*op, *rounding, *ty, *d, a, b.as_ref(), c.as_ref())?,
-        Op::Approx { op, ftz, ty, d, a, b } => {
+        } => {
+            if (*ftz && *ty != Ty::F32) || (!*ftz && !op.rounds()) {
+                return Err(diag(
+                    inst.span,
+                    format!("`{}` is not an instruction", warpsim_isa::print::op(program, &inst.op)),
+                    "here",
+                    Some("`.ftz` is for f32; `min`, `max`, `abs`, `neg` and `cvt` take it without a rounding".into()),
+                ));
+            }
+            dec.rounded(*op, *rounding, *ftz, *ty, *d, a, b.as_ref(), c.as_ref())?
+        }
+        Op::Approx {
+            op,
+            ftz,
+            ty,
+            d,
+            a,
+            b,
+            c,
+        } => {
             let f = Wide::Approx {
                 op: *op,
                 ftz: *ftz,
                 wide: ty.wide(),
             };
             let unit = match (op, ftz) {
-                (ApproxOp::Div, true) => Unit::MufuDivFtz,
-                (ApproxOp::Div, false) => Unit::MufuDiv,
-                (ApproxOp::DivFull, _) => Unit::MufuDivFull,
+                // (The fused forms' FFMA takes the place of the FMUL.)
+                (ApproxOp::Div | ApproxOp::DivAdd, true) => Unit::MufuDivFtz,
+                (ApproxOp::Div | ApproxOp::DivAdd, false) => Unit::MufuDiv,
+                (ApproxOp::DivFull | ApproxOp::DivFullAdd, _) => Unit::MufuDivFull,
                 (ApproxOp::Sin | ApproxOp::Cos, true) => Unit::MufuSinCos,
                 (_, true) => Unit::Mufu,
                 (ApproxOp::Rcp, false) => Unit::MufuRcp,
@@ -3180,7 +3204,7 @@ fn decode(
                 (ApproxOp::Rsqrt | ApproxOp::Sqrt | ApproxOp::Lg2, false) => Unit::MufuRsqrtSqrtLg2,
                 (ApproxOp::Sin | ApproxOp::Cos, false) => Unit::MufuSinCos,
             };
-            dec.wide(f, unit, *ty, *d, a, b.as_ref(), None)?
+            dec.wide(f, unit, *ty, *d, a, b.as_ref(), c.as_ref())?
         }
         Op::Carry {
             op,
@@ -3207,7 +3231,7 @@ fn decode(
             if op.adds() { Unit::Fma } else { Unit::Alu },
             *ty,
         ),
-        Op::Setp { cmp, ty, p, a, b } => dec.setp(*cmp, *ty, *p, a, b)?,
+        Op::Setp { cmp, ftz, ty, p, a, b } => dec.setp(*cmp, *ftz, *ty, *p, a, b)?,
         Op::PredLogic { op, d, a, b } => pred_logic(*op, *d, *a, *b),
         Op::Selp { ty, d, a, b, p } => dec.selp(*ty, *d, a, b, *p)?,
         Op::Cvt {
@@ -3718,6 +3742,7 @@ impl Decoder<'_> {
         &self,
         op: RoundedOp,
         rounding: Rounding,
+        ftz: bool,
         ty: Ty,
         d: Reg,
         a: &Operand,
@@ -3733,10 +3758,26 @@ impl Decoder<'_> {
             RoundedOp::Rcp if rounding == Rounding::NearestFloat => Unit::Fp64Rcp,
             RoundedOp::Div | RoundedOp::Rcp if wide => Unit::Fp64Div,
             RoundedOp::Div | RoundedOp::Rcp => Unit::Fp32Div,
+            // FMNMX.FTZ, as `min.f32`.
+            RoundedOp::Min | RoundedOp::Max => Unit::Alu,
             _ if wide => Unit::Fp64,
+            // FADD.FTZ, FMUL.FTZ, FFMA.FTZ (abs, neg and the flush an FADD.FTZ too).
             _ => Unit::Fma,
         };
-        self.wide(Wide::Rounded { op, rounding, wide }, unit, ty, d, a, b, c)
+        self.wide(
+            Wide::Rounded {
+                op,
+                rounding,
+                wide,
+                ftz,
+            },
+            unit,
+            ty,
+            d,
+            a,
+            b,
+            c,
+        )
     }
 
     /// `fma` or `mad`, on the FMA datapath (FP64's for f64).
@@ -3793,8 +3834,9 @@ impl Decoder<'_> {
     }
 
     /// `setp`: a float, signed or unsigned comparison by the type.
-    fn setp(&self, cmp: Cmp, ty: Ty, p: Pred, a: &Operand, b: &Operand) -> Result<Decoded, LoadError> {
+    fn setp(&self, cmp: Cmp, ftz: bool, ty: Ty, p: Pred, a: &Operand, b: &Operand) -> Result<Decoded, LoadError> {
         let class = match ty {
+            Ty::F32 if ftz => CmpClass::FloatFtz,
             Ty::F32 | Ty::F64 => CmpClass::Float,
             Ty::S32 | Ty::S64 => CmpClass::Signed,
             _ => CmpClass::Unsigned,

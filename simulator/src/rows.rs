@@ -818,7 +818,7 @@ pub(crate) fn self_comparison(setter: &DInstr) -> Option<(u16, bool)> {
     let value = match (cmp, class) {
         (Cmp::Eq | Cmp::Le | Cmp::Ge, CmpClass::Signed | CmpClass::Unsigned) => true,
         (Cmp::Ne | Cmp::Lt | Cmp::Gt, CmpClass::Signed | CmpClass::Unsigned) => false,
-        (Cmp::Lt | Cmp::Gt, CmpClass::Float) => false,
+        (Cmp::Lt | Cmp::Gt, CmpClass::Float | CmpClass::FloatFtz) => false,
         _ => return None,
     };
     Some((p, value))

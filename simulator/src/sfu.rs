@@ -30,7 +30,7 @@
 )]
 
 use std::sync::OnceLock;
-use warpsim_isa::ApproxOp;
+use warpsim_isa::{ApproxOp, RoundedOp, Rounding};
 
 /// One measured table, decoded.
 struct Table {
@@ -370,17 +370,14 @@ fn fmul(a: u32, b: u32) -> u32 {
     if r.is_nan() { NAN32 } else { r.to_bits() }
 }
 
-/// `FMUL.FTZ`: subnormal operands flushed to zero of their sign, and a product whose exact value lies below the
-/// normal range (before rounding: one that rounds up to 2^-126 too, as the H200 gives it, `edges_sfu`).
+/// `FMUL.FTZ` (`crate::alu::rounded_ftz32`: subnormal operands flushed, the product rounded as if the exponent were
+/// unbounded and flushed below 2^-126).
 fn fmul_ftz(a: u32, b: u32) -> u32 {
-    let flush = |x: u32| if x & 0x7f80_0000 == 0 { x & SIGN32 } else { x };
-    let (a, b) = (flush(a), flush(b));
-    // The product of two f32s is exact in f64.
-    let exact = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
-    if exact != 0.0 && exact.abs() < f64::from(f32::MIN_POSITIVE) {
-        return (a ^ b) & SIGN32;
-    }
-    fmul(a, b)
+    crate::alu::rounded_ftz32(
+        warpsim_isa::RoundedOp::Mul,
+        warpsim_isa::Rounding::NearestFloat,
+        [a, b, 0],
+    )
 }
 
 /// |x| below the normal range (`FSETP.GEU |x|, 2^-126` false; a NaN is not).
@@ -397,9 +394,9 @@ fn above_2_126(x: u32) -> bool {
 const TWO_24: u32 = 0x4b80_0000;
 const QUARTER: u32 = 0x3e80_0000;
 
-/// The PTX instruction `op` (`ftz`: its `.ftz` form) on an f32 (`a`, `b`: operands' bits), as ptxas compiles it
+/// The PTX instruction `op` (`ftz`: its `.ftz` form) on an f32 (`a`, `b`, `c`: operands' bits), as ptxas compiles it
 /// for `sm_90`: the `MUFU` and the instructions around it (`calibration/measured/mufu/sass.txt`).
-pub fn approx32(op: ApproxOp, ftz: bool, a: u32, b: u32) -> u32 {
+pub fn approx32(op: ApproxOp, ftz: bool, a: u32, b: u32, c: u32) -> u32 {
     match (op, ftz) {
         (ApproxOp::Rcp, true) => mufu_rcp(a),
         (ApproxOp::Rcp, false) => {
@@ -435,34 +432,37 @@ pub fn approx32(op: ApproxOp, ftz: bool, a: u32, b: u32) -> u32 {
         // (ptxas emits the same two instructions with and without `.ftz`.)
         (ApproxOp::Sin, _) => sin_cos(a, false),
         (ApproxOp::Cos, _) => sin_cos(a, true),
-        (ApproxOp::Div, true) => fmul_ftz(a, mufu_rcp(b)),
-        (ApproxOp::Div, false) => {
-            let (a, b) = if below_normal(b) {
-                (fmul(a, TWO_24), fmul(b, TWO_24))
-            } else {
-                (a, b)
-            };
-            fmul(mufu_rcp(b), a)
-        }
-        (ApproxOp::DivFull, true) => {
-            let (a, b) = if above_2_126(b) {
-                (fmul_ftz(a, QUARTER), fmul_ftz(b, QUARTER))
-            } else {
-                (a, b)
-            };
-            fmul_ftz(mufu_rcp(b), a)
-        }
-        (ApproxOp::DivFull, false) => {
-            let (a, b) = if above_2_126(b) {
-                (fmul(a, QUARTER), fmul(b, QUARTER))
-            } else if below_normal(b) {
-                (fmul(a, TWO_24), fmul(b, TWO_24))
-            } else {
-                (a, b)
-            };
-            fmul(mufu_rcp(b), a)
+        (ApproxOp::Div | ApproxOp::DivFull | ApproxOp::DivAdd | ApproxOp::DivFullAdd, _) => {
+            let (a, r) = quotient_factors(op, ftz, a, b);
+            match (op, ftz) {
+                (ApproxOp::Div | ApproxOp::DivFull, true) => fmul_ftz(r, a),
+                (ApproxOp::Div | ApproxOp::DivFull, false) => fmul(r, a),
+                // The fused forms: `FFMA` of the same factors and `c`.
+                (_, true) => crate::alu::rounded_ftz32(RoundedOp::Fma, Rounding::NearestFloat, [r, a, c]),
+                (_, false) => {
+                    let x = f32::from_bits(r).mul_add(f32::from_bits(a), f32::from_bits(c));
+                    if x.is_nan() { NAN32 } else { x.to_bits() }
+                }
+            }
         }
     }
+}
+
+/// The two factors of a `div.approx` or `div.full` (and their fused forms) that its final `FMUL` (or `FFMA`)
+/// multiplies: the numerator as scaled, and the `MUFU.RCP` of the denominator as scaled (`div.approx` by 2^24 where
+/// `b` is subnormal, without `.ftz`; `div.full` by 1/4 where |b| > 2^126, and without `.ftz` by 2^24 where `b` is
+/// subnormal).
+fn quotient_factors(op: ApproxOp, ftz: bool, a: u32, b: u32) -> (u32, u32) {
+    let full = matches!(op, ApproxOp::DivFull | ApproxOp::DivFullAdd);
+    let mul = if ftz { fmul_ftz } else { fmul };
+    let (a, b) = if full && above_2_126(b) {
+        (mul(a, QUARTER), mul(b, QUARTER))
+    } else if !ftz && below_normal(b) {
+        (fmul(a, TWO_24), fmul(b, TWO_24))
+    } else {
+        (a, b)
+    };
+    (a, mufu_rcp(b))
 }
 
 /// `rcp.approx.ftz.f64` and `rsqrt.approx.ftz.f64`: the high word's `MUFU`, the low word zero.
@@ -726,7 +726,7 @@ mod tests {
             for (k, op) in ops.iter().enumerate() {
                 for (j, ftz) in [true, false].into_iter().enumerate() {
                     let want = row[1 + 2 * k + j];
-                    let got = approx32(*op, ftz, row[0], 0);
+                    let got = approx32(*op, ftz, row[0], 0, 0);
                     assert_eq!(
                         got,
                         want,
@@ -776,13 +776,13 @@ mod tests {
         for row in rows_sin_cos {
             for ftz in [true, false] {
                 assert_eq!(
-                    approx32(ApproxOp::Sin, ftz, row[0], 0),
+                    approx32(ApproxOp::Sin, ftz, row[0], 0, 0),
                     row[1],
                     "sin of {:#010x}",
                     row[0]
                 );
                 assert_eq!(
-                    approx32(ApproxOp::Cos, ftz, row[0], 0),
+                    approx32(ApproxOp::Cos, ftz, row[0], 0, 0),
                     row[2],
                     "cos of {:#010x}",
                     row[0]

@@ -93,7 +93,7 @@ fn one(code: &[DInstr], target: &[bool], branch: usize, inst: &DInstr, max_instr
     else {
         return None;
     };
-    if class == CmpClass::Float || code[test].guard.is_some() {
+    if matches!(class, CmpClass::Float | CmpClass::FloatFtz) || code[test].guard.is_some() {
         return None;
     }
     // The update: the counter's one write in the body, before the test, by a constant.

@@ -1069,10 +1069,18 @@ impl Warp<'_> {
                 let v: Vec<u32> = (0..w as usize).map(|l| ternary(*ty, a[l], b[l], c[l])).collect();
                 self.write(*d, exec, &v);
             }
-            Op::Setp { cmp, ty, p, a, b } => {
+            Op::Setp { cmp, ftz, ty, p, a, b } => {
+                // `.ftz`: an f32 subnormal compares as a zero of its sign.
+                let flush = |x: u32| {
+                    if *ftz && x & 0x7f80_0000 == 0 {
+                        x & 0x8000_0000
+                    } else {
+                        x
+                    }
+                };
                 let (a, b) = (self.row(a, *ty), self.row(b, *ty));
                 let v = lanes()
-                    .filter(|&l| compare(*cmp, *ty, a[l as usize], b[l as usize]))
+                    .filter(|&l| compare(*cmp, *ty, flush(a[l as usize]), flush(b[l as usize])))
                     .fold(0u64, |m, l| m | 1 << l);
                 self.write_pred(*p, exec, v);
             }
@@ -1867,11 +1875,18 @@ impl Warp<'_> {
                 let v: Vec<u64> = (0..w).map(|l| ternary64(*op, *ty, x[l], y[l], z[l])).collect();
                 self.write_of(*d, exec, &v, out);
             }
-            Op::Setp { cmp, ty, p, a, b } => {
+            Op::Setp { cmp, ftz, ty, p, a, b } => {
+                let flush = |x: u64| {
+                    if *ftz && x & 0x7f80_0000 == 0 {
+                        x & 0x8000_0000
+                    } else {
+                        x
+                    }
+                };
                 let (x, y) = (self.row_of(a, *ty, 64), self.row_of(b, *ty, 64));
                 let v = lanes
                     .iter()
-                    .filter(|&&l| compare64(*cmp, *ty, x[l], y[l]))
+                    .filter(|&&l| compare64(*cmp, *ty, flush(x[l]), flush(y[l])))
                     .fold(0u64, |m, &l| m | 1 << l);
                 self.write_pred(*p, exec, v);
             }

@@ -15,7 +15,9 @@
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
 use warpsim::kernel::{Atom, Bin, CmpClass, Conv, DAddr, DBar, DOp, Kernel, Member, Src, Tern, Un, Wide};
-use warpsim_isa::ast::{Cmp, ElemTy, PredLogicOp, Rounding, ShflMode, Special, Ty, VoteMode, Width};
+use warpsim_isa::ast::{
+    ApproxOp, Cmp, ElemTy, PredLogicOp, RoundedOp, Rounding, ShflMode, Special, Ty, VoteMode, Width,
+};
 
 /// The C type of an array of `elem`: 32-bit words, or 64-bit ones for a 64-bit element.
 fn ctype(elem: ElemTy) -> &'static str {
@@ -530,7 +532,7 @@ impl Emitter<'_> {
                 let view = |s: String| match class {
                     CmpClass::Signed => format!("(long long){s}"),
                     CmpClass::Unsigned => s,
-                    CmpClass::Float => format!("__longlong_as_double({s})"),
+                    CmpClass::Float | CmpClass::FloatFtz => format!("__longlong_as_double({s})"),
                 };
                 let (x, y) = (view(self.src(a, View::U32)), view(self.src(b, View::U32)));
                 let v = match (cmp, class) {
@@ -711,8 +713,23 @@ impl Emitter<'_> {
             Wide::Prmt => "prmt.b32".into(),
             Wide::Fns => "fns.b32".into(),
             Wide::CopySign { wide } => format!("copysign.{}", if wide { "f64" } else { "f32" }),
-            Wide::Rounded { op, rounding, wide } => {
-                format!("{}.{}.{}", op.name(), rounding.name(), if wide { "f64" } else { "f32" })
+            Wide::Rounded {
+                op,
+                rounding,
+                wide,
+                ftz,
+            } => {
+                let rounding = if op.rounds() {
+                    format!(".{}", rounding.name())
+                } else {
+                    String::new()
+                };
+                let ty = match (wide, op) {
+                    (true, _) => "f64",
+                    (false, RoundedOp::Flush) => "f32.f32",
+                    (false, _) => "f32",
+                };
+                format!("{}{rounding}{}.{ty}", op.name(), if ftz { ".ftz" } else { "" })
             }
             Wide::Approx { op, ftz, wide } => {
                 format!(
@@ -768,6 +785,38 @@ impl Emitter<'_> {
                 };
             }
             inputs.push(format!("\"{}\"({v})", constraint(wide)));
+        }
+        if let Wide::Approx {
+            op: op @ (ApproxOp::DivAdd | ApproxOp::DivFullAdd),
+            ftz,
+            ..
+        } = f
+        {
+            // The division and the addition that ptxas fuses into one FFMA (warpsim's `divadd`), written as the
+            // SASS computes it, so that no contraction setting (NVRTC's --fmad=false) changes it: the operands
+            // scaled (`div.full` by 1/4 where |b| > 2^126; without `.ftz` by 2^24 where b is subnormal), the bare
+            // MUFU.RCP (`rcp.approx.ftz` of a normal or zero operand), one fma.
+            let full = op == ApproxOp::DivFullAdd;
+            let (ftz, mul) = if ftz {
+                (".ftz", "mul.rn.ftz.f32")
+            } else {
+                ("", "mul.rn.f32")
+            };
+            let mut body = String::from("{.reg .f32 q, x, y; .reg .pred p; mov.b32 x, %1; mov.b32 y, %2; ");
+            if full {
+                let _ = write!(
+                    body,
+                    "abs.f32 q, y; setp.gt.f32 p, q, 0f7E800000; @p {mul} x, x, 0f3E800000; @p {mul} y, y, 0f3E800000; "
+                );
+            }
+            if ftz.is_empty() {
+                // (After the 1/4 scaling a subnormal b is impossible: |b| > 2^126.)
+                body.push_str(
+                    "abs.f32 q, y; setp.lt.f32 p, q, 0f00800000; @p mul.rn.f32 x, x, 0f4B800000; @p mul.rn.f32 y, y, 0f4B800000; ",
+                );
+            }
+            let _ = write!(body, "rcp.approx.ftz.f32 q, y; fma.rn{ftz}.f32 %0, x, q, %3;}}");
+            return format!("asm(\"{body}\" : \"=r\"({}) : {});", self.reg(d), inputs.join(", "));
         }
         let operands = if f == Wide::Pack {
             "%0, {%1, %2}".to_string()
@@ -885,10 +934,19 @@ impl Emitter<'_> {
 
     /// A comparison: which view of the bits, and which C comparison (an ordered one for `ne` on floats).
     fn setp(&mut self, cmp: Cmp, class: CmpClass, p: u16, a: Src, b: Src) -> String {
+        if class == CmpClass::FloatFtz {
+            // C has no flushing comparison: PTX's own, its result through a register.
+            let (x, y) = (self.src(a, View::U32), self.src(b, View::U32));
+            return format!(
+                "{{ unsigned t; asm(\"{{.reg .pred q; setp.{}.ftz.f32 q, %1, %2; selp.u32 %0, 1, 0, q;}}\" : \"=r\"(t) : \"r\"({x}), \"r\"({y})); {} = t != 0u; }}",
+                cmp.name(),
+                self.pred(p)
+            );
+        }
         let view = match class {
             CmpClass::Signed => View::S32,
             CmpClass::Unsigned => View::U32,
-            CmpClass::Float => View::F32,
+            CmpClass::Float | CmpClass::FloatFtz => View::F32,
         };
         let (x, y) = (self.src(a, view), self.src(b, view));
         let v = match (cmp, class) {

@@ -118,6 +118,8 @@ struct Lower<'a> {
     debug: bool,
     /// Where each `.pragma "nounroll"` stands ([`PtxSource::nounroll`]).
     nounroll: Vec<u32>,
+    /// The multiplications and additions ptxas fuses (`super::contract`), in every function lowered so far.
+    contract: super::contract::Plan,
 }
 
 /// A device function inlined at a call site.
@@ -189,6 +191,7 @@ pub fn lower(
         too_many: None,
         debug: module.target.iter().any(|t| t.name == "debug"),
         nounroll: Vec::new(),
+        contract: super::contract::Plan::default(),
     };
     l.module_variables()?;
     let Some(body) = &entry.body else {
@@ -198,6 +201,9 @@ pub fn lower(
         )
         .with_label("no body"));
     };
+    if !l.debug {
+        l.contract = super::contract::plan(body);
+    }
     l.block(body)?;
     l.p.ptx = Some(Box::new(PtxSource {
         text: sources.file(module.file).text.clone(),
@@ -745,8 +751,16 @@ impl Lower<'_> {
     }
 
     fn instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
+        if self.contract.absorbed.contains(&i.span) {
+            // A `mul` ptxas fuses into the `add` that reads it (`super::contract`): lowered there.
+            return Ok(());
+        }
         let first = self.code.len();
-        self.lower_instruction(i)?;
+        if let Some(f) = self.contract.fused.get(&i.span).cloned() {
+            self.fused(i, &f)?;
+        } else {
+            self.lower_instruction(i)?;
+        }
         // (A `call` is inlined: its class replaces that of the callee's first instruction, lowered inside it.)
         if self.debug
             && let Some(p) = self.code.get_mut(first)
@@ -757,7 +771,89 @@ impl Lower<'_> {
         Ok(())
     }
 
-    fn lower_instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
+    /// An `add`/`sub` with the `mul` ptxas fuses into it (`super::contract`): `fma(a, b, c)` for `a*b + c` and
+    /// `c + a*b`, `fma(a, b, -c)` for `a*b - c`, `fma(-a, b, c)` for `c - a*b` (the negation of a register a `neg`
+    /// into a scratch register first, where the GPU negates the operand inside its `FFMA`), rounded to nearest once;
+    /// with a `div.approx`/`div.full` instead of the `mul`, `divadd` ([`ApproxOp::DivAdd`]).
+    fn fused(&mut self, i: &ptx::Instruction, f: &super::contract::Fused) -> Result<(), Diagnostic> {
+        let at = self.at(i)?;
+        let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
+        let ftz = q.contains(&"ftz");
+        let ty = if q.contains(&"f64") { Ty::F64 } else { Ty::F32 };
+        let mut ma = self.src(&f.mul.operands[1], ty)?;
+        let mb = self.src(&f.mul.operands[2], ty)?;
+        let mut c = self.src(self.operand(&at, 3 - f.operand)?, ty)?;
+        let d = self.dst(&at, 0, bits_of(ty))?;
+        if i.opcode == "sub" {
+            let negate = |l: &mut Self, x: Operand| match x {
+                Operand::Imm(e) => {
+                    let span = e.span;
+                    Operand::Imm(ConstExpr {
+                        kind: ExprKind::Neg(Box::new(e)),
+                        span,
+                    })
+                }
+                x => {
+                    let t = l.scratch_reg(ty == Ty::F64, 8);
+                    l.emit(
+                        &at,
+                        Op::Unary {
+                            op: UnaryOp::Neg,
+                            ty,
+                            d: t,
+                            a: x,
+                        },
+                    );
+                    Operand::Reg(t)
+                }
+            };
+            if f.operand == 1 {
+                c = negate(self, c);
+            } else {
+                ma = negate(self, ma);
+            }
+        }
+        let op = if f.mul.opcode == "div" {
+            Op::Approx {
+                op: if f.mul.qualifiers.iter().any(|q| q == "full") {
+                    ApproxOp::DivFullAdd
+                } else {
+                    ApproxOp::DivAdd
+                },
+                ftz,
+                ty,
+                d,
+                a: ma,
+                b: Some(mb),
+                c: Some(c),
+            }
+        } else if ftz {
+            Op::Rounded {
+                op: RoundedOp::Fma,
+                rounding: Rounding::NearestFloat,
+                ftz: true,
+                ty,
+                d,
+                a: ma,
+                b: Some(mb),
+                c: Some(c),
+            }
+        } else {
+            Op::Ternary {
+                op: TernaryOp::Fma,
+                ty,
+                d,
+                a: ma,
+                b: mb,
+                c,
+            }
+        };
+        self.emit(&at, op);
+        Ok(())
+    }
+
+    /// An instruction's guard, text and source line, for the instructions it lowers to.
+    fn at<'i>(&mut self, i: &'i ptx::Instruction) -> Result<At<'i>, Diagnostic> {
         let guard = match &i.guard {
             None => None,
             Some(g) => Some(Guard {
@@ -777,7 +873,11 @@ impl Lower<'_> {
             .as_ref()
             .and_then(|l| self.origin(l))
             .or_else(|| self.frames.last().and_then(|f| f.origin.clone()));
-        let at = At { i, guard, text, origin };
+        Ok(At { i, guard, text, origin })
+    }
+
+    fn lower_instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
+        let at = self.at(i)?;
         let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
         if let Some(r) = self.small(&at, &q) {
             return r;
@@ -788,6 +888,11 @@ impl Lower<'_> {
                 if q.iter().any(|q| matches!(*q, "approx" | "full")) =>
             {
                 self.approx(&at, &q)
+            }
+            "add" | "sub" | "mul" | "div" | "fma" | "mad" | "sqrt" | "rcp" | "min" | "max" | "abs" | "neg"
+                if q.contains(&"ftz") && q.contains(&"f32") =>
+            {
+                self.ftz(&at, &q)
             }
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp"
                 if q.iter().any(|q| matches!(*q, "rz" | "rm" | "rp")) =>
@@ -1176,6 +1281,7 @@ impl Lower<'_> {
                         at,
                         Op::Setp {
                             cmp,
+                            ftz: false,
                             ty: Ty::U32,
                             p: d,
                             a: zero.clone(),
@@ -1332,6 +1438,57 @@ impl Lower<'_> {
             Op::Rounded {
                 op,
                 rounding,
+                ftz: false,
+                ty,
+                d,
+                a,
+                b,
+                c,
+            },
+        );
+        Ok(())
+    }
+
+    /// f32 arithmetic with `.ftz` (`-use_fast_math`: `add.ftz.f32`, `fma.rn.ftz.f32`, `div.rn.ftz.f32`,
+    /// `sqrt.rz.ftz.f32`, `min.ftz.f32`, `abs.ftz.f32`, …): subnormal operands and results flushed to zeros of their
+    /// sign, any rounding ([`Op::Rounded`] with `ftz`).
+    fn ftz(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        let op = if m == "mad" {
+            RoundedOp::Fma
+        } else {
+            // (The caller dispatched on these opcodes.)
+            RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add)
+        };
+        self.count(at, 1 + op.arity())?;
+        self.refuse(
+            at,
+            q,
+            &["sat", "relu", "NaN", "xorsign", "abs", "lo", "hi", "wide", "cc"],
+        )?;
+        let rounding = if q.contains(&"rz") {
+            Rounding::FloatZero
+        } else if q.contains(&"rm") {
+            Rounding::FloatDown
+        } else if q.contains(&"rp") {
+            Rounding::FloatUp
+        } else {
+            Rounding::NearestFloat
+        };
+        let ty = self.ty(at, q, &[Ty::F32])?;
+        let d = self.dst(at, 0, 32)?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let mut more = [None, None];
+        for (k, slot) in more.iter_mut().enumerate().take(op.arity() - 1) {
+            *slot = Some(self.src(self.operand(at, 2 + k)?, ty)?);
+        }
+        let [b, c] = more;
+        self.emit(
+            at,
+            Op::Rounded {
+                op,
+                rounding,
+                ftz: true,
                 ty,
                 d,
                 a,
@@ -1381,7 +1538,18 @@ impl Lower<'_> {
         } else {
             None
         };
-        self.emit(at, Op::Approx { op, ftz, ty, d, a, b });
+        self.emit(
+            at,
+            Op::Approx {
+                op,
+                ftz,
+                ty,
+                d,
+                a,
+                b,
+                c: None,
+            },
+        );
         Ok(())
     }
 
@@ -1573,6 +1741,7 @@ impl Lower<'_> {
             Op::Rounded {
                 op: RoundedOp::Rcp,
                 rounding: Rounding::NearestFloat,
+                ftz: false,
                 ty,
                 d,
                 a,
@@ -1620,8 +1789,9 @@ impl Lower<'_> {
 
     /// `setp.CMP[.BOOL].TYPE p[|q], a, b[, {!}c]`.
     fn setp(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
-        self.refuse(at, q, &["ftz", "f16", "bf16", "f16x2", "bf16x2", "u16", "s16", "b16"])?;
-        let ty = self.ty(at, q, &Ty::ALL)?;
+        self.refuse(at, q, &["f16", "bf16", "f16x2", "bf16x2", "u16", "s16", "b16"])?;
+        let ftz = q.contains(&"ftz");
+        let ty = self.ty(at, q, if ftz { &[Ty::F32] } else { &Ty::ALL })?;
         let cmp_name = q.first().copied().unwrap_or("");
         let combine = q.iter().find_map(|q| match *q {
             "and" => Some(PredLogicOp::And),
@@ -1669,7 +1839,17 @@ impl Lower<'_> {
         // The comparison into a scratch predicate when more follows, else straight into `p`.
         let simple = !negate && combine.is_none() && second.is_none();
         let t = if simple { p } else { self.scratch_pred(0) };
-        self.emit(at, Op::Setp { cmp, ty, p: t, a, b });
+        self.emit(
+            at,
+            Op::Setp {
+                cmp,
+                ftz,
+                ty,
+                p: t,
+                a,
+                b,
+            },
+        );
         if simple {
             return Ok(());
         }
@@ -1759,6 +1939,7 @@ impl Lower<'_> {
             at,
             Op::Setp {
                 cmp: Cmp::Eq,
+                ftz: false,
                 ty,
                 p: t1,
                 a: a.clone(),
@@ -1769,6 +1950,7 @@ impl Lower<'_> {
             at,
             Op::Setp {
                 cmp: Cmp::Eq,
+                ftz: false,
                 ty,
                 p: t2,
                 a: b.clone(),
@@ -1807,10 +1989,35 @@ impl Lower<'_> {
 
     fn cvt(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
         self.count(at, 2)?;
-        if q.contains(&"sat") && q.iter().filter(|q| **q == "f32").count() == 2 && !q.contains(&"ftz") {
-            return self.saturate(at, q);
+        if q.contains(&"ftz") {
+            let types: Vec<&str> = q.iter().copied().filter(|q| type_of_qualifier(q).is_some()).collect();
+            return match types[..] {
+                // `.rni`/`.rzi` round a subnormal to 0 with or without the flush.
+                [to, "f32"] if to != "f32" && to != "f64" && q.iter().any(|q| matches!(*q, "rni" | "rzi")) => {
+                    let rest: Vec<&str> = q.iter().copied().filter(|q| *q != "ftz").collect();
+                    self.convert(at, &rest, None)
+                }
+                [_, "f32"] => self.cvt_flushed(at, q),
+                ["f32", "f64"] => self.cvt_flushed_f64(at, q),
+                _ => Err(
+                    Diagnostic::error(at.i.opcode_span, "`.ftz` applies to a conversion from or to an f32")
+                        .with_label("here"),
+                ),
+            };
         }
-        self.refuse(at, q, &["ftz", "sat", "relu"])?;
+        self.convert(at, q, None)
+    }
+
+    /// `cvt` without `.ftz`; `a` the source operand when the caller already read it.
+    fn convert(&mut self, at: &At, q: &[&str], a: Option<Operand>) -> Result<(), Diagnostic> {
+        if q.contains(&"sat") && q.iter().filter(|q| **q == "f32").count() == 2 {
+            let a = match a {
+                Some(a) => a,
+                None => self.src(self.operand(at, 1)?, Ty::F32)?,
+            };
+            return self.saturate(at, q, a);
+        }
+        self.refuse(at, q, &["sat", "relu"])?;
         let types: Vec<ScalarType> = q.iter().filter_map(|q| type_of_qualifier(q)).collect();
         let [to_s, from_s] = types[..] else {
             return Err(
@@ -1857,7 +2064,10 @@ impl Lower<'_> {
         };
         // Integer types of the same width and b-types: a move of the bits.
         let d = self.dst(at, 0, bits_of(to))?;
-        let a = self.src(self.operand(at, 1)?, from)?;
+        let a = match a {
+            Some(a) => a,
+            None => self.src(self.operand(at, 1)?, from)?,
+        };
         if to.is_int() && from.is_int() && to.wide() == from.wide() {
             self.emit(
                 at,
@@ -1887,11 +2097,158 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// `cvt.ftz` from an f32 (other than a flush alone, `cvt.ftz.f32.f32`, and `.rni`/`.rzi` to an integer): the
+    /// operand flushed into a scratch register, then the conversion without `.ftz`. Where the GPU has one
+    /// instruction (`FRND.FTZ`, `F2I.FTZ`, `FADD.FTZ.SAT`) warpsim issues two.
+    fn cvt_flushed(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let a = self.src(self.operand(at, 1)?, Ty::F32)?;
+        let only_flush = q.iter().filter(|q| **q == "f32").count() == 2
+            && !q.iter().any(|q| {
+                matches!(
+                    *q,
+                    "sat" | "rni" | "rzi" | "rmi" | "rpi" | "rn" | "rz" | "rm" | "rp" | "relu"
+                )
+            });
+        let t = if only_flush {
+            self.dst(at, 0, 32)?
+        } else {
+            self.scratch_reg(false, 7)
+        };
+        self.emit(
+            at,
+            Op::Rounded {
+                op: RoundedOp::Flush,
+                rounding: Rounding::NearestFloat,
+                ftz: true,
+                ty: Ty::F32,
+                d: t,
+                a,
+                b: None,
+                c: None,
+            },
+        );
+        if only_flush {
+            return Ok(());
+        }
+        let rest: Vec<&str> = q.iter().copied().filter(|q| *q != "ftz").collect();
+        self.convert(at, &rest, Some(Operand::Reg(t)))
+    }
+
+    /// `cvt.RND.ftz.f32.f64 d, a`, as ptxas writes it: the plain conversion (`F2F`), then, where a test of the
+    /// operand or the result says it lies below the normal range, the result times 2^-126 (an `FMUL` that leaves a
+    /// zero of its sign). The test by rounding: `.rn` |a| < 2^-126 − 2^-151; `.rz` |d| < 2^-126; `.rm`, `.rp` |a| <
+    /// 2^-126 − 2^-150 or |d| < 2^-126 (ptxas picks 2^-126 or 2^-126 − 2^-150 for |a| by the sign: the same thing).
+    /// Lowered as the conversion, the tests into a scratch predicate, the product and a `selp` (a NaN fails every
+    /// test and keeps the conversion's NaN).
+    fn cvt_flushed_f64(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let rest: Vec<&str> = q.iter().copied().filter(|q| *q != "ftz").collect();
+        self.convert(at, &rest, None)?;
+        let d = self.dst(at, 0, 32)?;
+        let a = self.src(self.operand(at, 1)?, Ty::F64)?;
+        let rounding = q
+            .iter()
+            .copied()
+            .find(|q| matches!(*q, "rz" | "rm" | "rp"))
+            .unwrap_or("rn");
+        let span = at.i.span;
+        let bits32 = |b: u32| {
+            Operand::Imm(ConstExpr {
+                kind: ExprKind::Float(f64::from(f32::from_bits(b))),
+                span,
+            })
+        };
+        let bits64 = |b: u64| {
+            Operand::Imm(ConstExpr {
+                kind: ExprKind::Float(f64::from_bits(b)),
+                span,
+            })
+        };
+        let p = self.scratch_pred(0);
+        let (t64, t32) = (self.scratch_reg(true, 4), self.scratch_reg(false, 9));
+        let setp = |cmp, ty, p, a, b| Op::Setp {
+            cmp,
+            ftz: false,
+            ty,
+            p,
+            a,
+            b,
+        };
+        if rounding != "rz" {
+            let threshold = if rounding == "rn" {
+                0x380f_ffff_f000_0000
+            } else {
+                0x380f_ffff_e000_0000
+            };
+            self.emit(
+                at,
+                Op::Unary {
+                    op: UnaryOp::Abs,
+                    ty: Ty::F64,
+                    d: t64,
+                    a,
+                },
+            );
+            self.emit(at, setp(Cmp::Lt, Ty::F64, p, Operand::Reg(t64), bits64(threshold)));
+        }
+        if rounding != "rn" {
+            let q2 = if rounding == "rz" { p } else { self.scratch_pred(1) };
+            self.emit(
+                at,
+                Op::Unary {
+                    op: UnaryOp::Abs,
+                    ty: Ty::F32,
+                    d: t32,
+                    a: Operand::Reg(d),
+                },
+            );
+            self.emit(at, setp(Cmp::Lt, Ty::F32, q2, Operand::Reg(t32), bits32(0x0080_0000)));
+            if q2 != p {
+                self.emit(
+                    at,
+                    Op::PredLogic {
+                        op: PredLogicOp::Or,
+                        d: p,
+                        a: PredOperand {
+                            pred: p,
+                            negated: false,
+                        },
+                        b: Some(PredOperand {
+                            pred: q2,
+                            negated: false,
+                        }),
+                    },
+                );
+            }
+        }
+        self.emit(
+            at,
+            Op::Binary {
+                op: BinaryOp::Mul,
+                ty: Ty::F32,
+                d: t32,
+                a: Operand::Reg(d),
+                b: bits32(0x0080_0000),
+            },
+        );
+        self.emit(
+            at,
+            Op::Selp {
+                ty: Ty::F32,
+                d,
+                a: Operand::Reg(t32),
+                b: Operand::Reg(d),
+                p,
+            },
+        );
+        Ok(())
+    }
+
     /// `cvt[.RNDi].sat.f32.f32 d, a`: rounded to an integral value (with a rounding mode), then clamped to
     /// [0, 1], NaN to 0: `max` with 0 (PTX's `max` returns the other operand for a NaN), then `min` with 1.
-    fn saturate(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+    fn saturate(&mut self, at: &At, q: &[&str], mut a: Operand) -> Result<(), Diagnostic> {
         let d = self.dst(at, 0, 32)?;
-        let mut a = self.src(self.operand(at, 1)?, Ty::F32)?;
         let rounding = match q.iter().find(|q| matches!(**q, "rni" | "rzi" | "rmi" | "rpi")).copied() {
             Some("rni") => Some(Rounding::Nearest),
             Some("rzi") => Some(Rounding::Zero),
@@ -2885,6 +3242,9 @@ impl Lower<'_> {
         let saved = std::mem::take(&mut self.param_scopes);
         self.param_scopes.push(HashMap::new());
         let body = f.body.as_ref().expect("checked");
+        if !self.debug {
+            self.contract.extend(super::contract::plan(body));
+        }
         let result = self.block(body);
         self.param_scopes = saved;
         self.frames.pop();
@@ -3323,7 +3683,17 @@ impl Lower<'_> {
         let b = self.small_src(at, self.operand(at, 2)?, bits, signed, 1)?;
         let ty = if signed { Ty::S32 } else { Ty::U32 };
         let t = if second.is_some() { self.scratch_pred(0) } else { p };
-        self.emit(at, Op::Setp { cmp, ty, p: t, a, b });
+        self.emit(
+            at,
+            Op::Setp {
+                cmp,
+                ftz: false,
+                ty,
+                p: t,
+                a,
+                b,
+            },
+        );
         if second.is_some() {
             self.finish_setp(at, t, false, p, second, None);
         }

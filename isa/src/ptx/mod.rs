@@ -18,6 +18,7 @@
 //! ```
 
 mod ast;
+mod contract;
 pub mod debug;
 pub mod entry;
 mod lexer;
