@@ -559,6 +559,34 @@ pub enum TernaryOp {
     /// `fns.b32 d, mask, base, offset`: the position of the `offset`-th set bit of `mask` from bit `base` (up for
     /// a positive `offset`, down for a negative one; `base` itself for 0 if set), else 0xffffffff.
     Fns,
+    /// `dp4a.ATYPE.BTYPE d, a, b, c`: `c` plus the dot product of `a`'s and `b`'s four bytes, each signed (`.s32`)
+    /// or not (`.u32`) by its operand's type, in 32 bits (`c` and `d` s32 unless both are u32).
+    Dp4a { a_signed: bool, b_signed: bool },
+    /// `dp2a.{lo,hi}.ATYPE.BTYPE d, a, b, c`: `c` plus the dot product of `a`'s two 16-bit halves and bytes 0-1
+    /// (`.lo`) or 2-3 (`.hi`) of `b`.
+    Dp2a { hi: bool, a_signed: bool, b_signed: bool },
+    /// `lop3.b32 d, a, b, c, LUT`: each bit of `d` the bit of the 8-bit table `LUT` that `a`'s, `b`'s and `c`'s
+    /// bits index (a the high index bit: `LUT` is `F(0xf0, 0xcc, 0xaa)` for the function F).
+    Lop3(u8),
+}
+
+impl TernaryOp {
+    /// The name of an integer dot product's or `lop3`'s qualifiers and opcode: `dp4a.s32.u32`, `dp2a.hi.u32.s32`,
+    /// `lop3.b32`.
+    pub fn dot_name(self) -> Option<String> {
+        let t = |s: bool| if s { "s32" } else { "u32" };
+        match self {
+            TernaryOp::Dp4a { a_signed, b_signed } => Some(format!("dp4a.{}.{}", t(a_signed), t(b_signed))),
+            TernaryOp::Dp2a { hi, a_signed, b_signed } => Some(format!(
+                "dp2a.{}.{}.{}",
+                if hi { "hi" } else { "lo" },
+                t(a_signed),
+                t(b_signed)
+            )),
+            TernaryOp::Lop3(_) => Some("lop3.b32".into()),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1430,6 +1430,7 @@ impl Ctx<'_> {
             "neg" | "abs" | "not" | "sqrt" | "popc" | "clz" | "brev" | "bfind" => self.unary(m, parts, c)?,
             "mad" | "fma" => self.ternary(m, parts, c)?,
             "bfe" | "prmt" | "fns" => self.bit_field(m, parts, c)?,
+            "dp4a" | "dp2a" | "lop3" => self.dot(m, parts, c)?,
             "bfi" => {
                 let ty = parts.ty(&[Ty::B32, Ty::B64])?;
                 let d = self.dst(c, ty)?;
@@ -1778,6 +1779,49 @@ impl Ctx<'_> {
         let b = self.src(c, bt)?;
         c.comma()?;
         let cc = self.src(c, ct)?;
+        Ok(Op::Ternary { op, ty, d, a, b, c: cc })
+    }
+
+    /// `dp4a.ATYPE.BTYPE d, a, b, c`, `dp2a.{lo,hi}.ATYPE.BTYPE d, a, b, c` (ATYPE, BTYPE: `u32` or `s32`) and
+    /// `lop3.b32 d, a, b, c, LUT` (LUT an integer literal from 0 to 255).
+    fn dot(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let (op, ty) = if m == "lop3" {
+            parts.ty(&[Ty::B32])?;
+            (TernaryOp::Lop3(0), Ty::B32)
+        } else {
+            let hi = if m == "dp2a" {
+                parts.required(&["lo", "hi"], "`.lo` or `.hi` (which bytes of b)")? == "hi"
+            } else {
+                false
+            };
+            let a_signed = parts.ty(&[Ty::U32, Ty::S32])? == Ty::S32;
+            let b_signed = parts.ty(&[Ty::U32, Ty::S32])? == Ty::S32;
+            let op = if m == "dp4a" {
+                TernaryOp::Dp4a { a_signed, b_signed }
+            } else {
+                TernaryOp::Dp2a { hi, a_signed, b_signed }
+            };
+            (op, if a_signed || b_signed { Ty::S32 } else { Ty::U32 })
+        };
+        let d = self.dst(c, ty)?;
+        c.comma()?;
+        let a = self.src(c, ty)?;
+        c.comma()?;
+        let b = self.src(c, ty)?;
+        c.comma()?;
+        let cc = self.src(c, ty)?;
+        let op = if m == "lop3" {
+            c.comma()?;
+            let span = c.peek().map(|t| t.span);
+            let lut = c.int("the lookup table, an integer from 0 to 255")?;
+            TernaryOp::Lop3(u8::try_from(lut).map_err(|_| {
+                Diagnostic::error(span.unwrap_or(parts.span), format!("`{lut}` is not a lookup table"))
+                    .with_label("from 0 to 255")
+                    .with_help("the table of F is F(0xf0, 0xcc, 0xaa): 0x96 is a ^ b ^ c")
+            })?)
+        } else {
+            op
+        };
         Ok(Op::Ternary { op, ty, d, a, b, c: cc })
     }
 

@@ -189,6 +189,14 @@ pub fn op(p: &Program, op: &Op) -> String {
         }
         Op::Binary { op, ty, d, a, b } => format!("{}.{} {}, {}, {}", binary_name(*op), ty.name(), r(d), o(a), o(b)),
         Op::Ternary { op, ty, d, a, b, c } => {
+            if let Some(name) = op.dot_name() {
+                let lut = if let TernaryOp::Lop3(lut) = op {
+                    format!(", 0x{lut:02x}")
+                } else {
+                    String::new()
+                };
+                return format!("{name} {}, {}, {}, {}{lut}", r(d), o(a), o(b), o(c));
+            }
             let m = match op {
                 TernaryOp::Mad => "mad",
                 TernaryOp::Fma => "fma",
@@ -197,6 +205,7 @@ pub fn op(p: &Program, op: &Op) -> String {
                 TernaryOp::Bfe => "bfe",
                 TernaryOp::Prmt => "prmt",
                 TernaryOp::Fns => "fns",
+                TernaryOp::Dp4a { .. } | TernaryOp::Dp2a { .. } | TernaryOp::Lop3(_) => unreachable!("named above"),
             };
             format!("{m}.{} {}, {}, {}, {}", ty.name(), r(d), o(a), o(b), o(c))
         }

@@ -13,7 +13,7 @@
 //! the canonical NaN, depending on how the compiler lowers them).
 
 use crate::kernel::{Bin, CmpClass, Conv, Tern, Un, Wide};
-use warpsim_isa::{CarryOp, Cmp, RoundedOp, Rounding, Ty};
+use warpsim_isa::{CarryOp, Cmp, RoundedOp, Rounding, TernaryOp, Ty};
 
 /// The NaN PTX's `min`/`max.f32` return when both operands are NaN.
 const CANONICAL_NAN: f32 = f32::from_bits(0x7fff_ffff);
@@ -638,6 +638,7 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::Bfind { signed, wide, shiftamt } => u64::from(find_msb(a, signed, wide, shiftamt)),
         Wide::Prmt => u64::from(permute(low(a), low(b), low(c))),
         Wide::Fns => u64::from(nth_set_bit(low(a), low(b), low(c).cast_signed())),
+        Wide::Dot { op } => u64::from(dot(op, low(a), low(b), low(c))),
         Wide::Cvt { to, from, rounding } => convert_any(to, from, rounding, a),
         Wide::CopySign { wide: true } => b & !(1 << 63) | a & (1 << 63),
         Wide::CopySign { wide: false } => b & 0x7fff_ffff | a & 0x8000_0000,
@@ -651,6 +652,37 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::Approx { op, wide: true, .. } => crate::sfu::approx64(op, a),
         Wide::Approx { op, ftz, wide: false } => u64::from(crate::sfu::approx32(op, ftz, low(a), low(b), low(c))),
     })
+}
+
+/// `dp4a`, `dp2a` and `lop3` on one lane (PTX ISA: "Integer Arithmetic Instructions: dp4a, dp2a", "Logic and Shift
+/// Instructions: lop3"): the products of bytes (and halves), each sign- or zero-extended by its operand's type, added
+/// to `c` in 32 bits; `lop3` the table's bit that each position's three bits index.
+pub fn dot(op: TernaryOp, a: u32, b: u32, c: u32) -> u32 {
+    // A field of `width` bits at `shift`, sign- or zero-extended to 32 bits; the products and sum wrap in 32 bits.
+    let field = |x: u32, shift: u32, width: u32, signed: bool| {
+        let up = x >> shift << (32 - width);
+        if signed {
+            (up.cast_signed() >> (32 - width)).cast_unsigned()
+        } else {
+            up >> (32 - width)
+        }
+    };
+    match op {
+        TernaryOp::Dp4a { a_signed, b_signed } => (0..4).fold(c, |s, k| {
+            s.wrapping_add(field(a, 8 * k, 8, a_signed).wrapping_mul(field(b, 8 * k, 8, b_signed)))
+        }),
+        TernaryOp::Dp2a { hi, a_signed, b_signed } => {
+            let first = if hi { 2 } else { 0 };
+            (0..2).fold(c, |s, k| {
+                s.wrapping_add(field(a, 16 * k, 16, a_signed).wrapping_mul(field(b, 8 * (first + k), 8, b_signed)))
+            })
+        }
+        TernaryOp::Lop3(lut) => (0..8).filter(|k| lut >> k & 1 != 0).fold(0, |d, k| {
+            let pick = |x: u32, bit: u32| if k >> bit & 1 != 0 { x } else { !x };
+            d | (pick(a, 2) & pick(b, 1) & pick(c, 0))
+        }),
+        _ => unreachable!("decoded as Wide::Dot only"),
+    }
 }
 
 /// IEEE arithmetic rounded towards zero, minus or plus infinity (`rounding`; or to nearest, for `rcp.rn`), on f64

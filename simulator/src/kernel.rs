@@ -244,6 +244,11 @@ pub enum Wide {
     Prmt,
     /// `fns.b32 d, mask, base, offset`: the `offset`-th set bit of `mask` from `base`.
     Fns,
+    /// `dp4a`, `dp2a` (`TernaryOp::Dp4a`, `Dp2a`: `op` says which and the operands' signedness) and `lop3`
+    /// (`TernaryOp::Lop3`, its table): `alu::dot`.
+    Dot {
+        op: TernaryOp,
+    },
     /// `cvt` where one side is 64 bits wide, or with a directed float rounding (`rz`, `rm`, `rp`).
     Cvt {
         to: Ty,
@@ -283,7 +288,7 @@ impl Wide {
             Wide::Popc64 | Wide::Clz64 => (false, [true, false, false]),
             Wide::Bfe { wide, .. } => (wide, [wide, false, false]),
             Wide::Bfind { wide, .. } => (false, [wide, false, false]),
-            Wide::Prmt | Wide::Fns => (false, [false, false, false]),
+            Wide::Prmt | Wide::Fns | Wide::Dot { .. } => (false, [false, false, false]),
             Wide::Shl | Wide::ShrU | Wide::ShrS => (true, [true, false, false]),
             Wide::Cvt { to, from, .. } => (to.wide(), [from.wide(), false, false]),
             Wide::CopySign { wide } | Wide::Rounded { wide, .. } | Wide::Approx { wide, .. } => (wide, [wide; 3]),
@@ -317,7 +322,8 @@ impl Wide {
             | Wide::FmaF
             | Wide::Bfe { .. }
             | Wide::Prmt
-            | Wide::Fns => 3,
+            | Wide::Fns
+            | Wide::Dot { .. } => 3,
             Wide::Rounded { op, .. } => op.arity(),
             Wide::Approx { op, .. } => op.arity(),
             _ => 2,
@@ -3793,7 +3799,14 @@ impl Decoder<'_> {
         if ty.wide()
             || matches!(
                 op,
-                TernaryOp::MadHi | TernaryOp::MadWide | TernaryOp::Bfe | TernaryOp::Prmt | TernaryOp::Fns
+                TernaryOp::MadHi
+                    | TernaryOp::MadWide
+                    | TernaryOp::Bfe
+                    | TernaryOp::Prmt
+                    | TernaryOp::Fns
+                    | TernaryOp::Dp4a { .. }
+                    | TernaryOp::Dp2a { .. }
+                    | TernaryOp::Lop3(_)
             )
         {
             let signed = ty.signed();
@@ -3807,6 +3820,9 @@ impl Decoder<'_> {
                 ),
                 TernaryOp::Prmt => (Wide::Prmt, Unit::Alu),
                 TernaryOp::Fns => (Wide::Fns, Unit::Alu),
+                // IDP.4A and IDP.2A on the integer multiply-add's pipe, LOP3 on the ALU.
+                TernaryOp::Dp4a { .. } | TernaryOp::Dp2a { .. } => (Wide::Dot { op }, Unit::Fma),
+                TernaryOp::Lop3(_) => (Wide::Dot { op }, Unit::Alu),
                 _ if ty == Ty::F64 => (Wide::FmaF, Unit::Fp64),
                 TernaryOp::MadHi if ty.wide() => (if signed { Wide::MadHiS } else { Wide::MadHiU }, Unit::Fma),
                 TernaryOp::MadHi => (if signed { Wide::MadHi32S } else { Wide::MadHi32U }, Unit::Fma),

@@ -1063,6 +1063,18 @@ impl Warp<'_> {
                     .collect();
                 self.write(*d, exec, &v);
             }
+            Op::Ternary {
+                op: op @ (TernaryOp::Dp4a { .. } | TernaryOp::Dp2a { .. } | TernaryOp::Lop3(_)),
+                d,
+                a,
+                b,
+                c,
+                ..
+            } => {
+                let (a, b, c) = (self.row(a, Ty::U32), self.row(b, Ty::U32), self.row(c, Ty::U32));
+                let v: Vec<u32> = (0..w as usize).map(|l| dot_or_lop3(*op, a[l], b[l], c[l])).collect();
+                self.write(*d, exec, &v);
+            }
             Op::Ternary { op, ty, d, a, b, c } => {
                 assert!(*op == TernaryOp::Mad || *ty == Ty::F32, "fma is f32 only");
                 let (a, b, c) = (self.row(a, *ty), self.row(b, *ty), self.row(c, *ty));
@@ -1515,6 +1527,46 @@ fn ternary64(op: TernaryOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
         TernaryOp::Fma => panic!("fma is a float instruction"),
         TernaryOp::Bfe => bfe64(ty == Ty::S64, a, b, c),
         TernaryOp::Prmt | TernaryOp::Fns => panic!("prmt and fns are 32-bit"),
+        TernaryOp::Dp4a { .. } | TernaryOp::Dp2a { .. } | TernaryOp::Lop3(_) => panic!("dp4a, dp2a, lop3 are 32-bit"),
+    }
+}
+
+/// `dp4a`, `dp2a` and `lop3` as PTX's pseudo-code writes them: the bytes (halves) extracted and sign- or
+/// zero-extended one by one, the products summed into `c` with wrapping; `lop3` bit by bit through the table.
+fn dot_or_lop3(op: TernaryOp, a: u32, b: u32, c: u32) -> u32 {
+    let ext = |x: u32, width: u32, signed: bool| -> u32 {
+        let shift = 32 - width;
+        if signed {
+            ((x << shift).cast_signed() >> shift).cast_unsigned()
+        } else {
+            x << shift >> shift
+        }
+    };
+    match op {
+        TernaryOp::Dp4a { a_signed, b_signed } => {
+            let mut d = c;
+            for i in 0..4 {
+                let va = ext(a >> (8 * i), 8, a_signed);
+                let vb = ext(b >> (8 * i), 8, b_signed);
+                d = d.wrapping_add(va.wrapping_mul(vb));
+            }
+            d
+        }
+        TernaryOp::Dp2a { hi, a_signed, b_signed } => {
+            let mut d = c;
+            let select = if hi { 2 } else { 0 };
+            for i in 0..2 {
+                let va = ext(a >> (16 * i), 16, a_signed);
+                let vb = ext(b >> (8 * (select + i)), 8, b_signed);
+                d = d.wrapping_add(va.wrapping_mul(vb));
+            }
+            d
+        }
+        TernaryOp::Lop3(lut) => (0..32).fold(0, |d, bit| {
+            let index = ((a >> bit) & 1) << 2 | ((b >> bit) & 1) << 1 | ((c >> bit) & 1);
+            d | u32::from(lut >> index & 1) << bit
+        }),
+        _ => unreachable!("a dot product or lop3"),
     }
 }
 

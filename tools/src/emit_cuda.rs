@@ -712,6 +712,7 @@ impl Emitter<'_> {
             ),
             Wide::Prmt => "prmt.b32".into(),
             Wide::Fns => "fns.b32".into(),
+            Wide::Dot { op } => op.dot_name().expect("a dot product or lop3"),
             Wide::CopySign { wide } => format!("copysign.{}", if wide { "f64" } else { "f32" }),
             Wide::Rounded {
                 op,
@@ -818,10 +819,12 @@ impl Emitter<'_> {
             let _ = write!(body, "rcp.approx.ftz.f32 q, y; fma.rn{ftz}.f32 %0, x, q, %3;}}");
             return format!("asm(\"{body}\" : \"=r\"({}) : {});", self.reg(d), inputs.join(", "));
         }
-        let operands = if f == Wide::Pack {
-            "%0, {%1, %2}".to_string()
-        } else {
-            (0..=n).map(|k| format!("%{k}")).collect::<Vec<_>>().join(", ")
+        let operands = match f {
+            Wide::Pack => "%0, {%1, %2}".to_string(),
+            Wide::Dot {
+                op: warpsim_isa::TernaryOp::Lop3(lut),
+            } => format!("%0, %1, %2, %3, {lut}"),
+            _ => (0..=n).map(|k| format!("%{k}")).collect::<Vec<_>>().join(", "),
         };
         format!(
             "asm(\"{opcode} {operands};\" : \"={}\"({}) : {});",

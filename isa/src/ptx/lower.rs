@@ -908,6 +908,7 @@ impl Lower<'_> {
             "rcp" => self.rcp(&at, &q),
             "bfe" | "prmt" | "fns" => self.bit_field(&at, &q),
             "bfi" => self.bfi(&at, &q),
+            "dp4a" | "dp2a" | "lop3" => self.dot(&at, &q),
             "shf" => self.shf(&at, &q),
             "sad" => self.sad(&at, &q),
             "setp" => self.setp(&at, &q),
@@ -1771,6 +1772,52 @@ impl Lower<'_> {
         let bt = if op == TernaryOp::Bfe { Ty::U32 } else { ty };
         let b = self.src(self.operand(at, 2)?, bt)?;
         let c = self.src(self.operand(at, 3)?, bt)?;
+        self.emit(at, Op::Ternary { op, ty, d, a, b, c });
+        Ok(())
+    }
+
+    /// `dp4a.ATYPE.BTYPE`, `dp2a.{lo,hi}.ATYPE.BTYPE` (integer dot products of bytes and halves, CUDA's `__dp4a`,
+    /// `__dp2a_lo`) and `lop3.b32 d, a, b, c, LUT` (nvcc's three-input logic): one instruction each.
+    fn dot(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        let (op, ty) = if m == "lop3" {
+            if q != ["b32"] {
+                return Err(unsupported(
+                    at.i.opcode_span,
+                    "`lop3` with a predicate (`lop3.BoolOp.b32 d|p, …`)",
+                ));
+            }
+            self.count(at, 5)?;
+            let lut = match &self.operand(at, 4)?.kind {
+                OperandKind::Int(v) if (0..=255).contains(v) => u8::try_from(*v).expect("checked"),
+                _ => {
+                    return Err(Diagnostic::error(self.operand(at, 4)?.span, "expected a lookup table")
+                        .with_label("an integer from 0 to 255"));
+                }
+            };
+            (TernaryOp::Lop3(lut), Ty::B32)
+        } else {
+            self.count(at, 4)?;
+            let types: Vec<&str> = q.iter().copied().filter(|q| matches!(*q, "u32" | "s32")).collect();
+            let hi = q.contains(&"hi");
+            if types.len() != 2
+                || (m == "dp2a" && !(hi || q.contains(&"lo")))
+                || q.len() != 2 + usize::from(m == "dp2a")
+            {
+                return Err(unsupported(at.i.opcode_span, format!("this form of `{m}`")));
+            }
+            let (a_signed, b_signed) = (types[0] == "s32", types[1] == "s32");
+            let op = if m == "dp4a" {
+                TernaryOp::Dp4a { a_signed, b_signed }
+            } else {
+                TernaryOp::Dp2a { hi, a_signed, b_signed }
+            };
+            (op, if a_signed || b_signed { Ty::S32 } else { Ty::U32 })
+        };
+        let d = self.dst(at, 0, 32)?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        let b = self.src(self.operand(at, 2)?, ty)?;
+        let c = self.src(self.operand(at, 3)?, ty)?;
         self.emit(at, Op::Ternary { op, ty, d, a, b, c });
         Ok(())
     }
