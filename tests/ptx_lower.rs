@@ -698,3 +698,28 @@ fn ptxas_contraction_of_a_product_and_a_sum_is_modelled() {
     );
     assert_eq!(fused[5], debug[5]);
 }
+
+/// `%envreg1` and `%envreg2` (the grid's workspace, which CUDA's `cg::this_grid()` reads in a debug build) read 0,
+/// as an H200 gives them in a launch that is not cooperative; the other `%envreg`s hold the driver's own values and
+/// are refused by name.
+#[test]
+fn the_grid_workspace_registers_read_zero_and_the_other_envregs_are_refused() {
+    let kernel = |reg: &str| {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n\
+             .reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n\
+             mov.u32 %r1, 7;\n mov.u32 %r1, {reg};\n st.global.u32 [%rd1], %r1;\n ret;\n}}\n"
+        )
+    };
+    for reg in ["%envreg1", "%envreg2"] {
+        assert_eq!(run_ptx(&kernel(reg), &["out=u32[1]"]).buffers[0].data, [0], "{reg}");
+    }
+    let args = warpsim::ptx::Arguments {
+        entry: None,
+        buffers: vec!["out=u32[1]".into()],
+        sets: Vec::new(),
+        syntax: warpsim::ptx::Syntax::Flags,
+    };
+    let e = warpsim::ptx::load_text("test.ptx", &kernel("%envreg0"), &args, &[], false).unwrap_err();
+    assert!(e.contains("`%envreg0` is neither a declared register"), "{e}");
+}

@@ -1149,6 +1149,12 @@ impl Lower<'_> {
         let Some(name) = n.name.strip_prefix('%') else {
             return Ok(None);
         };
+        // `%envreg1`, `%envreg2`: the grid's workspace for `grid.sync()`, which CUDA's `this_grid()` reads (a debug
+        // build keeps the read); 0 in a launch that is not cooperative, as every launch here is (an H200 read 0 in
+        // both, 2026-11-29; the other `%envreg`s hold the driver's own values and are refused).
+        if matches!(name, "envreg1" | "envreg2") {
+            return Ok(Some(Operand::Imm(int(0, n.span))));
+        }
         match Special::parse(name) {
             Some(s) if bits == 32 || name == "clock64" => Ok(Some(Operand::Special(s))),
             Some(_) => Err(
