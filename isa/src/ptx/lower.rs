@@ -892,7 +892,7 @@ impl Lower<'_> {
             "add" | "sub" | "mul" | "div" | "fma" | "mad" | "sqrt" | "rcp" | "min" | "max" | "abs" | "neg"
                 if q.contains(&"ftz") && q.contains(&"f32") =>
             {
-                self.ftz(&at, &q)
+                self.rounded(&at, &q)
             }
             "add" | "sub" | "mul" | "div" | "fma" | "sqrt" | "rcp"
                 if q.iter().any(|q| matches!(*q, "rz" | "rm" | "rp")) =>
@@ -1414,25 +1414,38 @@ impl Lower<'_> {
 
     /// `add`, `sub`, `mul`, `div`, `fma`, `sqrt`, `rcp` with `.rz`, `.rm` or `.rp` on `.f32`/`.f64`: IEEE
     /// arithmetic rounded towards zero, minus or plus infinity (CUDA's `__fadd_rz`, `__dmul_ru`, `__fsqrt_rd`, …,
-    /// and nvcc's `expf`, `log1pf`, `roundf`).
+    /// and nvcc's `expf`, `log1pf`, `roundf`); and f32 arithmetic with `.ftz` (`-use_fast_math`: `add.ftz.f32`,
+    /// `fma.rn.ftz.f32`, `div.rn.ftz.f32`, `min.ftz.f32`, `abs.ftz.f32`, …, any rounding): subnormal operands and
+    /// results flushed to zeros of their sign ([`Op::Rounded`] with `ftz`).
     fn rounded(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
         let m = at.i.opcode.as_str();
-        // (The caller dispatched on these opcodes.)
-        let op = RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add);
+        // (The caller dispatched on these opcodes; `mad.rn.ftz.f32` is an `fma`.)
+        let op = if m == "mad" {
+            RoundedOp::Fma
+        } else {
+            RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add)
+        };
         self.count(at, 1 + op.arity())?;
         self.refuse(
             at,
             q,
-            &["ftz", "sat", "approx", "relu", "f16", "bf16", "f16x2", "bf16x2"],
+            &[
+                "sat", "approx", "relu", "NaN", "xorsign", "abs", "lo", "hi", "wide", "cc", "f16", "bf16", "f16x2",
+                "bf16x2",
+            ],
         )?;
+        let ftz = q.contains(&"ftz");
         let rounding = if q.contains(&"rz") {
             Rounding::FloatZero
         } else if q.contains(&"rm") {
             Rounding::FloatDown
-        } else {
+        } else if q.contains(&"rp") {
             Rounding::FloatUp
+        } else {
+            Rounding::NearestFloat
         };
-        let ty = self.ty(at, q, &[Ty::F32, Ty::F64])?;
+        // (`.ftz` is for f32 only.)
+        let ty = self.ty(at, q, if ftz { &[Ty::F32] } else { &[Ty::F32, Ty::F64] })?;
         let d = self.dst(at, 0, bits_of(ty))?;
         let a = self.src(self.operand(at, 1)?, ty)?;
         let mut more = [None, None];
@@ -1445,57 +1458,7 @@ impl Lower<'_> {
             Op::Rounded {
                 op,
                 rounding,
-                ftz: false,
-                ty,
-                d,
-                a,
-                b,
-                c,
-            },
-        );
-        Ok(())
-    }
-
-    /// f32 arithmetic with `.ftz` (`-use_fast_math`: `add.ftz.f32`, `fma.rn.ftz.f32`, `div.rn.ftz.f32`,
-    /// `sqrt.rz.ftz.f32`, `min.ftz.f32`, `abs.ftz.f32`, …): subnormal operands and results flushed to zeros of their
-    /// sign, any rounding ([`Op::Rounded`] with `ftz`).
-    fn ftz(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
-        let m = at.i.opcode.as_str();
-        let op = if m == "mad" {
-            RoundedOp::Fma
-        } else {
-            // (The caller dispatched on these opcodes.)
-            RoundedOp::of_opcode(m).unwrap_or(RoundedOp::Add)
-        };
-        self.count(at, 1 + op.arity())?;
-        self.refuse(
-            at,
-            q,
-            &["sat", "relu", "NaN", "xorsign", "abs", "lo", "hi", "wide", "cc"],
-        )?;
-        let rounding = if q.contains(&"rz") {
-            Rounding::FloatZero
-        } else if q.contains(&"rm") {
-            Rounding::FloatDown
-        } else if q.contains(&"rp") {
-            Rounding::FloatUp
-        } else {
-            Rounding::NearestFloat
-        };
-        let ty = self.ty(at, q, &[Ty::F32])?;
-        let d = self.dst(at, 0, 32)?;
-        let a = self.src(self.operand(at, 1)?, ty)?;
-        let mut more = [None, None];
-        for (k, slot) in more.iter_mut().enumerate().take(op.arity() - 1) {
-            *slot = Some(self.src(self.operand(at, 2 + k)?, ty)?);
-        }
-        let [b, c] = more;
-        self.emit(
-            at,
-            Op::Rounded {
-                op,
-                rounding,
-                ftz: true,
+                ftz,
                 ty,
                 d,
                 a,
