@@ -497,3 +497,31 @@ def test_print_in_a_kernel_prints_as_cuda_does(capsys):
     assert [(p["lane"], p["text"]) for p in r.printed] == [(1, "lane 1 has 10\n"), (5, "lane 5 has 50\n")]
     assert r.printed[0]["cycle"] <= r.printed[1]["cycle"]
     np.testing.assert_array_equal(out, np.arange(8))
+
+
+# --- fastmath -----------------------------------------------------------------------------------------------
+@cuda.jit(fastmath=True)
+def product_fast(out, a, b):
+    i = cuda.threadIdx.x
+    out[i] = a[i] * b[i]
+
+
+@cuda.jit
+def product(out, a, b):
+    i = cuda.threadIdx.x
+    out[i] = a[i] * b[i]
+
+
+def test_fastmath_flushes_subnormal_results_as_the_gpu_does():
+    # 1e-20 * 1e-20 is a subnormal f32: kept by IEEE arithmetic, flushed to zero by fastmath's mul.ftz.f32.
+    a = np.full(4, 1e-20, np.float32)
+    b = np.array([1e-20, -1e-20, 2.0, 0.5], np.float32)
+    fast, exact = np.zeros(4, np.float32), np.zeros(4, np.float32)
+    product_fast[1, 4](fast, a, b)
+    product[1, 4](exact, a, b)
+    np.testing.assert_array_equal(exact, a * b)
+    assert exact[0] != 0 and exact[1] != 0
+    want = (a * b).view(np.uint32).copy()
+    want[:2] = [0x00000000, 0x80000000]  # +0 and -0: the subnormal products flushed, their signs kept
+    np.testing.assert_array_equal(fast.view(np.uint32), want)
+    assert "mul.ftz.f32" in product_fast.ptx(fast, a, b)

@@ -111,9 +111,12 @@ _NAMES: Dict[Any, list] = {}
 _PROGRAMS: Dict[Tuple[Any, ...], Program] = {}
 
 
-def compile(kernel: Any, *args: Any) -> str:  # noqa: A001 - numba's own verb
-    """The PTX Numba compiles ``kernel`` to for these arguments' types (sm_90, with line information)."""
-    return _compile(_py_func(kernel), args)[0]
+def compile(kernel: Any, *args: Any, fastmath: Optional[bool] = None) -> str:  # noqa: A001 - numba's own verb
+    """The PTX Numba compiles ``kernel`` to for these arguments' types (sm_90, with line information); ``fastmath``
+    by default the kernel's own option (``@cuda.jit(fastmath=True)``)."""
+    if fastmath is None:
+        fastmath = bool(getattr(kernel, "options", {}).get("fastmath", False))
+    return _compile(_py_func(kernel), args, fastmath)[0]
 
 
 def _kind(value: Any) -> Any:
@@ -128,15 +131,15 @@ def _kind(value: Any) -> Any:
     return type(value)
 
 
-def _compile(func: Callable, args: Tuple[Any, ...]) -> Tuple[str, Dict[str, str]]:
-    fast = (func.__code__, id(func.__globals__), tuple(_kind(a) for a in args))
+def _compile(func: Callable, args: Tuple[Any, ...], fastmath: bool = False) -> Tuple[str, Dict[str, str]]:
+    fast = (func.__code__, id(func.__globals__), tuple(_kind(a) for a in args), fastmath)
     hit = _FAST.get(fast)
     if hit is not None:
         return hit
     sig = tuple(_numba.typeof(a) for a in args)
-    key = (func.__code__, id(func.__globals__), sig)
+    key = (func.__code__, id(func.__globals__), sig, fastmath)
     if key not in _CACHE:
-        ptx, _ = _cuda.compile_ptx(_real_globals(func), sig, cc=CC, lineinfo=True)
+        ptx, _ = _cuda.compile_ptx(_real_globals(func), sig, cc=CC, lineinfo=True, fastmath=fastmath)
         path = func.__code__.co_filename
         lines = linecache.getlines(path)
         # The kernel's own file, also when it exists only in memory (a notebook cell): its line information names it.
@@ -159,9 +162,12 @@ def launch(
     dynamic_shared: Optional[int] = None,
     max_cycles: Optional[int] = None,
     threads: int = 0,
+    fastmath: bool = False,
 ) -> Result:
     """Run Numba kernel ``kernel`` (a ``@cuda.jit`` kernel or a plain function) on a ``grid`` of ``block``s with
-    ``args``, writing every array argument's final contents back into it. Returns the run's Result."""
+    ``args``, writing every array argument's final contents back into it. Returns the run's Result. ``fastmath``
+    is Numba's: f32 arithmetic that flushes subnormals to zero and the special-function unit's approximations, run
+    as the GPU computes them."""
     func = _py_func(kernel)
     names = _NAMES.get(func.__code__)
     if names is None:
@@ -169,7 +175,7 @@ def launch(
     if len(args) != len(names):
         raise TypeError(f"{func.__name__}() takes {len(names)} arguments ({', '.join(names)}), got {len(args)}")
     values = [_argument(a, n) for a, n in zip(args, names)]
-    ptx, sources = _compile(func, tuple(values))
+    ptx, sources = _compile(func, tuple(values), fastmath)
 
     def attempt(keys: list) -> Result:
         inputs = {k: v for k, v in zip(keys, values) if isinstance(v, np.ndarray)}
@@ -250,7 +256,8 @@ class Kernel:
 
 def jit(func: Optional[Callable] = None, **options: Any) -> Any:
     """``@jit`` or ``@jit(warp_size=8, trace=True, ...)``: a :class:`Kernel` run by warpsim. Options are
-    :func:`launch`'s keywords; Numba's own (``device``, signatures) are not supported."""
+    :func:`launch`'s keywords, ``fastmath=True`` among them (Numba's); Numba's others (``device``, signatures) are
+    not supported."""
     if func is not None and not callable(func):
         raise TypeError("warpsim.numba.jit takes no signature: types come from each launch's arguments")
     if func is None:
