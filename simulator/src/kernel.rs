@@ -3203,12 +3203,12 @@ fn decode(
                 (ApproxOp::Div | ApproxOp::DivAdd, true) => Unit::MufuDivFtz,
                 (ApproxOp::Div | ApproxOp::DivAdd, false) => Unit::MufuDiv,
                 (ApproxOp::DivFull | ApproxOp::DivFullAdd, _) => Unit::MufuDivFull,
-                (ApproxOp::Sin | ApproxOp::Cos, true) => Unit::MufuSinCos,
+                // (ptxas emits the same multiplication before the `MUFU` with and without `.ftz`.)
+                (ApproxOp::Sin | ApproxOp::Cos, _) => Unit::MufuSinCos,
                 (_, true) => Unit::Mufu,
                 (ApproxOp::Rcp, false) => Unit::MufuRcp,
                 (ApproxOp::Ex2, false) => Unit::MufuEx2,
                 (ApproxOp::Rsqrt | ApproxOp::Sqrt | ApproxOp::Lg2, false) => Unit::MufuRsqrtSqrtLg2,
-                (ApproxOp::Sin | ApproxOp::Cos, false) => Unit::MufuSinCos,
             };
             dec.wide(f, unit, *ty, *d, a, b.as_ref(), c.as_ref())?
         }

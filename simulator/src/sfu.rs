@@ -373,11 +373,7 @@ fn fmul(a: u32, b: u32) -> u32 {
 /// `FMUL.FTZ` (`crate::alu::rounded_ftz32`: subnormal operands flushed, the product rounded as if the exponent were
 /// unbounded and flushed below 2^-126).
 fn fmul_ftz(a: u32, b: u32) -> u32 {
-    crate::alu::rounded_ftz32(
-        warpsim_isa::RoundedOp::Mul,
-        warpsim_isa::Rounding::NearestFloat,
-        [a, b, 0],
-    )
+    crate::alu::rounded_ftz32(RoundedOp::Mul, Rounding::NearestFloat, [a, b, 0])
 }
 
 /// |x| below the normal range (`FSETP.GEU |x|, 2^-126` false; a NaN is not).

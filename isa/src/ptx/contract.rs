@@ -162,14 +162,11 @@ fn fuse(run: &[&Instruction], counts: &HashMap<&str, usize>, plan: &mut Plan) {
     let mut products: HashMap<&str, Product> = HashMap::new();
     for (j, i) in run.iter().enumerate() {
         let kind = contractible(i);
+        // Operand 0 is what most instructions write (a register, a pair, a vector of them); a store's is an address.
+        let writes = usize::from(!matches!(i.opcode.as_str(), "st" | "red"));
         // This instruction's reads of products.
         let mut reads = Vec::new();
-        for (k, o) in i
-            .operands
-            .iter()
-            .enumerate()
-            .skip(usize::from(!matches!(i.opcode.as_str(), "st" | "red")))
-        {
+        for (k, o) in i.operands.iter().enumerate().skip(writes) {
             let mut v = Vec::new();
             names(&o.kind, &mut v);
             reads.extend(v.into_iter().map(|n| (k, n)));
@@ -193,14 +190,16 @@ fn fuse(run: &[&Instruction], counts: &HashMap<&str, usize>, plan: &mut Plan) {
             }
         }
         // An instruction that writes a product's operand: later reads cannot be fused.
-        if let Some(d) = dest(i) {
-            for (def, _, closed) in products.values_mut() {
-                *closed |= run[*def].operands[1..].iter().any(|o| {
-                    let mut v = Vec::new();
-                    names(&o.kind, &mut v);
-                    v.contains(&d)
-                });
-            }
+        let mut written = Vec::new();
+        for o in i.operands.iter().take(writes) {
+            names(&o.kind, &mut written);
+        }
+        for (def, _, closed) in products.values_mut() {
+            *closed |= run[*def].operands[1..].iter().any(|o| {
+                let mut v = Vec::new();
+                names(&o.kind, &mut v);
+                v.iter().any(|n| written.contains(n))
+            });
         }
         if i.guard.is_none()
             && product(i).is_some()
@@ -254,7 +253,7 @@ mod tests {
     fn fused(body: &str) -> Vec<(String, String)> {
         let text = format!(
             ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n.reg .f32 %f<40>;\n\
-             .reg .pred %p<4>;\n{body}\nret;\n}}\n"
+             .reg .pred %p<4>;\n.reg .b64 %rd<4>;\n{body}\nret;\n}}\n"
         );
         let (module, _) = crate::ptx::parse("k.ptx", &text).expect("parses");
         let plan = plan(module.entries().next().expect("k").body.as_ref().expect("a body"));
@@ -296,7 +295,7 @@ mod tests {
     }
 
     /// Of two products read once, the first operand's; across a label, a guarded product, mixed `.ftz`, or a
-    /// product whose operand is written before the addition: none.
+    /// product whose operand is written before the addition (by a register or a vector destination): none.
     #[test]
     fn the_first_operand_and_only_in_one_basic_block() {
         let body = "mul.f32 %f10, %f1, %f2;\nmul.f32 %f11, %f3, %f4;\nadd.f32 %f12, %f10, %f11;\n\
@@ -304,7 +303,8 @@ mod tests {
                     @%p1 mul.f32 %f15, %f1, %f4;\nadd.f32 %f16, %f15, %f2;\n\
                     mul.ftz.f32 %f17, %f1, %f4;\nadd.f32 %f18, %f17, %f2;\n\
                     mul.f32 %f20, %f5, %f4;\nadd.f32 %f5, %f1, %f1;\nadd.f32 %f21, %f20, %f2;\n\
-                    div.approx.ftz.f32 %f22, %f1, %f2;\nsub.ftz.f32 %f23, %f3, %f22;";
+                    div.approx.ftz.f32 %f22, %f1, %f2;\nsub.ftz.f32 %f23, %f3, %f22;\n\
+                    mul.f32 %f24, %f6, %f4;\nmov.b64 {%f6, %f7}, %rd1;\nadd.f32 %f25, %f24, %f2;";
         let want = [("%f12", "%f10"), ("%f23", "%f22")];
         assert_eq!(fused(body), want.map(|(a, m)| (a.to_string(), m.to_string())));
     }
