@@ -337,3 +337,13 @@ fn the_approximations_say_which_forms_exist() {
     assert!(out.contains("kernel.s:6:"), "lg2 has no f64 form: {out}");
     assert!(out.contains("could not assemble: 4 errors"), "{out}");
 }
+
+/// An 8- or 16-bit access takes a byte address: an element index is an error at the type, with the byte form
+/// as the hint.
+#[test]
+fn a_byte_access_with_an_element_index_is_an_error() {
+    let out = assemble_errors(".buffer out u32[8]\n.reg %v\n    st.global.u8 out[%laneid], %v\n");
+    assert!(out.contains("kernel.s:3:15"), "{out}");
+    assert!(out.contains("an 8-bit access takes a byte address"), "{out}");
+    assert!(out.contains("`[out + %off]`"), "{out}");
+}

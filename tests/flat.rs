@@ -391,6 +391,7 @@ fn each_flat_fault() {
                 buffer: "wide".into(),
                 shared: false,
                 byte_offset: 4,
+                width: 8,
                 store: false,
             },
             "misaligned load from `wide`: byte offset 4 is not a multiple of 8",
@@ -442,6 +443,51 @@ fn each_flat_fault() {
                 store: false,
             },
             "out-of-bounds load from local memory: bytes 16..20, but the thread's local memory has 16 bytes",
+        ),
+        // 8- and 16-bit accesses: aligned to their size, bounded in their units; the byte form too.
+        (
+            "mov.b64 %rd, buf\n st.global.u16 [%rd + 33], %v",
+            FaultKind::Misaligned {
+                buffer: "buf".into(),
+                shared: false,
+                byte_offset: 33,
+                width: 2,
+                store: true,
+            },
+            "misaligned store to `buf`: byte offset 33 is not a multiple of 2",
+        ),
+        (
+            "mov.b64 %rd, buf\n ld.global.s8 %v, [%rd + 32]",
+            FaultKind::OutOfBounds {
+                buffer: "buf".into(),
+                shared: false,
+                index: 32,
+                len: 32,
+                store: false,
+            },
+            "out-of-bounds load from `buf`: element 32, but `buf` has 32 elements (0..32)",
+        ),
+        (
+            "mov.u32 %a, 31\n ld.global.u16 %v, [buf + %a]",
+            FaultKind::Misaligned {
+                buffer: "buf".into(),
+                shared: false,
+                byte_offset: 31,
+                width: 2,
+                store: false,
+            },
+            "misaligned load from `buf`: byte offset 31 is not a multiple of 2",
+        ),
+        (
+            "mov.u32 %a, 16\n st.shared.u16 [s + %a], %v",
+            FaultKind::OutOfBounds {
+                buffer: "s".into(),
+                shared: true,
+                index: 8,
+                len: 8,
+                store: true,
+            },
+            "out-of-bounds store to shared array `s`: element 8, but `s` has 8 elements (0..8)",
         ),
         (
             &*Box::leak(format!("mov.b64 %rd, {LOCAL_WINDOW}\n atom.add.u32 %v, [%rd], 1").into_boxed_str()),

@@ -1080,3 +1080,41 @@ done:
     assert_eq!(kinds.len(), 1, "{:?}", late.findings);
     assert_eq!((kinds[0].1, kinds[0].2), (0, 1), "{:?}", late.findings);
 }
+
+/// The race check sees bytes: threads of different warps and blocks writing different bytes of one word (a
+/// `u8` array written a byte a thread, with blocks of 99 threads, so blocks share words) race with nothing, in
+/// global and shared memory; two writing the same byte without a barrier do, in both.
+#[test]
+fn race_check_tells_the_bytes_of_a_word_apart() {
+    let text = |same: &str| {
+        format!(
+            ".grid 3
+.block 99
+.buffer out u32[84]
+.shared sb u32[40]
+.reg %i, %p
+        mad.lo.u32          %i, %ctaid.x, %ntid.x, %tid.x
+        st.global.u8        [out + %i], %i
+        st.shared.u8        [sb + %tid.x], %i
+{same}
+"
+        )
+    };
+    let clean = kernel_from(&text(""), 32, &[]);
+    assert_eq!(races(&checked(&clean, race())), vec![]);
+    // Thread i also writes byte i + 32: thread i + 32's byte (another warp's, or, past 98, another block's).
+    let racy = kernel_from(
+        &text("        st.global.u8        [out + %i + 32], %i\n        st.shared.u8        [sb + %tid.x + 32], %i"),
+        32,
+        &[],
+    );
+    let found: Vec<(Hazard, String, bool)> = races(&checked(&racy, race()))
+        .into_iter()
+        .map(|(h, a, _, g, ..)| (h, a, g))
+        .collect();
+    assert!(
+        found.contains(&(Hazard::WriteAfterWrite, "out".to_string(), true))
+            && found.contains(&(Hazard::WriteAfterWrite, "sb".to_string(), false)),
+        "{found:?}"
+    );
+}

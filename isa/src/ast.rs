@@ -685,6 +685,47 @@ pub struct Address {
     pub disp: Option<ConstExpr>,
 }
 
+/// An 8- or 16-bit memory access (`ld.global.s8`, `st.shared.b16`): the bytes it moves, and for a load whether
+/// they are sign-extended to the 32-bit register (`.s8`, `.s16`) or zero-extended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Narrow {
+    /// 1 or 2.
+    pub bytes: u8,
+    pub signed: bool,
+}
+
+impl Narrow {
+    pub const NAMES: [&'static str; 6] = ["u8", "s8", "b8", "u16", "s16", "b16"];
+
+    /// `u8` → 1 byte, unsigned; `b16` → 2 bytes, unsigned; `s16` → 2 bytes, signed.
+    pub fn parse(s: &str) -> Option<Narrow> {
+        let bytes = match s.get(1..) {
+            Some("8") => 1,
+            Some("16") => 2,
+            _ => return None,
+        };
+        match s.as_bytes()[0] {
+            b'u' | b'b' => Some(Narrow { bytes, signed: false }),
+            b's' => Some(Narrow { bytes, signed: true }),
+            _ => None,
+        }
+    }
+
+    /// The type's name as written (`u8`, `s16`; an unsigned one as `u`).
+    pub fn name(self) -> &'static str {
+        match (self.bytes, self.signed) {
+            (1, false) => "u8",
+            (1, true) => "s8",
+            (_, false) => "u16",
+            (_, true) => "s16",
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        u32::from(self.bytes) * 8
+    }
+}
+
 /// A state space: device-wide global memory, the block's shared memory, the thread's local memory, or (with
 /// [`AddrMode::Flat`] only) a generic address, which names one of the others by its window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -964,11 +1005,15 @@ pub enum Op {
         ty: Ty,
         d: Reg,
         addr: Address,
+        /// An 8- or 16-bit load (`ld.global.u8`; `ty` is then `b32`, the register's).
+        narrow: Option<Narrow>,
     },
     St {
         ty: Ty,
         addr: Address,
         a: Operand,
+        /// An 8- or 16-bit store (`st.global.u16`: the value's low bits; `ty` is then `b32`).
+        narrow: Option<Narrow>,
     },
     Shfl {
         mode: ShflMode,

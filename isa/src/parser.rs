@@ -1896,20 +1896,41 @@ impl Ctx<'_> {
         Ok(Op::Selp { ty, d, a, b, p })
     }
 
-    /// `ld` and `st` in the global or shared space.
+    /// `ld` and `st` in the global or shared space; `.u8`, `.s8`, `.b8`, `.u16`, `.s16`, `.b16` move the low bytes
+    /// of a 32-bit register at a byte address.
     fn memory(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
         let space = space(parts)?;
-        let ty = parts.ty(&ALL_TYS)?;
+        let narrow_span = parts.items.get(parts.pos).map(|&(_, s)| s);
+        let narrow = parts.optional(&Narrow::NAMES).and_then(Narrow::parse);
+        let ty = if narrow.is_some() { Ty::B32 } else { parts.ty(&ALL_TYS)? };
+        let addr_at = c.peek().map_or(c.end_span(), |t| t.span);
+        let check = |addr: &Address| match narrow {
+            Some(n) if addr.mode == AddrMode::Element => Err(Diagnostic::error(
+                narrow_span.unwrap_or(addr_at),
+                format!("an {}-bit access takes a byte address", n.bits()),
+            )
+            .with_label("element index with a sub-word type")
+            .with_help(format!(
+                "write a byte offset, `[{} + %off]`, or a register address `[%rd]`",
+                match addr.space {
+                    Space::Shared => self.shared[addr.buffer].name.as_str(),
+                    _ => self.buffers[addr.buffer].name.as_str(),
+                }
+            ))),
+            _ => Ok(()),
+        };
         if m == "ld" {
             let d = self.dst(c, ty)?;
             c.comma()?;
-            let addr = self.address(c, ty, space)?;
-            Ok(Op::Ld { ty, d, addr })
+            let addr = self.address(c, ty, space, narrow.is_some())?;
+            check(&addr)?;
+            Ok(Op::Ld { ty, d, addr, narrow })
         } else {
-            let addr = self.address(c, ty, space)?;
+            let addr = self.address(c, ty, space, narrow.is_some())?;
+            check(&addr)?;
             c.comma()?;
             let a = self.src(c, ty)?;
-            Ok(Op::St { ty, addr, a })
+            Ok(Op::St { ty, addr, a, narrow })
         }
     }
 
@@ -2039,7 +2060,7 @@ impl Ctx<'_> {
         } else {
             None
         };
-        let addr = self.address(c, ty, space)?;
+        let addr = self.address(c, ty, space, false)?;
         c.comma()?;
         let b = self.src(c, ty)?;
         let cc = if op == AtomOp::Cas {
@@ -2364,7 +2385,7 @@ impl Ctx<'_> {
         })
     }
 
-    fn address(&self, c: &mut Cursor, ty: Ty, space: Space) -> Result<Address, Diagnostic> {
+    fn address(&self, c: &mut Cursor, ty: Ty, space: Space, narrow: bool) -> Result<Address, Diagnostic> {
         let byte_mode = c.eat(&Tok::LBracket);
         if byte_mode && matches!(c.peek(), Some(Token { tok: Tok::Reg(_), .. })) {
             return self.flat_address(c, space);
@@ -2417,7 +2438,7 @@ impl Ctx<'_> {
         };
         let elem = names[buffer].1;
         let raw = if elem.ty().wide() { Ty::B64 } else { Ty::B32 };
-        if ty != raw && ty != elem.ty() {
+        if !narrow && ty != raw && ty != elem.ty() {
             return Err(Diagnostic::error(
                 nspan,
                 format!("`.{}` access to buffer `{name}` of {}", ty.name(), elem.name()),
@@ -2730,7 +2751,8 @@ impl Ctx<'_> {
 /// The state space modifier of a memory instruction: `.global`, `.shared` or `.local`, or none (a generic
 /// address: the type or the atomic operation follows the opcode at once, `ld.f32`, `atom.add.u32`).
 fn space(parts: &mut Parts) -> Result<Space, Diagnostic> {
-    let follows = |p: &str| Ty::parse(p).is_some() || AtomOp::ALL.iter().any(|o| o.name() == p);
+    let follows =
+        |p: &str| Ty::parse(p).is_some() || Narrow::parse(p).is_some() || AtomOp::ALL.iter().any(|o| o.name() == p);
     if parts.items.get(parts.pos).is_some_and(|(p, _)| follows(p)) {
         return Ok(Space::Generic);
     }

@@ -321,8 +321,20 @@ pub fn op(p: &Program, op: &Op) -> String {
             };
             format!("cvt{rnd}.{}.{} {}, {}", to.name(), from.name(), r(d), o(a))
         }
-        Op::Ld { ty, d, addr } => format!("ld{}.{} {}, {}", space(addr.space), ty.name(), r(d), address(p, addr)),
-        Op::St { ty, addr, a } => format!("st{}.{} {}, {}", space(addr.space), ty.name(), address(p, addr), o(a)),
+        Op::Ld { ty, d, addr, narrow } => format!(
+            "ld{}.{} {}, {}",
+            space(addr.space),
+            narrow.map_or(ty.name(), Narrow::name),
+            r(d),
+            address(p, addr)
+        ),
+        Op::St { ty, addr, a, narrow } => format!(
+            "st{}.{} {}, {}",
+            space(addr.space),
+            narrow.map_or(ty.name(), Narrow::name),
+            address(p, addr),
+            o(a)
+        ),
         Op::Atom { op, ty, d, addr, b, c } => {
             let head = format!(
                 "{}{}.{}.{}",

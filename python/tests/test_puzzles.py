@@ -525,3 +525,38 @@ def test_fastmath_flushes_subnormal_results_as_the_gpu_does():
     want[:2] = [0x00000000, 0x80000000]  # +0 and -0: the subnormal products flushed, their signs kept
     np.testing.assert_array_equal(fast.view(np.uint32), want)
     assert "mul.ftz.f32" in product_fast.ptx(fast, a, b)
+
+
+# --- 8- and 16-bit arrays ------------------------------------------------------------------------------------
+@cuda.jit
+def grey(out, rgb, bright):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        v = (rgb[i, 0] * 77 + rgb[i, 1] * 150 + rgb[i, 2] * 29) >> 8
+        out[i] = v
+        bright[i] = v > 100
+
+
+@cuda.jit
+def halve(out, a):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i] = a[i] // 2 - 3
+
+
+def test_uint8_bool_and_int16_arrays_run_as_numpy_computes_them():
+    # An image of uint8 pixels (3 channels and a pad, as a uchar4 row) to grey uint8 and a bool mask; int16 halves:
+    # each thread's bytes stored next to other warps' and blocks' in one 32-bit word.
+    rgb = ((np.arange(100 * 4, dtype=np.uint32) * 2654435761) >> 24).astype(np.uint8).reshape(100, 4)
+    out, bright = np.zeros(100, np.uint8), np.zeros(100, np.bool_)
+    grey[4, 25](out, rgb, bright)
+    c = rgb.astype(np.int64)
+    want = ((c[:, 0] * 77 + c[:, 1] * 150 + c[:, 2] * 29) >> 8).astype(np.uint8)
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(bright, want > 100)
+    a = (np.arange(64, dtype=np.int32) * 1237 - 40000).astype(np.int16)
+    h = np.zeros(64, np.int16)
+    halve[2, 32](h, a)
+    np.testing.assert_array_equal(h, (a.astype(np.int64) // 2 - 3).astype(np.int16))
+    with pytest.raises(ValueError, match="must be a multiple of 4"):
+        halve[1, 32](np.zeros(30, np.uint8), np.zeros(30, np.uint8))

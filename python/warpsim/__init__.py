@@ -116,6 +116,21 @@ _DTYPES = {
     "f64": np.dtype(np.float64),
 }
 _ELEMS = {dtype: elem for elem, dtype in _DTYPES.items()}
+# NumPy's 8- and 16-bit integers and bool: a PTX pointer to them (a Numba array of them) takes a u32 buffer whose
+# words hold 4 or 2 of them, little-endian, as on the GPU; the array comes back in its own dtype and shape.
+_SMALL = {np.dtype(t) for t in (np.uint8, np.int8, np.bool_, np.uint16, np.int16)}
+
+
+def _packed(dtype: np.dtype, shape: Tuple[int, ...], what: str) -> Tuple[int, ...]:
+    """The u32 buffer's shape for a C-ordered array of 8- or 16-bit ``dtype``: its last dimension in words."""
+    per = 4 // dtype.itemsize
+    shape = tuple(shape) or (1,)
+    if shape[-1] % per:
+        raise ValueError(
+            f"{what}: a {dtype} array is held {per} elements to a 32-bit word, so its last dimension ({shape[-1]}) "
+            f"must be a multiple of {per}: pad it (e.g. numpy.pad) and pass the length as a parameter"
+        )
+    return shape[:-1] + (shape[-1] // per,)
 
 
 def _elem_of(dtype: Any, what: str) -> str:
@@ -147,10 +162,17 @@ def _looks_like_ptx(text: str) -> bool:
 class Program:
     """A program, assembled (warpsim assembly) or lowered (PTX), ready to :func:`run`."""
 
-    def __init__(self, native: Any, outputs: Mapping[str, Tuple[str, Tuple[int, ...]]]):
+    def __init__(
+        self,
+        native: Any,
+        outputs: Mapping[str, Tuple[str, Tuple[int, ...]]],
+        views: Optional[Mapping[str, Tuple[np.dtype, Tuple[int, ...]]]] = None,
+    ):
         self._native = native
         # PTX buffers bound here: name -> (element type, shape).
         self._shapes = dict(outputs)
+        # Buffers of 8- or 16-bit elements: name -> (their dtype, the array's shape).
+        self._views = dict(views or {})
 
     @property
     def name(self) -> str:
@@ -207,15 +229,31 @@ def load(
     params = dict(params or {})
     buffers = []
     shapes = {}
+    views = {}
     for name, array in inputs.items():
-        a = _as_array(array, f"inputs[{name!r}]")
-        elem = _elem_of(a.dtype, f"inputs[{name!r}]")
+        what = f"inputs[{name!r}]"
+        a = _as_array(array, what)
+        if a.dtype in _SMALL:
+            if a.ndim > 1 and not a.flags.c_contiguous:
+                raise ValueError(f"{what}: a {a.dtype} array must be C-ordered: numpy.ascontiguousarray(x)")
+            views[str(name)] = (a.dtype, a.shape)
+            shape = _packed(a.dtype, a.shape, what)
+            shapes[str(name)] = ("u32", shape)
+            buffers.append(f"{name}=u32[{'x'.join(str(n) for n in shape)}]")
+            continue
+        elem = _elem_of(a.dtype, what)
         shapes[str(name)] = (elem, a.shape)
         buffers.append(f"{name}={elem}[{'x'.join(str(n) for n in a.shape) or 1}]")
     for name, spec in outputs.items():
         if name in inputs:
             continue
         dtype, shape = _output_spec(name, spec)
+        if dtype in _SMALL:
+            views[str(name)] = (dtype, shape)
+            shape = _packed(dtype, shape, f"outputs[{name!r}]")
+            shapes[str(name)] = ("u32", shape)
+            buffers.append(f"{name}=u32[{'x'.join(str(n) for n in shape)}]")
+            continue
         elem = _elem_of(dtype, f"outputs[{name!r}]")
         shapes[str(name)] = (elem, shape)
         buffers.append(f"{name}={elem}[{'x'.join(str(n) for n in shape)}]")
@@ -248,7 +286,7 @@ def load(
     except _native.Error as e:
         _raise(e)
     # A warpsim program declares its buffers (`.buffer`): the shapes only say how to return them.
-    return Program(native, shapes)
+    return Program(native, shapes, views)
 
 
 @functools.lru_cache(maxsize=64)
@@ -351,6 +389,10 @@ def run(
             raise ValueError(f"inputs[{name!r}]: the program has no buffer `{name}` (its buffers: {known})")
         a = _as_array(value, f"inputs[{name!r}]")
         want = _DTYPES[by_name[name]]
+        if name in prog._views and a.dtype == prog._views[name][0] and by_name[name] == "u32":
+            # 8- or 16-bit elements, packed into the buffer's words as they lie in memory.
+            contents.append((name, np.ascontiguousarray(a).tobytes()))
+            continue
         if a.dtype != want:
             raise ValueError(
                 f"inputs[{name!r}]: dtype {a.dtype}, but buffer `{name}` holds {by_name[name]} ({want}); "
@@ -443,6 +485,14 @@ class Result:
         if name not in self._buffers:
             elems = {n: e for n, e, _ in self._native.buffers}
             data = self._native.buffer(name)
+            view = self.program._views.get(name)
+            if view is not None and elems[name] == "u32":
+                # (The buffer's words as the 8- or 16-bit elements they hold, in the array's shape.)
+                a = np.frombuffer(data, dtype=view[0]).copy()
+                if int(math.prod(view[1])) == a.size:
+                    a = a.reshape(view[1])
+                self._buffers[name] = a
+                return a
             a = np.frombuffer(data, dtype=_DTYPES[elems[name]]).copy()
             shape = self._shapes.get(name)
             if shape is not None and int(math.prod(shape)) == a.size:

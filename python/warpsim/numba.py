@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-from . import AssembleError, Program, Result, load, run
+from . import _SMALL, AssembleError, Program, Result, load, run
 
 try:
     import numba as _numba
@@ -86,8 +86,8 @@ def _py_func(kernel: Any) -> Callable:
 def _argument(value: Any, name: str) -> Any:
     """A kernel argument as Numba sees it: a C-contiguous array, or a scalar."""
     if isinstance(value, np.ndarray):
-        if value.dtype not in _ELEMS:
-            allowed = ", ".join(str(d) for d in _ELEMS)
+        if value.dtype not in _ELEMS and value.dtype not in _SMALL:
+            allowed = ", ".join(str(d) for d in [*_ELEMS, *_SMALL])
             raise ValueError(f"argument `{name}`: arrays of {value.dtype} are not simulated (warpsim has {allowed})")
         return np.ascontiguousarray(value)
     if isinstance(value, (bool, np.bool_)):

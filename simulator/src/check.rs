@@ -492,9 +492,10 @@ pub(crate) fn merge(per_sm: impl IntoIterator<Item = Vec<Finding>>) -> Vec<Findi
 /// A shared access as the race checker keeps it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rec {
-    /// (Warps of a block: at most 1024 threads / 2 lanes; lanes: at most 64. Kept small: the shadow holds up
-    /// to three of these per shared word.)
-    warp: u16,
+    /// The warp in the block (the low 12 bits: at most 1024 threads / 2 lanes) and the bytes of the word the
+    /// access reached (the high 4 bits: [`Rec::bytes`]). (Lanes: at most 64. Kept small: the shadow holds up to
+    /// three of these per shared word.)
+    warp_bytes: u16,
     lane: u8,
     kind: AccessKind,
     pc: u32,
@@ -508,10 +509,24 @@ pub(crate) struct Rec {
 }
 
 impl Rec {
+    fn warp(&self) -> u32 {
+        u32::from(self.warp_bytes & 0xfff)
+    }
+
+    /// The bytes of the word the access reached, a bit each (0b1111: the whole word).
+    fn bytes(&self) -> u8 {
+        (self.warp_bytes >> 12) as u8
+    }
+
+    fn with_bytes(mut self, bytes: u8) -> Rec {
+        self.warp_bytes = (self.warp_bytes & 0xfff) | u16::from(bytes & 15) << 12;
+        self
+    }
+
     fn access(&self, block: u32) -> Access {
         Access {
             block,
-            warp: u32::from(self.warp),
+            warp: self.warp(),
             lane: u32::from(self.lane),
             pc: self.pc,
             cycle: self.cycle,
@@ -668,10 +683,16 @@ pub(crate) fn access(
     exec: u64,
     kind: AccessKind,
     space: Space,
+    narrow: Option<(u8, &[u8; 64])>,
     findings: &mut Findings,
     log: &mut Vec<GlobalAccess>,
     race_global: &[bool],
 ) {
+    // Each lane's bytes of its word: all four, or an 8- or 16-bit access's.
+    let bytes_of = |lane: u32| match narrow {
+        Some((size, at)) => ((1u8 << size) - 1) << at[lane as usize],
+        None => 0b1111,
+    };
     if let Space::Global(buffer) = space {
         // Only buffers the kernel writes, and only for `race`.
         if !race_global[buffer as usize] {
@@ -690,6 +711,7 @@ pub(crate) fn access(
                 warp: who.warp as u16,
                 lane: lane as u8,
                 kind,
+                bytes: bytes_of(lane),
             });
         }
     }
@@ -731,8 +753,9 @@ pub(crate) fn access(
         let lane = m.trailing_zeros();
         m &= m - 1;
         let word = words[lane as usize];
+        let bytes = bytes_of(lane);
         let now = Rec {
-            warp: warp as u16,
+            warp_bytes: warp as u16 | u16::from(bytes) << 12,
             lane: lane as u8,
             pc: who.pc,
             clock,
@@ -742,14 +765,16 @@ pub(crate) fn access(
             kind,
         };
         let vc = &block.vc[warp as usize * n..(warp as usize + 1) * n];
+        // (Accesses to different bytes of a word do not conflict: as ordered.)
         let ordered = |prev: &Rec| {
-            if u32::from(prev.warp) == warp {
-                u32::from(prev.lane) == lane
-                    || prev.mask >> lane & 1 == 1
-                    || who.sync.together_since(prev.seq, u32::from(prev.lane), lane)
-            } else {
-                vc[prev.warp as usize] >= prev.clock
-            }
+            prev.bytes() & bytes == 0
+                || if prev.warp() == warp {
+                    u32::from(prev.lane) == lane
+                        || prev.mask >> lane & 1 == 1
+                        || who.sync.together_since(prev.seq, u32::from(prev.lane), lane)
+                } else {
+                    vc[prev.warp() as usize] >= prev.clock
+                }
         };
         let shadow = match space {
             Space::Shared => &mut block.shadow[word],
@@ -796,14 +821,29 @@ pub(crate) fn access(
                 report(r, Hazard::WriteAfterRead);
             }
         }
+        // (A write keeps the reads of the word's other bytes; a warp's latest read holds the bytes of its reads
+        // since the last write. The last write is one record, of one instruction's lanes: after writes to
+        // different bytes of a word by different instructions, only the latest is checked against.)
         match kind {
-            AccessKind::Read => match shadow.reads.iter_mut().find(|r| u32::from(r.warp) == warp) {
-                Some(r) => *r = now,
+            AccessKind::Read => match shadow.reads.iter_mut().find(|r| r.warp() == warp) {
+                Some(r) => *r = now.with_bytes(r.bytes() | bytes),
                 None => shadow.reads.push(now),
             },
             AccessKind::Write | AccessKind::Atomic => {
-                shadow.write = Some(now);
-                shadow.reads.clear();
+                // (The lanes of one instruction writing bytes of the word: one record of them all.)
+                let same = |w: &Rec| w.warp() == warp && w.pc == now.pc && w.cycle == now.cycle && w.kind == kind;
+                shadow.write = Some(match shadow.write {
+                    Some(w) if same(&w) => now.with_bytes(w.bytes() | bytes),
+                    _ => now,
+                });
+                if bytes == 0b1111 {
+                    shadow.reads.clear();
+                } else {
+                    shadow.reads.retain(|r| r.bytes() & !bytes != 0);
+                    for r in &mut shadow.reads {
+                        *r = r.with_bytes(r.bytes() & !bytes);
+                    }
+                }
                 shadow.written = true;
             }
         }
@@ -827,6 +867,8 @@ pub(crate) struct GlobalAccess {
     pub warp: u16,
     pub lane: u8,
     pub kind: AccessKind,
+    /// The bytes of the word it reached, a bit each.
+    pub bytes: u8,
 }
 
 /// A global access as the check between blocks keeps it.
@@ -838,6 +880,7 @@ struct GlobalRec {
     warp: u16,
     lane: u8,
     kind: AccessKind,
+    bytes: u8,
 }
 
 impl GlobalRec {
@@ -886,9 +929,12 @@ impl GlobalCheck {
             warp: a.warp,
             lane: a.lane,
             kind: a.kind,
+            bytes: a.bytes,
         };
         let conflicts = |prev: &GlobalRec| {
-            prev.block != a.block && !(prev.kind == AccessKind::Atomic && a.kind == AccessKind::Atomic)
+            prev.block != a.block
+                && prev.bytes & a.bytes != 0
+                && !(prev.kind == AccessKind::Atomic && a.kind == AccessKind::Atomic)
         };
         let mut report = |prev: &GlobalRec, hazard: Hazard| {
             self.findings.add(Finding {
@@ -922,8 +968,18 @@ impl GlobalCheck {
         if a.kind == AccessKind::Read {
             let reads = &mut self.reads.entry(page).or_insert_with(|| Box::new([[None; 2]; PAGE]))[slot];
             match reads {
-                [Some(r), _] if r.block == a.block => reads[0] = Some(now),
-                [_, Some(r)] if r.block == a.block => reads[1] = Some(now),
+                [Some(r), _] if r.block == a.block => {
+                    reads[0] = Some(GlobalRec {
+                        bytes: r.bytes | a.bytes,
+                        ..now
+                    });
+                }
+                [_, Some(r)] if r.block == a.block => {
+                    reads[1] = Some(GlobalRec {
+                        bytes: r.bytes | a.bytes,
+                        ..now
+                    });
+                }
                 _ => *reads = [reads[1], Some(now)],
             }
         } else {
@@ -934,7 +990,15 @@ impl GlobalCheck {
             {
                 report(&r, Hazard::WriteAfterRead);
             }
-            self.writes.entry(page).or_insert_with(|| Box::new([None; PAGE]))[slot] = Some(now);
+            // (The lanes of one instruction writing bytes of the word: one record of them all.)
+            let w = &mut self.writes.entry(page).or_insert_with(|| Box::new([None; PAGE]))[slot];
+            *w = Some(match *w {
+                Some(p) if p.block == a.block && p.warp == a.warp && p.pc == a.pc && p.cycle == a.cycle => GlobalRec {
+                    bytes: p.bytes | a.bytes,
+                    ..now
+                },
+                _ => now,
+            });
         }
     }
 }

@@ -71,12 +71,16 @@ pub(crate) struct MemoryAccess<'a> {
     pub words: &'a [usize; 64],
     /// With tracing: each lane's element index in the array (empty otherwise).
     pub index: Vec<u64>,
+    /// An 8- or 16-bit access: each lane's byte within its word (the sanitizers' byte masks).
+    pub bytes: Option<&'a [u8; 64]>,
 }
 
 /// Per-lane storage an outcome points into: the words of a memory access, the sources of a shuffle (the SM's,
 /// reused by every instruction, so that an outcome moves no lane arrays).
 pub(crate) struct LaneScratch {
     pub words: [usize; 64],
+    /// An 8- or 16-bit access's byte of each lane within its word.
+    pub bytes: [u8; 64],
     pub sources: [u32; 64],
     /// A 64-bit operation's operand and result rows (reused: an instruction writes the lanes it reads).
     pub wide: alu::execute::WideRows,
@@ -88,6 +92,7 @@ impl Default for LaneScratch {
     fn default() -> LaneScratch {
         LaneScratch {
             words: [0; 64],
+            bytes: [0; 64],
             sources: [0; 64],
             wide: [[0; 64]; 4],
             rows: [[0; 64]; 4],
@@ -169,6 +174,7 @@ pub(crate) fn execute<'a, const ON: bool>(
 ) -> Result<Outcome<'a>, (FaultKind, Option<u32>)> {
     let LaneScratch {
         words,
+        bytes,
         sources,
         wide,
         rows,
@@ -259,7 +265,9 @@ pub(crate) fn execute<'a, const ON: bool>(
             alu::execute::bfi(rf, ctx, exec, wide, d, (a, b, pos, len));
             Outcome::Lanes
         }
-        DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. } if addr.flat != Flat::No => {
+        DOp::Ld { addr, .. } | DOp::St { addr, .. } | DOp::Atom { addr, .. }
+            if addr.flat != Flat::No || addr.narrow.is_some() =>
+        {
             // (The memory's parts one by one: a `Memory` passed whole would have to be built in memory on the
             // hot path too.)
             let log = (&mut *mem.shared, &mut *mem.own, &mut *mem.effects);
@@ -269,15 +277,16 @@ pub(crate) fn execute<'a, const ON: bool>(
                 rf,
                 (global, mem.overlaid, log, &mut *mem.local),
                 mem.returns,
-                words,
+                (words, bytes),
                 ctx,
                 exec,
             )?
         }
         DOp::Ld { d, addr } => {
             let located = access(rf, addr, AccessKind::Read)?;
-            let overlay =
-                !addr.shared && mem.overlaid[addr.buffer as usize] && mem.own.for_load(addr.buffer, mem.effects);
+            let overlay = !addr.shared
+                && mem.overlaid[addr.buffer as usize]
+                && mem.own.for_load(addr.buffer, mem.effects, global);
             lsu::load(rf, (mem.shared, global, mem.own), addr, overlay, d, words, exec);
             accessed(located, words)
         }
@@ -390,6 +399,7 @@ fn accessed((addr, kind, index): (DAddr, AccessKind, Vec<u64>), words: &[usize; 
         kind,
         words,
         index,
+        bytes: None,
     })
 }
 
@@ -404,7 +414,7 @@ fn flat<'a, const ON: bool>(
     rf: &mut RegisterFile,
     (global, overlaid, (shared, own, effects), local): (&[Buffer], &[bool], WriteLog<'_>, &mut Vec<u32>),
     returns: (u32, u64, u32),
-    words: &'a mut [usize; 64],
+    (words, bytes): (&'a mut [usize; 64], &'a mut [u8; 64]),
     ctx: &LaneCtx,
     exec: u64,
 ) -> Result<Outcome<'a>, (FaultKind, Option<u32>)> {
@@ -415,13 +425,59 @@ fn flat<'a, const ON: bool>(
         _ => unreachable!("a flat access is a load, a store or an atomic"),
     };
     let rw = (kind != AccessKind::Read, kind == AccessKind::Atomic);
-    let (addr, index) =
-        lsu::locate_flat::<ON>(kernel, global, rf, addr, exec, ctx, rw, words).map_err(|(k, lane)| (k, Some(lane)))?;
+    let (addr, index) = if addr.flat == Flat::No {
+        // An 8- or 16-bit access with a byte offset into a buffer or shared array.
+        let index = lsu::locate_narrow::<ON>(kernel, global, rf, addr, exec, ctx, rw.0, words)
+            .map_err(|(k, lane)| (k, Some(lane)))?;
+        (addr, index)
+    } else {
+        lsu::locate_flat::<ON>(kernel, global, rf, addr, exec, ctx, rw, words).map_err(|(k, lane)| (k, Some(lane)))?
+    };
+    if addr.narrow.is_some() {
+        *bytes = lsu::bytes_in_word(rf, addr, exec, ctx);
+        let at = &*bytes;
+        let overlay = !addr.shared && !addr.local && overlaid[addr.buffer as usize];
+        let mut place = if addr.local {
+            lsu::NarrowPlace::Local(local)
+        } else if addr.shared {
+            lsu::NarrowPlace::Shared(shared)
+        } else {
+            lsu::NarrowPlace::Global {
+                global,
+                own,
+                effects,
+                overlay,
+            }
+        };
+        match inst.op {
+            DOp::Ld { d, .. } => {
+                if let lsu::NarrowPlace::Global {
+                    global,
+                    own,
+                    effects,
+                    overlay,
+                } = &mut place
+                {
+                    *overlay = *overlay && own.for_load(addr.buffer, effects, global);
+                }
+                lsu::load_narrow(rf, &place, addr, d, words, at, exec);
+            }
+            DOp::St { a, .. } => lsu::store_narrow(rf, ctx, &mut place, addr, a, words, at, exec),
+            _ => unreachable!("8- and 16-bit accesses are loads and stores"),
+        }
+        return Ok(Outcome::Access(MemoryAccess {
+            addr,
+            kind,
+            words,
+            index,
+            bytes: Some(at),
+        }));
+    }
     match inst.op {
         DOp::Ld { d, .. } if addr.local => lsu::load_local(rf, local, addr.wide, ctx.w, d, words, exec),
         DOp::St { a, .. } if addr.local => lsu::store_local(rf, ctx, local, addr.wide, a, words, exec),
         DOp::Ld { d, .. } => {
-            let overlay = !addr.shared && overlaid[addr.buffer as usize] && own.for_load(addr.buffer, effects);
+            let overlay = !addr.shared && overlaid[addr.buffer as usize] && own.for_load(addr.buffer, effects, global);
             lsu::load(rf, (shared, global, own), addr, overlay, d, words, exec);
         }
         DOp::St { a, .. } => {

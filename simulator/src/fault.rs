@@ -19,6 +19,8 @@ pub enum FaultKind {
         buffer: String,
         shared: bool,
         byte_offset: i64,
+        /// The access's size in bytes: 1, 2, 4 or 8.
+        width: u32,
         store: bool,
     },
     /// A flat global or generic access whose address lies in no buffer (and, generic, in neither the shared
@@ -148,13 +150,12 @@ impl Fault {
                 buffer,
                 shared,
                 byte_offset,
+                width,
                 store,
             } => format!(
-                "misaligned {} {}`{buffer}`: byte offset {byte_offset} is not a multiple of {}",
+                "misaligned {} {}`{buffer}`: byte offset {byte_offset} is not a multiple of {width}",
                 if *store { "store to" } else { "load from" },
                 if *shared { "shared array " } else { "" },
-                // (A multiple of 4 that is misaligned is an 8-byte access's.)
-                if byte_offset % 4 == 0 { 8 } else { 4 }
             ),
             FaultKind::NoBuffer {
                 address,
@@ -341,7 +342,7 @@ impl Fault {
             FaultKind::OutOfBounds { shared: true, .. } => d.with_help(
                 "check the index computation, or enlarge the array (a dynamic `[]` array is sized by --dynamic-shared)",
             ),
-            FaultKind::Misaligned { .. } => d.with_help("byte addresses are multiples of the access size: 4 bytes, 8 for a 64-bit access"),
+            FaultKind::Misaligned { .. } => d.with_help("byte addresses are multiples of the access size: 4 bytes, 8 for a 64-bit access, 2 for a 16-bit one"),
             FaultKind::NoBuffer { .. } => d.with_help(
                 "a global address is a buffer's address (`mov.b64 %rd, BUF`) plus a byte offset in it; check the pointer arithmetic",
             ),

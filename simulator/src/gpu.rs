@@ -504,6 +504,18 @@ impl<'k> Engine<'k> {
                         }
                         self.memory[buffer as usize].data[word as usize] = value;
                     }
+                    Effect::StoreBytes {
+                        buffer,
+                        word,
+                        value,
+                        mask,
+                    } => {
+                        if let Some(undo) = &mut self.undo {
+                            undo.keep(&self.memory, buffer as usize, word as usize);
+                        }
+                        let w = &mut self.memory[buffer as usize].data[word as usize];
+                        *w = (*w & !mask) | value;
+                    }
                     Effect::Atomic {
                         f,
                         buffer,

@@ -479,7 +479,7 @@ pub enum Conv {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[allow(
     clippy::struct_excessive_bools,
-    reason = "independent flags of one operand, read on the issue path as plain bytes (DAddr stays 24 bytes)"
+    reason = "independent flags of one operand, read on the issue path as plain bytes"
 )]
 pub struct DAddr {
     /// Shared memory of the block (else global memory). For a flat access as decoded: its space is shared; as
@@ -496,6 +496,9 @@ pub struct DAddr {
     /// Index into [`Kernel::buffers`] or [`Kernel::shared`].
     pub buffer: u16,
     pub byte: bool,
+    /// An 8- or 16-bit access (`ld.global.u8`, `st.shared.b16`): its bytes, and for a load whether they are
+    /// sign-extended. Only with a byte or flat address; the lane's word is the one that holds the bytes.
+    pub narrow: Option<Narrow>,
     pub base: Option<Src>,
     pub disp: i64,
 }
@@ -3248,8 +3251,13 @@ fn decode(
             a,
         } => dec.cvt(*rounding, *to, *from, *d, a)?,
         // Memory.
-        Op::Ld { ty, d, addr: a } => dec.ld(*ty, *d, a)?,
-        Op::St { ty, addr: a, a: v } => dec.st(*ty, a, v)?,
+        Op::Ld { ty, d, addr: a, narrow } => dec.ld(*ty, *d, a, *narrow)?,
+        Op::St {
+            ty,
+            addr: a,
+            a: v,
+            narrow,
+        } => dec.st(*ty, a, v, *narrow)?,
         Op::Atom {
             op,
             ty,
@@ -3572,6 +3580,7 @@ impl Decoder<'_> {
             wide: ty.wide(),
             buffer,
             byte: a.mode == AddrMode::Byte,
+            narrow: None,
             base: a.base.as_ref().map(|b| self.src(b, Ty::U32)).transpose()?,
             disp,
         })
@@ -3622,6 +3631,7 @@ impl Decoder<'_> {
             wide: ty.wide(),
             buffer: 0,
             byte: true,
+            narrow: None,
             base,
             disp,
         })
@@ -3936,32 +3946,29 @@ impl Decoder<'_> {
     }
 
     /// `ld`: on the shared or the global load path by the address's space.
-    fn ld(&self, ty: Ty, d: Reg, a: &Address) -> Result<Decoded, LoadError> {
+    fn ld(&self, ty: Ty, d: Reg, a: &Address, narrow: Option<Narrow>) -> Result<Decoded, LoadError> {
         let unit = if a.space == Space::Shared {
             Unit::SharedLoad
         } else {
             Unit::GlobalLoad
         };
-        Ok((
-            DOp::Ld {
-                d: d.0,
-                addr: self.addr(a, ty)?,
-            },
-            unit,
-            ty,
-        ))
+        let mut addr = self.addr(a, ty)?;
+        addr.narrow = narrow;
+        Ok((DOp::Ld { d: d.0, addr }, unit, ty))
     }
 
     /// `st`: on the shared or the global store path by the address's space.
-    fn st(&self, ty: Ty, a: &Address, v: &Operand) -> Result<Decoded, LoadError> {
+    fn st(&self, ty: Ty, a: &Address, v: &Operand, narrow: Option<Narrow>) -> Result<Decoded, LoadError> {
         let unit = if a.space == Space::Shared {
             Unit::SharedStore
         } else {
             Unit::GlobalStore
         };
+        let mut addr = self.addr(a, ty)?;
+        addr.narrow = narrow;
         Ok((
             DOp::St {
-                addr: self.addr(a, ty)?,
+                addr,
                 a: self.src(v, ty)?,
             },
             unit,
@@ -4396,7 +4403,9 @@ fn register_types(p: &Program) -> Vec<Ty> {
                 vote(&Operand::Reg(*d), *to);
                 vote(a, *from);
             }
-            Op::Ld { ty, d, addr } => {
+            Op::Ld { narrow: Some(n), d, .. } => vote(&Operand::Reg(*d), if n.signed { Ty::S32 } else { Ty::U32 }),
+            Op::St { narrow: Some(_), .. } => {}
+            Op::Ld { ty, d, addr, .. } => {
                 let t = if matches!(ty, Ty::B32 | Ty::B64) {
                     elem_of(p, addr, *ty).ty()
                 } else {
@@ -4404,7 +4413,7 @@ fn register_types(p: &Program) -> Vec<Ty> {
                 };
                 vote(&Operand::Reg(*d), t);
             }
-            Op::St { ty, addr, a } => {
+            Op::St { ty, addr, a, .. } => {
                 let t = if matches!(ty, Ty::B32 | Ty::B64) {
                     elem_of(p, addr, *ty).ty()
                 } else {

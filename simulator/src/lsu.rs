@@ -73,6 +73,13 @@ pub(crate) enum Effect {
         word: u32,
         value: u32,
     },
+    /// An 8- or 16-bit store: the bits of `mask` (its bytes in the word) take `value`'s (in place).
+    StoreBytes {
+        buffer: u16,
+        word: u32,
+        value: u32,
+        mask: u32,
+    },
     Atomic {
         f: crate::kernel::Atom,
         buffer: u16,
@@ -145,12 +152,30 @@ impl Overlay {
         self.values.insert(Overlay::key(buffer, word), value);
     }
 
-    /// Take the stores logged since the last call into `values`, in issue order (atomics' values are in already).
+    /// Take the stores logged since the last call into `values`, in issue order (atomics' values are in already;
+    /// an 8- or 16-bit store merges its bytes into the word as this SM sees it, `global` as of the epoch's start
+    /// where it has not written it).
     #[inline]
-    pub fn sync(&mut self, effects: &[Effect]) {
+    pub fn sync(&mut self, effects: &[Effect], global: &[Buffer]) {
         for e in &effects[self.indexed..] {
-            if let Effect::Store { buffer, word, value } = *e {
-                self.values.insert(Overlay::key(buffer, word as usize), value);
+            match *e {
+                Effect::Store { buffer, word, value } => {
+                    self.values.insert(Overlay::key(buffer, word as usize), value);
+                }
+                Effect::StoreBytes {
+                    buffer,
+                    word,
+                    value,
+                    mask,
+                } => {
+                    let key = Overlay::key(buffer, word as usize);
+                    let old = match self.values.get(&key) {
+                        Some(&v) => v,
+                        None => global[buffer as usize].data[word as usize],
+                    };
+                    self.values.insert(key, (old & !mask) | (value & mask));
+                }
+                Effect::Atomic { .. } => {}
             }
         }
         self.indexed = effects.len();
@@ -158,14 +183,14 @@ impl Overlay {
 
     /// Whether a load from `buffer` must look here; if so, the stores logged before it are taken in first.
     #[inline]
-    pub fn for_load(&mut self, buffer: u16, effects: &[Effect]) -> bool {
+    pub fn for_load(&mut self, buffer: u16, effects: &[Effect], global: &[Buffer]) -> bool {
         let holds = if buffer < 64 {
             self.buffers >> buffer & 1 == 1
         } else {
             self.any
         };
         if holds {
-            self.sync(effects);
+            self.sync(effects, global);
         }
         holds
     }
@@ -476,6 +501,7 @@ pub(crate) fn locate_lanes<const ON: bool>(
                 buffer: name.clone(),
                 shared: addr.shared,
                 byte_offset: at,
+                width: 4 << wide,
                 store,
             }
         } else {
@@ -791,7 +817,7 @@ pub(crate) fn atomic(
     let wide = addr.wide;
     if !addr.shared {
         // (Its lanes read this SM's stores before it.)
-        own.sync(effects);
+        own.sync(effects, global);
     }
     for_lanes(exec, |lane| {
         let word = words[lane as usize];
@@ -901,7 +927,11 @@ pub(crate) fn locate_flat<const ON: bool>(
     if !ON && let Some(located) = flat_in_one_window(kernel, memory, rf, addr, exec, ctx, atomic, words) {
         return Ok((located, Vec::new()));
     }
-    let width: u32 = if addr.wide { 8 } else { 4 };
+    let width: u32 = match addr.narrow {
+        Some(n) => u32::from(n.bytes),
+        None if addr.wide => 8,
+        None => 4,
+    };
     let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
     let mut first: Option<(Place, u32)> = None;
     let local_bytes = kernel.program.local_bytes;
@@ -991,6 +1021,7 @@ pub(crate) fn locate_flat<const ON: bool>(
                             buffer: b.name.clone(),
                             shared: false,
                             byte_offset: offset.cast_signed(),
+                            width,
                             store,
                         },
                         lane,
@@ -1082,7 +1113,11 @@ fn flat_in_one_window(
         return None;
     }
     let w = ctx.w as usize;
-    let width: u64 = if addr.wide { 8 } else { 4 };
+    let width: u64 = match addr.narrow {
+        Some(n) => u64::from(n.bytes),
+        None if addr.wide => 8,
+        None => 4,
+    };
     let mut raw = [0u64; 64];
     if let Some(b) = addr.base {
         rf.fetch64(b, addr.base64, ctx, &mut raw);
@@ -1176,6 +1211,178 @@ pub(crate) fn store_local(
         local[at] = crate::kernel::low32(bits);
         if wide {
             local[at + ctx.w as usize] = crate::kernel::high32(bits);
+        }
+    });
+}
+
+/// Each executing lane's byte within its word, for an 8- or 16-bit access: the low two bits of its address
+/// (`base + disp`; buffers, shared arrays and the local and shared windows all start on a word).
+pub(crate) fn bytes_in_word(rf: &RegisterFile, addr: DAddr, exec: u64, ctx: &LaneCtx) -> [u8; 64] {
+    let mut raw = [0u64; 64];
+    if let Some(b) = addr.base {
+        rf.fetch64(b, addr.base64, ctx, &mut raw);
+    }
+    let mut at = [0u8; 64];
+    for_lanes(exec, |lane| {
+        #[allow(clippy::cast_possible_truncation, reason = "two bits")]
+        let b = (raw[lane as usize].wrapping_add(addr.disp.cast_unsigned()) & 3) as u8;
+        at[lane as usize] = b;
+    });
+    at
+}
+
+/// An 8- or 16-bit access with a byte offset into a buffer or shared array (`[buf + %r + k]`): every executing
+/// lane's word (the one that holds its bytes), bounds- and alignment-checked (to the access's size) before any
+/// lane touches memory. With tracing, each lane's index in units of the access (its byte or half).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn locate_narrow<const ON: bool>(
+    kernel: &Kernel,
+    memory: &[Buffer],
+    rf: &RegisterFile,
+    addr: DAddr,
+    exec: u64,
+    ctx: &LaneCtx,
+    store: bool,
+    words: &mut [usize; 64],
+) -> Result<Vec<u64>, (FaultKind, u32)> {
+    let bytes = addr.narrow.map_or(4, |n| i64::from(n.bytes));
+    let size_shift = bytes.trailing_zeros();
+    let mut index = if ON { vec![0u64; ctx.w as usize] } else { Vec::new() };
+    let (name, len_words, offset) = if addr.shared {
+        let a = &kernel.shared[addr.buffer as usize];
+        (&a.name, a.len * a.elem.words(), a.offset)
+    } else {
+        let b = &memory[addr.buffer as usize];
+        (&b.name, b.data.len(), 0)
+    };
+    let mut base = [0u32; 64];
+    if let Some(b) = addr.base {
+        rf.fetch(b, ctx, &mut base);
+    }
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let at = i64::from(base[lane as usize].cast_signed()) + addr.disp;
+        if at & (bytes - 1) != 0 {
+            let kind = FaultKind::Misaligned {
+                buffer: name.clone(),
+                shared: addr.shared,
+                byte_offset: at,
+                width: u32::try_from(bytes).unwrap_or(4),
+                store,
+            };
+            return Err((kind, lane));
+        }
+        match usize::try_from(at >> 2) {
+            Ok(i) if i < len_words => {
+                words[lane as usize] = offset + i;
+                if ON {
+                    index[lane as usize] = (at >> size_shift).cast_unsigned();
+                }
+            }
+            _ => {
+                let kind = FaultKind::OutOfBounds {
+                    buffer: name.clone(),
+                    shared: addr.shared,
+                    index: at >> size_shift,
+                    len: (len_words * 4) >> size_shift,
+                    store,
+                };
+                return Err((kind, lane));
+            }
+        }
+    }
+    Ok(index)
+}
+
+/// Where an 8- or 16-bit access's words are: the block's shared memory, the warp's local storage, or a global
+/// buffer (through this SM's overlay when `overlay`).
+pub(crate) enum NarrowPlace<'a> {
+    Shared(&'a mut [u32]),
+    Local(&'a mut [u32]),
+    Global {
+        global: &'a [Buffer],
+        own: &'a mut Overlay,
+        effects: &'a mut Vec<Effect>,
+        overlay: bool,
+    },
+}
+
+/// `ld.u8`/`.s8`/`.u16`/`.s16 d, addr` for the `exec` lanes, their words located (`words`) and their bytes in
+/// them (`at`): the bytes, zero- or sign-extended to 32 bits.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn load_narrow(
+    rf: &mut RegisterFile,
+    place: &NarrowPlace<'_>,
+    addr: DAddr,
+    d: u16,
+    words: &[usize; 64],
+    at: &[u8; 64],
+    exec: u64,
+) {
+    let n = addr.narrow.expect("a narrow access");
+    let bits = n.bits();
+    for_lanes(exec, |lane| {
+        let word = words[lane as usize];
+        let v = match place {
+            NarrowPlace::Shared(m) | NarrowPlace::Local(m) => m[word],
+            NarrowPlace::Global {
+                global, own, overlay, ..
+            } => global_word(own, *overlay, global, addr.buffer, word),
+        };
+        let raw = v >> (8 * u32::from(at[lane as usize]));
+        let value = if n.signed {
+            (raw << (32 - bits)).cast_signed() >> (32 - bits)
+        } else {
+            (raw & ((1u32 << bits) - 1)).cast_signed()
+        };
+        rf.write_at(d, false, lane, u64::from(value.cast_unsigned()));
+    });
+}
+
+/// `st.u8`/`.u16 addr, a` for the `exec` lanes: each lane's value's low bytes into its word (`words`) at its
+/// byte (`at`), in lane order (lanes on one byte: the highest lane wins). Shared and local memory at once;
+/// global memory through the epoch's log, merged into the word there.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn store_narrow(
+    rf: &RegisterFile,
+    ctx: &LaneCtx,
+    place: &mut NarrowPlace<'_>,
+    addr: DAddr,
+    a: Src,
+    words: &[usize; 64],
+    at: &[u8; 64],
+    exec: u64,
+) {
+    let n = addr.narrow.expect("a narrow access");
+    let low = if n.bytes == 1 { 0xffu32 } else { 0xffff };
+    let mut buf = [0u32; 64];
+    let row = rf.operand(a, ctx, &mut buf);
+    if let NarrowPlace::Global { own, overlay: true, .. } = place
+        && exec != 0
+    {
+        own.wrote(addr.buffer);
+    }
+    for_lanes(exec, |lane| {
+        let shift = 8 * u32::from(at[lane as usize]);
+        let mask = low << shift;
+        let value = (row[lane as usize] << shift) & mask;
+        let word = words[lane as usize];
+        match place {
+            NarrowPlace::Shared(m) | NarrowPlace::Local(m) => m[word] = (m[word] & !mask) | value,
+            NarrowPlace::Global { effects, .. } => {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "a buffer holds at most MAX_BUFFER_ELEMENTS (2^28) words"
+                )]
+                effects.push(Effect::StoreBytes {
+                    buffer: addr.buffer,
+                    word: word as u32,
+                    value,
+                    mask,
+                });
+            }
         }
     });
 }

@@ -318,14 +318,12 @@ fn bindings(e: &Entry, args: &Arguments, color: bool) -> Result<Bindings, String
                 span,
             });
             match &a.kind {
-                ArgKind::Array { elem: Some(small), .. } if small.elem().is_none() => {
-                    return Err(format!(
-                        "error: {label}: Numba arrays of {} elements are not supported yet",
-                        small.name()
-                    ));
-                }
                 ArgKind::Array {
-                    ndim, layout, params, ..
+                    ndim,
+                    layout,
+                    params,
+                    elem: scalar,
+                    ..
                 } => {
                     if dims.len() != *ndim {
                         return Err(format!(
@@ -337,7 +335,21 @@ fn bindings(e: &Entry, args: &Arguments, color: bool) -> Result<Bindings, String
                             vec!["N"; *ndim].join("x")
                         ));
                     }
-                    let size = 4 * i64::try_from(elem.words()).unwrap_or(2);
+                    // An array of 8- or 16-bit elements (`uint8`, `int16`, `bool`) takes a u32 buffer whose words
+                    // hold 4 or 2 of them, little-endian: its innermost dimension (the last, or the first of a
+                    // column-major array) counts words, `4 / itemsize` elements each.
+                    let small = scalar.filter(|s| s.elem().is_none()).map(|s| i64::from(s.bytes()));
+                    let mut dims = dims.clone();
+                    let mut len = len;
+                    let size = match small {
+                        Some(bytes) => {
+                            let inner = if layout == "F" { 0 } else { *ndim - 1 };
+                            dims[inner] *= 4 / bytes;
+                            len *= 4 / bytes;
+                            bytes
+                        }
+                        None => 4 * i64::try_from(elem.words()).unwrap_or(2),
+                    };
                     // Strides in bytes: row-major (C, A) or column-major (F).
                     let mut strides = vec![0i64; *ndim];
                     let mut step = size;

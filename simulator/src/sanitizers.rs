@@ -162,6 +162,7 @@ pub(crate) fn observe(
                 exec,
                 m.kind,
                 space,
+                m.addr.narrow.zip(m.bytes).map(|(n, at)| (n.bytes, at)),
                 c.findings,
                 c.global_log,
                 c.race_global,

@@ -926,6 +926,45 @@ impl Warp<'_> {
         Ok(at)
     }
 
+    /// An 8- or 16-bit access's word and byte in it for every executing lane (a byte offset into the array,
+    /// aligned to the access's size).
+    fn bytes_at(
+        &self,
+        pc: usize,
+        addr: &Address,
+        exec: u64,
+        store: bool,
+        n: warpsim_isa::Narrow,
+    ) -> Result<Vec<(usize, u32)>, Fault> {
+        let base = addr.base.as_ref().map(|b| self.row(b, Ty::S32));
+        let disp = addr.disp.as_ref().map_or(0, |d| self.env.int(d));
+        let words = i64::try_from(self.len(addr) * self.elem_words(addr)).expect("a buffer's length");
+        let size = i64::from(n.bytes);
+        let mut at = vec![(0, 0); self.w() as usize];
+        for lane in (0..self.w()).filter(|&l| bit(exec, l)) {
+            let offset = base.as_ref().map_or(0, |b| i64::from(b[lane as usize].cast_signed())) + disp;
+            if offset % size != 0 {
+                let kind = FaultKind::Misaligned {
+                    buffer: self.name(addr),
+                    byte_offset: offset,
+                    store,
+                };
+                return Err(self.fault(pc, Some(lane), kind));
+            }
+            if !(0..words * 4).contains(&offset) {
+                let kind = FaultKind::OutOfBounds {
+                    buffer: self.name(addr),
+                    index: offset.div_euclid(size),
+                    store,
+                };
+                return Err(self.fault(pc, Some(lane), kind));
+            }
+            let byte = u32::try_from(offset % 4).expect("0..4");
+            at[lane as usize] = (usize::try_from(offset / 4).expect("checked"), byte);
+        }
+        Ok(at)
+    }
+
     fn memory(&mut self, space: Space) -> &mut Vec<Vec<u32>> {
         match space {
             Space::Shared => self.shared,
@@ -1127,13 +1166,51 @@ impl Warp<'_> {
                 let v: Vec<u32> = a.iter().map(|&a| convert(*rounding, *to, *from, a)).collect();
                 self.write(*d, exec, &v);
             }
+            Op::Ld {
+                d,
+                addr,
+                narrow: Some(n),
+                ..
+            } => {
+                let at = self.bytes_at(pc, addr, exec, false, *n)?;
+                let mem = &self.memory(addr.space)[addr.buffer];
+                let bits = n.bits();
+                let v: Vec<u32> = at
+                    .iter()
+                    .map(|&(i, byte)| {
+                        let raw = mem[i] >> (8 * byte);
+                        if n.signed {
+                            ((raw << (32 - bits)).cast_signed() >> (32 - bits)).cast_unsigned()
+                        } else {
+                            raw & ((1u32 << bits) - 1)
+                        }
+                    })
+                    .collect();
+                self.write(*d, exec, &v);
+            }
+            Op::St {
+                ty,
+                addr,
+                a,
+                narrow: Some(n),
+            } => {
+                let a = self.row(a, *ty);
+                let at = self.bytes_at(pc, addr, exec, true, *n)?;
+                let mem = &mut self.memory(addr.space)[addr.buffer];
+                let low = (1u32 << n.bits()) - 1;
+                for l in lanes() {
+                    let (i, byte) = at[l as usize];
+                    let mask = low << (8 * byte);
+                    mem[i] = (mem[i] & !mask) | ((a[l as usize] << (8 * byte)) & mask);
+                }
+            }
             Op::Ld { d, addr, .. } => {
                 let at = self.elements(pc, addr, exec, false)?;
                 let mem = &self.memory(addr.space)[addr.buffer];
                 let v: Vec<u32> = at.iter().map(|&i| mem[i]).collect();
                 self.write(*d, exec, &v);
             }
-            Op::St { ty, addr, a } => {
+            Op::St { ty, addr, a, .. } => {
                 let a = self.row(a, *ty);
                 // Every lane is checked before any writes; the highest lane writes last and wins.
                 let at = self.elements(pc, addr, exec, true)?;
@@ -1968,7 +2045,7 @@ impl Warp<'_> {
                     .collect();
                 self.write_of(*d, exec, &v, 64);
             }
-            Op::St { ty, addr, a } => {
+            Op::St { ty, addr, a, .. } => {
                 let a = self.row_of(a, *ty, 64);
                 // Every lane is checked before any writes; the highest lane writes last and wins.
                 let at = self.elements(pc, addr, exec, true)?;

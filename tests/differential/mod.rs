@@ -381,5 +381,5 @@ fn reference_gives_the_gpus_values_on_the_edge_programs() {
             panic!("{}: {e}", path.display());
         }
     }
-    assert_eq!((files.len(), checked), (21, 16));
+    assert_eq!((files.len(), checked), (22, 17));
 }

@@ -415,7 +415,16 @@ impl Emitter<'_> {
             (Some(b), d) => format!("{b} + {d}"),
         };
         if a.byte {
-            let t = if a.wide { "unsigned long long" } else { "unsigned" };
+            let t = match a.narrow {
+                Some(n) => match (n.bytes, n.signed) {
+                    (1, false) => "unsigned char",
+                    (1, true) => "signed char",
+                    (_, false) => "unsigned short",
+                    (_, true) => "short",
+                },
+                None if a.wide => "unsigned long long",
+                None => "unsigned",
+            };
             format!("*({t} *)((char *){name} + ({offset}))")
         } else {
             format!("{name}[{offset}]")
@@ -478,7 +487,23 @@ impl Emitter<'_> {
                 format!("{} = {} ? {x} : {y};", self.reg(d), self.pred(p))
             }
             DOp::Cvt { f, d, a } => self.cvt(f, d, a),
+            // (An 8- or 16-bit load converts through `int`: sign- or zero-extended by its C type.)
+            DOp::Ld { d, addr } if addr.narrow.is_some() => {
+                format!("{} = (unsigned)(int){};", self.reg(d), self.place(addr))
+            }
             DOp::Ld { d, addr } => format!("{} = {};", self.reg(d), self.place(addr)),
+            DOp::St { addr, a } if addr.narrow.is_some() => {
+                let v = self.bits(a, ty);
+                let t = if addr.narrow.is_some_and(|n| n.bytes == 1) {
+                    "unsigned char"
+                } else {
+                    "unsigned short"
+                };
+                // (Stored through an unsigned type: the value's low bytes.)
+                let mut unsigned = addr;
+                unsigned.narrow = addr.narrow.map(|n| warpsim_isa::Narrow { signed: false, ..n });
+                format!("{} = ({t})({v});", self.place(unsigned))
+            }
             DOp::St { addr, a } => {
                 let v = self.bits(a, ty);
                 format!("{} = {v};", self.place(addr))

@@ -23,9 +23,9 @@ use super::ast::{
 use crate::address::{LOCAL_WINDOW, SHARED_WINDOW};
 use crate::ast::{
     AddrMode, Address, ApproxOp, AtomOp, BarKind, BinaryOp, BufferDecl, CarryOp, Cmp, ElemTy, Guard, Init,
-    InitOverride, Instruction, Named, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program, ReduxOp,
-    Reg, RoundedOp, Rounding, Scheduling, SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty, UnaryOp,
-    VoteMode, Width,
+    InitOverride, Instruction, Named, Narrow, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program,
+    ReduxOp, Reg, RoundedOp, Rounding, Scheduling, SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty,
+    UnaryOp, VoteMode, Width,
 };
 use crate::ast::{PtxArg, PtxSource};
 use crate::diagnostic::Diagnostic;
@@ -92,6 +92,9 @@ struct Lower<'a> {
     symbols: HashMap<String, (StateSpace, ConstExpr)>,
     labels: HashMap<String, usize>,
     code: Vec<Pending>,
+    /// Instructions held back until an instruction reads or writes their destination, or the basic block ends
+    /// ([`Lower::defer`]).
+    deferred: Vec<Pending>,
     /// Scratch predicates and registers, created on first use.
     scratch_preds: Vec<Pred>,
     /// The predicate that holds PTX's carry flag, once an instruction uses it.
@@ -178,6 +181,7 @@ pub fn lower(
         symbols: HashMap::new(),
         labels: HashMap::new(),
         code: Vec::new(),
+        deferred: Vec::new(),
         scratch_preds: Vec::new(),
         carry_pred: None,
         scratch_regs: HashMap::new(),
@@ -541,6 +545,7 @@ impl Lower<'_> {
                 Statement::Var(v) => self.variable(v)?,
                 Statement::Label(l) => {
                     self.known.clear();
+                    self.settle(None);
                     let key = self.label_key(&l.name);
                     if self.labels.insert(key, self.code.len()).is_some() {
                         return Err(
@@ -550,6 +555,7 @@ impl Lower<'_> {
                     }
                 }
                 Statement::Pragma(p) => {
+                    self.settle(None);
                     if p.values.iter().any(|v| v == "nounroll") {
                         #[allow(clippy::cast_possible_truncation, reason = "pcs are u32")]
                         self.nounroll.push(self.code.len() as u32);
@@ -652,6 +658,7 @@ impl Lower<'_> {
         if let Some(d) = self.too_many.take() {
             return Err(d);
         }
+        self.settle(None);
         let text = "ret;".to_string();
         self.code.push(Pending {
             inst: Instruction {
@@ -724,7 +731,78 @@ impl Lower<'_> {
         Some(Origin { file: path, line, span })
     }
 
+    /// `op` where it is first needed: just before the next instruction that reads or writes its destination, or
+    /// at the end of the basic block (a label, a branch or any instruction but plain arithmetic and memory
+    /// accesses), as ptxas schedules a load's consumer where it is used. Used for the 16-bit mask of a sign-extended
+    /// 8-bit load into a 16-bit register, which the GPU does not have (its registers are 32 bits): held back, it
+    /// does not stop the loads after it from issuing. A debug build keeps every instruction in place.
+    fn defer(&mut self, at: &At, op: Op) {
+        if self.debug {
+            self.emit(at, op);
+            return;
+        }
+        self.deferred.push(Pending {
+            inst: Instruction {
+                guard: at.guard,
+                op,
+                span: at.i.span,
+                text: at.text.clone(),
+                expanded_from: None,
+                origin: at.origin.clone(),
+                param: None,
+                debug: None,
+            },
+            label: None,
+        });
+    }
+
+    /// Emit the held-back instructions that must come before `op` (all of them for `None`: the block ends).
+    fn settle(&mut self, op: Option<&Op>) {
+        let plain = |op: &Op| {
+            matches!(
+                op,
+                Op::Mov { .. }
+                    | Op::Unary { .. }
+                    | Op::Binary { .. }
+                    | Op::Ternary { .. }
+                    | Op::Rounded { .. }
+                    | Op::Approx { .. }
+                    | Op::Carry { .. }
+                    | Op::Selp { .. }
+                    | Op::Cvt { .. }
+                    | Op::Setp { .. }
+                    | Op::PredLogic { .. }
+                    | Op::Ld { .. }
+                    | Op::St { .. }
+                    | Op::Pack { .. }
+                    | Op::Unpack { .. }
+                    | Op::Bfi { .. }
+            )
+        };
+        let held = std::mem::take(&mut self.deferred);
+        for p in held {
+            // (Also where `op` changes the held instruction's guard.)
+            let needed = match (op, p.inst.op.reg_written()) {
+                (Some(op), Some(r)) if plain(op) => {
+                    op.sources().contains(&&Operand::Reg(r))
+                        || op.reg_written() == Some(r)
+                        || matches!(op, Op::Unpack { hi, .. } if *hi == r)
+                        || p.inst.guard.is_some_and(|g| op.pred_written() == Some(g.pred))
+                }
+                _ => true,
+            };
+            if needed {
+                self.code.push(p);
+            } else {
+                self.deferred.push(p);
+            }
+        }
+    }
+
     fn emit(&mut self, at: &At, op: Op) {
+        if !self.deferred.is_empty() {
+            self.settle(Some(&op));
+        }
         if let Some(d) = op.reg_written() {
             match (&op, at.guard) {
                 (Op::Mov { a: Operand::Imm(e), .. }, None) => {
@@ -1333,6 +1411,14 @@ impl Lower<'_> {
                 self.emit(at, Op::Pack { d, lo, hi });
                 Ok(())
             }
+            (OperandKind::Vector(parts), _) if Self::sub_parts(ty, parts.len()) => {
+                let parts = parts.clone();
+                self.unpack_parts(at, ty, &parts, s)
+            }
+            (_, OperandKind::Vector(parts)) if Self::sub_parts(ty, parts.len()) => {
+                let parts = parts.clone();
+                self.pack_parts(at, ty, &parts)
+            }
             (OperandKind::Vector(_), _) | (_, OperandKind::Vector(_)) => {
                 Err(unsupported(at.i.span, "`mov` packing 8- or 16-bit parts"))
             }
@@ -1343,6 +1429,109 @@ impl Lower<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// `mov.b32` with 2 or 4 parts (16- or 8-bit), `mov.b64` with 4 (16-bit).
+    fn sub_parts(ty: Ty, n: usize) -> bool {
+        matches!((ty.wide(), n), (false, 2 | 4) | (true, 4))
+    }
+
+    /// `mov.b32 d, {a, b}` (and 4 parts; `mov.b64 d, {a, b, c, e}`): the parts' low bits side by side, the first
+    /// lowest.
+    fn pack_parts(&mut self, at: &At, ty: Ty, parts: &[ptx::Operand]) -> Result<(), Diagnostic> {
+        let bits = bits_of(ty) / u32::try_from(parts.len()).unwrap_or(1);
+        let halves: Vec<&[ptx::Operand]> = if ty.wide() {
+            vec![&parts[..2], &parts[2..]]
+        } else {
+            vec![parts]
+        };
+        let mut words = Vec::new();
+        for (h, half) in halves.iter().enumerate() {
+            let d = if ty.wide() {
+                self.scratch_reg(false, 20 + u32::try_from(h).unwrap_or(0))
+            } else {
+                self.dst(at, 0, 32)?
+            };
+            for (k, part) in half.iter().enumerate() {
+                let a = self.small_src(at, part, bits, false, 0)?;
+                if k == 0 {
+                    // (A register wider than the part keeps only its low bits.)
+                    self.emit(at, low_bits(at.i.span, d, a, bits, false));
+                } else {
+                    let imm = |v: u32| Operand::Imm(int(i64::from(v), at.i.span));
+                    let pos = bits * u32::try_from(k).unwrap_or(0);
+                    self.emit(
+                        at,
+                        Op::Bfi {
+                            ty: Ty::B32,
+                            d,
+                            a,
+                            b: Operand::Reg(d),
+                            pos: imm(pos),
+                            len: imm(bits),
+                        },
+                    );
+                }
+            }
+            words.push(d);
+        }
+        if ty.wide() {
+            let d = self.dst(at, 0, 64)?;
+            self.emit(
+                at,
+                Op::Pack {
+                    d,
+                    lo: Operand::Reg(words[0]),
+                    hi: Operand::Reg(words[1]),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// `mov.b32 {a, b}, s` (and 4 parts; `mov.b64 {a, b, c, e}, s`): each part's bits of `s`, zero-extended into
+    /// its register (`_` takes none).
+    fn unpack_parts(&mut self, at: &At, ty: Ty, parts: &[ptx::Operand], s: &ptx::Operand) -> Result<(), Diagnostic> {
+        let bits = bits_of(ty) / u32::try_from(parts.len()).unwrap_or(1);
+        let per_word = 32 / bits;
+        let words: Vec<Operand> = if ty.wide() {
+            let (lo, hi) = (self.scratch_reg(false, 20), self.scratch_reg(false, 21));
+            let a = self.src(s, ty)?;
+            self.emit(at, Op::Unpack { lo, hi, a });
+            vec![Operand::Reg(lo), Operand::Reg(hi)]
+        } else {
+            let a = self.src(s, Ty::B32)?;
+            let word = match a {
+                Operand::Reg(_) => a,
+                _ => {
+                    let t = self.scratch_reg(false, 20);
+                    self.emit(at, Op::Mov { ty: Ty::B32, d: t, a });
+                    Operand::Reg(t)
+                }
+            };
+            vec![word]
+        };
+        for (k, part) in parts.iter().enumerate() {
+            if matches!(&part.kind, OperandKind::Name(n) if n.name == "_") {
+                continue;
+            }
+            let d = self.small_reg(part)?;
+            let word = words[k / per_word as usize].clone();
+            let imm = |v: u32| Operand::Imm(int(i64::from(v), at.i.span));
+            let pos = bits * (u32::try_from(k).unwrap_or(0) % per_word);
+            self.emit(
+                at,
+                Op::Ternary {
+                    op: TernaryOp::Bfe,
+                    ty: Ty::U32,
+                    d,
+                    a: word,
+                    b: imm(pos),
+                    c: imm(bits),
+                },
+            );
+        }
+        Ok(())
     }
 
     fn vec_reg(&self, o: &ptx::Operand) -> Result<Reg, Diagnostic> {
@@ -2644,11 +2833,27 @@ impl Lower<'_> {
                                 a: zero,
                             },
                         );
-                        self.emit(at, Op::Ld { ty, d, addr });
+                        self.emit(
+                            at,
+                            Op::Ld {
+                                ty,
+                                d,
+                                addr,
+                                narrow: None,
+                            },
+                        );
                         continue;
                     }
                     let t = self.scratch_reg(false, 0);
-                    self.emit(at, Op::Ld { ty, d: t, addr });
+                    self.emit(
+                        at,
+                        Op::Ld {
+                            ty,
+                            d: t,
+                            addr,
+                            narrow: None,
+                        },
+                    );
                     let (to, from) = if ty == Ty::S32 {
                         (Ty::S64, Ty::S32)
                     } else {
@@ -2671,7 +2876,15 @@ impl Lower<'_> {
                 if lanes > 1 && addr.base == Some(Operand::Reg(d)) && k + 1 < lanes {
                     return Err(unsupported(v.span, "a vector load into its own address register"));
                 }
-                self.emit(at, Op::Ld { ty, d, addr });
+                self.emit(
+                    at,
+                    Op::Ld {
+                        ty,
+                        d,
+                        addr,
+                        narrow: None,
+                    },
+                );
             } else {
                 let wider = match &v.kind {
                     OperandKind::Name(n) => !ty.wide() && matches!(self.lookup(&n.name), Some(Slot::R64(_))),
@@ -2698,12 +2911,21 @@ impl Lower<'_> {
                             ty,
                             addr,
                             a: Operand::Reg(t),
+                            narrow: None,
                         },
                     );
                     continue;
                 }
                 let a = self.src(v, ty)?;
-                self.emit(at, Op::St { ty, addr, a });
+                self.emit(
+                    at,
+                    Op::St {
+                        ty,
+                        addr,
+                        a,
+                        narrow: None,
+                    },
+                );
             }
         }
         Ok(())
@@ -3266,6 +3488,7 @@ impl Lower<'_> {
         self.frames.pop();
         result?;
         self.known.clear();
+        self.settle(None);
         self.labels.insert(ret_label, self.code.len());
         Ok(())
     }
@@ -3287,7 +3510,8 @@ impl Lower<'_> {
         }
         Some(match at.i.opcode.as_str() {
             "ld" if q.contains(&"param") => self.small_ld_param(at, types[0]),
-            "ld" if !q.iter().any(|q| matches!(*q, "v2" | "v4")) => self.small_load(at, q, types[0]),
+            "st" if q.contains(&"param") => self.small_st_param(at, types[0]),
+            "ld" | "st" => self.small_access(at, q, types[0]),
             "mov" => self.small_mov(at, types[0]),
             "cvt" if types.len() == 2 && !q.contains(&"sat") => self.small_cvt(at, types[0], types[1]),
             "selp" => self.small_selp(at, types[0]),
@@ -3419,151 +3643,166 @@ impl Lower<'_> {
         Ok(())
     }
 
-    /// `ld.{u8,s8,u16,s16,b8,b16} d, [a]`: the aligned word holding the value, then its bytes (`bfe`).
-    fn small_load(&mut self, at: &At, q: &[&str], t: &str) -> Result<(), Diagnostic> {
+    /// `ld`/`st` of 8- or 16-bit values (`.u8 .s8 .b8 .u16 .s16 .b16`, scalar, `.v2` or `.v4`) in global, shared,
+    /// local or generic memory: one sub-word access an element ([`Narrow`]), at the element's byte address. A load
+    /// extends the bytes to the destination's width by the type's signedness (a 16-bit register keeps 16 bits, a
+    /// 64-bit one gets 64); a store writes the value's low bytes (a 64-bit register's low word first).
+    fn small_access(&mut self, at: &At, q: &[&str], t: &str) -> Result<(), Diagnostic> {
         self.count(at, 2)?;
+        let load = at.i.opcode == "ld";
         let (bits, signed) = Self::small_type(t);
-        let space = Self::space_of(q);
-        let addr = self.address(self.operand(at, 1)?, space, 0)?;
-        let imm = |v: i64| Operand::Imm(int(v, at.i.span));
-        // The byte address into a 64-bit scratch register, the word's address beside it, the bit offset.
-        let (byte, word, shift, value) = (
-            self.scratch_reg(true, 1),
-            self.scratch_reg(true, 2),
-            self.scratch_reg(false, 5),
-            self.scratch_reg(false, 6),
-        );
-        let base = addr.base.clone();
-        let disp = addr.disp.clone().map(Operand::Imm);
-        match (base, disp) {
-            (Some(b), Some(d)) => {
-                let a = self.widen(at, b);
-                self.emit(
-                    at,
-                    Op::Binary {
-                        op: BinaryOp::Add,
-                        ty: Ty::U64,
-                        d: byte,
-                        a,
-                        b: d,
-                    },
-                );
-            }
-            (Some(b), None) => {
-                let a = self.widen(at, b);
-                self.emit(
-                    at,
-                    Op::Mov {
-                        ty: Ty::B64,
-                        d: byte,
-                        a,
-                    },
-                );
-            }
-            (None, Some(d)) => self.emit(
-                at,
-                Op::Mov {
-                    ty: Ty::B64,
-                    d: byte,
-                    a: d,
-                },
-            ),
-            (None, None) => self.emit(
-                at,
-                Op::Mov {
-                    ty: Ty::B64,
-                    d: byte,
-                    a: imm(0),
-                },
-            ),
-        }
-        self.emit(
-            at,
-            Op::Binary {
-                op: BinaryOp::And,
-                ty: Ty::B64,
-                d: word,
-                a: Operand::Reg(byte),
-                b: imm(!3),
-            },
-        );
-        self.emit(
-            at,
-            Op::Cvt {
-                rounding: Rounding::NearestFloat,
-                to: Ty::U32,
-                from: Ty::U64,
-                d: shift,
-                a: Operand::Reg(byte),
-            },
-        );
-        self.emit(
-            at,
-            Op::Binary {
-                op: BinaryOp::And,
-                ty: Ty::B32,
-                d: shift,
-                a: Operand::Reg(shift),
-                b: imm(3),
-            },
-        );
-        self.emit(
-            at,
-            Op::Binary {
-                op: BinaryOp::Shl,
-                ty: Ty::B32,
-                d: shift,
-                a: Operand::Reg(shift),
-                b: imm(3),
-            },
-        );
-        let word_addr = Address {
-            base: Some(Operand::Reg(word)),
-            disp: None,
-            ..addr
+        let narrow = Narrow {
+            bytes: if bits == 8 { 1 } else { 2 },
+            signed,
         };
-        self.emit(
-            at,
-            Op::Ld {
-                ty: Ty::U32,
-                d: value,
-                addr: word_addr,
-            },
-        );
-        let ty = if signed { Ty::S32 } else { Ty::U32 };
-        self.emit(
-            at,
-            Op::Ternary {
-                op: TernaryOp::Bfe,
-                ty,
-                d: value,
-                a: Operand::Reg(value),
-                b: Operand::Reg(shift),
-                c: imm(i64::from(bits)),
-            },
-        );
-        self.small_write(at, self.operand(at, 0)?, Operand::Reg(value), signed)
+        let space = Self::space_of(q);
+        if space == Some("const") {
+            return Err(unsupported(at.i.opcode_span, "`ld.const` of 8- or 16-bit values"));
+        }
+        let lanes = if q.contains(&"v2") {
+            2
+        } else if q.contains(&"v4") {
+            4
+        } else {
+            1
+        };
+        let (reg_k, addr_k) = if load { (0, 1) } else { (1, 0) };
+        let values: Vec<ptx::Operand> = match &self.operand(at, reg_k)?.kind {
+            OperandKind::Vector(v) if v.len() == lanes => v.clone(),
+            OperandKind::Vector(_) => {
+                return Err(Diagnostic::error(
+                    self.operand(at, reg_k)?.span,
+                    "the vector's length differs from `.v2`/`.v4`",
+                )
+                .with_label("here"));
+            }
+            _ if lanes == 1 => vec![self.operand(at, reg_k)?.clone()],
+            _ => {
+                return Err(
+                    Diagnostic::error(self.operand(at, reg_k)?.span, "a vector access needs `{…}`").with_label("here"),
+                );
+            }
+        };
+        let addr_op = self.operand(at, addr_k)?.clone();
+        for (k, v) in values.iter().enumerate() {
+            let addr = self.address(&addr_op, space, i64::from(narrow.bytes) * i64::try_from(k).unwrap_or(0))?;
+            if load {
+                let OperandKind::Name(n) = &v.kind else {
+                    return Err(Diagnostic::error(v.span, "expected a register").with_label("here"));
+                };
+                if n.name == "_" {
+                    continue;
+                }
+                self.narrow_load(at, n, addr, narrow, lanes > 1 && k + 1 < lanes)?;
+            } else {
+                let a = match &v.kind {
+                    OperandKind::Name(n) if matches!(self.lookup(&n.name), Some(Slot::R64(_))) => {
+                        // A 64-bit register's low word.
+                        let wide = self.src(v, Ty::U64)?;
+                        let t = self.scratch_reg(false, 0);
+                        self.emit(
+                            at,
+                            Op::Cvt {
+                                rounding: Rounding::NearestFloat,
+                                to: Ty::U32,
+                                from: Ty::U64,
+                                d: t,
+                                a: wide,
+                            },
+                        );
+                        Operand::Reg(t)
+                    }
+                    OperandKind::Int(_) => self.small_src(at, v, bits, false, 0)?,
+                    _ => self.small_src(at, v, 32, false, 0)?,
+                };
+                self.emit(
+                    at,
+                    Op::St {
+                        ty: Ty::B32,
+                        addr,
+                        a,
+                        narrow: Some(narrow),
+                    },
+                );
+            }
+        }
+        Ok(())
     }
 
-    /// A 32-bit address register as a 64-bit value (shared and local addresses may be 32-bit).
-    fn widen(&mut self, at: &At, base: Operand) -> Operand {
-        match base {
-            Operand::Reg(r) if !self.p.regs[r.0 as usize].width.eq(&Width::W64) => {
-                let t = self.scratch_reg(true, 3);
+    /// One sub-word load into register `n` (8, 16, 32 or 64 bits wide), extended as PTX says: by the type's
+    /// signedness to the register's width.
+    fn narrow_load(
+        &mut self,
+        at: &At,
+        n: &ptx::Ident,
+        addr: Address,
+        narrow: Narrow,
+        more: bool,
+    ) -> Result<(), Diagnostic> {
+        let slot = self.slot(n)?;
+        let width = match slot {
+            Slot::R32(_, w) => w,
+            Slot::R64(_) => 64,
+            Slot::Pred(_) => {
+                return Err(
+                    Diagnostic::error(n.span, format!("`{}` is not an integer register", n.name))
+                        .with_label("wrong register"),
+                );
+            }
+        };
+        let bits = narrow.bits();
+        match slot {
+            Slot::R32(d, _) => {
+                if more && addr.base == Some(Operand::Reg(d)) {
+                    return Err(unsupported(n.span, "a vector load into its own address register"));
+                }
+                // A register no wider than the type holds the bytes as they are; a wider one below 32 bits (an
+                // `.s8` into a 16-bit register) the sign-extended value's low bits.
+                let signed = narrow.signed && width > bits;
+                let narrow = Narrow { signed, ..narrow };
+                self.emit(
+                    at,
+                    Op::Ld {
+                        ty: Ty::B32,
+                        d,
+                        addr,
+                        narrow: Some(narrow),
+                    },
+                );
+                if signed && width < 32 {
+                    self.defer(at, low_bits(at.i.span, d, Operand::Reg(d), width, false));
+                }
+            }
+            Slot::R64(d) => {
+                let t = self.scratch_reg(false, 0);
+                self.emit(
+                    at,
+                    Op::Ld {
+                        ty: Ty::B32,
+                        d: t,
+                        addr,
+                        narrow: Some(narrow),
+                    },
+                );
+                let (to, from) = if narrow.signed {
+                    (Ty::S64, Ty::S32)
+                } else {
+                    (Ty::U64, Ty::U32)
+                };
                 self.emit(
                     at,
                     Op::Cvt {
                         rounding: Rounding::NearestFloat,
-                        to: Ty::U64,
-                        from: Ty::U32,
-                        d: t,
-                        a: Operand::Reg(r),
+                        to,
+                        from,
+                        d,
+                        a: Operand::Reg(t),
                     },
                 );
-                Operand::Reg(t)
             }
-            b => b,
+            Slot::Pred(_) => unreachable!("checked above"),
         }
+        Ok(())
     }
 
     /// `ld.param.{u8,s8,u16,s16} d, [param]`: a kernel argument of 8 or 16 bits (a `bool`, a `short`), or a
@@ -3571,12 +3810,66 @@ impl Lower<'_> {
     fn small_ld_param(&mut self, at: &At, t: &str) -> Result<(), Diagnostic> {
         self.count(at, 2)?;
         let (bits, signed) = Self::small_type(t);
+        if let OperandKind::Vector(parts) = &self.operand(at, 0)?.kind {
+            // `ld.param.v2.b8 {a, b}, [retval0+0]`: a call's 8- or 16-bit parts, each from its offset's slot.
+            let parts = parts.clone();
+            let o = self.operand(at, 1)?;
+            let (OperandKind::Address(ptx::Address {
+                base: Some(name),
+                offset,
+            }),) = (&o.kind,)
+            else {
+                return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
+            };
+            let (span, offset) = (o.span, *offset);
+            let Some(id) = self.param_var(&name.name) else {
+                return Err(unsupported(span, "a vector `ld.param` of a kernel parameter"));
+            };
+            for (k, part) in parts.iter().enumerate() {
+                if matches!(&part.kind, OperandKind::Name(n) if n.name == "_") {
+                    continue;
+                }
+                let at_k = offset + i64::from(bits / 8) * i64::try_from(k).unwrap_or(0);
+                let a = self.param_slot(id, at_k, Ty::B32, span)?;
+                let d = self.small_reg(part)?;
+                self.emit(at, low_bits(at.i.span, d, a, bits, signed));
+                self.small_write(at, part, Operand::Reg(d), signed)?;
+            }
+            return Ok(());
+        }
         let d = self.small_reg(self.operand(at, 0)?)?;
         // The whole value as 32 bits, then its low bits.
         self.ld_param_into(at, d)?;
         let op = low_bits(at.i.span, d, Operand::Reg(d), bits, signed);
         self.emit(at, op);
         self.small_write(at, self.operand(at, 0)?, Operand::Reg(d), signed)
+    }
+
+    /// `st.param.{b8,u16,…} [param+offset], a` in a call sequence (an argument, or a function's return value of 8
+    /// or 16 bits): the value into the parameter's slot for that offset, whose reader takes its low bits.
+    fn small_st_param(&mut self, at: &At, t: &str) -> Result<(), Diagnostic> {
+        self.count(at, 2)?;
+        let (bits, _) = Self::small_type(t);
+        let v = self.small_src(at, self.operand(at, 1)?, bits, false, 0)?;
+        let o = self.operand(at, 0)?;
+        let (
+            OperandKind::Address(ptx::Address {
+                base: Some(name),
+                offset,
+            }),
+            span,
+        ) = (&o.kind, o.span)
+        else {
+            return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
+        };
+        let Some(id) = self.param_var(&name.name) else {
+            return Err(unsupported(span, "`st.param` outside a call sequence"));
+        };
+        let Operand::Reg(d) = self.param_slot(id, *offset, Ty::B32, span)? else {
+            unreachable!("a parameter slot is a register")
+        };
+        self.emit(at, Op::Mov { ty: Ty::B32, d, a: v });
+        Ok(())
     }
 
     fn small_mov(&mut self, at: &At, t: &str) -> Result<(), Diagnostic> {
