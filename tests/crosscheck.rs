@@ -505,8 +505,8 @@ fn the_programs_that_once_differed_from_the_gpu_give_its_values() {
         seen += 1;
     }
     // 14 regressions and edge programs, edges_arrive (named barriers), edges_redux, edges_fns, edges_carry,
-    // edges_sfu, edges_ftz, edges_dot and edges_narrow.
-    assert_eq!(seen, 22);
+    // edges_sfu, edges_ftz, edges_dot, edges_narrow and edges_half.
+    assert_eq!(seen, 23);
 }
 
 /// Contents given with the launch (`sim crosscheck --input`) reach both machines: the simulation runs on them

@@ -88,8 +88,8 @@ fn the_corpus_lowers_or_names_what_is_not_supported() {
             }
         }
     }
-    assert_eq!(lowered[".O3.ptx"], (71, 4), "nvcc -O3: lowered, refused");
-    assert_eq!(lowered[".G.ptx"], (69, 6), "nvcc -G");
+    assert_eq!(lowered[".O3.ptx"], (78, 2), "nvcc -O3: lowered, refused");
+    assert_eq!(lowered[".G.ptx"], (76, 4), "nvcc -G");
     assert_eq!(lowered[".ptx"], (41, 0), "Numba");
 }
 

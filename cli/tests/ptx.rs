@@ -115,11 +115,14 @@ fn check_lists_each_kernels_arguments_and_refuses_what_is_not_supported() {
         String::from_utf8_lossy(&o.stdout),
         "map_guard: ok (16 instructions, 14 registers, 2 predicates)\n  0 out: float*\n  1 a: const float*\n  2 size: int\n"
     );
-    let o = sim(&["check", &corpus().join("cuda/w21_half_math.O3.ptx").to_string_lossy()]);
+    let o = sim(&[
+        "check",
+        &corpus().join("cuda/w30_memory_order.O3.ptx").to_string_lossy(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let t = text(&o);
-    assert!(t.contains("error: `fma` with `.f16`"), "{t}");
-    assert!(t.contains("w21_half_math.O3.ptx:"), "{t}");
+    assert!(t.contains("error: `nanosleep` is not supported"), "{t}");
+    assert!(t.contains("w30_memory_order.O3.ptx:222:2"), "{t}");
     assert!(t.contains("help: docs/ptx.md lists the PTX warpsim runs"), "{t}");
 }
 

@@ -430,6 +430,58 @@ impl RoundedOp {
     }
 }
 
+/// 16-bit floating point ([`Op::Half`]): arithmetic on IEEE binary16 (`.f16`) or bfloat16 (`.bf16`) values held in
+/// the low 16 bits of a 32-bit register, or on both halves (`.f16x2`, `.bf16x2`), rounded to nearest even; and the
+/// conversions from and to f32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HalfOp {
+    Add,
+    Sub,
+    Mul,
+    /// `a * b + c`, rounded once.
+    Fma,
+    /// PTX's `min`/`max`: a NaN operand gives the other one; −0 is below +0.
+    Min,
+    Max,
+    Neg,
+    Abs,
+    /// `cvt.rn.f16.f32 d, a` (`x2`: `cvt.rn.f16x2.f32 d, a, b`, `a` into the upper half, `b` the lower).
+    FromF32,
+    /// `cvt.f32.f16 d, a`: exact.
+    ToF32,
+}
+
+impl HalfOp {
+    pub const ARITHMETIC: [(&'static str, HalfOp); 8] = [
+        ("add", HalfOp::Add),
+        ("sub", HalfOp::Sub),
+        ("mul", HalfOp::Mul),
+        ("fma", HalfOp::Fma),
+        ("min", HalfOp::Min),
+        ("max", HalfOp::Max),
+        ("neg", HalfOp::Neg),
+        ("abs", HalfOp::Abs),
+    ];
+
+    /// The operands it reads.
+    pub fn arity(self, x2: bool) -> usize {
+        match self {
+            HalfOp::Neg | HalfOp::Abs | HalfOp::ToF32 => 1,
+            HalfOp::FromF32 => 1 + usize::from(x2),
+            HalfOp::Fma => 3,
+            _ => 2,
+        }
+    }
+
+    /// Whether it rounds (and so is written with `.rn`, which is the default).
+    pub fn rounds(self) -> bool {
+        matches!(
+            self,
+            HalfOp::Add | HalfOp::Sub | HalfOp::Mul | HalfOp::Fma | HalfOp::FromF32
+        )
+    }
+}
+
 /// The special-function unit's approximations (PTX `.approx`, and `div.full`): [`Op::Approx`]. Each is what the
 /// H200 computes: its `MUFU` instruction from tables measured on the GPU, with the instructions ptxas puts around it
 /// (`simulator/src/sfu.rs`).
@@ -957,6 +1009,17 @@ pub enum Op {
         b: Option<Operand>,
         c: Option<Operand>,
     },
+    /// 16-bit floating point: `add.f16 d, a, b`, `fma.rn.bf16x2 d, a, b, c`, `cvt.rn.f16.f32 d, a`, … ([`HalfOp`]);
+    /// `bf16`: bfloat16, else IEEE binary16; `x2`: both halves of the registers.
+    Half {
+        op: HalfOp,
+        bf16: bool,
+        x2: bool,
+        d: Reg,
+        a: Operand,
+        b: Option<Operand>,
+        c: Option<Operand>,
+    },
     /// Extended-precision integer arithmetic (`add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`,
     /// `madc{.lo,.hi}[.cc]` on u32, s32, u64, s64): `d = a OP b [+ c] + cin` (`sub`: `a - (b + cin)`), and the carry
     /// (a borrow, for `sub`) out of the unsigned sum into `cout`. PTX's carry flag is an implicit register; here it
@@ -1135,6 +1198,7 @@ impl Op {
             | Op::Ternary { d, .. }
             | Op::Rounded { d, .. }
             | Op::Approx { d, .. }
+            | Op::Half { d, .. }
             | Op::Carry { d, .. }
             | Op::Selp { d, .. }
             | Op::Cvt { d, .. }
@@ -1189,7 +1253,7 @@ impl Op {
                 v.extend(b.iter().chain(c.iter()));
                 v
             }
-            Op::Approx { a, b, c, .. } => {
+            Op::Approx { a, b, c, .. } | Op::Half { a, b, c, .. } => {
                 let mut v = vec![a];
                 v.extend(b.iter().chain(c.iter()));
                 v

@@ -1274,6 +1274,11 @@ impl<'a> Parts<'a> {
         self.items[self.pos..].iter().any(|(p, _)| *p == part)
     }
 
+    /// Whether any part still to come is one of `parts`.
+    fn has_any(&self, parts: &[&str]) -> bool {
+        self.items[self.pos..].iter().any(|(p, _)| parts.contains(p))
+    }
+
     /// Whether the next part is one of `options`.
     fn next_is(&self, options: &[&str]) -> bool {
         self.items.get(self.pos).is_some_and(|(p, _)| options.contains(p))
@@ -1345,6 +1350,8 @@ impl<'a> Parts<'a> {
 }
 
 const INT_TYS: [Ty; 4] = [Ty::S32, Ty::U32, Ty::S64, Ty::U64];
+/// The 16-bit float types ([`Op::Half`]).
+const HALF_TYPES: [&str; 4] = ["f16", "f16x2", "bf16", "bf16x2"];
 const ARITH_TYS: [Ty; 6] = [Ty::S32, Ty::U32, Ty::F32, Ty::S64, Ty::U64, Ty::F64];
 const BIT_TYS: [Ty; 6] = [Ty::B32, Ty::U32, Ty::S32, Ty::B64, Ty::U64, Ty::S64];
 const ALL_TYS: [Ty; 8] = Ty::ALL;
@@ -1412,6 +1419,9 @@ impl Ctx<'_> {
                 }
                 let a = self.src(c, ty)?;
                 Op::Mov { ty, d, a }
+            }
+            "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" | "cvt" if parts.has_any(&HALF_TYPES) => {
+                self.half(m, parts, c)?
             }
             "rcp" | "sqrt" | "div" if parts.next_is(&["approx", "full"]) => self.approx(m, parts, c)?,
             "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "divadd" => self.approx(m, parts, c)?,
@@ -1858,6 +1868,50 @@ impl Ctx<'_> {
         c.comma()?;
         let cc = self.src(c, wide_ty)?;
         Ok(Op::Ternary { op, ty, d, a, b, c: cc })
+    }
+
+    /// 16-bit float arithmetic (`add.f16`, `fma.rn.f16x2`, `min.bf16`, …: `.rn` is optional where it rounds) and
+    /// the conversions `cvt.rn.{f16,bf16}.f32`, `cvt.rn.{f16x2,bf16x2}.f32 d, a, b` and `cvt.f32.{f16,bf16}`, on
+    /// 32-bit registers.
+    fn half(&self, m: &str, parts: &mut Parts, c: &mut Cursor) -> Result<Op, Diagnostic> {
+        let (op, name) = if m == "cvt" {
+            if parts.optional(&["rn"]).is_some() {
+                let t = parts.required(&HALF_TYPES, "a 16-bit float type")?;
+                parts.required(&["f32"], "`.f32` (the source)")?;
+                (HalfOp::FromF32, t)
+            } else {
+                parts.required(&["f32"], "`.rn` or `.f32`")?;
+                let t = parts.required(&["f16", "bf16"], "`.f16` or `.bf16` (the source)")?;
+                (HalfOp::ToF32, t)
+            }
+        } else {
+            let op = HalfOp::ARITHMETIC
+                .iter()
+                .find(|(n, _)| *n == m)
+                .map(|(_, h)| *h)
+                .expect("dispatched by name");
+            if op.rounds() {
+                parts.optional(&["rn"]);
+            }
+            (op, parts.required(&HALF_TYPES, "a 16-bit float type")?)
+        };
+        let (bf16, x2) = (name.starts_with("bf"), name.ends_with("x2"));
+        let d = self.dst(c, Ty::B32)?;
+        let mut operands = Vec::new();
+        for _ in 0..op.arity(x2) {
+            c.comma()?;
+            operands.push(self.src(c, if op == HalfOp::FromF32 { Ty::F32 } else { Ty::B32 })?);
+        }
+        let mut operands = operands.into_iter();
+        Ok(Op::Half {
+            op,
+            bf16,
+            x2,
+            d,
+            a: operands.next().expect("one operand at least"),
+            b: operands.next(),
+            c: operands.next(),
+        })
     }
 
     /// `setp.CMP.TYPE`: only equality for `.b32`.

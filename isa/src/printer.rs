@@ -252,6 +252,31 @@ pub fn op(p: &Program, op: &Op) -> String {
             }
             text
         }
+        Op::Half {
+            op,
+            bf16,
+            x2,
+            d,
+            a,
+            b,
+            c,
+        } => {
+            let ty = format!("{}{}", if *bf16 { "bf16" } else { "f16" }, if *x2 { "x2" } else { "" });
+            let head = match op {
+                HalfOp::FromF32 => format!("cvt.rn.{ty}.f32"),
+                HalfOp::ToF32 => format!("cvt.f32.{ty}"),
+                HalfOp::Fma => format!("fma.rn.{ty}"),
+                _ => {
+                    let name = HalfOp::ARITHMETIC.iter().find(|(_, h)| h == op).map_or("?", |(n, _)| n);
+                    format!("{name}.{ty}")
+                }
+            };
+            let mut text = format!("{head} {}, {}", r(d), o(a));
+            for x in b.iter().chain(c.iter()) {
+                let _ = write!(text, ", {}", o(x));
+            }
+            text
+        }
         Op::Carry {
             op,
             ty,

@@ -13,7 +13,7 @@
 //! the canonical NaN, depending on how the compiler lowers them).
 
 use crate::kernel::{Bin, CmpClass, Conv, Tern, Un, Wide};
-use warpsim_isa::{CarryOp, Cmp, RoundedOp, Rounding, TernaryOp, Ty};
+use warpsim_isa::{CarryOp, Cmp, HalfOp, RoundedOp, Rounding, TernaryOp, Ty};
 
 /// The NaN PTX's `min`/`max.f32` return when both operands are NaN.
 const CANONICAL_NAN: f32 = f32::from_bits(0x7fff_ffff);
@@ -651,7 +651,112 @@ pub fn wide(op: Wide, a: u64, b: u64, c: u64) -> Option<u64> {
         Wide::Rounded { op, rounding, wide, .. } => rounded(op, rounding, wide, [a, b, c]),
         Wide::Approx { op, wide: true, .. } => crate::sfu::approx64(op, a),
         Wide::Approx { op, ftz, wide: false } => u64::from(crate::sfu::approx32(op, ftz, low(a), low(b), low(c))),
+        Wide::Half { op, bf16, x2 } => u64::from(half(op, bf16, x2, [low(a), low(b), low(c)])),
     })
+}
+
+/// The canonical NaN of the 16-bit formats (binary16 and bfloat16 alike: sign clear, all exponent and mantissa
+/// bits set).
+const HALF_NAN: u16 = 0x7fff;
+
+/// 16-bit floating point on one lane's 32-bit operands ([`HalfOp`]), as an H200 computes it
+/// (`crosscheck/edges/edges_half.s`): IEEE arithmetic on binary16 (`bf16`: bfloat16) values in the low 16 bits
+/// (`x2`: on each half), rounded to nearest even, subnormals kept, a NaN result the canonical NaN 0x7fff; `min`/
+/// `max` as PTX defines them (a NaN operand gives the other operand; −0 below +0); `neg` and `abs` on the sign bit,
+/// but a NaN operand gives the canonical NaN; the conversions from f32 rounded to nearest even (a NaN: the canonical
+/// one; `x2`: `a` into the upper half, `b` the lower), to f32 exact (binary16's NaNs the canonical f32 NaN,
+/// bfloat16's kept as they are). A scalar result's upper 16 bits are 0.
+#[allow(clippy::cast_possible_truncation, reason = "16-bit halves of 32-bit rows")]
+pub fn half(op: HalfOp, bf16: bool, x2: bool, [a, b, c]: [u32; 3]) -> u32 {
+    use rustc_apfloat::Float;
+    use rustc_apfloat::ieee::{BFloat, Half, Single};
+    let one = |x: u32, y: u32, z: u32| -> u32 {
+        let (x, y, z) = (x as u16, y as u16, z as u16);
+        u32::from(if bf16 {
+            half1::<BFloat>(op, x, y, z)
+        } else {
+            half1::<Half>(op, x, y, z)
+        })
+    };
+    let narrow = |x: u32| -> u32 {
+        u32::from(if bf16 {
+            from_single::<BFloat>(Single::from_bits(u128::from(x)))
+        } else {
+            from_single::<Half>(Single::from_bits(u128::from(x)))
+        })
+    };
+    match op {
+        HalfOp::FromF32 if x2 => narrow(a) << 16 | narrow(b),
+        HalfOp::FromF32 => narrow(a),
+        // (A bfloat16 is an f32's high half: the GPU's conversion keeps a NaN's payload, signalling or not.)
+        HalfOp::ToF32 if bf16 => a << 16,
+        HalfOp::ToF32 => to_single(Half::from_bits(u128::from(a as u16))),
+        _ if x2 => one(a, b, c) | one(a >> 16, b >> 16, c >> 16) << 16,
+        _ => one(a, b, c),
+    }
+}
+
+/// One 16-bit operation of [`half`] in format `F`.
+#[allow(clippy::cast_possible_truncation, reason = "a 16-bit format's bits")]
+fn half1<F: rustc_apfloat::Float>(op: HalfOp, a: u16, b: u16, c: u16) -> u16 {
+    use rustc_apfloat::Round;
+    let (x, y, z) = (
+        F::from_bits(u128::from(a)),
+        F::from_bits(u128::from(b)),
+        F::from_bits(u128::from(c)),
+    );
+    let mode = Round::NearestTiesToEven;
+    let r = match op {
+        HalfOp::Add => x.add_r(y, mode).value,
+        HalfOp::Sub => x.sub_r(y, mode).value,
+        HalfOp::Mul => x.mul_r(y, mode).value,
+        HalfOp::Fma => x.mul_add_r(y, z, mode).value,
+        // (The GPU's `HADD2`/`HMUL2` forms: a NaN operand gives the canonical NaN.)
+        HalfOp::Neg | HalfOp::Abs if x.is_nan() => return HALF_NAN,
+        HalfOp::Neg => return a ^ 0x8000,
+        HalfOp::Abs => return a & 0x7fff,
+        HalfOp::Min | HalfOp::Max => {
+            return match (x.is_nan(), y.is_nan()) {
+                (true, true) => HALF_NAN,
+                (true, false) => b,
+                (false, true) => a,
+                // (−0 below +0: the signed order of the bits where the values tie.)
+                _ => {
+                    let less = x < y || (x == y && a & 0x8000 > b & 0x8000);
+                    if less == (op == HalfOp::Min) { a } else { b }
+                }
+            };
+        }
+        HalfOp::FromF32 | HalfOp::ToF32 => unreachable!("the conversions are `half`'s own"),
+    };
+    if r.is_nan() { HALF_NAN } else { r.to_bits() as u16 }
+}
+
+/// An f32 rounded to nearest even into 16-bit format `F` (a NaN: the canonical one).
+#[allow(clippy::cast_possible_truncation, reason = "a 16-bit format's bits")]
+fn from_single<F: rustc_apfloat::Float>(x: rustc_apfloat::ieee::Single) -> u16
+where
+    rustc_apfloat::ieee::Single: rustc_apfloat::FloatConvert<F>,
+{
+    use rustc_apfloat::{Float, FloatConvert, Round};
+    if x.is_nan() {
+        return HALF_NAN;
+    }
+    let mut loses = false;
+    let r: F = x.convert_r(Round::NearestTiesToEven, &mut loses).value;
+    r.to_bits() as u16
+}
+
+/// A 16-bit format's value as an f32 (exact; a NaN: the canonical one).
+#[allow(clippy::cast_possible_truncation, reason = "an f32's bits")]
+fn to_single<F: rustc_apfloat::Float + rustc_apfloat::FloatConvert<rustc_apfloat::ieee::Single>>(h: F) -> u32 {
+    use rustc_apfloat::Float;
+    if h.is_nan() {
+        return CANONICAL_NAN.to_bits();
+    }
+    let mut loses = false;
+    let r: rustc_apfloat::ieee::Single = h.convert(&mut loses).value;
+    r.to_bits() as u32
 }
 
 /// `dp4a`, `dp2a` and `lop3` on one lane (PTX ISA: "Integer Arithmetic Instructions: dp4a, dp2a", "Logic and Shift

@@ -274,6 +274,12 @@ pub enum Wide {
         ftz: bool,
         wide: bool,
     },
+    /// 16-bit floating point (`add.f16`, `fma.rn.bf16x2`, `cvt.rn.f16.f32`, …: `alu::half`), on 32-bit rows.
+    Half {
+        op: HalfOp,
+        bf16: bool,
+        x2: bool,
+    },
 }
 
 impl Wide {
@@ -288,7 +294,7 @@ impl Wide {
             Wide::Popc64 | Wide::Clz64 => (false, [true, false, false]),
             Wide::Bfe { wide, .. } => (wide, [wide, false, false]),
             Wide::Bfind { wide, .. } => (false, [wide, false, false]),
-            Wide::Prmt | Wide::Fns | Wide::Dot { .. } => (false, [false, false, false]),
+            Wide::Prmt | Wide::Fns | Wide::Dot { .. } | Wide::Half { .. } => (false, [false, false, false]),
             Wide::Shl | Wide::ShrU | Wide::ShrS => (true, [true, false, false]),
             Wide::Cvt { to, from, .. } => (to.wide(), [from.wide(), false, false]),
             Wide::CopySign { wide } | Wide::Rounded { wide, .. } | Wide::Approx { wide, .. } => (wide, [wide; 3]),
@@ -326,6 +332,7 @@ impl Wide {
             | Wide::Dot { .. } => 3,
             Wide::Rounded { op, .. } => op.arity(),
             Wide::Approx { op, .. } => op.arity(),
+            Wide::Half { op, x2, .. } => op.arity(x2),
             _ => 2,
         }
     }
@@ -3214,6 +3221,30 @@ fn decode(
                 (ApproxOp::Rsqrt | ApproxOp::Sqrt | ApproxOp::Lg2, false) => Unit::MufuRsqrtSqrtLg2,
             };
             dec.wide(f, unit, *ty, *d, a, b.as_ref(), c.as_ref())?
+        }
+        Op::Half {
+            op,
+            bf16,
+            x2,
+            d,
+            a,
+            b,
+            c,
+        } => {
+            let f = Wide::Half {
+                op: *op,
+                bf16: *bf16,
+                x2: *x2,
+            };
+            // (ptxas makes `HADD2`/`HMUL2`/`HFMA2`/`HMNMX2` of the arithmetic, on the FMA pipe, and `F2F`/`F2FP`
+            // or `HADD2.F32` of the conversions.)
+            let unit = match op {
+                HalfOp::FromF32 | HalfOp::ToF32 => Unit::Convert,
+                _ => Unit::Fma,
+            };
+            // (Immediates as their types encode them: f32 values for a conversion from f32, else the bits.)
+            let ty = if *op == HalfOp::FromF32 { Ty::F32 } else { Ty::B32 };
+            dec.wide(f, unit, ty, *d, a, b.as_ref(), c.as_ref())?
         }
         Op::Carry {
             op,

@@ -1400,6 +1400,7 @@ impl Warp<'_> {
             Op::Bar { .. } => panic!("the reference runs warps one after the other: no block barriers"),
             Op::Rounded { .. } => panic!("the reference does not interpret directed roundings"),
             Op::Approx { .. } => panic!("the reference does not interpret the SFU's approximations"),
+            Op::Half { .. } => panic!("the reference does not interpret 16-bit floats"),
             Op::Carry { .. } => panic!("the reference does not interpret the carry chain"),
             Op::Printf { .. } | Op::AssertFail { .. } => {
                 panic!("the reference runs warpsim's own programs: no printf or assert (PTX's vprintf, __assertfail)")

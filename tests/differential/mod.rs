@@ -257,13 +257,13 @@ fn printer_round_trips_crosscheck_random_programs() {
 /// Does the program use what the reference does not model (barriers, which need warps to interleave, and
 /// `%clock`, which is timing)?
 fn outside_the_reference(p: &Program) -> bool {
-    // (The reference runs diverged paths in lockstep, and interprets neither the carry chain, directed roundings nor
-    // the SFU's approximations.)
+    // (The reference runs diverged paths in lockstep, and interprets neither the carry chain, directed roundings,
+    // the SFU's approximations nor 16-bit floats.)
     p.scheduling == Some(warpsim_isa::Scheduling::Its)
         || p.instructions.iter().any(|i| {
             matches!(
                 i.op,
-                Op::Bar { .. } | Op::Carry { .. } | Op::Rounded { .. } | Op::Approx { .. }
+                Op::Bar { .. } | Op::Carry { .. } | Op::Rounded { .. } | Op::Approx { .. } | Op::Half { .. }
             ) || i
                 .op
                 .sources()
@@ -340,7 +340,7 @@ fn reference_gives_the_gpus_values_on_the_edge_programs() {
             || program.instructions.iter().any(|i| {
                 matches!(
                     i.op,
-                    Op::Bar { .. } | Op::Carry { .. } | Op::Rounded { .. } | Op::Approx { .. }
+                    Op::Bar { .. } | Op::Carry { .. } | Op::Rounded { .. } | Op::Approx { .. } | Op::Half { .. }
                 )
             })
         {
@@ -381,5 +381,5 @@ fn reference_gives_the_gpus_values_on_the_edge_programs() {
             panic!("{}: {e}", path.display());
         }
     }
-    assert_eq!((files.len(), checked), (22, 17));
+    assert_eq!((files.len(), checked), (23, 17));
 }

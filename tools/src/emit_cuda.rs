@@ -665,6 +665,51 @@ impl Emitter<'_> {
         )
     }
 
+    /// A 16-bit float operation as its PTX instruction (inline PTX, `.rn` where it rounds, so that nothing fuses
+    /// it): on 16-bit registers of the asm block's own for the scalar forms, the 32-bit operands' low halves in and
+    /// the result zero-extended out; on the 32-bit registers themselves for `.x2`.
+    fn half(&mut self, op: warpsim_isa::HalfOp, bf16: bool, x2: bool, d: u16, ops: [Src; 3]) -> String {
+        use warpsim_isa::HalfOp;
+        let ty = format!("{}{}", if bf16 { "bf16" } else { "f16" }, if x2 { "x2" } else { "" });
+        let name = match op {
+            HalfOp::FromF32 => format!("cvt.rn.{ty}.f32"),
+            HalfOp::ToF32 => format!("cvt.f32.{ty}"),
+            _ => {
+                let n = HalfOp::ARITHMETIC
+                    .iter()
+                    .find(|(_, h)| *h == op)
+                    .map_or("?", |(n, _)| n);
+                format!("{n}{}.{ty}", if op.rounds() { ".rn" } else { "" })
+            }
+        };
+        let n = op.arity(x2);
+        let inputs: Vec<String> = ops[..n]
+            .iter()
+            .map(|&s| format!("\"r\"((unsigned){})", self.src(s, View::U32)))
+            .collect();
+        let operands: Vec<String> = (1..=n).map(|k| format!("%{k}")).collect();
+        // (16-bit registers in the scalar forms: `h_k` for operand k, `h_0` for the result.)
+        let half_in = !x2 && op != HalfOp::FromF32;
+        let half_out = !x2 && op != HalfOp::ToF32;
+        let mut body = String::from("{ .reg .b16 h_0, h_1, h_2, h_3; ");
+        let mut args = Vec::new();
+        for (k, o) in operands.iter().enumerate() {
+            if half_in {
+                let _ = write!(body, "cvt.u16.u32 h_{}, {o}; ", k + 1);
+                args.push(format!("h_{}", k + 1));
+            } else {
+                args.push(o.clone());
+            }
+        }
+        let dst = if half_out { "h_0" } else { "%0" };
+        let _ = write!(body, "{name} {dst}, {}; ", args.join(", "));
+        if half_out {
+            body.push_str("cvt.u32.u16 %0, h_0; ");
+        }
+        body.push('}');
+        format!("asm(\"{body}\" : \"=r\"({}) : {});", self.reg(d), inputs.join(", "))
+    }
+
     /// A 64-bit or mixed-width operation as the PTX instruction warpsim models (inline PTX, so that its
     /// semantics are PTX's own), or a bit operation where the instruction's NaN result is not specified (the
     /// sign of `neg`/`abs.f64`).
@@ -674,6 +719,7 @@ impl Emitter<'_> {
         match f {
             Wide::NegF => return format!("{} = {x} ^ 0x8000000000000000ull;", self.reg(d)),
             Wide::AbsF => return format!("{} = {x} & 0x7fffffffffffffffull;", self.reg(d)),
+            Wide::Half { op, bf16, x2 } => return self.half(op, bf16, x2, d, ops),
             _ => {}
         }
         let opcode = match f {
@@ -765,7 +811,7 @@ impl Emitter<'_> {
                     if wide { "f64" } else { "f32" }
                 )
             }
-            Wide::NegF | Wide::AbsF => unreachable!("bit operations return above"),
+            Wide::NegF | Wide::AbsF | Wide::Half { .. } => unreachable!("returned above"),
             Wide::Cvt { to, from, rounding } => {
                 let exact =
                     (to.is_int() && from.is_int()) || (to == warpsim_isa::Ty::F64 && from == warpsim_isa::Ty::F32);

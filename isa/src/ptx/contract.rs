@@ -75,8 +75,8 @@ fn mentions<'a>(b: &'a Block, counts: &mut HashMap<&'a str, usize>) {
     }
 }
 
-/// The type (`f32`, `f64`) and `.ftz` of a `mul`/`add`/`sub` ptxas may fuse: no rounding, saturation or other
-/// modifier.
+/// The type (`f32`, `f64`, or a 16-bit float type) and `.ftz` of a `mul`/`add`/`sub` ptxas may fuse: no rounding,
+/// saturation or other modifier.
 fn contractible(i: &Instruction) -> Option<(&'static str, bool)> {
     let mut ty = None;
     let mut ftz = false;
@@ -84,6 +84,11 @@ fn contractible(i: &Instruction) -> Option<(&'static str, bool)> {
         match q.as_str() {
             "f32" => ty = Some("f32"),
             "f64" => ty = Some("f64"),
+            // (ptxas fuses 16-bit float products and sums into `HFMA2` too.)
+            "f16" => ty = Some("f16"),
+            "f16x2" => ty = Some("f16x2"),
+            "bf16" => ty = Some("bf16"),
+            "bf16x2" => ty = Some("bf16x2"),
             "ftz" => ftz = true,
             _ => return None,
         }
@@ -118,35 +123,58 @@ fn dest(i: &Instruction) -> Option<&str> {
 pub fn plan(body: &Block) -> Plan {
     let mut counts = HashMap::new();
     mentions(body, &mut counts);
+    // A register declared in a nested block (nvcc's inline `asm` from `cuda_fp16.h` declares its temporaries so)
+    // may shadow another of its name: no product of such a name is fused.
+    let mut scoped = HashSet::new();
+    for s in &body.statements {
+        if let Statement::Block(inner) = s {
+            declared(inner, &mut scoped);
+        }
+    }
     let mut plan = Plan::default();
-    segment(body, &counts, &mut plan);
+    let mut run = Vec::new();
+    segment(body, &counts, &scoped, &mut run, &mut plan);
+    fuse(&run, &counts, &scoped, &mut plan);
     plan
 }
 
-fn segment(b: &Block, counts: &HashMap<&str, usize>, plan: &mut Plan) {
-    let mut run: Vec<&Instruction> = Vec::new();
+/// The registers a block and the blocks in it declare.
+fn declared<'a>(b: &'a Block, out: &mut HashSet<&'a str>) {
     for s in &b.statements {
         match s {
-            Statement::Block(inner) => {
-                fuse(&run, counts, plan);
-                run.clear();
-                segment(inner, counts, plan);
-            }
+            Statement::Reg(r) => out.extend(r.names.iter().map(|n| n.name.name.as_str())),
+            Statement::Block(inner) => declared(inner, out),
+            _ => {}
+        }
+    }
+}
+
+/// The basic blocks of `b` (a nested `{ … }` is a scope, not a basic block: its instructions continue `run`), each
+/// given to [`fuse`] where it ends.
+fn segment<'a>(
+    b: &'a Block,
+    counts: &HashMap<&str, usize>,
+    scoped: &HashSet<&str>,
+    run: &mut Vec<&'a Instruction>,
+    plan: &mut Plan,
+) {
+    for s in &b.statements {
+        match s {
+            Statement::Block(inner) => segment(inner, counts, scoped, run, plan),
             Statement::Label(_) => {
-                fuse(&run, counts, plan);
+                fuse(run, counts, scoped, plan);
                 run.clear();
             }
             Statement::Instruction(i) => {
                 run.push(i);
                 if matches!(i.opcode.as_str(), "bra" | "ret" | "exit" | "call" | "brx") {
-                    fuse(&run, counts, plan);
+                    fuse(run, counts, scoped, plan);
                     run.clear();
                 }
             }
             _ => {}
         }
     }
-    fuse(&run, counts, plan);
 }
 
 /// A product in a basic block: its index, its reads as (addition's index, operand) or `None` once one of them cannot
@@ -157,7 +185,7 @@ type Product = (usize, Option<Vec<(usize, usize)>>, bool);
 /// removes a multiplication only where all its uses absorb it. Each addition absorbs one product: a product read only
 /// there, its first operand's before its second's; then, in the order they are defined, products read several times
 /// whose every use is a free addition.
-fn fuse(run: &[&Instruction], counts: &HashMap<&str, usize>, plan: &mut Plan) {
+fn fuse(run: &[&Instruction], counts: &HashMap<&str, usize>, scoped: &HashSet<&str>, plan: &mut Plan) {
     // Each product (index in `run`) → its uses as (addition's index, operand), or None when one of them cannot fuse.
     let mut products: HashMap<&str, Product> = HashMap::new();
     for (j, i) in run.iter().enumerate() {
@@ -205,6 +233,7 @@ fn fuse(run: &[&Instruction], counts: &HashMap<&str, usize>, plan: &mut Plan) {
             && product(i).is_some()
             && i.operands.len() == 3
             && let Some(d) = dest(i)
+            && !scoped.contains(d)
         {
             products.insert(d, (j, Some(Vec::new()), false));
         }
@@ -291,6 +320,28 @@ mod tests {
                     sub.f32 %f16, %f3, %f10;\nsub.f32 %f19, %f13, %f14;\n\
                     mul.f32 %f20, %f1, %f3;\nst.global.f32 [%f30], %f20;\nadd.f32 %f21, %f20, %f4;";
         let want = [("%f12", "%f11"), ("%f15", "%f13"), ("%f19", "%f13")];
+        assert_eq!(fused(body), want.map(|(a, m)| (a.to_string(), m.to_string())));
+    }
+
+    /// 16-bit floats fuse as f32s do, across the `{ … }` scopes `cuda_fp16.h` wraps each operation in (ptxas 13.5 made
+    /// `HFMA2` and `HFMA2.BF16_V2` of `w47_half.cu`'s); a product in a register a nested scope declares does not (it
+    /// may shadow another of its name), nor a product of another 16-bit type.
+    #[test]
+    fn sixteen_bit_floats_fuse_across_scopes() {
+        let body = ".reg .b16 %rs<10>;
+{mul.f16 %rs1,%rs2,%rs3;
+}
+{add.f16 %rs4,%rs1,%rs5;
+}
+                    {.reg .b16 t;
+mul.bf16 t,%rs2,%rs3;
+add.bf16 %rs6,t,%rs5;
+}
+                    mul.f16x2 %f1, %f2, %f3;
+sub.f16x2 %f4, %f5, %f1;
+                    mul.bf16 %rs7, %rs2, %rs3;
+add.f16 %rs8, %rs7, %rs5;";
+        let want = [("%f4", "%f1"), ("%rs4", "%rs1")];
         assert_eq!(fused(body), want.map(|(a, m)| (a.to_string(), m.to_string())));
     }
 

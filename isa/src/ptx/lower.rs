@@ -22,7 +22,7 @@ use super::ast::{
 };
 use crate::address::{LOCAL_WINDOW, SHARED_WINDOW};
 use crate::ast::{
-    AddrMode, Address, ApproxOp, AtomOp, BarKind, BinaryOp, BufferDecl, CarryOp, Cmp, ElemTy, Guard, Init,
+    AddrMode, Address, ApproxOp, AtomOp, BarKind, BinaryOp, BufferDecl, CarryOp, Cmp, ElemTy, Guard, HalfOp, Init,
     InitOverride, Instruction, Named, Narrow, Op, Operand, Origin, ParamDecl, Pred, PredLogicOp, PredOperand, Program,
     ReduxOp, Reg, RoundedOp, Rounding, Scheduling, SharedDecl, ShflMode, ShflSegment, Space, Special, TernaryOp, Ty,
     UnaryOp, VoteMode, Width,
@@ -319,6 +319,30 @@ fn ty_of(s: ScalarType) -> Option<Ty> {
         ScalarType::F64 => Ty::F64,
         _ => return None,
     })
+}
+
+/// A 16-bit float type among an instruction's qualifiers: (bfloat16, two halves).
+fn half_type(q: &[&str]) -> Option<(bool, bool)> {
+    q.iter().find_map(|q| match *q {
+        "f16" => Some((false, false)),
+        "f16x2" => Some((false, true)),
+        "bf16" => Some((true, false)),
+        "bf16x2" => Some((true, true)),
+        _ => None,
+    })
+}
+
+/// [`Op::Half`] with its operands.
+fn half(op: HalfOp, bf16: bool, x2: bool, d: Reg, [a, b, c]: [Option<Operand>; 3]) -> Op {
+    Op::Half {
+        op,
+        bf16,
+        x2,
+        d,
+        a: a.expect("an operand"),
+        b,
+        c,
+    }
 }
 
 fn type_of_qualifier(q: &str) -> Option<ScalarType> {
@@ -856,6 +880,9 @@ impl Lower<'_> {
     fn fused(&mut self, i: &ptx::Instruction, f: &super::contract::Fused) -> Result<(), Diagnostic> {
         let at = self.at(i)?;
         let q: Vec<&str> = i.qualifiers.iter().map(String::as_str).collect();
+        if let Some((bf16, x2)) = half_type(&q) {
+            return self.fused_half(&at, f, bf16, x2);
+        }
         let ftz = q.contains(&"ftz");
         let ty = if q.contains(&"f64") { Ty::F64 } else { Ty::F32 };
         let mut ma = self.src(&f.mul.operands[1], ty)?;
@@ -930,6 +957,135 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// [`Lower::fused`] of 16-bit floats: one `fma.rn` (a `neg` first for a subtraction, as `HFMA2` negates an
+    /// operand).
+    fn fused_half(&mut self, at: &At, f: &super::contract::Fused, bf16: bool, x2: bool) -> Result<(), Diagnostic> {
+        let mut ma = self.half_src(at, &f.mul.operands[1])?;
+        let mb = self.half_src(at, &f.mul.operands[2])?;
+        let mut c = self.half_src(at, self.operand(at, 3 - f.operand)?)?;
+        let d = self.small_reg(self.operand(at, 0)?)?;
+        if at.i.opcode == "sub" {
+            let t = self.scratch_reg(false, 8);
+            let x = if f.operand == 1 { c.clone() } else { ma.clone() };
+            self.emit(at, half(HalfOp::Neg, bf16, x2, t, [Some(x), None, None]));
+            if f.operand == 1 {
+                c = Operand::Reg(t);
+            } else {
+                ma = Operand::Reg(t);
+            }
+        }
+        self.emit(at, half(HalfOp::Fma, bf16, x2, d, [Some(ma), Some(mb), Some(c)]));
+        Ok(())
+    }
+
+    /// A 16-bit float operand: a register (16 or 32 bits wide) or an integer literal (its bits).
+    fn half_src(&mut self, at: &At, o: &ptx::Operand) -> Result<Operand, Diagnostic> {
+        match &o.kind {
+            OperandKind::Int(_) => self.small_src(at, o, 32, false, 0),
+            _ => Ok(Operand::Reg(self.small_reg(o)?)),
+        }
+    }
+
+    /// `add`, `sub`, `mul`, `fma`, `min`, `max`, `neg`, `abs` of `.f16`, `.f16x2`, `.bf16`, `.bf16x2` (`.rn` or no
+    /// rounding modifier), and `cvt` between them and f32: [`Op::Half`]; `setp` of `.f16`/`.bf16` compares the
+    /// values converted to f32 (exactly).
+    fn half_op(&mut self, at: &At, q: &[&str]) -> Result<(), Diagnostic> {
+        let m = at.i.opcode.as_str();
+        let (bf16, x2) = half_type(q).expect("dispatched on a 16-bit float type");
+        let bad = q
+            .iter()
+            .find(|q| !matches!(**q, "rn" | "f16" | "f16x2" | "bf16" | "bf16x2" | "f32") && m != "setp");
+        if let Some(b) = bad {
+            return Err(unsupported(at.i.opcode_span, format!("`.{b}` on 16-bit floats")));
+        }
+        match m {
+            "cvt" => {
+                self.count(at, if x2 { 3 } else { 2 })?;
+                let to_half = type_of_qualifier(q[q.len() - 2]).is_some_and(|t| t != ScalarType::F32);
+                if to_half {
+                    if !q.contains(&"rn") || q.last() != Some(&"f32") {
+                        return Err(unsupported(
+                            at.i.opcode_span,
+                            "a conversion to a 16-bit float other than `.rn` from f32",
+                        ));
+                    }
+                    let d = self.small_reg(self.operand(at, 0)?)?;
+                    let a = self.src(self.operand(at, 1)?, Ty::F32)?;
+                    let b = if x2 {
+                        Some(self.src(self.operand(at, 2)?, Ty::F32)?)
+                    } else {
+                        None
+                    };
+                    self.emit(at, half(HalfOp::FromF32, bf16, x2, d, [Some(a), b, None]));
+                } else {
+                    if x2 || q.first() != Some(&"f32") {
+                        return Err(unsupported(
+                            at.i.opcode_span,
+                            "a conversion from a 16-bit float other than to f32",
+                        ));
+                    }
+                    let d = self.dst(at, 0, 32)?;
+                    let a = self.half_src(at, self.operand(at, 1)?)?;
+                    self.emit(at, half(HalfOp::ToF32, bf16, false, d, [Some(a), None, None]));
+                }
+                Ok(())
+            }
+            "setp" => {
+                // `setp.CMP.f16 p, a, b`: the f32 comparison of the exact conversions.
+                if x2 || q.iter().any(|q| matches!(*q, "and" | "or" | "xor" | "ftz")) {
+                    return Err(unsupported(
+                        at.i.opcode_span,
+                        "`setp` of `.f16x2`, `.bf16x2`, or combined",
+                    ));
+                }
+                self.count(at, 3)?;
+                let cmp_name = q.first().copied().unwrap_or_default();
+                let Some(cmp) = Cmp::ALL.into_iter().find(|c| c.name() == cmp_name) else {
+                    return Err(unsupported(
+                        at.i.opcode_span,
+                        format!("`setp.{cmp_name}` of 16-bit floats"),
+                    ));
+                };
+                let p = self.pred_dst(at, 0)?;
+                let mut xs = [Operand::Reg(Reg(0)), Operand::Reg(Reg(0))];
+                for (k, x) in xs.iter_mut().enumerate() {
+                    let t = self.scratch_reg(false, 22 + u32::try_from(k).unwrap_or(0));
+                    let a = self.half_src(at, self.operand(at, k + 1)?)?;
+                    self.emit(at, half(HalfOp::ToF32, bf16, false, t, [Some(a), None, None]));
+                    *x = Operand::Reg(t);
+                }
+                let [a, b] = xs;
+                self.emit(
+                    at,
+                    Op::Setp {
+                        cmp,
+                        ftz: false,
+                        ty: Ty::F32,
+                        p,
+                        a,
+                        b,
+                    },
+                );
+                Ok(())
+            }
+            _ => {
+                let op = HalfOp::ARITHMETIC
+                    .iter()
+                    .find(|(n, _)| *n == m)
+                    .map(|(_, h)| *h)
+                    .expect("dispatched by name");
+                self.count(at, 1 + op.arity(x2))?;
+                let d = self.small_reg(self.operand(at, 0)?)?;
+                let mut xs = [None, None, None];
+                for (k, x) in xs.iter_mut().enumerate().take(op.arity(x2)) {
+                    *x = Some(self.half_src(at, self.operand(at, k + 1)?)?);
+                }
+                self.emit(at, half(op, bf16, x2, d, xs));
+                Ok(())
+            }
+        }
+    }
+
     /// An instruction's guard, text and source line, for the instructions it lowers to.
     fn at<'i>(&mut self, i: &'i ptx::Instruction) -> Result<At<'i>, Diagnostic> {
         let guard = match &i.guard {
@@ -961,6 +1117,11 @@ impl Lower<'_> {
             return r;
         }
         match i.opcode.as_str() {
+            "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" | "cvt" | "setp"
+                if half_type(&q).is_some() =>
+            {
+                self.half_op(&at, &q)
+            }
             "mov" => self.mov(&at, &q),
             "rcp" | "rsqrt" | "sqrt" | "ex2" | "lg2" | "sin" | "cos" | "div"
                 if q.iter().any(|q| matches!(*q, "approx" | "full")) =>
