@@ -228,17 +228,22 @@ fn a_kernels_buffers_for_new_contents_are_a_fresh_loads() {
     assert_eq!(short.render(&program, false), fresh_short.render(&program, false));
 }
 
-/// PTX `text` (one kernel) instantiated for one warp, its pointer parameters bound to `buffers` (as `sim run
-/// --buffer`).
-fn ptx_kernel(text: &str, buffers: &[&str]) -> warpsim::Kernel {
-    use warpsim::{Config, Dim3, Launch};
+/// PTX `text` (one kernel) lowered, its pointer parameters bound to `buffers` (as `sim run --buffer`).
+fn ptx_program(text: &str, buffers: &[&str]) -> warpsim_isa::Program {
     let args = warpsim::ptx::Arguments {
         entry: None,
         buffers: buffers.iter().map(ToString::to_string).collect(),
         sets: Vec::new(),
         syntax: warpsim::ptx::Syntax::Flags,
     };
-    let program = warpsim::ptx::load_text("test.ptx", text, &args, &[], false).unwrap_or_else(|e| panic!("{e}"));
+    warpsim::ptx::load_text("test.ptx", text, &args, &[], false).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// PTX `text` (one kernel) instantiated for one warp, its pointer parameters bound to `buffers` (as `sim run
+/// --buffer`).
+fn ptx_kernel(text: &str, buffers: &[&str]) -> warpsim::Kernel {
+    use warpsim::{Config, Dim3, Launch};
+    let program = ptx_program(text, buffers);
     let launch = Launch {
         grid: Some(Dim3::new(1, 1, 1)),
         block: Some(Dim3::new(32, 1, 1)),
@@ -787,14 +792,7 @@ fn eight_and_sixteen_bit_loads_and_stores_move_their_bytes() {
         );
     }
     // The `ld.s8`'s mask (`and.b32 %rs1, %rs1, 65535`) comes after the next load.
-    let args = warpsim::ptx::Arguments {
-        entry: None,
-        buffers: buffers.iter().map(ToString::to_string).collect(),
-        sets: Vec::new(),
-        syntax: warpsim::ptx::Syntax::Flags,
-    };
-    let program = warpsim::ptx::load_text("test.ptx", text, &args, &[], false).unwrap_or_else(|e| panic!("{e}"));
-    let printed = warpsim_isa::print(&program);
+    let printed = warpsim_isa::print(&ptx_program(text, &buffers));
     let texts: Vec<&str> = printed.lines().collect();
     let at = |what: &str| {
         texts

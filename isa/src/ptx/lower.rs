@@ -3524,6 +3524,14 @@ impl Lower<'_> {
 
     /// `st.param.TYPE [var+offset], a` in a call sequence (an argument) or an inlined function (its return value).
     fn st_param(&mut self, at: &At, ty: Ty) -> Result<(), Diagnostic> {
+        let d = self.st_param_slot(at, ty)?;
+        let a = self.src(self.operand(at, 1)?, ty)?;
+        self.emit(at, Op::Mov { ty, d, a });
+        Ok(())
+    }
+
+    /// The register an `st.param [var+offset], a` writes: the call-sequence variable's slot for that offset.
+    fn st_param_slot(&mut self, at: &At, ty: Ty) -> Result<Reg, Diagnostic> {
         let o = self.operand(at, 0)?;
         let (
             OperandKind::Address(ptx::Address {
@@ -3541,9 +3549,7 @@ impl Lower<'_> {
         let Operand::Reg(d) = self.param_slot(id, *offset, ty, span)? else {
             unreachable!("a parameter slot is a register")
         };
-        let a = self.src(self.operand(at, 1)?, ty)?;
-        self.emit(at, Op::Mov { ty, d, a });
-        Ok(())
+        Ok(d)
     }
 
     /// `call[.uni] (ret), func, (args)`: the function's body inlined, its parameters the call's `.param`
@@ -4012,23 +4018,7 @@ impl Lower<'_> {
         self.count(at, 2)?;
         let (bits, _) = Self::small_type(t);
         let v = self.small_src(at, self.operand(at, 1)?, bits, false, 0)?;
-        let o = self.operand(at, 0)?;
-        let (
-            OperandKind::Address(ptx::Address {
-                base: Some(name),
-                offset,
-            }),
-            span,
-        ) = (&o.kind, o.span)
-        else {
-            return Err(Diagnostic::error(o.span, "expected `[parameter]`").with_label("here"));
-        };
-        let Some(id) = self.param_var(&name.name) else {
-            return Err(unsupported(span, "`st.param` outside a call sequence"));
-        };
-        let Operand::Reg(d) = self.param_slot(id, *offset, Ty::B32, span)? else {
-            unreachable!("a parameter slot is a register")
-        };
+        let d = self.st_param_slot(at, Ty::B32)?;
         self.emit(at, Op::Mov { ty: Ty::B32, d, a: v });
         Ok(())
     }
