@@ -176,3 +176,36 @@ fn butterfly_trace_shows_the_books_three_steps() {
 fn text_trace_of_paths_taking_turns() {
     snapshot("warp_pipeline", 4, &[("warps", 1), ("blocks", 1), ("rounds", 2)]);
 }
+
+/// An 8- or 16-bit access's trace counts its indices in its own units (`byte store to out[0, 1, …]`, and at 32 lanes
+/// `byte store to out[0 + lane]: bytes 0 to 31`).
+#[test]
+fn a_byte_access_is_traced_in_bytes() {
+    let program = warpsim_tests::assemble(
+        ".buffer pix u32[W / 4] = 0x04030201 * (i + 1)\n.buffer out u32[W / 2]\n.reg %v, %o\n\
+         ld.global.u8 %v, [pix + %laneid]\n st.global.u8 [out + %laneid], %v\n\
+         shl.b32 %o, %laneid, 1\n st.global.u16 [out + %o], %v\n",
+    );
+    let trace = |w: u32| {
+        let config = Config::hopper().with_warp_size(w);
+        let kernel = warpsim::instantiate(&program, &config, &Launch::default()).expect("loads");
+        let mut events: Vec<Event> = Vec::new();
+        warpsim::run(&kernel, &config, &RunOptions::default(), &mut events).expect("runs");
+        render::text::trace(&kernel, &events, 120)
+    };
+    let (eight, all) = (trace(8), trace(32));
+    for line in [
+        "byte load from pix[0, 1, 2, 3, 4, 5, 6, 7]",
+        "byte store to out[0, 1, 2, 3, 4, 5, 6, 7]",
+        "16-bit store to out[0, 1, 2, 3, 4, 5, 6, 7]",
+    ] {
+        assert!(eight.contains(line), "{line}\n{eight}");
+    }
+    for line in [
+        "byte load from pix[0 + lane]: bytes 0 to 31, one per lane",
+        "byte store to out[0 + lane]: bytes 0 to 31, one per lane",
+        "16-bit store to out[0 + lane]: halves 0 to 31, one per lane",
+    ] {
+        assert!(all.contains(line), "{line}\n{all}");
+    }
+}

@@ -528,10 +528,19 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
         } else {
             buf.clone()
         };
-        let what = match (m.atomic, m.store) {
-            (true, _) => "atomic on",
-            (false, true) => "store to",
-            (false, false) => "load from",
+        // (An 8- or 16-bit access counts its indices in bytes or halves.)
+        let narrow = kernel.code.get(i.pc as usize).and_then(|d| match d.op {
+            crate::kernel::DOp::Ld { addr, .. } | crate::kernel::DOp::St { addr, .. } => addr.narrow,
+            _ => None,
+        });
+        let (what, units) = match (m.atomic, m.store, narrow.map(|n| n.bytes)) {
+            (true, ..) => ("atomic on", "elements"),
+            (false, true, Some(1)) => ("byte store to", "bytes"),
+            (false, false, Some(1)) => ("byte load from", "bytes"),
+            (false, true, Some(_)) => ("16-bit store to", "halves"),
+            (false, false, Some(_)) => ("16-bit load from", "halves"),
+            (false, true, None) => ("store to", "elements"),
+            (false, false, None) => ("load from", "elements"),
         };
         let indices = per_lane(&|l| m.index[l].to_string());
         let full = i.exec == super::all_lanes(kernel.warp_size);
@@ -541,7 +550,7 @@ fn issue(out: &mut String, l: &Layout, i: &Issue) -> String {
             l.line(
                 out,
                 &format!(
-                    "{what} {buf}[{} + lane]: elements {} to {}, one per lane",
+                    "{what} {buf}[{} + lane]: {units} {} to {}, one per lane",
                     m.index[0],
                     m.index[0],
                     m.index[0] + u64::from(kernel.warp_size) - 1
