@@ -245,7 +245,7 @@ def test_wrong_dtype_and_size_are_value_errors():
         warpsim.run(SCALE, block=16, inputs={"nope": np.zeros(16, np.float32)})
     with pytest.raises(ValueError, match="not one warpsim simulates"):
         warpsim.run((ROOT / "programs/ptx/cuda/p01_map.O3.ptx"), block=32,
-                    inputs={"a": np.zeros(32, np.float16)}, outputs={"out": (np.float32, 32)})
+                    inputs={"a": np.zeros(32, np.complex64)}, outputs={"out": (np.float32, 32)})
     with pytest.raises(ValueError, match="grid"):
         warpsim.run("butterfly_max", grid=0)
 

@@ -544,6 +544,13 @@ def halve(out, a):
         out[i] = a[i] // 2 - 3
 
 
+@cuda.jit
+def widen(out, h):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = float32(h[i]) * float32(2.5)
+
+
 def test_uint8_bool_and_int16_arrays_run_as_numpy_computes_them():
     # An image of uint8 pixels (3 channels and a pad, as a uchar4 row) to grey uint8 and a bool mask; int16 halves:
     # each thread's bytes stored next to other warps' and blocks' in one 32-bit word.
@@ -560,3 +567,11 @@ def test_uint8_bool_and_int16_arrays_run_as_numpy_computes_them():
     np.testing.assert_array_equal(h, (a.astype(np.int64) // 2 - 3).astype(np.int16))
     with pytest.raises(ValueError, match="must be a multiple of 4"):
         halve[1, 32](np.zeros(30, np.uint8), np.zeros(30, np.uint8))
+
+
+def test_float16_arrays_convert_exactly():
+    # float16 data (every finite class: subnormals, the largest, negatives) read as f32 (cvt.f32.f16) and scaled.
+    h = np.array([0.0, -0.0, 1.0, 65504.0, 6e-8, -2.5, 0.1, 1e-5], np.float16)
+    out = np.zeros(8, np.float32)
+    widen[1, 8](out, h)
+    np.testing.assert_array_equal(out, h.astype(np.float32) * np.float32(2.5))

@@ -116,9 +116,9 @@ _DTYPES = {
     "f64": np.dtype(np.float64),
 }
 _ELEMS = {dtype: elem for elem, dtype in _DTYPES.items()}
-# NumPy's 8- and 16-bit integers and bool: a PTX pointer to them (a Numba array of them) takes a u32 buffer whose
-# words hold 4 or 2 of them, little-endian, as on the GPU; the array comes back in its own dtype and shape.
-_SMALL = {np.dtype(t) for t in (np.uint8, np.int8, np.bool_, np.uint16, np.int16)}
+# NumPy's 8- and 16-bit integers, bool and float16: a PTX pointer to them (a Numba array of them) takes a u32 buffer
+# whose words hold 4 or 2 of them, little-endian, as on the GPU; the array comes back in its own dtype and shape.
+_SMALL = {np.dtype(t) for t in (np.uint8, np.int8, np.bool_, np.uint16, np.int16, np.float16)}
 
 
 def _packed(dtype: np.dtype, shape: Tuple[int, ...], what: str) -> Tuple[int, ...]:
