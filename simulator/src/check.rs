@@ -8,7 +8,8 @@
 //!   `bar.warp.sync` or barrier whose lanes include both since the first access. Threads of different blocks
 //!   are ordered by nothing within a kernel (no grid-wide barrier), so two accesses of theirs to one global word
 //!   race if either writes ([`GlobalCheck`], at each epoch's commit). An atomic is a write; atomics never race
-//!   with atomics. A thread never races with itself.
+//!   with atomics. A thread never races with itself. Each record keeps the bytes of the word it reached, so 8- and
+//!   16-bit accesses to different bytes of one word do not conflict.
 //! - **init**: reads of registers, predicates or shared-memory words that no instruction wrote (warpsim zeroes
 //!   them; a GPU does not).
 //! - **shfl**: shuffles that read an inactive lane or a lane outside the member mask (undefined in PTX).
