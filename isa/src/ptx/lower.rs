@@ -74,6 +74,25 @@ struct Pending {
     label: Option<(String, Span)>,
 }
 
+impl Pending {
+    /// `op` as lowered from the PTX instruction `at` (its guard, text and source line).
+    fn of(at: &At, op: Op) -> Pending {
+        Pending {
+            inst: Instruction {
+                guard: at.guard,
+                op,
+                span: at.i.span,
+                text: at.text.clone(),
+                expanded_from: None,
+                origin: at.origin.clone(),
+                param: None,
+                debug: None,
+            },
+            label: None,
+        }
+    }
+}
+
 struct Lower<'a> {
     module: &'a Module,
     /// Reads a source file a `.loc` names (its path as `.file` gives it).
@@ -765,19 +784,7 @@ impl Lower<'_> {
             self.emit(at, op);
             return;
         }
-        self.deferred.push(Pending {
-            inst: Instruction {
-                guard: at.guard,
-                op,
-                span: at.i.span,
-                text: at.text.clone(),
-                expanded_from: None,
-                origin: at.origin.clone(),
-                param: None,
-                debug: None,
-            },
-            label: None,
-        });
+        self.deferred.push(Pending::of(at, op));
     }
 
     /// Emit the held-back instructions that must come before `op` (all of them for `None`: the block ends).
@@ -837,19 +844,7 @@ impl Lower<'_> {
                 }
             }
         }
-        self.code.push(Pending {
-            inst: Instruction {
-                guard: at.guard,
-                op,
-                span: at.i.span,
-                text: at.text.clone(),
-                expanded_from: None,
-                origin: at.origin.clone(),
-                param: None,
-                debug: None,
-            },
-            label: None,
-        });
+        self.code.push(Pending::of(at, op));
     }
 
     fn instruction(&mut self, i: &ptx::Instruction) -> Result<(), Diagnostic> {
